@@ -1,0 +1,39 @@
+/**
+ * One file's extraction: parse, then chunk. Runs in a worker or inline.
+ */
+
+import { parseSource } from "../parse/parser.ts";
+import type { ChunkRecord, ParsedFile } from "../types.ts";
+import { chunkFile } from "./chunker.ts";
+
+/** What indexing keeps of one file's content. */
+export interface Extraction {
+  parsed: ParsedFile;
+  chunks: ChunkRecord[];
+}
+
+/** Parses and chunks one file; never throws (a failure is recorded in `parsed.error`). */
+export async function extract(path: string, text: string, language: string): Promise<Extraction> {
+  let parsed: ParsedFile;
+  try {
+    parsed = await parseSource(path, text, language);
+  } catch (err) {
+    parsed = {
+      language,
+      symbols: [],
+      lines: countLines(text),
+      error: `parse failed: ${err instanceof Error ? err.message : String(err)}`,
+      syntaxErrors: 0,
+    };
+  }
+  const chunks = chunkFile(path, parsed.language, text, parsed.symbols);
+  return { parsed, chunks };
+}
+
+/** Number of lines, a trailing newline not starting a new one. */
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let n = 1;
+  for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) n++;
+  return text.endsWith("\n") ? n - 1 : n;
+}

@@ -1,0 +1,68 @@
+/**
+ * Path arguments: every path a user gives is resolved inside the project root or refused.
+ */
+
+import { CodectxError } from "../errors.ts";
+
+/** Collapses `.` and `..` segments; returns null when `..` climbs above the start. */
+function normalizeSegments(parts: string[]): string[] | null {
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === "" || p === ".") continue;
+    if (p === "..") {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Resolves `input` (relative to `root`, or absolute) to a project-relative path with `/`
+ * separators. Refuses, with `outside_root`, a path that leaves the root lexically or through
+ * a symlink. `root` must be a real path.
+ *
+ * @example
+ * ```ts
+ * resolveInRoot("/repo", "src/../lib/a.ts"); // "lib/a.ts"
+ * ```
+ */
+export function resolveInRoot(root: string, input: string, field = "file_path"): string {
+  const raw = input.replaceAll("\\", "/").trim();
+  if (raw === "") {
+    throw new CodectxError(
+      "invalid_argument",
+      `${field} is empty; pass a path relative to the project root`,
+    );
+  }
+  if (raw.includes("\0")) {
+    throw new CodectxError("invalid_argument", `${field} contains a NUL byte`);
+  }
+  const refuse = () =>
+    new CodectxError(
+      "outside_root",
+      `${field} '${input}' is outside the project root ${root}; pass a path inside it, relative to the root`,
+    );
+  let rel: string[] | null;
+  if (raw.startsWith("/")) {
+    const abs = normalizeSegments(raw.split("/"));
+    const rootParts = root.split("/").filter(Boolean);
+    if (!abs || abs.length < rootParts.length || rootParts.some((p, i) => abs[i] !== p)) {
+      throw refuse();
+    }
+    rel = abs.slice(rootParts.length);
+  } else {
+    rel = normalizeSegments(raw.split("/"));
+    if (!rel) throw refuse();
+  }
+  const relPath = rel.join("/");
+  // A symlink inside the root may point out of it.
+  let real: string | null = null;
+  try {
+    real = Deno.realPathSync(relPath === "" ? root : `${root}/${relPath}`);
+  } catch {
+    real = null; // does not exist: the caller reports not_found
+  }
+  if (real !== null && real !== root && !real.startsWith(root + "/")) throw refuse();
+  return relPath;
+}

@@ -1,0 +1,218 @@
+/**
+ * A project: its root, its store, the loaded index and the one indexing run in flight.
+ */
+
+import { CodectxError } from "../errors.ts";
+import { defaultIndexHome, type FileEntry, indexDirFor, Store } from "../store/kv.ts";
+import type { ChunkRecord, SymbolRecord } from "../types.ts";
+import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
+import { resolveInRoot } from "./paths.ts";
+
+/** The index as tools read it: one committed generation, in memory. */
+export interface LoadedIndex {
+  generation: number;
+  /** Indexed files by path (skipped ones included, with `skipped` set). */
+  files: Map<string, FileEntry>;
+  /** Every symbol, files in path order, symbols in source order. */
+  symbols: SymbolRecord[];
+  symbolsByFile: Map<string, SymbolRecord[]>;
+  /** Chunks are loaded on first use. */
+  chunks(): Promise<ChunkRecord[]>;
+}
+
+/** Where a project's index lives and how it is built. */
+export interface ProjectOptions {
+  /** Index folder (default: one folder per root under the codectx home). */
+  indexDir?: string;
+  /** Parsing workers (default one per core). */
+  workers?: number;
+}
+
+/** State shown by health endpoints. */
+export type IndexState = "empty" | "indexing" | "ready";
+
+/** A listener of indexing progress and completion. */
+export type ProjectListener = (
+  e: { type: "progress"; progress: IndexProgress } | { type: "completed"; report: IndexReport },
+) => void;
+
+/** An open project. */
+export class Project {
+  private loaded: LoadedIndex | null = null;
+  private running: Promise<IndexReport> | null = null;
+  private symbolCache = new Map<string, SymbolRecord[]>();
+  private chunkCache = new Map<string, ChunkRecord[]>();
+  private listeners = new Set<ProjectListener>();
+  /** The report of the last run of this process. */
+  lastReport: IndexReport | null = null;
+  lastIndexedAt: string | null = null;
+
+  private constructor(
+    /** Real path of the root. */
+    readonly root: string,
+    readonly store: Store,
+    private readonly opts: ProjectOptions,
+  ) {}
+
+  /** Opens the project at `root`; fails with a clear message when it is not a directory. */
+  static async open(root: string, opts: ProjectOptions = {}): Promise<Project> {
+    let real: string;
+    try {
+      real = await Deno.realPath(root);
+      if (!(await Deno.stat(real)).isDirectory) throw new Error("not a directory");
+    } catch {
+      throw new CodectxError(
+        "invalid_argument",
+        `project path '${root}' does not exist or is not a directory; pass --path <dir>`,
+      );
+    }
+    const dir = opts.indexDir ?? (await indexDirFor(real, defaultIndexHome()));
+    const store = await Store.open(dir);
+    return new Project(real, store, opts);
+  }
+
+  /** The project's folder name. */
+  get name(): string {
+    return this.root.split("/").filter(Boolean).pop() ?? this.root;
+  }
+
+  /** `empty` before any index, `indexing` while a run is in flight, else `ready`. */
+  async state(): Promise<IndexState> {
+    if (this.running) return "indexing";
+    return (await this.store.currentGeneration()) === null ? "empty" : "ready";
+  }
+
+  /** Listens to indexing events; returns the function that stops listening. */
+  listen(fn: ProjectListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** Runs indexing (one run at a time; a second caller shares the run in flight). */
+  reindex(opts: Omit<IndexOptions, "onProgress" | "workers"> = {}): Promise<IndexReport> {
+    if (this.running) return this.running;
+    const run = runIndex(this.root, this.store, {
+      ...opts,
+      workers: this.opts.workers,
+      onProgress: (progress) => this.emit({ type: "progress", progress }),
+    }).then((report) => {
+      this.lastReport = report;
+      this.lastIndexedAt = new Date().toISOString();
+      this.emit({ type: "completed", report });
+      return report;
+    }).finally(() => {
+      this.running = null;
+    });
+    this.running = run;
+    return run;
+  }
+
+  /** Waits for a run in flight, if any. */
+  async settled(): Promise<void> {
+    if (this.running) await this.running.catch(() => {});
+  }
+
+  /**
+   * The current index, building it first when there is none; waits for a run in flight.
+   */
+  async index(): Promise<LoadedIndex> {
+    if (this.running) await this.running.catch(() => {});
+    let gen = await this.store.currentGeneration();
+    if (gen === null) {
+      await this.reindex();
+      gen = await this.store.currentGeneration();
+      if (gen === null) {
+        throw new CodectxError(
+          "internal",
+          "indexing produced no index; run `codectx index` to see why",
+        );
+      }
+    }
+    if (this.loaded?.generation === gen) return this.loaded;
+    this.loaded = await this.load();
+    return this.loaded;
+  }
+
+  /** Resolves a user-given path inside the root (see `resolveInRoot`). */
+  resolvePath(input: string, field = "file_path"): string {
+    return resolveInRoot(this.root, input, field);
+  }
+
+  close(): void {
+    this.store.close();
+  }
+
+  private emit(e: Parameters<ProjectListener>[0]): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {
+        // a listener's failure is not the indexer's
+      }
+    }
+  }
+
+  private async load(): Promise<LoadedIndex> {
+    const manifest = await this.store.readCurrent();
+    if (!manifest) {
+      throw new CodectxError(
+        "internal",
+        "the index could not be read; run `codectx index --force`",
+      );
+    }
+    const keys = new Map<string, string>();
+    for (const f of manifest.files) {
+      if (!f.skipped) keys.set(f.path, f.blob);
+    }
+    const missing = new Set([...keys.values()].filter((k) => !this.symbolCache.has(k)));
+    await fill(this.store, "symbols", missing, this.symbolCache);
+    const symbolCache = this.symbolCache;
+    const wanted = new Set(keys.values());
+    for (const k of [...symbolCache.keys()]) if (!wanted.has(k)) symbolCache.delete(k);
+    const symbolsByFile = new Map<string, SymbolRecord[]>();
+    const symbols: SymbolRecord[] = [];
+    for (const [path, key] of keys) {
+      const list = symbolCache.get(key) ?? [];
+      symbolsByFile.set(path, list);
+      for (const s of list) symbols.push(s);
+    }
+    let chunksPromise: Promise<ChunkRecord[]> | null = null;
+    const store = this.store;
+    const chunkCache = this.chunkCache;
+    return {
+      generation: manifest.generation,
+      files: new Map(manifest.files.map((f) => [f.path, f])),
+      symbols,
+      symbolsByFile,
+      chunks() {
+        chunksPromise ??= (async () => {
+          const need = new Set([...wanted].filter((k) => !chunkCache.has(k)));
+          await fill(store, "chunks", need, chunkCache);
+          for (const k of [...chunkCache.keys()]) if (!wanted.has(k)) chunkCache.delete(k);
+          const out: ChunkRecord[] = [];
+          for (const key of keys.values()) for (const c of chunkCache.get(key) ?? []) out.push(c);
+          return out;
+        })();
+        return chunksPromise;
+      },
+    };
+  }
+}
+
+/** Loads blobs of one kind into `cache`: one pass over the store when many are needed. */
+async function fill<T>(
+  store: Store,
+  kind: string,
+  need: Set<string>,
+  cache: Map<string, T>,
+): Promise<void> {
+  if (need.size === 0) return;
+  if (need.size > 64) {
+    for (const [k, v] of await store.readAllBlobs<T>(kind, need)) cache.set(k, v);
+    return;
+  }
+  for (const k of need) {
+    const v = await store.readBlob<T>(kind, k);
+    if (v) cache.set(k, v);
+  }
+}

@@ -1,0 +1,372 @@
+/**
+ * Walks a project tree the way git sees it: `.gitignore` files at every depth,
+ * `.git/info/exclude` and a root `.codectxignore`, with vendored and build folders skipped
+ * and symlinks followed only while they stay inside the root.
+ *
+ * @example
+ * ```ts
+ * import { walk } from "./walker.ts";
+ * const files = await walk(".", { onSkip: (path, reason) => console.log(reason, path) });
+ * ```
+ *
+ * @module
+ */
+
+import ignore, { type Ignore } from "ignore";
+import { dirname, isAbsolute, resolve } from "node:path";
+import type { WalkEntry } from "../types.ts";
+
+/** Options for {@linkcode walk}. */
+export interface WalkOptions {
+  /** Extra ignore patterns (gitignore syntax) applied at the root. */
+  extraIgnores?: string[];
+  /** Max file size in bytes; larger files are skipped (default 1 MiB = 1_048_576). */
+  maxFileSize?: number;
+  /** Keep only paths this predicate accepts (e.g. known languages); called with the relative path. */
+  accept?: (relPath: string) => boolean;
+  /** Called for each skipped file/dir with a reason. */
+  onSkip?: (relPath: string, reason: SkipReason) => void;
+}
+
+/** Why {@linkcode walk} left a file or directory out. */
+export type SkipReason =
+  | "ignored"
+  | "default_skip"
+  | "too_large"
+  | "symlink_outside_root"
+  | "unreadable"
+  | "not_accepted"
+  | "symlink_loop";
+
+/**
+ * Directory names skipped at any depth, whatever the ignore files say: version-control
+ * metadata, dependency folders, virtual environments, caches, editor state and build or
+ * coverage output. None of them holds code the user wrote, and several are huge.
+ */
+export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
+  // version control
+  ".git",
+  ".hg",
+  ".svn",
+  // dependencies and vendored code
+  "node_modules",
+  "bower_components",
+  "vendor",
+  // Python environments and caches
+  ".venv",
+  "venv",
+  "__pycache__",
+  ".tox",
+  ".nox",
+  ".mypy_cache",
+  ".pytest_cache",
+  ".ruff_cache",
+  // build output
+  "dist",
+  "build",
+  "target",
+  ".next",
+  ".nuxt",
+  ".gradle",
+  ".terraform",
+  // tooling state and reports
+  ".idea",
+  ".vscode",
+  ".cache",
+  "coverage",
+]);
+
+/** Default for {@linkcode WalkOptions.maxFileSize}: 1 MiB. */
+const DEFAULT_MAX_FILE_SIZE = 1_048_576;
+
+/** Longest stretch of synchronous filesystem work before the walk yields to the event loop. */
+const YIELD_EVERY_MS = 8;
+
+const skipDirs = new Set(DEFAULT_SKIP_DIRS);
+
+/** Names that git never treats as part of the tree, whether file or directory. */
+const isGitMeta = (name: string) => name === ".git";
+
+/**
+ * Walks `root` and returns the files a reader of the project cares about, sorted by path.
+ *
+ * Ignore rules follow git, lowest precedence first: `.git/info/exclude`, then each
+ * `.gitignore` from the root down to the file's own directory (patterns relative to the
+ * directory that holds them), then the root `.codectxignore`, then `extraIgnores`. The last
+ * matching pattern wins, and nothing below an excluded directory is looked at, so a negation
+ * cannot re-include a file whose parent directory is excluded.
+ *
+ * @example
+ * ```ts
+ * const skipped: string[] = [];
+ * const files = await walk("/repo", {
+ *   accept: (path) => path.endsWith(".ts"),
+ *   onSkip: (path, reason) => skipped.push(`${reason} ${path}`),
+ * });
+ * files[0]; // { path: "src/main.ts", absPath: "/repo/src/main.ts", size: 812, mtimeMs: ... }
+ * ```
+ */
+export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEntry[]> {
+  const { accept, onSkip, extraIgnores } = opts;
+  const maxFileSize = opts.maxFileSize ?? DEFAULT_MAX_FILE_SIZE;
+  const realRoot = slashes(await Deno.realPath(root));
+  const rootPrefix = realRoot.endsWith("/") ? realRoot : realRoot + "/";
+  const entries: WalkEntry[] = [];
+
+  const exclude = gitInfoExclude(realRoot);
+  const base: Scope | null = exclude ? { dir: "", rules: exclude, parent: null } : null;
+  const overrides: Ignore[] = [];
+  const codectxIgnore = readIgnoreFile(`${rootPrefix}.codectxignore`);
+  if (codectxIgnore) overrides.push(codectxIgnore);
+  if (extraIgnores?.length) overrides.push(newIgnore().add(extraIgnores));
+
+  const skip = (path: string, reason: SkipReason) => onSkip?.(path, reason);
+  const isIgnored = (path: string, isDir: boolean, scope: Scope | null) =>
+    ignoredBy(path, isDir, scope, overrides);
+  const inRoot = (real: string) => real === realRoot || real.startsWith(rootPrefix);
+  const stack: Pending[] = [{
+    rel: "",
+    realDir: realRoot,
+    scope: base,
+    ancestors: new Set([realRoot]),
+  }];
+
+  /** Follows a symlink if it stays in the root; a link not followed is, to git, a file. */
+  const resolveLink = (path: string, scope: Scope | null): Target | SkipReason => {
+    const real = tryFs(() => slashes(Deno.realPathSync(rootPrefix + path)));
+    if (real === null) return isIgnored(path, false, scope) ? "ignored" : "unreadable";
+    if (!inRoot(real)) return isIgnored(path, false, scope) ? "ignored" : "symlink_outside_root";
+    const info = tryFs(() => Deno.statSync(real));
+    return info ? { isDir: info.isDirectory, real } : "unreadable";
+  };
+
+  /** Keeps, queues or skips one directory entry. */
+  const visit = (child: Deno.DirEntry, dir: Pending, scope: Scope | null) => {
+    const path = dir.rel ? `${dir.rel}/${child.name}` : child.name;
+    if (isGitMeta(child.name)) return skip(path, "default_skip");
+    const target = child.isSymlink
+      ? resolveLink(path, scope)
+      : { isDir: child.isDirectory, real: `${dir.realDir}/${child.name}` };
+    if (typeof target === "string") return skip(path, target);
+
+    if (target.isDir) {
+      if (skipDirs.has(child.name)) return skip(path, "default_skip");
+      if (isIgnored(path, true, scope)) return skip(path, "ignored");
+      if (dir.ancestors.has(target.real)) return skip(path, "symlink_loop");
+      const ancestors = new Set(dir.ancestors).add(target.real);
+      return void stack.push({ rel: path, realDir: target.real, scope, ancestors });
+    }
+
+    if (isIgnored(path, false, scope)) return skip(path, "ignored");
+    if (accept && !accept(path)) return skip(path, "not_accepted");
+    const absPath = rootPrefix + path;
+    const info = tryFs(() => Deno.statSync(absPath));
+    // FIFOs, sockets and devices are not source files, and reading a FIFO would block.
+    if (!info?.isFile) return skip(path, "unreadable");
+    if (info.size > maxFileSize) return skip(path, "too_large");
+    entries.push({ path, absPath, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 });
+  };
+
+  // Depth-first with an explicit stack. Filesystem calls are synchronous: on a warm cache
+  // they take microseconds, while each async op pays a thread hop (measured on 34k files:
+  // 1.5 s async with 32 calls in flight, 0.5 s sync). The walk yields to the event loop
+  // every few milliseconds so that a server stays responsive meanwhile.
+  const pause = yielder();
+  try {
+    for (let dir = stack.pop(); dir; dir = stack.pop()) {
+      await pause();
+      const abs = dir.rel ? rootPrefix + dir.rel : realRoot;
+      let children: Deno.DirEntry[];
+      try {
+        children = Array.from(Deno.readDirSync(abs));
+      } catch (error) {
+        if (!dir.rel) throw error;
+        skip(dir.rel, "unreadable");
+        continue;
+      }
+      let scope = dir.scope;
+      // git does not follow a symlinked .gitignore, so neither do we.
+      if (children.some((c) => c.name === ".gitignore" && c.isFile)) {
+        const rules = readIgnoreFile(`${abs}/.gitignore`);
+        if (rules) scope = { dir: dir.rel, rules, parent: scope };
+      }
+      for (const child of children) visit(child, dir, scope);
+    }
+  } finally {
+    pause.close();
+  }
+
+  return entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+/**
+ * Tells whether bytes look like a binary file: a NUL in the first 8 KiB (git's test), or
+ * more than 10% of that prefix in control characters other than the usual whitespace and
+ * escape. Bytes of 0x80 and above count as text, so UTF-8 and Latin-1 are text.
+ *
+ * @example
+ * ```ts
+ * isBinary(new TextEncoder().encode("héllo 👋")); // false
+ * isBinary(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0])); // true
+ * ```
+ */
+export function isBinary(bytes: Uint8Array): boolean {
+  const end = Math.min(bytes.length, 8192);
+  let control = 0;
+  for (let i = 0; i < end; i++) {
+    const b = bytes[i];
+    if (b === 0) return true;
+    // \b \t \n \v \f \r and ESC (ANSI colours) are ordinary in text files.
+    if ((b < 0x20 && !(b >= 0x08 && b <= 0x0d) && b !== 0x1b) || b === 0x7f) control++;
+  }
+  return control > end * 0.1;
+}
+
+/** A directory waiting to be listed. `ancestors` holds its real path and those above it. */
+interface Pending {
+  rel: string;
+  realDir: string;
+  scope: Scope | null;
+  ancestors: ReadonlySet<string>;
+}
+
+/** Where a directory entry leads, symlinks resolved. */
+interface Target {
+  isDir: boolean;
+  real: string;
+}
+
+/** One `.gitignore` (or `.git/info/exclude`) and the directory its patterns are relative to. */
+interface Scope {
+  dir: string;
+  rules: Ignore;
+  parent: Scope | null;
+}
+
+/**
+ * Applies every scope from the root down, then the overrides; the last pattern that matches
+ * decides, as in git. Each list is asked about the path itself only: excluded parents never
+ * get this far because the walk does not descend into them.
+ */
+function ignoredBy(
+  path: string,
+  isDir: boolean,
+  scope: Scope | null,
+  overrides: readonly Ignore[],
+): boolean {
+  const chain: Scope[] = [];
+  for (let s = scope; s; s = s.parent) chain.push(s);
+  let ignored = false;
+  const apply = (rules: Ignore, relPath: string) => {
+    const result = matchOwn(rules, isDir ? relPath + "/" : relPath);
+    if (result.ignored) ignored = true;
+    else if (result.unignored) ignored = false;
+  };
+  for (let i = chain.length - 1; i >= 0; i--) {
+    const { dir, rules } = chain[i];
+    apply(rules, dir ? path.slice(dir.length + 1) : path);
+  }
+  for (const rules of overrides) apply(rules, path);
+  return ignored;
+}
+
+interface MatchResult {
+  ignored: boolean;
+  unignored: boolean;
+}
+
+/** The rule list inside `ignore` (7.x); its `test` matches one path without its parents. */
+interface IgnoreInternals {
+  _rules?: { test?: (path: string, checkUnignored: boolean, mode: string) => MatchResult };
+}
+
+/**
+ * Matches a path against one list without looking at its parent directories.
+ *
+ * `Ignore.test()` first checks the parents against the same list, which is wrong when a
+ * higher-precedence list re-included such a parent (e.g. `!gen/` in `.gitignore` over
+ * `gen/` in `.git/info/exclude`): git would then judge the child on its own name. The
+ * public API has no per-path test, so we call the one `ignore` itself uses (`ignore` is
+ * pinned in deno.json; `tests/walker_test.ts` pins this behaviour).
+ */
+function matchOwn(rules: Ignore, path: string): MatchResult {
+  const own = (rules as unknown as IgnoreInternals)._rules;
+  return typeof own?.test === "function" ? own.test(path, true, "regex") : rules.test(path);
+}
+
+function newIgnore(): Ignore {
+  // git's core.ignoreCase defaults to true where file systems usually fold case.
+  return ignore({ ignorecase: Deno.build.os === "darwin" || Deno.build.os === "windows" });
+}
+
+/** Reads a gitignore-syntax file; null when absent or unreadable. */
+function readIgnoreFile(path: string): Ignore | null {
+  try {
+    const text = Deno.readTextFileSync(path);
+    // git skips a leading UTF-8 byte order mark.
+    return newIgnore().add(text.replace(/^\uFEFF/, ""));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Rules from `info/exclude` of the repository at `root`. `.git` is a directory in a plain
+ * clone and a `gitdir:` file in a worktree or submodule, whose `commondir` holds `info/`.
+ */
+function gitInfoExclude(root: string): Ignore | null {
+  const dotGit = `${root}/.git`;
+  let gitDir = dotGit;
+  try {
+    if (Deno.lstatSync(dotGit).isFile) {
+      const line = Deno.readTextFileSync(dotGit).match(/^gitdir:\s*(.+?)\s*$/m);
+      if (!line) return null;
+      gitDir = isAbsolute(line[1]) ? line[1] : resolve(dirname(dotGit), line[1]);
+      const common = tryFs(() => Deno.readTextFileSync(`${gitDir}/commondir`));
+      if (common?.trim()) gitDir = resolve(gitDir, common.trim());
+    }
+  } catch {
+    return null;
+  }
+  return readIgnoreFile(`${gitDir}/info/exclude`);
+}
+
+/** `Deno.realPath` gives `\` on Windows; paths here always use `/`. */
+function slashes(path: string): string {
+  return Deno.build.os === "windows" ? path.replaceAll("\\", "/") : path;
+}
+
+/** Runs a filesystem call; null when it throws (missing, permission denied, not UTF-8...). */
+function tryFs<T>(call: () => T): T | null {
+  try {
+    return call();
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Returns an `await`-able that lets timers and I/O run when the walk has held the thread
+ * for {@linkcode YIELD_EVERY_MS}. A message round-trip costs ~0.1 ms; `setTimeout(0)` is
+ * clamped to several.
+ */
+function yielder(): (() => Promise<void>) & { close(): void } {
+  let channel: MessageChannel | null = null;
+  let last = performance.now();
+  const pause = async () => {
+    if (performance.now() - last < YIELD_EVERY_MS) return;
+    channel ??= new MessageChannel();
+    const { port1, port2 } = channel;
+    await new Promise<void>((resume) => {
+      port1.onmessage = () => resume();
+      port2.postMessage(null);
+    });
+    last = performance.now();
+  };
+  return Object.assign(pause, {
+    close() {
+      channel?.port1.close();
+      channel?.port2.close();
+    },
+  });
+}

@@ -1,0 +1,210 @@
+/**
+ * The one tool executor: validates arguments against a tool's zod schema, runs the handler
+ * under the time limit, and answers `{success, result_payload, execution_time_ms, error?}`.
+ * Every surface calls this; none runs a handler itself.
+ */
+
+import type { z } from "zod";
+import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
+import { Project, type ProjectOptions } from "../index/project.ts";
+import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
+import type { Tool } from "./tool.ts";
+
+/** A tool invocation. */
+export interface ToolCall {
+  tool_name: string;
+  arguments?: unknown;
+}
+
+/** The result of one invocation, in wire shape. */
+export interface ToolResult {
+  success: boolean;
+  result_payload: Record<string, unknown>;
+  execution_time_ms: number;
+  /** Present when `success` is false: what went wrong and what to do. */
+  error?: string;
+  /** Present when `success` is false: the machine-readable cause. */
+  error_code?: ErrorCode;
+}
+
+/** Who asked, for events and logs. */
+export interface CallMeta {
+  requestId?: string;
+  source?: string;
+}
+
+/** Events every surface can subscribe to (the bridge streams them). */
+export type ExecutorEvent =
+  | { type: "tool.started"; request_id: string; tool_name: string; source: string; ts: string }
+  | {
+    type: "tool.completed";
+    request_id: string;
+    tool_name: string;
+    success: boolean;
+    execution_time_ms: number;
+    error?: string;
+  };
+
+/** Executor options. */
+export interface ExecutorOptions extends ProjectOptions {
+  /** Time limit of one call (default 30 s). */
+  timeoutMs?: number;
+}
+
+/** Runs tools against one project. */
+export interface Executor {
+  readonly project: Project;
+  readonly tools: readonly Tool[];
+  execute(call: ToolCall, meta?: CallMeta): Promise<ToolResult>;
+  onEvent(fn: (e: ExecutorEvent) => void): () => void;
+  close(): void;
+}
+
+/**
+ * Creates an executor over a project root (or an open project).
+ *
+ * @example
+ * ```ts
+ * const ex = await createExecutor("./my-repo");
+ * const r = await ex.execute({ tool_name: "search_symbols", arguments: { query: "parse" } });
+ * if (r.success) console.log(r.result_payload.symbols);
+ * ```
+ */
+export async function createExecutor(
+  root: string | Project,
+  opts: ExecutorOptions = {},
+): Promise<Executor> {
+  const project = typeof root === "string" ? await Project.open(root, opts) : root;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const listeners = new Set<(e: ExecutorEvent) => void>();
+  const emit = (e: ExecutorEvent) => {
+    for (const fn of listeners) {
+      try {
+        fn(e);
+      } catch {
+        // a listener's failure is not the call's
+      }
+    }
+  };
+
+  return {
+    project,
+    tools: TOOLS,
+    onEvent(fn) {
+      listeners.add(fn);
+      return () => listeners.delete(fn);
+    },
+    close() {
+      project.close();
+    },
+    async execute(call, meta = {}) {
+      const t0 = performance.now();
+      const requestId = meta.requestId ?? crypto.randomUUID();
+      const toolName = typeof call?.tool_name === "string" ? call.tool_name : "";
+      emit({
+        type: "tool.started",
+        request_id: requestId,
+        tool_name: toolName,
+        source: meta.source ?? "unknown",
+        ts: new Date().toISOString(),
+      });
+      let result: ToolResult;
+      try {
+        const tool = findTool(toolName);
+        if (!tool) {
+          throw new CodectxError(
+            "unknown_tool",
+            toolName
+              ? `unknown tool '${toolName}'; valid tools: ${TOOL_NAMES.join(", ")}`
+              : `tool_name is missing; valid tools: ${TOOL_NAMES.join(", ")}`,
+          );
+        }
+        const args = validate(tool, call.arguments);
+        const payload = await withTimeout(
+          (signal) => tool.handler(args, { project, signal }),
+          timeoutMs,
+          tool.name,
+        );
+        result = {
+          success: true,
+          result_payload: payload as Record<string, unknown>,
+          execution_time_ms: elapsed(t0),
+        };
+      } catch (err) {
+        const code = errorCode(err);
+        result = {
+          success: false,
+          result_payload: {},
+          execution_time_ms: elapsed(t0),
+          error: code === "internal" ? `internal error: ${errorMessage(err)}` : errorMessage(err),
+          error_code: code,
+        };
+      }
+      emit({
+        type: "tool.completed",
+        request_id: requestId,
+        tool_name: toolName,
+        success: result.success,
+        execution_time_ms: result.execution_time_ms,
+        ...(result.error ? { error: result.error } : {}),
+      });
+      return result;
+    },
+  };
+}
+
+/** Checks arguments against the tool's schema; unknown argument names are refused too. */
+export function validate(tool: Tool, raw: unknown): z.infer<Tool["input"]> {
+  const args = raw === undefined || raw === null ? {} : raw;
+  if (typeof args !== "object" || Array.isArray(args)) {
+    throw new CodectxError("invalid_argument", `arguments of ${tool.name} must be a JSON object`);
+  }
+  const known = Object.keys(tool.input.shape);
+  const unknown = Object.keys(args).filter((k) => !known.includes(k));
+  if (unknown.length) {
+    throw new CodectxError(
+      "invalid_argument",
+      `unknown argument${unknown.length > 1 ? "s" : ""} ${
+        unknown.map((k) => `'${k}'`).join(", ")
+      } for ${tool.name}; ` +
+        (known.length ? `valid: ${known.join(", ")}` : "it takes none"),
+    );
+  }
+  const parsed = tool.input.safeParse(args);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) =>
+      `${i.path.join(".") || "arguments"}: ${i.message}`
+    ).join("; ");
+    throw new CodectxError("invalid_argument", `invalid arguments for ${tool.name}: ${detail}`);
+  }
+  return parsed.data;
+}
+
+async function withTimeout<T>(
+  run: (signal: AbortSignal) => Promise<T>,
+  ms: number,
+  name: string,
+): Promise<T> {
+  const ctrl = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      ctrl.abort();
+      reject(
+        new CodectxError(
+          "timeout",
+          `${name} took longer than ${Math.round(ms / 1000)} s; narrow the request and retry`,
+        ),
+      );
+    }, ms);
+  });
+  try {
+    return await Promise.race([run(ctrl.signal), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function elapsed(t0: number): number {
+  return Math.round((performance.now() - t0) * 100) / 100;
+}

@@ -1,0 +1,59 @@
+/**
+ * `explain_file`: the outline of one file — language, size, symbols, imports.
+ */
+
+import { z } from "zod";
+import { CodectxError } from "../errors.ts";
+import { nearPaths } from "./suggest.ts";
+import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
+import { defineTool } from "./tool.ts";
+
+/** The `explain_file` tool. */
+export const explainFileTool = defineTool({
+  name: "explain_file",
+  description:
+    "Outline of one file: language, line count and every symbol defined in it (name, kind, lines, signature, doc, parent).",
+  input: z.object({ file_path: filePathArg }),
+  output: z.object({
+    file: z.string(),
+    language: z.string(),
+    lines: z.number().int(),
+    size: z.number().int(),
+    symbols: z.array(symbolSchema),
+    imports: z.array(z.object({
+      module: z.string(),
+      resolved: z.string().nullable(),
+      external: z.boolean(),
+      line: z.number().int(),
+      names: z.array(z.string()),
+    })),
+    parse_error: z.string().nullable(),
+  }),
+  handler: async ({ file_path }, { project }) => {
+    const rel = project.resolvePath(file_path);
+    const index = await project.index();
+    const entry = index.files.get(rel);
+    if (!entry) {
+      const near = nearPaths(rel, index.files.keys());
+      throw new CodectxError(
+        "not_found",
+        `file '${rel}' is not in the index` +
+          (near.length
+            ? `; did you mean ${near.join(", ")}?`
+            : "; check the path, or run index_project if it is new"),
+      );
+    }
+    if (entry.skipped) {
+      throw new CodectxError("not_found", `file '${rel}' is not indexed: it is ${entry.skipped}`);
+    }
+    return {
+      file: rel,
+      language: entry.language,
+      lines: entry.lines,
+      size: entry.size,
+      symbols: (index.symbolsByFile.get(rel) ?? []).map(toWireSymbol),
+      imports: [],
+      parse_error: entry.error ?? null,
+    };
+  },
+});

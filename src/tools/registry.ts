@@ -1,0 +1,71 @@
+/**
+ * The 13 tools, in one list. Surfaces derive their tool lists and schemas from here.
+ */
+
+import { z } from "zod";
+import { analyzeQualityTool } from "./analyze_quality.ts";
+import { askTool } from "./ask.ts";
+import { explainFileTool } from "./explain_file.ts";
+import { explainSymbolTool } from "./explain_symbol.ts";
+import { findReferencesTool } from "./find_references.ts";
+import { getCallGraphTool } from "./get_call_graph.ts";
+import { getContextTool } from "./get_context.ts";
+import { getDependenciesTool } from "./get_dependencies.ts";
+import { indexProjectTool } from "./index_project.ts";
+import { searchSymbolsTool } from "./search_symbols.ts";
+import { semanticSearchTool } from "./semantic_search.ts";
+import { summarizeRepoTool } from "./summarize_repo.ts";
+import type { Tool } from "./tool.ts";
+import { validateCodeTool } from "./validate_code.ts";
+
+/** Every tool, in the order the seed lists them. */
+export const TOOLS: readonly Tool[] = [
+  semanticSearchTool,
+  explainSymbolTool,
+  explainFileTool,
+  summarizeRepoTool,
+  findReferencesTool,
+  getDependenciesTool,
+  getCallGraphTool,
+  getContextTool,
+  validateCodeTool,
+  analyzeQualityTool,
+  searchSymbolsTool,
+  indexProjectTool,
+  askTool,
+];
+
+/** Tool names. */
+export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+
+/** A tool by name. */
+export function findTool(name: string): Tool | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+/** A tool's description with JSON Schemas of its input and output, as `/tools/list` gives it. */
+export interface ToolDescription {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+  output_schema: Record<string, unknown>;
+}
+
+let described: ToolDescription[] | null = null;
+
+/** JSON Schemas of every tool, derived from the zod declarations (computed once). */
+export function describeTools(): ToolDescription[] {
+  described ??= TOOLS.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: jsonSchema(t.input, "input"),
+    output_schema: jsonSchema(t.output, "output"),
+  }));
+  return described;
+}
+
+function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete s.$schema;
+  return s;
+}

@@ -1,0 +1,66 @@
+/**
+ * Wire shapes (snake_case) shared by several tools, and the one conversion from the
+ * in-memory records to them.
+ */
+
+import { z } from "zod";
+import type { SymbolRecord } from "../types.ts";
+
+/** A symbol on the wire. */
+export const symbolSchema = z.object({
+  name: z.string(),
+  qualified_name: z.string(),
+  kind: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  end_line: z.number().int(),
+  signature: z.string(),
+  doc: z.string(),
+  parent: z.string().nullable(),
+  language: z.string(),
+});
+export type WireSymbol = z.infer<typeof symbolSchema>;
+
+/** A search result item on the wire. */
+export const searchItemSchema = z.object({
+  file: z.string(),
+  line: z.number().int(),
+  end_line: z.number().int(),
+  score: z.number(),
+  snippet: z.string(),
+  language: z.string(),
+  symbol: z.string().nullable(),
+  kind: z.string().nullable(),
+});
+export type WireSearchItem = z.infer<typeof searchItemSchema>;
+
+/** Converts a symbol record to its wire shape. */
+export function toWireSymbol(s: SymbolRecord): WireSymbol {
+  return {
+    name: s.name,
+    qualified_name: s.qualifiedName,
+    kind: s.kind,
+    file: s.file,
+    line: s.line,
+    end_line: s.endLine,
+    signature: s.signature,
+    doc: s.doc,
+    parent: s.parent,
+    language: s.language,
+  };
+}
+
+/** A relative path argument. */
+export const filePathArg = z.string().min(1).describe(
+  "Path of a file relative to the project root (absolute paths inside the root are accepted)",
+);
+
+/** A symbol name argument (plain or qualified, e.g. `Session.request`). */
+export const symbolNameArg = z.string().min(1).max(512).describe(
+  "Symbol name, plain or qualified (e.g. `Session.request`)",
+);
+
+/** `top_k`: 1–100. */
+export const topKArg = z.number().int().min(1).max(100).describe(
+  "How many results (1–100, default 10)",
+);

@@ -1,0 +1,51 @@
+/**
+ * Test helpers: temporary projects written from a map of files, and a temporary index home.
+ */
+
+/** Writes `files` (path → content) under a new temp dir and returns its real path. */
+export async function makeProject(files: Record<string, string | Uint8Array>): Promise<string> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "codectx-proj-" }));
+  await writeFiles(root, files);
+  return root;
+}
+
+/** Writes (or overwrites) files under `root`, creating folders. */
+export async function writeFiles(
+  root: string,
+  files: Record<string, string | Uint8Array>,
+): Promise<void> {
+  for (const [rel, content] of Object.entries(files)) {
+    const path = `${root}/${rel}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+  }
+}
+
+/** A fresh folder for an index. */
+export async function tempIndexDir(): Promise<string> {
+  return await Deno.makeTempDir({ prefix: "codectx-index-" });
+}
+
+/** Removes folders, ignoring errors. */
+export async function cleanup(...dirs: string[]): Promise<void> {
+  for (const d of dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+}
+
+/** Path of the repository's cli.ts. */
+export const CLI = new URL("../cli.ts", import.meta.url).pathname;
+
+/** Runs the CLI to completion and returns exit code and output. */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

@@ -1,0 +1,176 @@
+import assert from "node:assert/strict";
+import { Project } from "../src/index/project.ts";
+import { cleanup, makeProject, tempIndexDir, writeFiles } from "./helpers.ts";
+
+const FILES: Record<string, string> = {
+  "app/models.py": `"""Models."""
+
+MAX_USERS = 100
+
+
+class User:
+    """A user of the system."""
+
+    def __init__(self, name):
+        self.name = name
+
+    def greet(self):
+        """Say hello."""
+        return f"hi {self.name}"
+
+
+def load_users(path):
+    """Load users from a file."""
+    return [User(line) for line in open(path)]
+`,
+  "web/server.ts": `/** Starts the HTTP server. */
+export function startServer(port: number): void {
+  console.log(port);
+}
+
+export class Router {
+  /** Adds a route. */
+  add(path: string): void {}
+}
+`,
+  "cmd/main.go": `package main
+
+// Run runs the program.
+func Run() int { return 0 }
+
+func main() { Run() }
+`,
+  "README.md": "# Demo\n\nA demo project.\n\n## Usage\n\nRun it.\n",
+  ".gitignore": "generated/\n",
+  "generated/big.py": "def skipped():\n    pass\n",
+  "node_modules/dep/index.js": "function dep() {}\n",
+};
+
+Deno.test("index: cold, unchanged, changed, deleted, added", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    const r1 = await project.reindex();
+    assert.equal(r1.files, 4);
+    assert.equal(r1.added, 4);
+    assert.equal(r1.parsed, 4);
+    assert.deepEqual(r1.languages, { go: 1, markdown: 1, python: 1, typescript: 1 });
+    assert.deepEqual(r1.errors, []);
+    const idx1 = await project.index();
+    const names = new Set(idx1.symbols.map((s) => s.qualifiedName));
+    for (
+      const n of [
+        "MAX_USERS",
+        "User",
+        "User.greet",
+        "load_users",
+        "startServer",
+        "Router.add",
+        "Run",
+      ]
+    ) {
+      assert.ok(names.has(n), `missing ${n} in ${[...names].join(", ")}`);
+    }
+    assert.ok(!idx1.files.has("generated/big.py"), "gitignored file indexed");
+    assert.ok(!idx1.files.has("node_modules/dep/index.js"), "node_modules indexed");
+    const chunks = await idx1.chunks();
+    assert.ok(chunks.some((c) => c.symbol === "load_users" && c.text.includes("def load_users")));
+
+    // Nothing changed: nothing parsed, no new generation.
+    const r2 = await project.reindex();
+    assert.equal(r2.changed, 0);
+    assert.equal(r2.parsed, 0);
+    assert.equal(r2.generation, r1.generation);
+
+    // Touch without change: same content hash, not re-parsed.
+    const now = new Date(Date.now() + 5000);
+    await Deno.utime(`${root}/cmd/main.go`, now, now);
+    const r3 = await project.reindex();
+    assert.equal(r3.parsed, 0);
+    assert.equal(r3.changed, 0);
+
+    // Change one, delete one, add one.
+    await writeFiles(root, {
+      "cmd/main.go":
+        `package main\n\nfunc Run() int { return 1 }\n\nfunc Stop() {}\n\nfunc main() { Run() }\n`,
+      "lib/util.rs": "/// Adds.\npub fn add(a: i32, b: i32) -> i32 { a + b }\n",
+    });
+    await Deno.remove(`${root}/web/server.ts`);
+    const r4 = await project.reindex();
+    assert.equal(r4.modified, 1);
+    assert.equal(r4.added, 1);
+    assert.equal(r4.deleted, 1);
+    assert.equal(r4.changed, 3);
+    assert.equal(r4.parsed, 2);
+    assert.equal(r4.files, 4);
+    const idx4 = await project.index();
+    const names4 = new Set(idx4.symbols.map((s) => s.qualifiedName));
+    assert.ok(names4.has("Stop") && names4.has("add"));
+    assert.ok(!names4.has("startServer"), "deleted file's symbols remain");
+    assert.ok(!(await idx4.chunks()).some((c) => c.file === "web/server.ts"));
+
+    // Force re-parses everything.
+    const r5 = await project.reindex({ force: true });
+    assert.equal(r5.parsed, 4);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("index: binary and broken files are recorded, the rest indexed", async () => {
+  const root = await makeProject({
+    "ok.py": "def fine():\n    return 1\n",
+    "broken.py": "def good():\n    return 2\n\ndef bad(:\n    pass\n\nclass Still:\n    pass\n",
+    "blob.py": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    const r = await project.reindex();
+    assert.equal(r.files, 2);
+    assert.equal(r.skipped, 1);
+    const idx = await project.index();
+    assert.equal(idx.files.get("blob.py")?.skipped, "binary");
+    const broken = idx.symbolsByFile.get("broken.py")!.map((s) => s.name);
+    assert.ok(broken.includes("good") && broken.includes("Still"), `got ${broken}`);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("index: a project path that is not a directory is refused", async () => {
+  const root = await makeProject({ "a.py": "x = 1\n" });
+  try {
+    await assert.rejects(
+      () => Project.open(`${root}/nope`),
+      /does not exist or is not a directory/,
+    );
+    await assert.rejects(() => Project.open(`${root}/a.py`), /not a directory/);
+  } finally {
+    await cleanup(root);
+  }
+});
+
+Deno.test("index: a second store reader sees the committed index", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const writer = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    await writer.reindex();
+  } finally {
+    writer.close();
+  }
+  const reader = await Project.open(root, { indexDir });
+  try {
+    assert.equal(await reader.state(), "ready");
+    const idx = await reader.index();
+    assert.equal(idx.files.size, 4);
+    assert.ok(idx.symbols.some((s) => s.name === "load_users"));
+  } finally {
+    reader.close();
+    await cleanup(root, indexDir);
+  }
+});
