@@ -6,12 +6,15 @@
  * option is a one-line error and exit code 2.
  */
 
+import { cmdServe } from "./src/bridge/command.ts";
 import { openProject, parse, UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
 import type { IndexProgress, IndexReport } from "./src/index/indexer.ts";
+import { cmdMcp } from "./src/mcp/command.ts";
 import { createExecutor } from "./src/tools/executor.ts";
 import { TOOL_NAMES } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
+import { cmdWeb } from "./src/web/command.ts";
 
 const HELP = `codectx ${VERSION} — local code intelligence
 
@@ -24,7 +27,10 @@ Commands:
           Run one tool and print its JSON result. Tools: ${TOOL_NAMES.join(", ")}.
   serve   [--host|-h H] [--port|-p N] [--path DIR]    JSON/HTTP bridge (default 127.0.0.1:24842)
   web     [--host H] [--port N] [--path DIR]          REST API and web page (default port 24843)
-  mcp     --path DIR                                  MCP server over stdio
+  mcp     --path DIR [--http --port N]                MCP server over stdio (or Streamable HTTP)
+          serve/web/mcp --http also take: --token T (required for a non-loopback --host;
+          or CODECTX_TOKEN), --allow-origin O (repeatable; '*' allows any), --max-body BYTES
+          (default 1 MiB), --no-watch (do not re-index on file changes)
 
 Options for every command:
   --path DIR        project root (default: current directory)
@@ -137,6 +143,9 @@ function help(): number {
 const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   index: cmdIndex,
   tool: cmdTool,
+  serve: cmdServe,
+  web: cmdWeb,
+  mcp: cmdMcp,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

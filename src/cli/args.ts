@@ -10,7 +10,10 @@ import { Project } from "../index/project.ts";
 export class UsageError extends Error {}
 
 /** Option declarations as `parseArgs` takes them. */
-export type Options = Record<string, { type: "string" | "boolean"; short?: string }>;
+export type Options = Record<
+  string,
+  { type: "string" | "boolean"; short?: string; multiple?: boolean }
+>;
 
 /** Options every command takes. */
 export const COMMON: Options = {

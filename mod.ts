@@ -1,0 +1,226 @@
+/**
+ * codectx in-process API: the same executor and tools as the CLI, the bridge, REST and MCP,
+ * called from TypeScript. Every function takes a project root (a folder path), an open
+ * {@linkcode Project} or an {@linkcode Executor}; given a path it opens the project, runs
+ * the tool and closes it again. Results use the wire (snake_case) shapes of the tools.
+ * A failed tool call throws a {@linkcode CodectxError} with the tool's code and message.
+ * Importing this module has no side effects.
+ *
+ * @example
+ * ```ts
+ * import { createExecutor } from "@codectx/codectx";
+ * const ex = await createExecutor("./my-repo", { indexDir: "/tmp/my-repo-index" });
+ * const r = await ex.execute({ tool_name: "explain_file", arguments: { file_path: "src/app.ts" } });
+ * console.log(r.success ? r.result_payload.symbols : r.error);
+ * ex.close();
+ * ```
+ *
+ * @module
+ */
+
+import { CodectxError } from "./src/errors.ts";
+import { Project } from "./src/index/project.ts";
+import { createExecutor, type Executor, type ExecutorOptions } from "./src/tools/executor.ts";
+
+export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
+export { Project, type ProjectOptions } from "./src/index/project.ts";
+export type { IndexReport } from "./src/index/indexer.ts";
+export {
+  createExecutor,
+  type Executor,
+  type ExecutorEvent,
+  type ExecutorOptions,
+  type ToolCall,
+  type ToolResult,
+} from "./src/tools/executor.ts";
+export { describeTools, TOOL_NAMES, type ToolDescription } from "./src/tools/registry.ts";
+export { VERSION } from "./src/version.ts";
+
+/** Where a function runs: a project root, an open project or an executor. */
+export type Target = string | Project | Executor;
+
+/** Options for opening a project from a path (ignored for an open project or executor). */
+export type OpenOptions = ExecutorOptions;
+
+/** Runs one tool on `target` and returns its payload, or throws its error. */
+async function call(
+  target: Target,
+  toolName: string,
+  args: Record<string, unknown>,
+  opts: OpenOptions = {},
+): Promise<Record<string, unknown>> {
+  const wrap = typeof target === "string" || target instanceof Project;
+  const executor = wrap ? await createExecutor(target, opts) : target;
+  try {
+    const r = await executor.execute({ tool_name: toolName, arguments: args }, { source: "mod" });
+    if (!r.success) {
+      throw new CodectxError(r.error_code ?? "internal", r.error ?? `${toolName} failed`);
+    }
+    return r.result_payload;
+  } finally {
+    // A project handed in stays open: its owner closes it.
+    if (typeof target === "string") executor.close();
+  }
+}
+
+function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}
+
+/** What {@linkcode indexProject} reports (the `index_project` tool's payload). */
+export interface IndexSummary {
+  files: number;
+  chunks: number;
+  symbols: number;
+  changed: number;
+  added: number;
+  modified: number;
+  deleted: number;
+  parsed: number;
+  skipped: number;
+  languages: Record<string, number>;
+  errors: Array<{ file: string; error: string }>;
+  generation: number;
+  elapsed_ms: number;
+  state: "empty" | "indexing" | "ready";
+}
+
+/**
+ * Indexes a project (incremental; `force` re-parses everything) and reports the counts.
+ *
+ * @example
+ * ```ts
+ * import { indexProject } from "@codectx/codectx";
+ * const r = await indexProject("./my-repo", { indexDir: "/tmp/my-repo-index" });
+ * console.log(`${r.files} files, ${r.chunks} chunks, ${r.symbols} symbols`);
+ * ```
+ */
+export async function indexProject(
+  root: Target,
+  opts: OpenOptions & { force?: boolean } = {},
+): Promise<IndexSummary> {
+  const { force, ...open } = opts;
+  return await call(root, "index_project", defined({ force }), open) as unknown as IndexSummary;
+}
+
+/** A search result (DESIGN.md's search item). */
+export interface SearchHit {
+  file: string;
+  line: number;
+  end_line: number;
+  score: number;
+  snippet: string;
+  language: string;
+  symbol: string | null;
+  kind: string | null;
+}
+
+/**
+ * Hybrid (lexical + vector) search: ranked snippets for a query in plain words or code.
+ * Throws `not_implemented` until the `semantic_search` tool lands.
+ *
+ * @example
+ * ```ts
+ * import { hybridSearch } from "@codectx/codectx";
+ * const hits = await hybridSearch("./my-repo", "parse the config file", { top_k: 5 });
+ * for (const h of hits) console.log(`${h.file}:${h.line} ${h.score.toFixed(3)}`);
+ * ```
+ */
+export async function hybridSearch(
+  target: Target,
+  query: string,
+  opts: OpenOptions & { top_k?: number; threshold?: number; path_prefix?: string } = {},
+): Promise<SearchHit[]> {
+  const { top_k, threshold, path_prefix, ...open } = opts;
+  const payload = await call(
+    target,
+    "semantic_search",
+    defined({ query, top_k, threshold, path_prefix, mode: "hybrid" }),
+    open,
+  );
+  return (payload.snippets ?? []) as SearchHit[];
+}
+
+/** What {@linkcode buildContext} returns (the `get_context` tool's payload). */
+export interface ContextWindow {
+  symbol: string;
+  text: string;
+  tokens: number;
+  sources: Array<{ file: string; line: number; end_line: number; reason: string }>;
+  truncated: boolean;
+}
+
+/**
+ * A context window for a symbol: its code and the code around it that matters most, within
+ * a token budget. Throws `not_implemented` until the `get_context` tool lands.
+ *
+ * @example
+ * ```ts
+ * import { buildContext } from "@codectx/codectx";
+ * const ctx = await buildContext("./my-repo", "parse_config", { max_tokens: 1500 });
+ * console.log(ctx.tokens, ctx.text);
+ * ```
+ */
+export async function buildContext(
+  target: Target,
+  symbol: string,
+  opts: OpenOptions & { max_tokens?: number; file_path?: string } = {},
+): Promise<ContextWindow> {
+  const { max_tokens, file_path, ...open } = opts;
+  return await call(
+    target,
+    "get_context",
+    defined({ symbol_name: symbol, max_tokens, file_path }),
+    open,
+  ) as unknown as ContextWindow;
+}
+
+/** What {@linkcode analyzeQuality} returns (the `analyze_quality` tool's payload). */
+export interface QualityReport {
+  path: string;
+  maintainability_index: number;
+  files: Array<Record<string, unknown>>;
+  bandit_issues: Array<Record<string, unknown>>;
+}
+
+/**
+ * Quality of a folder or file: maintainability index, per-file metrics and security
+ * findings. A folder path is the project root; a file path is analyzed within its folder
+ * (or within `opts.root`). Throws `not_implemented` until the `analyze_quality` tool lands.
+ *
+ * @example
+ * ```ts
+ * import { analyzeQuality } from "@codectx/codectx";
+ * const q = await analyzeQuality("./my-repo");
+ * console.log(q.maintainability_index, q.bandit_issues.length);
+ * ```
+ */
+export async function analyzeQuality(
+  path: Target,
+  opts: OpenOptions & { root?: string } = {},
+): Promise<QualityReport> {
+  const { root, ...open } = opts;
+  if (typeof path !== "string") {
+    return await call(path, "analyze_quality", {}, open) as unknown as QualityReport;
+  }
+  const real = await Deno.realPath(path).catch(() => {
+    throw new CodectxError("not_found", `path '${path}' does not exist`);
+  });
+  const isDir = (await Deno.stat(real)).isDirectory;
+  const projectRoot = root ?? (isDir ? real : real.slice(0, real.lastIndexOf("/")) || "/");
+  const rel = real === projectRoot ? undefined : await relativeInside(projectRoot, real);
+  return await call(
+    projectRoot,
+    "analyze_quality",
+    defined({ path: rel }),
+    open,
+  ) as unknown as QualityReport;
+}
+
+async function relativeInside(root: string, real: string): Promise<string> {
+  const r = await Deno.realPath(root);
+  if (!real.startsWith(r + "/")) {
+    throw new CodectxError("outside_root", `'${real}' is not inside the root '${r}'`);
+  }
+  return real.slice(r.length + 1);
+}

@@ -1,0 +1,176 @@
+/**
+ * Server-sent events of the bridge: a hub that numbers events, keeps the last 256 for
+ * `Last-Event-ID` replay and fans them out to open streams, and the stream response itself
+ * (with a `: keepalive` comment every 15 s).
+ *
+ * @module
+ */
+
+import type { Project } from "../index/project.ts";
+import type { Executor } from "../tools/executor.ts";
+
+/** One numbered event. */
+export interface StreamEvent {
+  id: number;
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** Numbers, remembers and fans out events. */
+export interface EventHub {
+  publish(event: string, data: Record<string, unknown>): StreamEvent;
+  /** Remembered events after `lastId` (all remembered ones when `lastId` is unknown). */
+  since(lastId: number): StreamEvent[];
+  subscribe(fn: (e: StreamEvent) => void): () => void;
+  /** Ends every open stream. */
+  close(): void;
+  onClose(fn: () => void): () => void;
+}
+
+/**
+ * A hub with a ring of `size` events.
+ *
+ * @example
+ * ```ts
+ * const hub = createEventHub();
+ * hub.publish("tool.started", { tool_name: "explain_file" });
+ * hub.since(0); // [{ id: 1, event: "tool.started", data: {...} }]
+ * ```
+ */
+export function createEventHub(size = 256): EventHub {
+  const ring: StreamEvent[] = [];
+  const subs = new Set<(e: StreamEvent) => void>();
+  const closers = new Set<() => void>();
+  let next = 1;
+  return {
+    publish(event, data) {
+      const e = { id: next++, event, data };
+      ring.push(e);
+      if (ring.length > size) ring.shift();
+      for (const fn of subs) {
+        try {
+          fn(e);
+        } catch {
+          // a stream that failed is dropped by its own cancel
+        }
+      }
+      return e;
+    },
+    since(lastId) {
+      // An id from the future comes from an earlier server: replay what we have.
+      if (lastId >= next) return [...ring];
+      return ring.filter((e) => e.id > lastId);
+    },
+    subscribe(fn) {
+      subs.add(fn);
+      return () => subs.delete(fn);
+    },
+    close() {
+      for (const fn of [...closers]) fn();
+      closers.clear();
+    },
+    onClose(fn) {
+      closers.add(fn);
+      return () => closers.delete(fn);
+    },
+  };
+}
+
+/**
+ * Feeds a hub from an executor (tool events) and its project (index events).
+ * Returns the function that stops feeding.
+ */
+export function connectHub(hub: EventHub, executor: Executor, project: Project): () => void {
+  const offTools = executor.onEvent((e) => {
+    const { type, ...data } = e;
+    hub.publish(type, data);
+  });
+  const offIndex = project.listen((e) => {
+    if (e.type === "progress") {
+      hub.publish("index.progress", {
+        phase: e.progress.phase,
+        files_done: e.progress.filesDone,
+        files_total: e.progress.filesTotal,
+      });
+    } else {
+      hub.publish("index.completed", {
+        files: e.report.files,
+        chunks: e.report.chunks,
+        symbols: e.report.symbols,
+        changed: e.report.changed,
+        elapsed_ms: e.report.elapsedMs,
+      });
+    }
+  });
+  return () => {
+    offTools();
+    offIndex();
+  };
+}
+
+/** One event in the SSE wire format. */
+export function formatEvent(e: StreamEvent): string {
+  return `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
+}
+
+/**
+ * An SSE response: replays after `lastEventId` (when given), then streams live events and
+ * a keepalive comment every `keepaliveMs`, until the client goes away or the hub closes.
+ */
+export function sseResponse(
+  hub: EventHub,
+  lastEventId: number | null,
+  keepaliveMs = 15_000,
+): Response {
+  const enc = new TextEncoder();
+  let stop = () => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      let open = true;
+      const send = (text: string) => {
+        if (!open) return;
+        try {
+          controller.enqueue(enc.encode(text));
+        } catch {
+          stop();
+        }
+      };
+      send("retry: 3000\n: connected\n\n");
+      // Replay and subscription happen in one synchronous step: no event falls between.
+      if (lastEventId !== null) { for (const e of hub.since(lastEventId)) send(formatEvent(e)); }
+      const off = hub.subscribe((e) => send(formatEvent(e)));
+      const timer = setInterval(() => send(": keepalive\n\n"), keepaliveMs);
+      const offClose = hub.onClose(() => stop());
+      stop = () => {
+        if (!open) return;
+        open = false;
+        off();
+        offClose();
+        clearInterval(timer);
+        try {
+          controller.close();
+        } catch {
+          // already closed or errored
+        }
+      };
+    },
+    cancel() {
+      stop();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/event-stream; charset=utf-8",
+      "Cache-Control": "no-cache, no-transform",
+      "X-Accel-Buffering": "no",
+    },
+  });
+}
+
+/** Reads `Last-Event-ID` (header, or `last_event_id` query for plain EventSource clients). */
+export function lastEventIdOf(req: Request): number | null {
+  const raw = req.headers.get("last-event-id") ??
+    new URL(req.url).searchParams.get("last_event_id");
+  if (raw === null || !/^\d+$/.test(raw.trim())) return null;
+  return Number(raw.trim());
+}

@@ -1,0 +1,92 @@
+/**
+ * MCP over Streamable HTTP (`codectx mcp --http`): stateless — every POST to `/mcp` gets a
+ * fresh server and transport over the shared executor — behind the same Host, Origin,
+ * token and body rules as the bridge.
+ *
+ * @module
+ */
+
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { Hono } from "hono";
+import { jsonResponse } from "../http/respond.ts";
+import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
+import type { Executor } from "../tools/executor.ts";
+import { createMcpServer } from "./server.ts";
+
+/** The path MCP is served on. */
+export const MCP_PATH = "/mcp";
+
+/** JSON-RPC error bodies, as MCP clients expect them from the transport. */
+const renderJsonRpcError: ErrorRenderer = (_c, status, _code, message) =>
+  jsonResponse({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status);
+
+/** Options of {@linkcode createMcpHttpApp}. */
+export interface McpHttpOptions {
+  executor: Executor;
+  safety: SafetyOptions;
+}
+
+/**
+ * The Streamable HTTP app.
+ *
+ * @example
+ * ```ts
+ * import { createExecutor } from "../tools/executor.ts";
+ * const executor = await createExecutor("./repo");
+ * const app = createMcpHttpApp({ executor, safety: { hostname: "127.0.0.1", port: () => 24844 } });
+ * Deno.serve({ hostname: "127.0.0.1", port: 24844 }, app.fetch);
+ * ```
+ */
+export function createMcpHttpApp(opts: McpHttpOptions): Hono {
+  const app = new Hono();
+  app.use(
+    safety({
+      ...opts.safety,
+      allowHeaders: [
+        "Content-Type",
+        "Authorization",
+        "Accept",
+        "Last-Event-ID",
+        "Mcp-Session-Id",
+        "Mcp-Protocol-Version",
+      ],
+      exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version"],
+    }, renderJsonRpcError),
+  );
+  app.post(MCP_PATH, async (c) => {
+    const server = createMcpServer(opts.executor, "mcp-http");
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: opts.safety.maxBody ?? 1_048_576,
+    });
+    try {
+      await server.connect(transport);
+      return await transport.handleRequest(c.req.raw);
+    } finally {
+      await transport.close().catch(() => {});
+      await server.close().catch(() => {});
+    }
+  });
+  // Stateless: no standalone event stream and no sessions to end.
+  app.on(["GET", "DELETE"], MCP_PATH, (c) => {
+    const res = renderJsonRpcError(
+      c,
+      405,
+      "invalid_argument",
+      "this MCP server is stateless: POST JSON-RPC messages to /mcp",
+    );
+    res.headers.set("Allow", "POST, OPTIONS");
+    return res;
+  });
+  app.notFound((c) =>
+    renderJsonRpcError(
+      c,
+      404,
+      "not_found",
+      `no endpoint ${c.req.method} ${new URL(c.req.url).pathname}; MCP is served at ${MCP_PATH}`,
+    )
+  );
+  app.onError((err, c) => renderJsonRpcError(c, 500, "internal", `internal error: ${err.message}`));
+  return app;
+}

@@ -1,0 +1,307 @@
+/**
+ * Helpers of the surface tests: a fresh copy of the fixture project (with a symlink out of
+ * the root and a secret outside it), the real CLI started as a child process on an
+ * ephemeral port, polling with a deadline, and raw HTTP for headers `fetch` will not send.
+ */
+
+/** The repository root. */
+export const REPO: string = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(
+  /\/$/,
+  "",
+);
+/** The CLI entry. */
+export const CLI = `${REPO}/cli.ts`;
+/** The fixture project of the surface tests. */
+export const FIXTURE = `${REPO}/tests/fixtures/project`;
+/** Text of the file outside the root; no answer may ever contain it. */
+export const SECRET_MARKER = "CODECTX_OUTSIDE_SECRET_7f3a9c";
+
+/** A JSON value. */
+export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+/** A JSON object. */
+export type JsonObject = { [key: string]: Json };
+
+/** A temporary copy of the fixture. */
+export interface FixtureCopy {
+  /** Temporary folder holding everything below. */
+  base: string;
+  /** Real path of the project root. */
+  root: string;
+  /** The secret file outside the root. */
+  secretFile: string;
+  /** Index folder for this copy. */
+  indexDir: string;
+  cleanup(): Promise<void>;
+}
+
+async function copyDir(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const e of Deno.readDir(from)) {
+    if (e.isDirectory) await copyDir(`${from}/${e.name}`, `${to}/${e.name}`);
+    else if (e.isFile) await Deno.copyFile(`${from}/${e.name}`, `${to}/${e.name}`);
+  }
+}
+
+/**
+ * Copies the fixture to a temporary folder and adds, outside the root, `outside/secret.py`
+ * (holding {@linkcode SECRET_MARKER}) with two symlinks to it from inside the root:
+ * `app/escape.py` (a file) and `linked_out` (a folder).
+ */
+export async function fixtureCopy(): Promise<FixtureCopy> {
+  const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "codectx-surfaces-" }));
+  const root = `${base}/project`;
+  await copyDir(FIXTURE, root);
+  const outside = `${base}/outside`;
+  await Deno.mkdir(outside);
+  const secretFile = `${outside}/secret.py`;
+  await Deno.writeTextFile(
+    secretFile,
+    `def leaked_outside_fn():\n    return "${SECRET_MARKER}"\n`,
+  );
+  await Deno.symlink(secretFile, `${root}/app/escape.py`);
+  await Deno.symlink(outside, `${root}/linked_out`);
+  return {
+    base,
+    root,
+    secretFile,
+    indexDir: `${base}/index`,
+    cleanup: () => Deno.remove(base, { recursive: true }).catch(() => {}),
+  };
+}
+
+/** A CLI child process serving HTTP. */
+export interface Child {
+  /** Base address from the `listening on` line. */
+  url: string;
+  port: number;
+  pid: number;
+  /** Everything written to stderr so far. */
+  stderr(): string;
+  /** Sends SIGTERM (SIGKILL after 10 s) and waits for the exit. */
+  stop(): Promise<Deno.CommandStatus>;
+}
+
+/** Starts `deno run -A cli.ts <command> <args>` and waits for its `listening on` line. */
+export async function startCli(
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<Child> {
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, command, ...args],
+    cwd: REPO,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+    env,
+  }).spawn();
+  let log = "";
+  let announced: (url: string) => void = () => {};
+  const urlPromise = new Promise<string>((resolve) => (announced = resolve));
+  const reading = (async () => {
+    const dec = new TextDecoder();
+    for await (const chunk of proc.stderr) {
+      log += dec.decode(chunk, { stream: true });
+      const m = /listening on (http:\/\/[^\s/]+)/.exec(log);
+      if (m) announced(m[1]);
+    }
+  })();
+  const exited = proc.status;
+  let stopped: Promise<Deno.CommandStatus> | null = null;
+  const stop = () => {
+    stopped ??= (async () => {
+      try {
+        proc.kill("SIGTERM");
+      } catch {
+        // already gone
+      }
+      const timer = setTimeout(() => {
+        try {
+          proc.kill("SIGKILL");
+        } catch {
+          // already gone
+        }
+      }, 10_000);
+      const status = await exited;
+      clearTimeout(timer);
+      await reading;
+      return status;
+    })();
+    return stopped;
+  };
+  const deadline = new Promise<null>((resolve) => {
+    const t = setTimeout(() => resolve(null), 90_000);
+    exited.finally(() => clearTimeout(t));
+    urlPromise.finally(() => clearTimeout(t));
+  });
+  const url = await Promise.race([urlPromise, exited.then(() => null), deadline]);
+  if (url === null) {
+    await stop();
+    throw new Error(`codectx ${command} did not start:\n${log}`);
+  }
+  return { url, port: Number(new URL(url).port), pid: proc.pid, stderr: () => log, stop };
+}
+
+/** Runs the CLI to completion (for commands that must refuse to start). */
+export async function runCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args],
+    cwd: REPO,
+    stdin: "null",
+    env,
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+/** Calls `fn` until it returns a value (not undefined/null/false) or the deadline passes. */
+export async function poll<T>(
+  what: string,
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 60_000,
+  intervalMs = 150,
+): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  let last: unknown = undefined;
+  while (Date.now() < end) {
+    try {
+      const v = await fn();
+      if (v !== undefined && v !== null && v !== false) return v;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, intervalMs));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/** An HTTP answer with its body read. */
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The body parsed as JSON (null when it is not JSON). */
+  json: JsonObject;
+}
+
+/** `fetch` that always reads the body. */
+export async function http(url: string, init: RequestInit = {}): Promise<Answer> {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let json: JsonObject = {};
+  try {
+    const v = JSON.parse(text);
+    if (typeof v === "object" && v !== null && !Array.isArray(v)) json = v;
+  } catch {
+    // not JSON
+  }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+/** POSTs a JSON value (or a raw string) and reads the answer. */
+export function post(url: string, body: unknown, headers: Record<string, string> = {}) {
+  return http(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+/** Sends a raw HTTP/1.1 request (any Host header) and returns the whole answer text. */
+export async function rawHttp(port: number, head: string): Promise<string> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(head.replaceAll("\n", "\r\n") + "\r\n\r\n"));
+    const chunks: Uint8Array[] = [];
+    const buf = new Uint8Array(16_384);
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      chunks.push(buf.slice(0, n));
+    }
+    return new TextDecoder().decode(
+      chunks.reduce((a, b) => {
+        const c = new Uint8Array(a.length + b.length);
+        c.set(a);
+        c.set(b, a.length);
+        return c;
+      }, new Uint8Array()),
+    );
+  } finally {
+    conn.close();
+  }
+}
+
+/** The status code of a raw HTTP answer. */
+export function rawStatus(answer: string): number {
+  return Number(/^HTTP\/1\.[01] (\d{3})/.exec(answer)?.[1] ?? 0);
+}
+
+/** Reads server-sent events from a stream until `done` says stop (or the deadline). */
+export async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  done: (events: SseEvent[], raw: string) => boolean,
+  timeoutMs = 60_000,
+): Promise<{ events: SseEvent[]; raw: string }> {
+  const reader = body.getReader();
+  const dec = new TextDecoder();
+  let raw = "";
+  const events: SseEvent[] = [];
+  const timer = setTimeout(() => reader.cancel().catch(() => {}), timeoutMs);
+  try {
+    while (!done(events, raw)) {
+      const { value, done: end } = await reader.read();
+      if (end) break;
+      raw += dec.decode(value, { stream: true });
+      events.length = 0;
+      events.push(...parseEvents(raw));
+    }
+  } finally {
+    clearTimeout(timer);
+    await reader.cancel().catch(() => {});
+  }
+  return { events, raw };
+}
+
+/** One parsed server-sent event. */
+export interface SseEvent {
+  id: string | null;
+  event: string;
+  data: JsonObject;
+}
+
+/** Parses complete SSE frames (comments skipped). */
+export function parseEvents(raw: string): SseEvent[] {
+  const out: SseEvent[] = [];
+  const frames = raw.split("\n\n");
+  frames.pop(); // the last one may be incomplete
+  for (const frame of frames) {
+    let id: string | null = null;
+    let event = "message";
+    const data: string[] = [];
+    for (const line of frame.split("\n")) {
+      if (line.startsWith("id: ")) id = line.slice(4);
+      else if (line.startsWith("event: ")) event = line.slice(7);
+      else if (line.startsWith("data: ")) data.push(line.slice(6));
+    }
+    if (data.length) out.push({ id, event, data: JSON.parse(data.join("\n")) });
+  }
+  return out;
+}
+
+/** Narrows a JSON value to an object (fails the test otherwise). */
+export function obj(v: Json | undefined): JsonObject {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) {
+    throw new Error(`expected a JSON object, got ${JSON.stringify(v)}`);
+  }
+  return v;
+}
+
+/** Narrows a JSON value to an array (fails the test otherwise). */
+export function arr(v: Json | undefined): Json[] {
+  if (!Array.isArray(v)) throw new Error(`expected a JSON array, got ${JSON.stringify(v)}`);
+  return v;
+}

@@ -1,0 +1,300 @@
+/**
+ * The REST API and web page (`codectx web`), tested over HTTP against the real CLI in a
+ * child process: every endpoint, the `{"error": {"code", "message"}}` body with its status,
+ * path safety, CORS and Host.
+ */
+
+import assert from "node:assert/strict";
+import {
+  type Answer,
+  arr,
+  fixtureCopy,
+  http,
+  obj,
+  poll,
+  post,
+  rawHttp,
+  rawStatus,
+  SECRET_MARKER,
+  startCli,
+} from "./surfaces_helpers.ts";
+
+/** An endpoint whose tool has not landed answers 501 with the error body; else 200. */
+function okOrNotImplemented(a: Answer, what: string): boolean {
+  if (a.status === 501) {
+    assert.equal(obj(a.json.error).code, "not_implemented", what);
+    assert.match(String(obj(a.json.error).message), /not implemented yet/, what);
+    return false;
+  }
+  assert.equal(a.status, 200, `${what}: ${a.text}`);
+  return true;
+}
+
+/** The REST error body, checked. */
+function assertError(a: Answer, status: number, code: string, message?: RegExp): void {
+  assert.equal(a.status, status, a.text);
+  assert.deepEqual(Object.keys(a.json), ["error"], a.text);
+  const e = obj(a.json.error);
+  assert.equal(e.code, code, a.text);
+  assert.equal(typeof e.message, "string");
+  if (message) assert.match(String(e.message), message);
+}
+
+Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) => {
+  const fx = await fixtureCopy();
+  const srv = await startCli("web", [
+    "--port",
+    "0",
+    "--path",
+    fx.root,
+    "--index-dir",
+    fx.indexDir,
+    "--no-watch",
+  ]);
+  const seen: string[] = [];
+  const get = async (path: string, init: RequestInit = {}) => {
+    const a = await http(`${srv.url}${path}`, init);
+    seen.push(a.text);
+    return a;
+  };
+  const stillServing = async () => {
+    const a = await get("/api/symbols?q=Greeter");
+    assert.equal(a.status, 200);
+  };
+  try {
+    await t.step("GET / serves the page, which loads its script and stylesheet", async () => {
+      const page = await get("/");
+      assert.equal(page.status, 200);
+      assert.match(page.headers.get("content-type") ?? "", /text\/html/);
+      assert.match(page.text, /<title>codectx<\/title>/);
+      assert.match(page.text, /src="\/app.js"/);
+      assert.match(page.headers.get("content-security-policy") ?? "", /default-src 'self'/);
+      const js = await get("/app.js");
+      assert.equal(js.status, 200);
+      assert.match(js.headers.get("content-type") ?? "", /javascript/);
+      for (
+        const endpoint of [
+          "/health",
+          "/api/search",
+          "/api/symbols",
+          "/api/deps",
+          "/api/callgraph",
+          "/api/summary",
+          "/api/ask",
+        ]
+      ) {
+        assert.ok(js.text.includes(endpoint), endpoint);
+      }
+      const css = await get("/app.css");
+      assert.equal(css.status, 200);
+      assert.match(css.headers.get("content-type") ?? "", /text\/css/);
+    });
+
+    await t.step("GET /health shows the project", async () => {
+      const a = await poll("ready", async () => {
+        const h = await get("/health");
+        return obj(h.json.index).state === "ready" ? h : null;
+      });
+      assert.equal(a.json.status, "ok");
+      assert.equal(typeof a.json.version, "string");
+      const p = obj(a.json.project);
+      assert.equal(p.root, fx.root);
+      assert.equal(p.name, "project");
+      assert.ok(Number(p.files) >= 9);
+      assert.ok(Number(p.symbols) >= 15);
+      assert.ok(Number(p.chunks) > 0);
+      const langs = obj(p.languages);
+      for (const l of ["python", "typescript", "go"]) assert.ok(Number(langs[l]) >= 1, l);
+    });
+
+    await t.step("GET /api/symbols: all, by name, by file, by kind, paged", async () => {
+      const all = await get("/api/symbols");
+      assert.equal(all.status, 200);
+      const total = Number(all.json.total);
+      assert.ok(total >= 15);
+      assert.equal(arr(all.json.symbols).length, Math.min(50, total));
+      const first = obj(arr(all.json.symbols)[0]);
+      for (
+        const k of [
+          "name",
+          "qualified_name",
+          "kind",
+          "file",
+          "line",
+          "end_line",
+          "signature",
+          "doc",
+          "parent",
+          "language",
+        ]
+      ) {
+        assert.ok(k in first, k);
+      }
+
+      const paged = await get("/api/symbols?limit=5&offset=5");
+      assert.equal(arr(paged.json.symbols).length, 5);
+      assert.deepEqual(obj(arr(paged.json.symbols)[0]), obj(arr(all.json.symbols)[5]));
+
+      const byName = await get("/api/symbols?q=slugify");
+      assert.equal(obj(arr(byName.json.symbols)[0]).name, "slugify");
+      assert.equal(obj(arr(byName.json.symbols)[0]).file, "app/utils.py");
+
+      const byFile = await get("/api/symbols?file=web/server.ts");
+      const names = arr(byFile.json.symbols).map((s) => obj(s).name);
+      assert.ok(names.includes("Router") && names.includes("createServer"), names.join());
+      assert.ok(arr(byFile.json.symbols).every((s) => obj(s).file === "web/server.ts"));
+
+      const classes = await get("/api/symbols?kind=class");
+      const kinds = new Set(arr(classes.json.symbols).map((s) => obj(s).kind));
+      assert.deepEqual([...kinds], ["class"]);
+      assert.ok(arr(classes.json.symbols).some((s) => obj(s).name === "Greeter"));
+
+      const qAndKind = await get("/api/symbols?q=Repo&kind=class");
+      assert.equal(obj(arr(qAndKind.json.symbols)[0]).name, "Repository");
+    });
+
+    await t.step(
+      "GET /api/search needs q; answers results (or 501 until the tool lands)",
+      async () => {
+        assertError(await get("/api/search"), 400, "invalid_argument", /q is required/);
+        assertError(await get("/api/search?q=x&top_k=abc"), 400, "invalid_argument", /top_k/);
+        assertError(await get("/api/search?q=x&top_k=1000"), 400, "invalid_argument", /top_k/);
+        const a = await get("/api/search?q=greet%20the%20user&top_k=3");
+        if (okOrNotImplemented(a, "search")) {
+          assert.equal(a.json.query, "greet the user");
+          assert.ok(Array.isArray(a.json.results));
+          assert.equal(typeof a.json.took_ms, "number");
+        }
+        await stillServing();
+      },
+    );
+
+    await t.step("GET /api/deps, /api/callgraph, /api/summary", async () => {
+      okOrNotImplemented(await get("/api/deps?file=app/main.py"), "deps");
+      okOrNotImplemented(await get("/api/deps"), "deps whole graph");
+      assertError(await get("/api/callgraph"), 400, "invalid_argument", /symbol is required/);
+      assertError(
+        await get("/api/callgraph?symbol=main&depth=9"),
+        400,
+        "invalid_argument",
+        /depth/,
+      );
+      const cg = await get("/api/callgraph?symbol=main&depth=2");
+      if (okOrNotImplemented(cg, "callgraph")) assert.ok(Array.isArray(cg.json.edges));
+      const sum = await get("/api/summary");
+      if (okOrNotImplemented(sum, "summary")) assert.equal(sum.json.name, "project");
+    });
+
+    await t.step(
+      "POST /api/ask takes JSON or text; POST /api/analyze validates or explains",
+      async () => {
+        const ask = async (body: string, type: string) => {
+          const a = await http(`${srv.url}/api/ask`, {
+            method: "POST",
+            headers: { "Content-Type": type },
+            body,
+          });
+          seen.push(a.text);
+          return a;
+        };
+        const j = await ask(
+          JSON.stringify({ question: "where is the config parsed?" }),
+          "application/json",
+        );
+        if (okOrNotImplemented(j, "ask json")) assert.equal(typeof j.json.answer, "string");
+        okOrNotImplemented(await ask("where is the config parsed?", "text/plain"), "ask text");
+        assertError(await ask("", "text/plain"), 400, "invalid_argument", /question is required/);
+        assertError(await ask("{}", "application/json"), 400, "invalid_argument", /question/);
+        assertError(
+          await ask("{oops", "application/json"),
+          400,
+          "invalid_argument",
+          /not valid JSON/,
+        );
+        assertError(await ask("[1]", "application/json"), 400, "invalid_argument", /JSON object/);
+
+        const analyze = async (body: unknown) => {
+          const a = await post(`${srv.url}/api/analyze`, body);
+          seen.push(a.text);
+          return a;
+        };
+        const v = await analyze({
+          code: "def f(:\n  pass\n",
+          language: "python",
+          mode: "validate",
+        });
+        if (okOrNotImplemented(v, "analyze validate")) assert.equal(v.json.valid, false);
+        okOrNotImplemented(await analyze({ code: "x = 1\n", mode: "explain" }), "analyze explain");
+        assertError(await analyze({ code: "x", mode: "rewrite" }), 400, "invalid_argument", /mode/);
+        assertError(
+          await analyze({ mode: "validate" }),
+          400,
+          "invalid_argument",
+          /code is required/,
+        );
+        assertError(await analyze("nope"), 400, "invalid_argument", /not valid JSON/);
+        await stillServing();
+      },
+    );
+
+    await t.step("errors: 404 for unknown paths and files, 413 for big bodies", async () => {
+      assertError(await get("/api/nope"), 404, "not_found", /no endpoint GET \/api\/nope/);
+      assertError(await get("/nope"), 404, "not_found");
+      assertError(
+        await get("/api/symbols?file=app/missing.py"),
+        404,
+        "not_found",
+        /not in the index/,
+      );
+      assertError(await get("/api/symbols?limit=0"), 400, "invalid_argument", /limit/);
+      const big = await post(`${srv.url}/api/analyze`, { code: "x".repeat(1_200_000) });
+      assertError(big, 413, "too_large", /larger than 1048576 bytes/);
+      await stillServing();
+    });
+
+    await t.step("paths outside the root answer 400 and leak nothing", async () => {
+      for (
+        const p of [
+          "../../etc/passwd",
+          "/etc/passwd",
+          fx.secretFile,
+          "app/escape.py",
+          "linked_out/secret.py",
+        ]
+      ) {
+        const a = await get(`/api/symbols?file=${encodeURIComponent(p)}`);
+        assertError(a, 400, "outside_root", /outside the project root/);
+        const b = await get(`/api/symbols?q=leaked&file=${encodeURIComponent(p)}`);
+        assertError(b, 400, "outside_root");
+        await stillServing();
+      }
+      const s = await get("/api/symbols?q=leaked_outside_fn");
+      assert.equal(s.json.total, 0);
+    });
+
+    await t.step("CORS and Host rules", async () => {
+      const evil = await get("/health", { headers: { Origin: "https://evil.example" } });
+      assertError(evil, 403, "forbidden", /not allowed/);
+      assert.equal(evil.headers.get("access-control-allow-origin"), null);
+      const good = await get("/health", { headers: { Origin: "http://localhost:5173" } });
+      assert.equal(good.status, 200);
+      assert.equal(good.headers.get("access-control-allow-origin"), "http://localhost:5173");
+      const host = await rawHttp(
+        srv.port,
+        "GET /health HTTP/1.1\nHost: evil.example\nConnection: close",
+      );
+      assert.equal(rawStatus(host), 403);
+      assert.match(host, /"code":"forbidden"/);
+      await stillServing();
+    });
+
+    await t.step("no answer carried a byte of a file outside the root", () => {
+      for (const text of seen) {
+        assert.ok(!text.includes(SECRET_MARKER) && !text.includes("root:x:0:0"), text);
+      }
+    });
+  } finally {
+    await srv.stop();
+    await fx.cleanup();
+  }
+});
