@@ -86,7 +86,7 @@ Deno.test("search_symbols: ranking exact > case-insensitive > prefix > parts > s
       tool_name: "search_symbols",
       arguments: { query: "parse_config" },
     });
-    assert.ok(r.success, r.error);
+    assert.ok(r.success, r.error ?? "");
     const names = (r.result_payload.symbols as Sym[]).map((s) => s.name);
     // exact, then prefix, then camelCase/snake_case parts (ties by position in the file).
     assert.deepEqual(names, [
@@ -129,6 +129,14 @@ Deno.test("search_symbols: ranking exact > case-insensitive > prefix > parts > s
     assert.equal((lim.result_payload.symbols as Sym[]).length, 2);
     assert.ok((lim.result_payload.total as number) > 2);
 
+    const all = await ex.execute({
+      tool_name: "search_symbols",
+      arguments: { offset: 1, limit: 2 },
+    });
+    const page = all.result_payload.symbols as Sym[];
+    assert.deepEqual(page.map((s) => s.name), ["parse_config", "parseConfig"]); // file order, then line
+    assert.equal(all.result_payload.total, 11);
+
     const prefixed = await ex.execute({
       tool_name: "search_symbols",
       arguments: { query: "p", path_prefix: "lib" },
@@ -145,7 +153,7 @@ Deno.test("explain_file: outline, unknown file, paths outside the root", async (
       tool_name: "explain_file",
       arguments: { file_path: "src/session.ts" },
     });
-    assert.ok(r.success, r.error);
+    assert.ok(r.success, r.error ?? "");
     const p = r.result_payload as { file: string; language: string; lines: number; symbols: Sym[] };
     assert.equal(p.file, "src/session.ts");
     assert.equal(p.language, "typescript");
@@ -162,7 +170,7 @@ Deno.test("explain_file: outline, unknown file, paths outside the root", async (
       tool_name: "explain_file",
       arguments: { file_path: `${root}/src/session.ts` },
     });
-    assert.ok(abs.success, abs.error);
+    assert.ok(abs.success, abs.error ?? "");
 
     const unknown = await ex.execute({
       tool_name: "explain_file",
@@ -211,7 +219,10 @@ Deno.test("executor: validation names the field; unknown tools and arguments are
       tool_name: "search_symbols",
       arguments: { query: "x", topk: 3 },
     });
-    assert.match(extra.error!, /unknown argument 'topk'.*valid: query, kind, limit, path_prefix/);
+    assert.match(
+      extra.error!,
+      /unknown argument 'topk'.*valid: query, kind, limit, offset, path_prefix/,
+    );
 
     const range = await ex.execute({
       tool_name: "search_symbols",
@@ -236,7 +247,7 @@ Deno.test("executor: validation names the field; unknown tools and arguments are
     const stop = ex.onEvent((e) => events.push(`${e.type}:${e.tool_name}`));
     const idx = await ex.execute({ tool_name: "index_project", arguments: {} });
     stop();
-    assert.ok(idx.success, idx.error);
+    assert.ok(idx.success, idx.error ?? "");
     assert.equal(idx.result_payload.state, "ready");
     assert.equal(idx.result_payload.files, 3);
     assert.deepEqual(events, ["tool.started:index_project", "tool.completed:index_project"]);

@@ -12,7 +12,6 @@ import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/r
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { indexStatus } from "../http/status.ts";
 import type { Executor } from "../tools/executor.ts";
-import { toWireSymbol } from "../tools/schemas.ts";
 import { VERSION } from "../version.ts";
 import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "./page.ts";
 
@@ -185,34 +184,19 @@ export function createWebApp(opts: WebOptions): Hono {
       const kind = c.req.query("kind")?.trim() || undefined;
       const limit = intParam(c, "limit", 1, 500) ?? 50;
       const offset = intParam(c, "offset", 0, 1_000_000) ?? 0;
-      if (q) {
-        if (offset + limit > 500) {
-          throw new CodectxError(
-            "invalid_argument",
-            "with q, offset + limit must be at most 500; refine the query instead",
-          );
-        }
-        const { payload } = await tool(
-          "search_symbols",
-          defined({ query: q, kind, limit: offset + limit, path_prefix: file }),
-        );
-        const symbols = Array.isArray(payload.symbols) ? payload.symbols : [];
-        return jsonResponse({ symbols: symbols.slice(offset), total: payload.total ?? 0 });
-      }
-      if (file) {
+      if (file && !q) {
+        // A file's outline in source order, as the file holds it.
         const { payload } = await tool("explain_file", { file_path: file });
         const all = (Array.isArray(payload.symbols) ? payload.symbols : []).filter(
           (s) => !kind || (isObject(s) && s.kind === kind),
         );
         return jsonResponse({ symbols: all.slice(offset, offset + limit), total: all.length });
       }
-      // Browsing everything is a read of the index, not a tool: no tool lists all symbols.
-      const index = await project.index();
-      const all = kind ? index.symbols.filter((s) => s.kind === kind) : index.symbols;
-      return jsonResponse({
-        symbols: all.slice(offset, offset + limit).map(toWireSymbol),
-        total: all.length,
-      });
+      const { payload } = await tool(
+        "search_symbols",
+        defined({ query: q, kind, limit, offset, path_prefix: file }),
+      );
+      return jsonResponse({ symbols: payload.symbols ?? [], total: payload.total ?? 0 });
     }),
   );
 
