@@ -5,9 +5,8 @@
  */
 
 import { parse } from "../cli/args.ts";
-import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "../http/config.ts";
-import { type RunningServer, startServer } from "../http/serve.ts";
-import { openSurface, untilSignal } from "../http/surface.ts";
+import { SERVER_HELP, SERVER_OPTIONS } from "../http/config.ts";
+import { serveSurface } from "../http/serve.ts";
 import { createBridgeApp } from "./app.ts";
 import { connectHub, createEventHub } from "./events.ts";
 
@@ -30,40 +29,20 @@ export async function cmdServe(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const config = serverConfig(values, BRIDGE_PORT);
-  const surface = await openSurface(values, { watch: config.watch });
   const hub = createEventHub();
-  const disconnect = connectHub(hub, surface.executor, surface.project);
+  let disconnect = () => {};
   const startedAt = Date.now();
-  let server: RunningServer;
-  try {
-    server = startServer({
-      hostname: config.host,
-      port: config.port,
-      label: "bridge",
-      build: (port) =>
-        createBridgeApp({
-          executor: surface.executor,
-          hub,
-          startedAt,
-          safety: {
-            hostname: config.host,
-            port: () => port,
-            token: config.token,
-            allowOrigins: config.allowOrigins,
-            maxBody: config.maxBody,
-          },
-        }).fetch,
-    });
-  } catch (err) {
-    disconnect();
-    await surface.close();
-    throw err;
-  }
-  await untilSignal();
-  hub.close();
-  await server.shutdown();
-  disconnect();
-  await surface.close();
-  return 0;
+  return await serveSurface({
+    values,
+    defaultPort: BRIDGE_PORT,
+    label: "bridge",
+    build: (surface, safety) => {
+      disconnect = connectHub(hub, surface.executor, surface.project);
+      return createBridgeApp({ executor: surface.executor, hub, startedAt, safety }).fetch;
+    },
+    onClose: () => {
+      hub.close();
+      disconnect();
+    },
+  });
 }

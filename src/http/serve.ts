@@ -6,6 +6,10 @@
  * @module
  */
 
+import { serverConfig } from "./config.ts";
+import type { SafetyOptions } from "./safety.ts";
+import { openSurface, type Surface, untilSignal } from "./surface.ts";
+
 /** A running server. */
 export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:24842`. */
@@ -79,4 +83,55 @@ export function startServer(opts: ServeOptions): RunningServer {
       await server.finished.catch(() => {});
     },
   };
+}
+
+/** What `serveSurface` needs from a command. */
+export interface SurfaceCommand {
+  /** Parsed options (`SERVER_OPTIONS`). */
+  values: Record<string, unknown>;
+  defaultPort: number;
+  label: string;
+  announcePath?: string;
+  /** Builds the app's request handler over the opened surface. */
+  build: (
+    surface: Surface,
+    safety: SafetyOptions,
+  ) => (req: Request) => Response | Promise<Response>;
+  /** Runs before the surface closes (e.g. closing an event hub). */
+  onClose?: () => void;
+}
+
+/**
+ * Opens the project, starts one HTTP surface on it and serves until SIGINT/SIGTERM; the
+ * exit code is 0 after a clean stop.
+ */
+export async function serveSurface(cmd: SurfaceCommand): Promise<number> {
+  const config = serverConfig(cmd.values, cmd.defaultPort);
+  const surface = await openSurface(cmd.values, { watch: config.watch });
+  let server: RunningServer;
+  try {
+    server = startServer({
+      hostname: config.host,
+      port: config.port,
+      label: cmd.label,
+      announcePath: cmd.announcePath,
+      build: (port) =>
+        cmd.build(surface, {
+          hostname: config.host,
+          port: () => port,
+          token: config.token,
+          allowOrigins: config.allowOrigins,
+          maxBody: config.maxBody,
+        }),
+    });
+  } catch (err) {
+    cmd.onClose?.();
+    await surface.close();
+    throw err;
+  }
+  await untilSignal();
+  cmd.onClose?.();
+  await server.shutdown();
+  await surface.close();
+  return 0;
 }

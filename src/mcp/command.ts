@@ -9,8 +9,8 @@
 import process from "node:process";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { parse } from "../cli/args.ts";
-import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "../http/config.ts";
-import { type RunningServer, startServer } from "../http/serve.ts";
+import { SERVER_HELP, SERVER_OPTIONS } from "../http/config.ts";
+import { serveSurface } from "../http/serve.ts";
 import { openSurface, untilSignal } from "../http/surface.ts";
 import { createMcpHttpApp, MCP_PATH } from "./http.ts";
 import { createMcpServer } from "./server.ts";
@@ -56,34 +56,12 @@ export async function cmdMcp(args: string[]): Promise<number> {
   return 0;
 }
 
-async function serveHttp(values: Record<string, unknown>): Promise<number> {
-  const config = serverConfig(values, MCP_HTTP_PORT);
-  const surface = await openSurface(values, { watch: config.watch });
-  let server: RunningServer;
-  try {
-    server = startServer({
-      hostname: config.host,
-      port: config.port,
-      label: "mcp",
-      announcePath: MCP_PATH,
-      build: (port) =>
-        createMcpHttpApp({
-          executor: surface.executor,
-          safety: {
-            hostname: config.host,
-            port: () => port,
-            token: config.token,
-            allowOrigins: config.allowOrigins,
-            maxBody: config.maxBody,
-          },
-        }).fetch,
-    });
-  } catch (err) {
-    await surface.close();
-    throw err;
-  }
-  await untilSignal();
-  await server.shutdown();
-  await surface.close();
-  return 0;
+function serveHttp(values: Record<string, unknown>): Promise<number> {
+  return serveSurface({
+    values,
+    defaultPort: MCP_HTTP_PORT,
+    label: "mcp",
+    announcePath: MCP_PATH,
+    build: (surface, safety) => createMcpHttpApp({ executor: surface.executor, safety }).fetch,
+  });
 }

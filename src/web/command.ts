@@ -5,9 +5,8 @@
  */
 
 import { parse } from "../cli/args.ts";
-import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "../http/config.ts";
-import { type RunningServer, startServer } from "../http/serve.ts";
-import { openSurface, untilSignal } from "../http/surface.ts";
+import { SERVER_HELP, SERVER_OPTIONS } from "../http/config.ts";
+import { serveSurface } from "../http/serve.ts";
 import { createWebApp } from "./app.ts";
 
 const HELP = `codectx web — REST API and web page
@@ -28,32 +27,10 @@ export async function cmdWeb(args: string[]): Promise<number> {
     console.log(HELP);
     return 0;
   }
-  const config = serverConfig(values, WEB_PORT);
-  const surface = await openSurface(values, { watch: config.watch });
-  let server: RunningServer;
-  try {
-    server = startServer({
-      hostname: config.host,
-      port: config.port,
-      label: "web",
-      build: (port) =>
-        createWebApp({
-          executor: surface.executor,
-          safety: {
-            hostname: config.host,
-            port: () => port,
-            token: config.token,
-            allowOrigins: config.allowOrigins,
-            maxBody: config.maxBody,
-          },
-        }).fetch,
-    });
-  } catch (err) {
-    await surface.close();
-    throw err;
-  }
-  await untilSignal();
-  await server.shutdown();
-  await surface.close();
-  return 0;
+  return await serveSurface({
+    values,
+    defaultPort: WEB_PORT,
+    label: "web",
+    build: (surface, safety) => createWebApp({ executor: surface.executor, safety }).fetch,
+  });
 }
