@@ -1,0 +1,324 @@
+/**
+ * The language table: which files are which language, and how each language's
+ * definitions are read. Data only; `parser.ts` knows no language.
+ *
+ * A language parsed with tree-sitter has a `grammar` row (wasm file in
+ * `tree-sitter-wasms/out/`, query file in `src/parse/queries/`, node types the engine
+ * needs to find decorators, wrappers and doc comments). Text formats (`markdown`, `json`,
+ * `yaml`, `toml`) are read by small line scanners in `text.ts` and have a `text` row.
+ *
+ * `.h` files map to `c` here; `parseSource` upgrades a `.h` file to `cpp` when its text
+ * shows C++ (`class X`, `namespace X`, `template <`), see {@link looksLikeCpp}.
+ *
+ * @module
+ */
+
+import type { SymbolKind } from "../types.ts";
+
+/** How a language documents a definition. */
+export type DocStyle =
+  /** Python: the first string statement of the body; a comment above otherwise. */
+  | "docstring"
+  /** The contiguous comment block right above the definition (or its decorators). */
+  | "comment";
+
+/** Text formats indexed without tree-sitter. */
+export type TextFormat = "markdown" | "json" | "yaml" | "toml";
+
+/** What the engine needs to know about a tree-sitter grammar. */
+export interface GrammarInfo {
+  /** File name in `tree-sitter-wasms/out/`. */
+  readonly wasm: string;
+  /** File name in `src/parse/queries/`. */
+  readonly query: string;
+  /** Node types that are comments. */
+  readonly commentTypes: readonly string[];
+  readonly docStyle: DocStyle;
+  /**
+   * Parents that wrap exactly one definition and belong to it (Python
+   * `decorated_definition`, JS `export_statement`): the symbol starts at the wrapper and
+   * its doc comment sits above the wrapper.
+   */
+  readonly wrapperTypes: readonly string[];
+  /**
+   * Declarations that may group several definitions (Go `type (...)`, JS `const a = …,
+   * b = …`): climbed only when the definition starts on the wrapper's first line.
+   */
+  readonly groupTypes: readonly string[];
+  /**
+   * Decorators/attributes/annotations: as preceding siblings they extend the symbol's
+   * start (Rust `#[derive]`, TS method decorators); as leading children they are left
+   * out of the signature.
+   */
+  readonly attributeTypes: readonly string[];
+  /** Children that hold modifiers and annotations together (Java `modifiers`). */
+  readonly modifierTypes: readonly string[];
+  /** A method with one of these names is a `constructor`. */
+  readonly constructorNames: readonly string[];
+  /** A method named like its class is a `constructor` (C++). */
+  readonly constructorIsClassName: boolean;
+  /**
+   * The signature is the head's first line only (Ruby: the head has no delimiter, and
+   * comments may sit between it and the body).
+   */
+  readonly signatureFirstLine: boolean;
+  /** A `function` directly inside one of these kinds becomes a `method`. */
+  readonly methodParents: readonly SymbolKind[];
+}
+
+/** One row of the language table. */
+export interface LanguageInfo {
+  /** Stable id, e.g. `python`, `csharp`. */
+  readonly id: string;
+  /** Lower-case extensions with the dot, e.g. `.py`. */
+  readonly extensions: readonly string[];
+  /** Exact file names (no directory), e.g. `Rakefile`. */
+  readonly filenames: readonly string[];
+  /** Set for languages parsed with tree-sitter. */
+  readonly grammar?: GrammarInfo;
+  /** Set for text formats read by a line scanner. */
+  readonly text?: TextFormat;
+}
+
+const CLASS_LIKE: readonly SymbolKind[] = ["class", "interface", "struct", "enum", "trait"];
+
+/** Defaults every grammar row starts from; a row spreads its differences over it. */
+const BASE = {
+  commentTypes: ["comment"],
+  docStyle: "comment",
+  wrapperTypes: [],
+  groupTypes: [],
+  attributeTypes: [],
+  modifierTypes: [],
+  constructorNames: [],
+  constructorIsClassName: false,
+  signatureFirstLine: false,
+  methodParents: CLASS_LIKE,
+} as const satisfies Omit<GrammarInfo, "wasm" | "query">;
+
+const grammar = (
+  name: string,
+  overrides: Partial<Omit<GrammarInfo, "wasm" | "query">> = {},
+): GrammarInfo => ({
+  ...BASE,
+  wasm: `tree-sitter-${name}.wasm`,
+  query: `${name}.scm`,
+  ...overrides,
+});
+
+const JS_LIKE: Partial<GrammarInfo> = {
+  wrapperTypes: ["export_statement"],
+  groupTypes: ["lexical_declaration", "variable_declaration"],
+  attributeTypes: ["decorator"],
+  constructorNames: ["constructor"],
+};
+
+/** Every language codectx indexes, one row each. */
+export const LANGUAGES: readonly LanguageInfo[] = [
+  {
+    id: "python",
+    extensions: [".py", ".pyi", ".pyw"],
+    filenames: [],
+    grammar: grammar("python", {
+      docStyle: "docstring",
+      wrapperTypes: ["decorated_definition"],
+      attributeTypes: ["decorator"],
+      constructorNames: ["__init__"],
+    }),
+  },
+  {
+    id: "javascript",
+    extensions: [".js", ".mjs", ".cjs", ".jsx"],
+    filenames: [],
+    grammar: grammar("javascript", JS_LIKE),
+  },
+  {
+    id: "typescript",
+    extensions: [".ts", ".mts", ".cts"],
+    filenames: [],
+    grammar: grammar("typescript", {
+      ...JS_LIKE,
+      wrapperTypes: ["export_statement", "ambient_declaration"],
+    }),
+  },
+  {
+    id: "tsx",
+    extensions: [".tsx"],
+    filenames: [],
+    grammar: {
+      ...grammar("tsx", { ...JS_LIKE, wrapperTypes: ["export_statement", "ambient_declaration"] }),
+      // TSX shares TypeScript's captures: the grammars differ only in JSX.
+      query: "typescript.scm",
+    },
+  },
+  {
+    id: "go",
+    extensions: [".go"],
+    filenames: [],
+    grammar: grammar("go", {
+      groupTypes: ["type_declaration", "const_declaration", "var_declaration"],
+    }),
+  },
+  {
+    id: "rust",
+    extensions: [".rs"],
+    filenames: [],
+    grammar: grammar("rust", {
+      commentTypes: ["line_comment", "block_comment"],
+      attributeTypes: ["attribute_item"],
+      constructorNames: [],
+    }),
+  },
+  {
+    id: "java",
+    extensions: [".java"],
+    filenames: [],
+    grammar: grammar("java", {
+      commentTypes: ["line_comment", "block_comment"],
+      attributeTypes: ["marker_annotation", "annotation"],
+      modifierTypes: ["modifiers"],
+    }),
+  },
+  {
+    id: "c",
+    extensions: [".c", ".h"],
+    filenames: [],
+    grammar: grammar("c", { groupTypes: ["declaration", "type_definition"] }),
+  },
+  {
+    id: "cpp",
+    extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".inl"],
+    filenames: [],
+    grammar: grammar("cpp", {
+      wrapperTypes: ["template_declaration"],
+      groupTypes: ["declaration", "type_definition"],
+      constructorIsClassName: true,
+    }),
+  },
+  {
+    id: "csharp",
+    extensions: [".cs"],
+    filenames: [],
+    grammar: {
+      ...grammar("c_sharp", { attributeTypes: ["attribute_list"] }),
+      query: "csharp.scm",
+    },
+  },
+  {
+    id: "ruby",
+    extensions: [".rb", ".rake", ".gemspec", ".ru"],
+    filenames: ["Rakefile", "Gemfile", "Guardfile", "Podfile", "Vagrantfile"],
+    grammar: grammar("ruby", {
+      constructorNames: ["initialize"],
+      signatureFirstLine: true,
+      methodParents: [...CLASS_LIKE, "module"],
+    }),
+  },
+  {
+    id: "php",
+    extensions: [".php", ".phtml"],
+    filenames: [],
+    grammar: grammar("php", {
+      attributeTypes: ["attribute_list"],
+      constructorNames: ["__construct"],
+    }),
+  },
+  {
+    id: "kotlin",
+    extensions: [".kt", ".kts"],
+    filenames: [],
+    grammar: grammar("kotlin", {
+      commentTypes: ["comment", "line_comment", "multiline_comment"],
+      attributeTypes: ["annotation"],
+      modifierTypes: ["modifiers"],
+    }),
+  },
+  {
+    id: "swift",
+    extensions: [".swift"],
+    filenames: [],
+    grammar: grammar("swift", {
+      commentTypes: ["comment", "multiline_comment"],
+      attributeTypes: ["attribute"],
+      modifierTypes: ["modifiers"],
+    }),
+  },
+  {
+    id: "scala",
+    extensions: [".scala", ".sc"],
+    filenames: [],
+    grammar: grammar("scala", {
+      commentTypes: ["comment", "block_comment"],
+      attributeTypes: ["annotation"],
+      modifierTypes: ["modifiers"],
+    }),
+  },
+  {
+    id: "lua",
+    extensions: [".lua"],
+    filenames: [],
+    grammar: grammar("lua"),
+  },
+  {
+    id: "bash",
+    extensions: [".sh", ".bash"],
+    filenames: [".bashrc", ".bash_profile", ".profile", "PKGBUILD"],
+    grammar: grammar("bash"),
+  },
+  { id: "markdown", extensions: [".md", ".markdown", ".mdx"], filenames: [], text: "markdown" },
+  { id: "json", extensions: [".json", ".jsonc", ".json5"], filenames: [], text: "json" },
+  { id: "yaml", extensions: [".yml", ".yaml"], filenames: [], text: "yaml" },
+  { id: "toml", extensions: [".toml"], filenames: ["Pipfile"], text: "toml" },
+];
+
+const BY_ID = new Map<string, LanguageInfo>(LANGUAGES.map((l) => [l.id, l]));
+const BY_EXTENSION = new Map<string, LanguageInfo>(
+  LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)),
+);
+const BY_FILENAME = new Map<string, LanguageInfo>(
+  LANGUAGES.flatMap((l) => l.filenames.map((f) => [f, l] as const)),
+);
+
+/**
+ * The language of a file, from its name alone.
+ *
+ * @example
+ * ```ts
+ * languageForPath("src/app.py")?.id; // "python"
+ * languageForPath("include/x.h")?.id; // "c" (parseSource may upgrade it to "cpp")
+ * languageForPath("LICENSE"); // undefined
+ * ```
+ */
+export function languageForPath(path: string): LanguageInfo | undefined {
+  const base = path.slice(Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\")) + 1);
+  const byName = BY_FILENAME.get(base);
+  if (byName) return byName;
+  const dot = base.lastIndexOf(".");
+  // A leading dot alone (".gitignore") is a name, not an extension.
+  if (dot <= 0) return undefined;
+  return BY_EXTENSION.get(base.slice(dot).toLowerCase());
+}
+
+/**
+ * A language row by id (`python`, `csharp`, …), or undefined.
+ *
+ * @example
+ * ```ts
+ * languageById("csharp")?.grammar?.wasm; // "tree-sitter-c_sharp.wasm"
+ * ```
+ */
+export function languageById(id: string): LanguageInfo | undefined {
+  return BY_ID.get(id);
+}
+
+const CPP_MARKERS = /^[ \t]*(?:class\s+\w+[^;]*$|namespace\s+\w*\s*\{|template\s*<)/m;
+
+/**
+ * Whether a `.h` file is C++ rather than C: it declares a class or a namespace or a
+ * template at the start of a line. Cheap (one regular expression), and good enough for
+ * choosing a grammar: the C grammar reads C++ headers with many errors, the C++ grammar
+ * reads C headers well, so a false positive costs little.
+ */
+export function looksLikeCpp(source: string): boolean {
+  return CPP_MARKERS.test(source);
+}
