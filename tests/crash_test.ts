@@ -54,14 +54,22 @@ async function killDuring(root: string, indexDir: string, trigger: RegExp): Prom
   return killed && status.signal === "SIGKILL";
 }
 
-/** Asserts the store's current index is exactly `version` of the project, fully readable. */
-async function assertIndexIs(root: string, indexDir: string, version: number): Promise<void> {
+/**
+ * Asserts the store's current index is exactly one version of the project (one of
+ * `versions`), fully readable, and returns that version.
+ */
+async function assertIndexIs(
+  root: string,
+  indexDir: string,
+  ...versions: number[]
+): Promise<number> {
   const p = await Project.open(root, { indexDir });
   try {
     assert.equal(await p.state(), "ready");
     const idx = await p.index();
     assert.equal(idx.files.size, FILE_COUNT);
     assert.equal(idx.symbols.length, FILE_COUNT * 12);
+    const version = versions.find((v) => idx.symbols[0].name.endsWith(`_v${v}`)) ?? -1;
     const wrong = idx.symbols.filter((s) => !s.name.endsWith(`_v${version}`));
     assert.equal(
       wrong.length,
@@ -70,6 +78,7 @@ async function assertIndexIs(root: string, indexDir: string, version: number): P
     );
     const chunks = await idx.chunks();
     assert.equal(chunks.filter((c) => c.symbol !== null).length, FILE_COUNT * 12);
+    return version;
   } finally {
     p.close();
   }
@@ -97,13 +106,19 @@ Deno.test({
       await writeFiles(root, project(2));
       const moments = [/walk/, /parse: 0\//, /parse: \d+\/\d+\n.*parse: \d+\//s, /write/];
       let kills = 0;
+      let keptPrevious = 0;
       for (const moment of moments) {
         if (await killDuring(root, indexDir, moment)) {
           kills++;
-          await assertIndexIs(root, indexDir, 1);
+          // A kill before the commit leaves version 1 whole; one that lands just after the
+          // commit leaves version 2 whole; never a mix, never unreadable.
+          const seen = await assertIndexIs(root, indexDir, 1, 2);
+          if (seen === 1) keptPrevious++;
+          else break;
         }
       }
       assert.ok(kills >= 2, `only ${kills} runs were killed before they finished`);
+      assert.ok(keptPrevious >= 1, "no kill landed before a commit");
 
       // The next run completes version 2, reusing what the killed runs wrote.
       const p = await Project.open(root, { indexDir });
