@@ -25,9 +25,10 @@
   name: (type_identifier) @name
   body: (_) @body) @definition.interface
 
+; No `@body` here: pairing `name:` and `body:` in one pattern takes the query compiler
+; seconds on this grammar; the engine finds the body through its field.
 (function_declaration
-  name: (_) @name
-  body: (_) @body) @definition.function
+  name: (simple_identifier) @name) @definition.function
 
 (protocol_function_declaration
   name: (_) @name) @definition.method
