@@ -10,11 +10,15 @@ export interface ParsePool {
   close(): void;
 }
 
+/** How many more queued files a warm worker may have than the least busy one. */
+const AFFINITY_SLACK = 8;
+
 /** A pool of `size` workers; with size 0 everything runs on the calling thread. */
 export function createParsePool(size = defaultPoolSize()): ParsePool {
   if (size <= 0) return { extract, close() {} };
   const workers: Worker[] = [];
   const load: number[] = [];
+  const languages: Set<string>[] = [];
   const waiting = new Map<number, { resolve: (r: Extraction) => void; worker: number }>();
   let nextId = 0;
   for (let i = 0; i < size; i++) {
@@ -28,11 +32,20 @@ export function createParsePool(size = defaultPoolSize()): ParsePool {
     };
     workers.push(w);
     load.push(0);
+    languages.push(new Set());
   }
   return {
     extract(path, text, language) {
+      // Prefer a worker that already compiled this grammar (compiling one can take a
+      // second); spread the work once that worker is well ahead of the least busy one.
       let best = 0;
       for (let i = 1; i < load.length; i++) if (load[i] < load[best]) best = i;
+      let warm = -1;
+      for (let i = 0; i < load.length; i++) {
+        if (languages[i].has(language) && (warm === -1 || load[i] < load[warm])) warm = i;
+      }
+      if (warm !== -1 && load[warm] <= load[best] + AFFINITY_SLACK) best = warm;
+      languages[best].add(language);
       const id = nextId++;
       load[best]++;
       return new Promise((resolve) => {
