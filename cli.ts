@@ -6,6 +6,7 @@
  * option is a one-line error and exit code 2.
  */
 
+import { cmdQuality, cmdValidate } from "./src/analysis/command.ts";
 import { cmdServe } from "./src/bridge/command.ts";
 import { openProject, parse, UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
@@ -146,6 +147,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: cmdServe,
   web: cmdWeb,
   mcp: cmdMcp,
+  quality: cmdQuality,
+  validate: cmdValidate,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

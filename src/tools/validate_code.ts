@@ -1,34 +1,108 @@
 /**
- * `validate_code`: Check a code snippet: syntax errors, names that exist nowhere (hallucinated APIs), security issues, metrics.
- *
- * Registered with its final schemas; the handler lands with its own issue.
+ * `validate_code`: check a snippet before it lands — syntax errors, names that exist
+ * nowhere (a hallucinated API), security issues, metrics.
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
+import { projectView } from "../analysis/project_view.ts";
+import { validateCode } from "../analysis/validate.ts";
+import { issueSchema } from "./analyze_quality.ts";
 import { defineTool } from "./tool.ts";
+
+function round2(x: number): number {
+  return Math.round(x * 100) / 100;
+}
 
 /** The `validate_code` tool. */
 export const validateCodeTool = defineTool({
   name: "validate_code",
   description:
-    "Check a code snippet: syntax errors, names that exist nowhere (hallucinated APIs), security issues, metrics.",
+    "Check a code snippet: syntax errors (line, column, what was expected), names it calls or " +
+    "imports that exist nowhere — not in the snippet, the project, the language's builtins and " +
+    "standard library, or a declared dependency — with near names from the project (catches " +
+    "hallucinated APIs), security issues (bandit ids for Python) and metrics (complexity, " +
+    "maintainability index). The language comes from `language`, else `file_path`, else detection.",
   input: z.object({
-    code: z.string().describe("The code to check"),
-    language: z.string().optional(),
-    file_path: z.string().optional().describe("Where the code would live (picks the language)"),
+    code: z.string().describe("The code to check (at most 1 MiB)"),
+    language: z.string().optional().describe(
+      "Language id or common name: python, javascript, typescript, tsx, go, rust, java, c, cpp, csharp, ruby, php, kotlin, swift, scala, lua, bash",
+    ),
+    file_path: z.string().optional().describe(
+      "Where the code would live, relative to the project root (picks the language and resolves relative imports)",
+    ),
   }),
   output: z.object({
     valid: z.boolean(),
     language: z.string(),
+    language_source: z.enum(["argument", "file_path", "detected"]),
     syntax_errors: z.array(
       z.object({ line: z.number().int(), column: z.number().int(), message: z.string() }),
     ),
     unresolved_symbols: z.array(
-      z.object({ name: z.string(), line: z.number().int(), suggestions: z.array(z.string()) }),
+      z.object({
+        name: z.string(),
+        line: z.number().int(),
+        column: z.number().int(),
+        kind: z.enum(["call", "member", "import"]),
+        suggestions: z.array(z.string()),
+      }),
     ),
-    security_issues: z.array(z.record(z.string(), z.unknown())),
-    metrics: z.record(z.string(), z.unknown()),
+    security_issues: z.array(issueSchema),
+    metrics: z.object({
+      loc: z.number().int(),
+      lloc: z.number().int(),
+      sloc: z.number().int(),
+      comments: z.number().int(),
+      blank: z.number().int(),
+      cyclomatic_complexity: z.number().int(),
+      halstead_volume: z.number(),
+      maintainability_index: z.number(),
+      rank: z.enum(["A", "B", "C"]),
+      functions: z.array(z.object({
+        name: z.string(),
+        qualified_name: z.string(),
+        kind: z.string(),
+        line: z.number().int(),
+        end_line: z.number().int(),
+        complexity: z.number().int(),
+        rank: z.string(),
+      })),
+    }),
   }),
-  handler: () => notImplemented("validate_code"),
+  handler: async ({ code, language, file_path }, { project }) => {
+    const filePath = file_path === undefined ? undefined : project.resolvePath(file_path);
+    const v = await validateCode(
+      { code, language, filePath },
+      await projectView(project),
+    );
+    const m = v.metrics;
+    return {
+      valid: v.valid,
+      language: v.language,
+      language_source: v.languageSource,
+      syntax_errors: v.syntaxErrors,
+      unresolved_symbols: v.unresolved,
+      security_issues: v.issues,
+      metrics: {
+        loc: m.raw.loc,
+        lloc: m.raw.lloc,
+        sloc: m.raw.sloc,
+        comments: m.raw.comments,
+        blank: m.raw.blank,
+        cyclomatic_complexity: m.complexity,
+        halstead_volume: round2(m.halstead.volume),
+        maintainability_index: round2(m.mi),
+        rank: m.miRank,
+        functions: m.functions.map((f) => ({
+          name: f.name,
+          qualified_name: f.qualifiedName,
+          kind: f.kind,
+          line: f.line,
+          end_line: f.endLine,
+          complexity: f.complexity,
+          rank: f.rank,
+        })),
+      },
+    };
+  },
 });

@@ -1,0 +1,118 @@
+/**
+ * An explanation of a snippet for `POST /api/analyze` with `mode: "explain"`: the
+ * snippet's symbols, what each calls, and the project symbols those calls reach.
+ *
+ * @module
+ */
+
+import type { Project } from "../index/project.ts";
+import { parseSource } from "../parse/parser.ts";
+import { CodectxError } from "../errors.ts";
+import { analysisGrammar } from "./grammar.ts";
+import { checkCode, chooseLanguage } from "./validate.ts";
+import { family } from "./project_view.ts";
+
+/** The explanation, in wire (snake_case) shape. */
+export interface SnippetExplanation {
+  language: string;
+  symbols: Array<{
+    name: string;
+    qualified_name: string;
+    kind: string;
+    line: number;
+    end_line: number;
+    signature: string;
+    calls: string[];
+  }>;
+  /** Calls made outside any symbol (top-level code). */
+  top_level_calls: string[];
+  /** Project symbols the snippet calls, by name. */
+  project_symbols: Array<
+    { name: string; qualified_name: string; kind: string; file: string; line: number }
+  >;
+}
+
+/**
+ * Explains a snippet against a project.
+ *
+ * @example
+ * ```ts
+ * const e = await explainSnippet(project, { code: "def f():\n    return g()\n" });
+ * e.symbols[0].calls; // ["g"]
+ * ```
+ */
+export async function explainSnippet(
+  project: Project,
+  input: { code: string; language?: string; filePath?: string },
+): Promise<SnippetExplanation> {
+  checkCode(input.code);
+  const filePath = input.filePath === undefined ? undefined : project.resolvePath(input.filePath);
+  const { id } = await chooseLanguage(input.code, input.language, filePath);
+  const parsed = await parseSource(filePath ?? "<snippet>", input.code, id);
+  if (parsed.error) throw new CodectxError("internal", parsed.error);
+  const g = await analysisGrammar(id)!;
+  const calls: Array<{ name: string; line: number }> = [];
+  if (g.resolve) {
+    const tree = g.parser.parse(input.code);
+    if (tree) {
+      try {
+        for (const c of g.resolve.captures(tree.rootNode)) {
+          if (c.name === "call" || c.name === "member") {
+            calls.push({
+              name: c.node.text.replace(/\s+/g, ""),
+              line: c.node.startPosition.row + 1,
+            });
+          }
+        }
+      } finally {
+        tree.delete();
+      }
+    }
+  }
+  const inner = (line: number) => {
+    let best: (typeof parsed.symbols)[number] | undefined;
+    for (const s of parsed.symbols) {
+      if (s.startLine <= line && line <= s.endLine && (!best || s.startLine >= best.startLine)) {
+        best = s;
+      }
+    }
+    return best;
+  };
+  const byQualified = new Map<string, Set<string>>();
+  const topLevel = new Set<string>();
+  for (const c of calls) {
+    const s = inner(c.line);
+    if (!s) topLevel.add(c.name);
+    else {
+      let set = byQualified.get(s.qualifiedName);
+      if (!set) byQualified.set(s.qualifiedName, set = new Set());
+      set.add(c.name);
+    }
+  }
+  const index = await project.index();
+  const called = new Set(calls.map((c) => c.name.split(".").pop()!));
+  const defined = new Set(parsed.symbols.map((s) => s.name));
+  const projectSymbols = index.symbols.filter((s) =>
+    called.has(s.name) && !defined.has(s.name) && family(s.language) === family(id)
+  ).slice(0, 50);
+  return {
+    language: id,
+    symbols: parsed.symbols.map((s) => ({
+      name: s.name,
+      qualified_name: s.qualifiedName,
+      kind: s.kind,
+      line: s.line,
+      end_line: s.endLine,
+      signature: s.signature,
+      calls: [...(byQualified.get(s.qualifiedName) ?? [])],
+    })),
+    top_level_calls: [...topLevel],
+    project_symbols: projectSymbols.map((s) => ({
+      name: s.name,
+      qualified_name: s.qualifiedName,
+      kind: s.kind,
+      file: s.file,
+      line: s.line,
+    })),
+  };
+}

@@ -1,0 +1,20 @@
+; Metrics captures for Rust; capture names are described in src/analysis/metrics.ts.
+
+(function_item name: (identifier) @function.name) @function
+(impl_item type: (_) @class.name) @class
+(trait_item name: (_) @class.name) @class
+
+(if_expression) @decision
+(for_expression) @decision
+(while_expression) @decision
+(match_arm) @decision
+
+(binary_expression operator: ["&&" "||"]) @halstead.logical
+(binary_expression
+  operator: ["+" "-" "*" "/" "%" "<<" ">>" "&" "|" "^"]) @halstead.binary
+(binary_expression operator: ["==" "!=" "<" "<=" ">" ">="]) @halstead.compare
+(unary_expression) @halstead.unary
+(compound_assignment_expr) @halstead.assign
+
+(line_comment) @comment
+(block_comment) @comment
