@@ -223,8 +223,20 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
           language: "python",
           mode: "validate",
         });
-        if (okOrNotImplemented(v, "analyze validate")) assert.equal(v.json.valid, false);
-        okOrNotImplemented(await analyze({ code: "x = 1\n", mode: "explain" }), "analyze explain");
+        assert.equal(v.status, 200, v.text);
+        assert.equal(v.json.valid, false);
+        assert.ok(Array.isArray(v.json.syntax_errors) && v.json.syntax_errors.length > 0);
+        const e = await analyze({
+          code: "def helper(x):\n    return len(x)\n",
+          language: "python",
+          mode: "explain",
+        });
+        assert.equal(e.status, 200, e.text);
+        assert.equal(e.json.language, "python");
+        assert.deepEqual(
+          (e.json.symbols as Array<{ name: string }>).map((s) => s.name),
+          ["helper"],
+        );
         assertError(await analyze({ code: "x", mode: "rewrite" }), 400, "invalid_argument", /mode/);
         assertError(
           await analyze({ mode: "validate" }),

@@ -7,6 +7,7 @@
  */
 
 import { type Context, Hono } from "hono";
+import { explainSnippet } from "../analysis/explain.ts";
 import { CodectxError } from "../errors.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
@@ -251,6 +252,38 @@ export function createWebApp(opts: WebOptions): Hono {
       }
       const { payload } = await tool("ask", defined({ question, top_k: topK }));
       return jsonResponse({ answer: payload.answer, sources: payload.sources ?? [] });
+    }),
+  );
+
+  app.post(
+    "/api/analyze",
+    route(async (c) => {
+      const shape = '{code, language?, file_path?, mode: "validate"|"explain"}';
+      const body = await readJsonObject(c.req.raw, shape);
+      const mode = body.mode ?? "validate";
+      if (mode !== "validate" && mode !== "explain") {
+        throw new CodectxError(
+          "invalid_argument",
+          `mode must be "validate" or "explain", not ${JSON.stringify(mode)}`,
+        );
+      }
+      if (typeof body.code !== "string" || body.code === "") {
+        throw new CodectxError("invalid_argument", `code is required: send ${shape}`);
+      }
+      if (mode === "validate") {
+        const { payload } = await tool(
+          "validate_code",
+          defined({ code: body.code, language: body.language, file_path: body.file_path }),
+        );
+        return jsonResponse(payload);
+      }
+      // The snippet's own symbols, what they call and the project symbols they reach.
+      const explanation = await explainSnippet(project, {
+        code: body.code,
+        language: typeof body.language === "string" ? body.language : undefined,
+        filePath: typeof body.file_path === "string" ? body.file_path : undefined,
+      });
+      return jsonResponse(explanation);
     }),
   );
 
