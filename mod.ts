@@ -186,7 +186,8 @@ export interface QualityReport {
 /**
  * Quality of a folder or file: maintainability index, per-file metrics and security
  * findings. A folder path is the project root; a file path is analyzed within its folder
- * (or within `opts.root`). Throws `not_implemented` until the `analyze_quality` tool lands.
+ * (or within `opts.root`). The numbers follow radon (`mi`, 0–100, ranks A/B/C) and the
+ * findings carry bandit's test ids for Python.
  *
  * @example
  * ```ts
