@@ -10,8 +10,10 @@ import { cmdQuality, cmdValidate } from "./src/analysis/command.ts";
 import { cmdServe } from "./src/bridge/command.ts";
 import { openProject, parse, UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
+import { cmdCalls, cmdDeps, cmdRefs } from "./src/graph/command.ts";
 import type { IndexProgress, IndexReport } from "./src/index/indexer.ts";
 import { cmdMcp } from "./src/mcp/command.ts";
+import { cmdModels, cmdSearch } from "./src/search/command.ts";
 import { createExecutor } from "./src/tools/executor.ts";
 import { TOOL_NAMES } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
@@ -147,6 +149,11 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: cmdServe,
   web: cmdWeb,
   mcp: cmdMcp,
+  search: cmdSearch,
+  models: cmdModels,
+  refs: cmdRefs,
+  deps: cmdDeps,
+  calls: cmdCalls,
   quality: cmdQuality,
   validate: cmdValidate,
 };

@@ -2,7 +2,7 @@
  * Indexing benchmark: cold index, then a re-index with nothing changed, on a named corpus
  * (default: this machine's Python standard library). Prints throughput and peak memory.
  *
- *   deno run -A bench/index.ts [--corpus DIR] [--workers N]
+ *   deno run -A bench/index.ts [--corpus DIR] [--workers N] [--exclude PATTERN]…
  */
 
 import { parseArgs } from "node:util";
@@ -10,7 +10,11 @@ import { Project } from "../src/index/project.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { corpus: { type: "string" }, workers: { type: "string" } },
+  options: {
+    corpus: { type: "string" },
+    workers: { type: "string" },
+    exclude: { type: "string", multiple: true },
+  },
 });
 
 async function pythonStdlib(): Promise<string> {
@@ -28,10 +32,12 @@ function peakRssMiB(): number {
 }
 
 const corpus = values.corpus ?? (await pythonStdlib());
+// The standard library folder also holds installed packages; they are not the corpus.
+const exclude = values.exclude ?? (values.corpus ? [] : ["site-packages/"]);
 const workers = values.workers === undefined ? undefined : Number(values.workers);
 const indexDir = await Deno.makeTempDir({ prefix: "codectx-bench-" });
 try {
-  const project = await Project.open(corpus, { indexDir, workers });
+  const project = await Project.open(corpus, { indexDir, workers, exclude });
   const cold = await project.reindex();
   const idx = await project.index();
   let bytes = 0;
@@ -48,7 +54,7 @@ try {
     warmTimes.push(performance.now() - t);
   }
   const t = performance.now();
-  const fresh = await Project.open(corpus, { indexDir });
+  const fresh = await Project.open(corpus, { indexDir, exclude });
   const loaded = await fresh.index();
   await loaded.chunks();
   const loadMs = performance.now() - t;

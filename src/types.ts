@@ -64,6 +64,67 @@ export interface ParsedFile {
   error?: string;
   /** Count of tree-sitter ERROR/MISSING nodes (the file still yields what can be read). */
   syntaxErrors: number;
+  /**
+   * Every occurrence of a name in code (not comments or strings) that is not a local
+   * variable, in source order. Calls are the references of kind `call`; their `scope` is
+   * the calling symbol. Absent for text formats.
+   */
+  references?: ReferenceRecord[];
+  /** Import statements, in source order. */
+  imports?: ImportRecord[];
+  /** The package or namespace the file declares (Go, Java, Kotlin, C#, PHP, Scala), if any. */
+  package?: string;
+}
+
+/** How a name occurs. */
+export type ReferenceKind =
+  | "definition"
+  | "call"
+  | "import"
+  | "type"
+  | "inherit"
+  | "read"
+  | "write";
+
+/**
+ * What is known of the object a member is reached through (`obj.name`):
+ * `self` (`self`/`this`: the enclosing class), `typed` (a variable whose type the same
+ * scope shows: a constructor call, an annotation), `local` (a variable of unknown type),
+ * `name` (a name or dotted path that is no local: an import, a class, a global), `expr`
+ * (anything else).
+ */
+export type ReceiverKind = "self" | "typed" | "local" | "name" | "expr";
+
+/** One occurrence of a name. Lines and columns are 1-based (columns in UTF-16 units). */
+export interface ReferenceRecord {
+  name: string;
+  line: number;
+  column: number;
+  kind: ReferenceKind;
+  /** Index in the file's `symbols` of the innermost enclosing symbol; -1 at top level. */
+  scope: number;
+  /** Set for a member reached through an object (`obj.name`, `pkg::name`). */
+  receiverKind?: ReceiverKind;
+  /** The receiver's text (`name`), or its type (`typed`). */
+  receiver?: string;
+}
+
+/** One name an import brings in: `name` as exported, `alias` when renamed; `*` for all. */
+export interface ImportedName {
+  name: string;
+  alias: string | null;
+}
+
+/** One import statement (or one module of a statement that imports several). */
+export interface ImportRecord {
+  /** The module as written, without quotes (`./util`, `..pkg.mod`, `<stdio.h>`). */
+  module: string;
+  line: number;
+  /** The statement's keyword when the language has several (`require_relative`, `mod`). */
+  kind: string;
+  names: ImportedName[];
+  /** The local name of the module itself (`import numpy as np`, `import * as ns`). */
+  alias: string | null;
 }
 
 /** A retrievable span of a file. */

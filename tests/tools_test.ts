@@ -44,6 +44,8 @@ export function getSomeFile(): string {
 
 export const MAX_RETRIES = 3;
 `,
+  "src/app.ts":
+    'import { Session } from "./session.ts";\nimport { z } from "zod";\n\nnew Session().request(z.string());\n',
   "lib/pcfg.go": "package lib\n\n// PCFG is unrelated.\nfunc PCFG() {}\n",
 };
 
@@ -165,6 +167,19 @@ Deno.test("explain_file: outline, unknown file, paths outside the root", async (
       "MAX_RETRIES",
     ]);
 
+    assert.deepEqual((r.result_payload as { imported_by: string[] }).imported_by, ["src/app.ts"]);
+    const app = await ex.execute({
+      tool_name: "explain_file",
+      arguments: { file_path: "src/app.ts" },
+    });
+    const imports = (app.result_payload as {
+      imports: Array<{ module: string; resolved: string | null; external: boolean; line: number }>;
+    }).imports;
+    assert.deepEqual(imports.map((i) => [i.module, i.resolved, i.external, i.line]), [
+      ["./session.ts", "src/session.ts", false, 1],
+      ["zod", null, true, 2],
+    ]);
+
     // Absolute path inside the root works.
     const abs = await ex.execute({
       tool_name: "explain_file",
@@ -237,11 +252,12 @@ Deno.test("executor: validation names the field; unknown tools and arguments are
     assert.equal(unknown.error_code, "unknown_tool");
     assert.match(unknown.error!, /unknown tool 'nope'; valid tools: semantic_search/);
 
-    const stub = await ex.execute({
+    const unknownSymbol = await ex.execute({
       tool_name: "find_references",
       arguments: { symbol_name: "x" },
     });
-    assert.equal(stub.error, "find_references: not implemented yet");
+    assert.equal(unknownSymbol.error_code, "not_found");
+    assert.match(unknownSymbol.error!, /symbol 'x' not found/);
 
     const events: string[] = [];
     const stop = ex.onEvent((e) => events.push(`${e.type}:${e.tool_name}`));
@@ -249,7 +265,7 @@ Deno.test("executor: validation names the field; unknown tools and arguments are
     stop();
     assert.ok(idx.success, idx.error ?? "");
     assert.equal(idx.result_payload.state, "ready");
-    assert.equal(idx.result_payload.files, 3);
+    assert.equal(idx.result_payload.files, 4);
     assert.deepEqual(events, ["tool.started:index_project", "tool.completed:index_project"]);
     assert.equal(typeof idx.execution_time_ms, "number");
   });

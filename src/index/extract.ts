@@ -2,7 +2,9 @@
  * One file's extraction: parse, then chunk. Runs in a worker or inline.
  */
 
+import { type GraphPart, packGraph, withoutGraph } from "../graph/pack.ts";
 import { parseSource } from "../parse/parser.ts";
+import { type FileTerms, fileTerms } from "../search/terms.ts";
 import type { ChunkRecord, ParsedFile } from "../types.ts";
 import { chunkFile } from "./chunker.ts";
 
@@ -10,6 +12,10 @@ import { chunkFile } from "./chunker.ts";
 export interface Extraction {
   parsed: ParsedFile;
   chunks: ChunkRecord[];
+  /** Lexical term statistics of the chunks (the search index's share of this file). */
+  terms: FileTerms;
+  /** References, imports and package, packed (the code graph's share of this file). */
+  graph: GraphPart;
 }
 
 /** Parses and chunks one file; never throws (a failure is recorded in `parsed.error`). */
@@ -27,7 +33,12 @@ export async function extract(path: string, text: string, language: string): Pro
     };
   }
   const chunks = chunkFile(path, parsed.language, text, parsed.symbols);
-  return { parsed, chunks };
+  return {
+    parsed: withoutGraph(parsed),
+    chunks,
+    terms: fileTerms(path, chunks, parsed.symbols),
+    graph: packGraph(parsed),
+  };
 }
 
 /** Number of lines, a trailing newline not starting a new one. */

@@ -12,9 +12,12 @@ import { countLines } from "./extract.ts";
 import { createParsePool, type ParsePool } from "./pool.ts";
 import { isBinary, walk } from "./walker.ts";
 
-/** Progress of one indexing run. */
+/**
+ * Progress of one indexing run. Phase `embed` comes from the background embedding after a
+ * commit; its counts are chunks, not files.
+ */
 export interface IndexProgress {
-  phase: "walk" | "parse" | "write" | "done";
+  phase: "walk" | "parse" | "write" | "done" | "embed";
   filesDone: number;
   filesTotal: number;
 }
@@ -26,8 +29,8 @@ export interface IndexOptions {
   onProgress?: (p: IndexProgress) => void;
   /** Parsing workers (default: one per core; 0 parses on this thread). */
   workers?: number;
-  /** Called after each blob write; tests use it to kill a run mid-way. */
-  onBlobWritten?: (path: string) => void;
+  /** Extra ignore patterns (gitignore syntax). */
+  exclude?: string[];
 }
 
 /** What one run did. */
@@ -76,7 +79,10 @@ export async function runIndex(
   try {
     const progress = opts.onProgress ?? (() => {});
     progress({ phase: "walk", filesDone: 0, filesTotal: 0 });
-    const entries = await walk(root, { accept: (p) => languageForPath(p) !== undefined });
+    const entries = await walk(root, {
+      accept: (p) => languageForPath(p) !== undefined,
+      extraIgnores: opts.exclude,
+    });
     const prevGen = await store.currentGeneration();
     const prev = prevGen === null ? null : await store.readCurrent();
     const prevByPath = new Map(prev?.files.map((f) => [f.path, f]) ?? []);
@@ -152,7 +158,11 @@ export async function runIndex(
           if (meta) next.push({ ...meta, size: e.size, mtimeMs: e.mtimeMs });
         } else {
           const text = decoder.decode(bytes);
-          const { parsed: pf, chunks } = await activePool.extract(e.path, text, language);
+          const { parsed: pf, chunks, terms, graph } = await activePool.extract(
+            e.path,
+            text,
+            language,
+          );
           parsed++;
           const entry: FileEntry = {
             ...base,
@@ -166,9 +176,7 @@ export async function runIndex(
           };
           next.push(entry);
           writes.push(
-            store.writeBlob(key, { symbols: pf.symbols, chunks, meta: entry }).then(() => {
-              opts.onBlobWritten?.(e.path);
-            }),
+            store.writeBlob(key, { symbols: pf.symbols, chunks, terms, graph, meta: entry }),
           );
           if (writes.length > 64) await Promise.all(writes.splice(0));
         }

@@ -3,6 +3,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
+import { type VectorProgress, VectorSync } from "../search/vector_sync.ts";
 import { defaultIndexHome, type FileEntry, indexDirFor, Store } from "../store/kv.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
@@ -26,6 +27,13 @@ export interface ProjectOptions {
   indexDir?: string;
   /** Parsing workers (default one per core). */
   workers?: number;
+  /** Extra ignore patterns (gitignore syntax), on top of `.gitignore` and `.codectxignore`. */
+  exclude?: string[];
+  /**
+   * Embedder of the vectors: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
+   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
+   */
+  embedder?: string;
 }
 
 /** State shown by health endpoints. */
@@ -43,6 +51,7 @@ export class Project {
   private symbolCache = new Map<string, SymbolRecord[]>();
   private chunkCache = new Map<string, ChunkRecord[]>();
   private listeners = new Set<ProjectListener>();
+  private vectorSync: VectorSync | null = null;
   /** The report of the last run of this process. */
   lastReport: IndexReport | null = null;
   lastIndexedAt: string | null = null;
@@ -94,6 +103,7 @@ export class Project {
     const run = runIndex(this.root, this.store, {
       ...opts,
       workers: this.opts.workers,
+      exclude: this.opts.exclude,
       onProgress: (progress) => this.emit({ type: "progress", progress }),
     }).then((report) => {
       this.lastReport = report;
@@ -133,12 +143,45 @@ export class Project {
     return this.loaded;
   }
 
+  /**
+   * The background embedding of this project's chunks (created on first use; it follows
+   * every later commit). Search uses it; `startVectors()` starts it.
+   */
+  vectors(): VectorSync {
+    this.vectorSync ??= new VectorSync(
+      this,
+      this.opts.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
+      (progress) => this.emit({ type: "progress", progress }),
+    );
+    return this.vectorSync;
+  }
+
+  /**
+   * Starts filling vectors behind lexical search (long-running surfaces call this once;
+   * a semantic search or `vectorProgress()` starts it too). Progress is reported as
+   * `progress` events with phase `embed`.
+   */
+  startVectors(): void {
+    this.vectors().start();
+  }
+
+  /**
+   * How far the vectors are: `{embedder, dimensions, done, total, state}` (for `/health`).
+   * Starts the background embedding when it is not running yet.
+   */
+  vectorProgress(): VectorProgress {
+    const sync = this.vectors();
+    if (sync.progress().state === "idle") sync.start();
+    return sync.progress();
+  }
+
   /** Resolves a user-given path inside the root (see `resolveInRoot`). */
   resolvePath(input: string, field = "file_path"): string {
     return resolveInRoot(this.root, input, field);
   }
 
   close(): void {
+    this.vectorSync?.close();
     this.store.close();
   }
 

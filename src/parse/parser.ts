@@ -4,11 +4,33 @@
  * from the captures of one query per file (`@definition.<kind>`, `@name`, `@body`,
  * `@parent`, `@scope`; see `queries/README.md`).
  *
+ * The same query also says where names are used (read by `references.ts`):
+ *
+ * | capture                         | on                                   | meaning                                                |
+ * | ------------------------------- | ------------------------------------ | ------------------------------------------------------ |
+ * | `@reference.<kind>`             | a name node                          | `call`, `type`, `inherit`, `write`, `read`; `ignore` drops the node (a keyword argument's name) |
+ * | `@reference.receiver`           | the object of `obj.name` (same match) | what the member is reached through                    |
+ * | `@reference.receiver.self`      | `self` / `this` (same match)          | the member belongs to the enclosing class             |
+ * | `@reference.receiver.type`      | a type whose instance is the object  | `Foo().bar()`, `Foo.new.bar`: `bar` is `Foo.bar`       |
+ * | `@import.module`                | the module as written                | one import record per module node                      |
+ * | `@import.name` / `@import.alias`| an imported name and its alias       | an alias without a name renames the module itself      |
+ * | `@import.default`               | the local name of a default import   | binds the module's `default` export                    |
+ * | `@import.wildcard`              | `*`                                  | every name of the module                               |
+ * | `@import.kind`                  | the keyword (`require_relative`, `mod`) | read by the language's import resolver              |
+ * | `@local.scope`                  | a function, lambda, comprehension    | names bound inside are local to it                     |
+ * | `@local.definition`             | a parameter or local variable        | bound in the innermost scope; a scope's own `name` binds outside it |
+ * | `@local.type`                   | its type (same match)                | a constructor call or annotation: `x.m()` is then `Type.m` |
+ * | `@package`                      | the declared package / namespace     | Go, Java, Kotlin, C#, PHP, Scala                       |
+ *
+ * When several patterns capture one name node, definitions win, then imported names, then
+ * the pattern written first: query files list specific patterns before the catch-all
+ * `(identifier) @reference.read`.
+ *
  * @module
  */
 
 import { Language, Parser, Query } from "web-tree-sitter";
-import type { Node } from "web-tree-sitter";
+import type { Node, QueryMatch } from "web-tree-sitter";
 import { createRequire } from "node:module";
 import type { ParsedFile, SymbolKind, SymbolRecord } from "../types.ts";
 import {
@@ -19,6 +41,7 @@ import {
   LANGUAGES,
   looksLikeCpp,
 } from "./languages.ts";
+import { collectReferences, type RefRole, refRoleOf } from "./references.ts";
 import { scanText } from "./text.ts";
 
 /** What a capture name means to the engine. */
@@ -32,6 +55,8 @@ export interface Loaded {
   readonly parser: Parser;
   readonly query: Query;
   readonly roles: Map<string, Role>;
+  /** Roles of the reference, import and local-scope captures (see `references.ts`). */
+  readonly refRoles: Map<string, RefRole>;
   readonly sets: {
     readonly comment: Set<string>;
     readonly wrapper: Set<string>;
@@ -134,12 +159,18 @@ async function load(info: GrammarInfo): Promise<Loaded> {
   const parser = new Parser();
   parser.setLanguage(language);
   const roles = new Map<string, Role>();
-  for (const name of query.captureNames) roles.set(name, roleOf(name));
+  const refRoles = new Map<string, RefRole>();
+  for (const name of query.captureNames) {
+    roles.set(name, roleOf(name));
+    const refRole = refRoleOf(name);
+    if (refRole) refRoles.set(name, refRole);
+  }
   return {
     info,
     parser,
     query,
     roles,
+    refRoles,
     sets: {
       comment: new Set(info.commentTypes),
       wrapper: new Set(info.wrapperTypes),
@@ -271,9 +302,13 @@ function parseWith(
   try {
     const root = tree.rootNode;
     const syntaxErrors = root.hasError ? countErrors(root) : 0;
-    const found = collect(g, root);
+    const matches = g.query.matches(root);
+    const found = collect(g, matches);
     const symbols = build(g, found, languageId, file, source);
-    return { language: languageId, symbols, lines, syntaxErrors };
+    if (g.refRoles.size === 0) return { language: languageId, symbols, lines, syntaxErrors };
+    const names = found.filter((f) => f.kind !== null && f.nameNode).map((f) => f.nameNode!);
+    const refs = collectReferences(matches, g.refRoles, names, symbols);
+    return { language: languageId, symbols, lines, syntaxErrors, ...refs };
   } finally {
     tree.delete();
   }
@@ -284,10 +319,10 @@ function parseWith(
  * the same name (`const f = () => …` is a function and a constant), the pattern that
  * comes first in the query file wins, so query files list specific patterns first.
  */
-function collect(g: Loaded, root: Node): Found[] {
+function collect(g: Loaded, matches: readonly QueryMatch[]): Found[] {
   const byName = new Map<number, Found>();
   const scopes = new Map<number, Found>();
-  for (const match of g.query.matches(root)) {
+  for (const match of matches) {
     let node: Node | null = null;
     let kind: SymbolKind | null = null;
     let nameNode: Node | null = null;

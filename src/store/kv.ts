@@ -6,8 +6,8 @@
  * - `["current"]` — `{generation}` of the last complete index; flipped atomically at commit.
  * - `["gen", n, …]` — the manifest of generation n (every file with size, mtime, hash), stored
  *   in parts because a KV value holds at most 64 KiB.
- * - `["blob", kind, hash, …]` — what parsing one file content produced (symbols, chunks),
- *   content-addressed, written in parts with its header last.
+ * - `["blob", kind, hash, …]` — what parsing one file content produced (symbols, chunks,
+ *   lexical term statistics, references and imports), content-addressed, written in parts with its header last.
  * - `["blobs", hash]` — the list of complete blobs, for garbage collection.
  * - `["lease"]` — which process is writing a new generation.
  *
@@ -17,7 +17,7 @@
  */
 
 /** Bump when the stored shapes change; an older store is wiped and rebuilt. */
-export const STORE_FORMAT = 1;
+export const STORE_FORMAT = 3;
 
 const PART_BYTES = 60_000;
 const BATCH_BYTES = 700_000;

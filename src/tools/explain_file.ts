@@ -4,6 +4,8 @@
 
 import { z } from "zod";
 import { CodectxError } from "../errors.ts";
+import { fileDependencies } from "../graph/deps.ts";
+import { loadGraph } from "../graph/graph.ts";
 import { nearPaths } from "./suggest.ts";
 import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
@@ -12,7 +14,7 @@ import { defineTool } from "./tool.ts";
 export const explainFileTool = defineTool({
   name: "explain_file",
   description:
-    "Outline of one file: language, line count and every symbol defined in it (name, kind, lines, signature, doc, parent).",
+    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it.",
   input: z.object({ file_path: filePathArg }),
   output: z.object({
     file: z.string(),
@@ -24,9 +26,11 @@ export const explainFileTool = defineTool({
       module: z.string(),
       resolved: z.string().nullable(),
       external: z.boolean(),
+      package: z.string().nullable(),
       line: z.number().int(),
       names: z.array(z.string()),
     })),
+    imported_by: z.array(z.string()),
     parse_error: z.string().nullable(),
   }),
   handler: async ({ file_path }, { project }) => {
@@ -46,13 +50,17 @@ export const explainFileTool = defineTool({
     if (entry.skipped) {
       throw new CodectxError("not_found", `file '${rel}' is not indexed: it is ${entry.skipped}`);
     }
+    const graph = await loadGraph(project);
+    const graphFile = graph.byPath.get(rel);
+    const deps = graphFile ? fileDependencies(graph, graphFile) : null;
     return {
       file: rel,
       language: entry.language,
       lines: entry.lines,
       size: entry.size,
       symbols: (index.symbolsByFile.get(rel) ?? []).map(toWireSymbol),
-      imports: [],
+      imports: deps?.imports ?? [],
+      imported_by: deps?.importedBy ?? [],
       parse_error: entry.error ?? null,
     };
   },

@@ -1,20 +1,25 @@
 /**
- * `find_references`: Find every reference to a symbol in code (not comments or strings), with its kind.
- *
- * Registered with its final schemas; the handler lands with its own issue.
+ * `find_references`: every reference to a symbol in code (not comments or strings), with
+ * its kind, resolved through scopes and imports.
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
+import { loadGraph } from "../graph/graph.ts";
+import { findReferences } from "../graph/references.ts";
+import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
-import { filePathArg, symbolNameArg, symbolSchema } from "./schemas.ts";
+
 /** The `find_references` tool. */
 export const findReferencesTool = defineTool({
   name: "find_references",
-  description: "Find every reference to a symbol in code (not comments or strings), with its kind.",
+  description:
+    "Find every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write). Resolved through scopes and imports: a local that shadows the name is not a reference, an alias is. `file_path` narrows an ambiguous name to the definition in that file.",
   input: z.object({
     symbol_name: symbolNameArg,
     file_path: filePathArg.optional(),
+    limit: z.number().int().min(1).max(2000).optional().describe(
+      "Most references returned (1–2000, default 200); `total` counts them all",
+    ),
   }),
   output: z.object({
     symbol: z.string(),
@@ -25,9 +30,22 @@ export const findReferencesTool = defineTool({
       column: z.number().int(),
       context: z.string(),
       kind: z.string(),
+      symbol: z.string().describe("Qualified name of the definition it refers to"),
+      in: z.string().nullable().describe("Qualified name of the enclosing symbol"),
     })),
     total: z.number().int(),
     truncated: z.boolean(),
   }),
-  handler: () => notImplemented("find_references"),
+  handler: async ({ symbol_name, file_path, limit }, { project }) => {
+    const file = file_path === undefined ? undefined : project.resolvePath(file_path);
+    const graph = await loadGraph(project);
+    const r = findReferences(graph, symbol_name, { file, limit });
+    return {
+      symbol: r.definitions[0].qualifiedName,
+      definitions: r.definitions.map(toWireSymbol),
+      references: r.references,
+      total: r.total,
+      truncated: r.truncated,
+    };
+  },
 });

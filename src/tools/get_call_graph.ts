@@ -1,17 +1,47 @@
 /**
- * `get_call_graph`: Callers and callees of a symbol, walked to a depth.
- *
- * Registered with its final schemas; the handler lands with its own issue.
+ * `get_call_graph`: callers and callees of a symbol, walked to a depth, resolved through
+ * the same scopes and imports as `find_references`.
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
+import { callGraph, type CallNode } from "../graph/calls.ts";
+import { loadGraph } from "../graph/graph.ts";
+import { findSymbols } from "../graph/lookup.ts";
+import { toMermaid } from "../graph/mermaid.ts";
+import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
-import { filePathArg, symbolNameArg } from "./schemas.ts";
+
+const nodeSchema = z.object({
+  name: z.string().describe(
+    "Qualified name; a file path for top-level code; as written when unresolved",
+  ),
+  file: z.string().nullable(),
+  line: z.number().int().nullable().describe("Line of the definition"),
+  kind: z.string(),
+  call_file: z.string(),
+  call_line: z.number().int().describe("Line of the call that reached it"),
+  depth: z.number().int(),
+  resolved: z.boolean(),
+});
+
+function wireNode(n: CallNode): z.infer<typeof nodeSchema> {
+  return {
+    name: n.name,
+    file: n.file,
+    line: n.line,
+    kind: n.kind,
+    call_file: n.callFile,
+    call_line: n.callLine,
+    depth: n.depth,
+    resolved: n.resolved,
+  };
+}
+
 /** The `get_call_graph` tool. */
 export const getCallGraphTool = defineTool({
   name: "get_call_graph",
-  description: "Callers and callees of a symbol, walked to a depth.",
+  description:
+    'Callers and callees of a function or method (name, file, definition line, call line), walked `depth` hops (1–5) without looping on cycles. Calls that cannot be resolved are callees with `resolved: false`. `format: "mermaid"` adds a Mermaid graph of the edges.',
   input: z.object({
     symbol_name: symbolNameArg,
     depth: z.number().int().min(1).max(5).optional().describe("How many hops (1–5, default 1)"),
@@ -20,11 +50,32 @@ export const getCallGraphTool = defineTool({
   }),
   output: z.object({
     symbol: z.string(),
-    callers: z.array(z.object({ name: z.string(), file: z.string(), line: z.number().int() })),
-    callees: z.array(z.object({ name: z.string(), file: z.string(), line: z.number().int() })),
-    edges: z.array(
-      z.object({ from: z.string(), to: z.string(), file: z.string(), line: z.number().int() }),
-    ),
+    definition: symbolSchema,
+    candidates: z.array(symbolSchema),
+    callers: z.array(nodeSchema),
+    callees: z.array(nodeSchema),
+    edges: z.array(z.object({
+      from: z.string(),
+      to: z.string(),
+      file: z.string(),
+      line: z.number().int(),
+      resolved: z.boolean(),
+    })),
+    mermaid: z.string().optional(),
   }),
-  handler: () => notImplemented("get_call_graph"),
+  handler: async ({ symbol_name, depth, file_path, format }, { project }) => {
+    const file = file_path === undefined ? undefined : project.resolvePath(file_path);
+    const graph = await loadGraph(project);
+    const [root, ...others] = findSymbols(graph, symbol_name, file);
+    const g = callGraph(graph, root, depth ?? 1);
+    return {
+      symbol: root.qualifiedName,
+      definition: toWireSymbol(root),
+      candidates: others.map(toWireSymbol),
+      callers: g.callers.map(wireNode),
+      callees: g.callees.map(wireNode),
+      edges: g.edges,
+      ...(format === "mermaid" ? { mermaid: toMermaid(g.edges, root.qualifiedName) } : {}),
+    };
+  },
 });

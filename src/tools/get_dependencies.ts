@@ -1,31 +1,87 @@
 /**
- * `get_dependencies`: Imports of a file (resolved to project files or marked external) and the files that import it; the whole graph when no file is given.
- *
- * Registered with its final schemas; the handler lands with its own issue.
+ * `get_dependencies`: imports of a file (resolved to project files or marked external)
+ * and the files that import it; the whole graph when no file is given.
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
-import { defineTool } from "./tool.ts";
+import { CodectxError } from "../errors.ts";
+import { fileDependencies, wholeGraph } from "../graph/deps.ts";
+import { loadGraph } from "../graph/graph.ts";
+import { nearPaths } from "./suggest.ts";
 import { filePathArg } from "./schemas.ts";
+import { defineTool } from "./tool.ts";
+
+const importSchema = z.object({
+  module: z.string().describe("As written"),
+  resolved: z.string().nullable().describe("Project-relative file or package folder"),
+  external: z.boolean(),
+  package: z.string().nullable().describe("The external package, when external"),
+  line: z.number().int(),
+  names: z.array(z.string()),
+});
+
 /** The `get_dependencies` tool. */
 export const getDependenciesTool = defineTool({
   name: "get_dependencies",
   description:
-    "Imports of a file (resolved to project files or marked external) and the files that import it; the whole graph when no file is given.",
+    "Imports of a file (resolved to project files or marked external, with the package name) and the files that import it; with no file, the whole graph: nodes, edges, external packages with use counts, and import cycles.",
   input: z.object({
     file_path: filePathArg.optional(),
   }),
   output: z.object({
     file: z.string().nullable(),
-    imports: z.array(z.object({
-      module: z.string(),
-      resolved: z.string().nullable(),
-      external: z.boolean(),
-      line: z.number().int(),
-      names: z.array(z.string()),
-    })),
+    language: z.string().optional(),
+    imports: z.array(importSchema),
     imported_by: z.array(z.string()),
+    nodes: z.array(z.object({
+      file: z.string(),
+      language: z.string(),
+      imports: z.number().int(),
+      imported_by: z.number().int(),
+    })).optional(),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), line: z.number().int() }))
+      .optional(),
+    external: z.array(z.object({
+      package: z.string(),
+      count: z.number().int(),
+      files: z.number().int(),
+    })).optional(),
+    cycles: z.array(z.array(z.string())).optional(),
+    unresolved: z.number().int().optional(),
   }),
-  handler: () => notImplemented("get_dependencies"),
+  handler: async ({ file_path }, { project }) => {
+    const rel = file_path === undefined ? undefined : project.resolvePath(file_path);
+    const graph = await loadGraph(project);
+    if (rel === undefined) {
+      const g = wholeGraph(graph);
+      return {
+        file: null,
+        imports: [],
+        imported_by: [],
+        nodes: g.nodes.map((n) => ({
+          file: n.file,
+          language: n.language,
+          imports: n.imports,
+          imported_by: n.importedBy,
+        })),
+        edges: g.edges,
+        external: g.external,
+        cycles: g.cycles,
+        unresolved: g.unresolved,
+      };
+    }
+    const file = graph.byPath.get(rel);
+    if (!file) {
+      const near = nearPaths(rel, graph.byPath.keys());
+      throw new CodectxError(
+        "not_found",
+        `file '${rel}' is not in the index` +
+          (near.length
+            ? `; did you mean ${near.join(", ")}?`
+            : "; check the path, or run index_project if it is new"),
+      );
+    }
+    const d = fileDependencies(graph, file);
+    return { file: d.file, language: d.language, imports: d.imports, imported_by: d.importedBy };
+  },
 });

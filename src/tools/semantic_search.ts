@@ -1,11 +1,11 @@
 /**
  * `semantic_search`: Find code by meaning: ranked snippets for a question in plain words or code (hybrid lexical + vector search).
  *
- * Registered with its final schemas; the handler lands with its own issue.
+ * Hybrid lexical (BM25F) + vector search over the project's chunks (`src/search/`).
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
+import { searchProject } from "../search/hybrid.ts";
 import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
 /** The `semantic_search` tool. */
@@ -26,7 +26,20 @@ export const semanticSearchTool = defineTool({
   output: z.object({
     query: z.string(),
     snippets: z.array(searchItemSchema),
-    index_state: z.string(),
+    index_state: z.string().describe("ready, indexing or empty"),
+    mode: z.enum(["hybrid", "lexical", "dense"]).describe("The mode used"),
+    vectors: z.object({
+      embedder: z.string(),
+      dimensions: z.number().int(),
+      done: z.number().int(),
+      total: z.number().int(),
+      embedded: z.number().int().describe("Chunks embedded by the model in the last run"),
+      state: z.string().describe("off, idle, embedding, complete or error"),
+      error: z.string().optional(),
+    }).describe("How far the vectors are; hybrid uses those present"),
   }),
-  handler: () => notImplemented("semantic_search"),
+  handler: async (args, { project }) => {
+    const { query, ...opts } = args;
+    return await searchProject(project, query, opts);
+  },
 });

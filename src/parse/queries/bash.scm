@@ -10,3 +10,17 @@
     "readonly"
     (variable_assignment
       name: (variable_name) @name)) @definition.constant)
+
+; ---------------------------------------------------------------------------------------
+; Imports (`source`, `.`) and calls (read by ../references.ts).
+
+(command
+  name: (command_name (word) @import.kind)
+  argument: [(word) (string) (raw_string)] @import.module
+  (#match? @import.kind "^(source|\\.)$"))
+
+(function_definition) @local.scope
+(declaration_command (variable_assignment name: (variable_name) @local.definition))
+
+(command name: (command_name (word) @_source) (#match? @_source "^(source|\\.)$")) @reference.ignore
+(command name: (command_name (word) @reference.call))

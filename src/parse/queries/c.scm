@@ -38,3 +38,36 @@
     (type_qualifier) @_const
     declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
   (#eq? @_const "const"))
+
+; ---------------------------------------------------------------------------------------
+; Includes, local scopes and references (read by ../references.ts). A system include
+; keeps its brackets (`<stdio.h>`).
+
+(preproc_include path: (string_literal (string_content) @import.module))
+(preproc_include path: (system_lib_string) @import.module)
+
+(function_definition) @local.scope
+
+(parameter_declaration declarator: (identifier) @local.definition)
+(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.definition))
+(parameter_declaration declarator: (array_declarator declarator: (identifier) @local.definition))
+(compound_statement (declaration declarator: (identifier) @local.definition))
+(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @local.definition)))
+(compound_statement
+  (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))))
+(compound_statement (declaration declarator: (pointer_declarator declarator: (identifier) @local.definition)))
+(compound_statement (declaration declarator: (array_declarator declarator: (identifier) @local.definition)))
+(compound_statement
+  (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @local.definition))))
+(for_statement initializer: (declaration declarator: (init_declarator declarator: (identifier) @local.definition)))
+
+(call_expression function: (identifier) @reference.call)
+(call_expression
+  function: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.call))
+(assignment_expression left: (identifier) @reference.write)
+(update_expression argument: (identifier) @reference.write)
+(assignment_expression
+  left: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.write))
+(field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.read)
+(type_identifier) @reference.type
+(identifier) @reference.read

@@ -47,3 +47,74 @@
   (variable_declaration
     (variable_declarator (identifier) @name))
   (#eq? @_const "const")) @definition.constant
+
+; ---------------------------------------------------------------------------------------
+; Imports (`using`), local scopes and references (read by ../references.ts). A `using`
+; names a namespace; `using X = A.B.C;` renames a type or namespace.
+
+(namespace_declaration name: (_) @package)
+(file_scoped_namespace_declaration name: (_) @package)
+(using_directive (name_equals (identifier) @import.alias) [(identifier) (qualified_name)] @import.module)
+(using_directive "static" @import.kind [(identifier) (qualified_name)] @import.module)
+(using_directive [(identifier) (qualified_name)] @import.module)
+
+(using_directive (_) @reference.ignore)
+(using_directive (qualified_name (_) @reference.ignore))
+(using_directive (qualified_name (qualified_name (_) @reference.ignore)))
+(namespace_declaration name: (qualified_name (_) @reference.ignore))
+
+[
+  (method_declaration)
+  (constructor_declaration)
+  (local_function_statement)
+  (lambda_expression)
+  (accessor_declaration)
+] @local.scope
+
+(parameter
+  type: [(identifier) @local.type (generic_name (identifier) @local.type)]
+  name: (identifier) @local.definition)
+(parameter name: (identifier) @local.definition)
+(lambda_expression . (identifier) @local.definition)
+(variable_declaration
+  type: [(identifier) @local.type (generic_name (identifier) @local.type)]
+  (variable_declarator (identifier) @local.definition))
+(variable_declaration
+  (variable_declarator
+    (identifier) @local.definition
+    (equals_value_clause
+      (object_creation_expression type: [(identifier) @local.type (generic_name (identifier) @local.type)]))))
+(local_declaration_statement (variable_declaration (variable_declarator (identifier) @local.definition)))
+(for_each_statement left: (identifier) @local.definition)
+(catch_declaration name: (identifier) @local.definition)
+(local_function_statement name: (identifier) @local.definition)
+
+(invocation_expression function: (identifier) @reference.call)
+(invocation_expression function: (generic_name (identifier) @reference.call))
+(invocation_expression
+  function: (member_access_expression expression: (this_expression) @reference.receiver.self name: (identifier) @reference.call))
+(invocation_expression
+  function: (member_access_expression expression: (base_expression) @reference.receiver.self name: (identifier) @reference.call))
+(invocation_expression
+  function: (member_access_expression expression: (_) @reference.receiver name: (identifier) @reference.call))
+(invocation_expression
+  function: (member_access_expression expression: (_) @reference.receiver name: (generic_name (identifier) @reference.call)))
+(object_creation_expression type: (identifier) @reference.call)
+(object_creation_expression type: (generic_name (identifier) @reference.call))
+(base_list (identifier) @reference.inherit)
+(base_list (generic_name (identifier) @reference.inherit))
+(base_list (qualified_name (_) @reference.receiver . (identifier) @reference.inherit .))
+(assignment_expression left: (identifier) @reference.write)
+(assignment_expression
+  left: (member_access_expression expression: (this_expression) @reference.receiver.self name: (identifier) @reference.write))
+(assignment_expression
+  left: (member_access_expression expression: (_) @reference.receiver name: (identifier) @reference.write))
+(member_access_expression expression: (this_expression) @reference.receiver.self name: (identifier) @reference.read)
+(member_access_expression expression: (_) @reference.receiver name: (identifier) @reference.read)
+(variable_declaration type: (identifier) @reference.type)
+(parameter type: (identifier) @reference.type)
+(method_declaration type: (identifier) @reference.type)
+(property_declaration type: (identifier) @reference.type)
+(generic_name (identifier) @reference.type)
+(type_argument_list (identifier) @reference.type)
+(identifier) @reference.read

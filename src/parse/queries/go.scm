@@ -38,3 +38,73 @@
   (const_declaration
     (const_spec
       name: (identifier) @name) @definition.constant))
+
+; ---------------------------------------------------------------------------------------
+; Imports, local scopes and references (read by ../references.ts).
+
+(package_clause (package_identifier) @package)
+(import_spec name: (package_identifier) @import.alias path: (_) @import.module)
+(import_spec name: (dot) @import.wildcard path: (_) @import.module)
+(import_spec name: (blank_identifier) @import.kind path: (_) @import.module)
+(import_spec path: (_) @import.module)
+
+[
+  (function_declaration)
+  (method_declaration)
+  (func_literal)
+] @local.scope
+
+(parameter_declaration
+  name: (identifier) @local.definition
+  type: [
+    (type_identifier) @local.type
+    (pointer_type (type_identifier) @local.type)
+    (qualified_type name: (type_identifier) @local.type)
+    (pointer_type (qualified_type name: (type_identifier) @local.type))
+    (generic_type type: (type_identifier) @local.type)
+    (pointer_type (generic_type type: (type_identifier) @local.type))
+  ])
+(parameter_declaration name: (identifier) @local.definition)
+(variadic_parameter_declaration name: (identifier) @local.definition)
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . [
+    (composite_literal type: (type_identifier) @local.type)
+    (unary_expression operand: (composite_literal type: (type_identifier) @local.type))
+    (composite_literal type: (qualified_type name: (type_identifier) @local.type))
+    (unary_expression operand: (composite_literal type: (qualified_type name: (type_identifier) @local.type)))
+  ] .))
+(short_var_declaration left: (expression_list (identifier) @local.definition))
+(var_spec
+  name: (identifier) @local.definition
+  type: [
+    (type_identifier) @local.type
+    (pointer_type (type_identifier) @local.type)
+    (qualified_type name: (type_identifier) @local.type)
+  ])
+(var_spec name: (identifier) @local.definition)
+(const_spec name: (identifier) @local.definition)
+(range_clause left: (expression_list (identifier) @local.definition))
+(type_switch_statement alias: (expression_list (identifier) @local.definition))
+(labeled_statement label: (label_name) @reference.ignore)
+
+(call_expression function: (identifier) @reference.call)
+(call_expression
+  function: (selector_expression operand: (_) @reference.receiver field: (field_identifier) @reference.call))
+(composite_literal type: (type_identifier) @reference.call)
+(composite_literal
+  type: (qualified_type package: (package_identifier) @reference.receiver name: (type_identifier) @reference.call))
+(field_declaration !name type: [
+  (type_identifier) @reference.inherit
+  (pointer_type (type_identifier) @reference.inherit)
+])
+(assignment_statement left: (expression_list (identifier) @reference.write))
+(assignment_statement
+  left: (expression_list
+    (selector_expression operand: (_) @reference.receiver field: (field_identifier) @reference.write)))
+(inc_statement (identifier) @reference.write)
+(dec_statement (identifier) @reference.write)
+(selector_expression operand: (_) @reference.receiver field: (field_identifier) @reference.read)
+(qualified_type package: (package_identifier) @reference.receiver name: (type_identifier) @reference.type)
+(type_identifier) @reference.type
+(identifier) @reference.read

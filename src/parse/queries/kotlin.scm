@@ -33,3 +33,55 @@
     (modifiers (property_modifier) @_const)
     (variable_declaration (simple_identifier) @name)) @definition.constant
   (#eq? @_const "const"))
+
+; ---------------------------------------------------------------------------------------
+; Imports, local scopes and references (read by ../references.ts). An import's module is
+; the whole path (`a.b.C`); the resolver splits it.
+
+(package_header (identifier) @package)
+(import_header (identifier) @import.module (import_alias (type_identifier) @import.alias)?)
+(import_header (identifier) @import.module (wildcard_import) @import.wildcard)
+
+(import_header (identifier (simple_identifier) @reference.import .))
+(import_header (identifier (simple_identifier) @reference.ignore))
+(package_header (identifier (simple_identifier) @reference.ignore))
+(import_alias (type_identifier) @reference.ignore)
+
+[
+  (function_declaration)
+  (lambda_literal)
+  (anonymous_function)
+  (secondary_constructor)
+] @local.scope
+
+(parameter (simple_identifier) @local.definition (user_type (type_identifier) @local.type))
+(parameter (simple_identifier) @local.definition)
+(lambda_parameters (variable_declaration (simple_identifier) @local.definition))
+(statements
+  (property_declaration
+    (variable_declaration (simple_identifier) @local.definition (user_type (type_identifier) @local.type))))
+(statements
+  (property_declaration
+    (variable_declaration (simple_identifier) @local.definition)
+    (call_expression (simple_identifier) @local.type)
+    (#match? @local.type "^[A-Z]")))
+(statements (property_declaration (variable_declaration (simple_identifier) @local.definition)))
+(for_statement (variable_declaration (simple_identifier) @local.definition))
+(catch_block (simple_identifier) @local.definition)
+
+(call_expression
+  (navigation_expression
+    (this_expression) @reference.receiver.self
+    (navigation_suffix (simple_identifier) @reference.call)))
+(call_expression
+  (navigation_expression (_) @reference.receiver (navigation_suffix (simple_identifier) @reference.call)))
+(call_expression (simple_identifier) @reference.call)
+(delegation_specifier (constructor_invocation (user_type (type_identifier) @reference.inherit)))
+(delegation_specifier (user_type (type_identifier) @reference.inherit))
+(assignment (directly_assignable_expression (simple_identifier) @reference.write))
+(navigation_expression
+  (this_expression) @reference.receiver.self
+  (navigation_suffix (simple_identifier) @reference.read))
+(navigation_expression (_) @reference.receiver (navigation_suffix (simple_identifier) @reference.read))
+(type_identifier) @reference.type
+(simple_identifier) @reference.read

@@ -41,3 +41,33 @@
     (variable_list
       (variable name: (identifier) @name))) @definition.constant
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; ---------------------------------------------------------------------------------------
+; Imports (`require`), local scopes and references (read by ../references.ts).
+
+(call
+  function: (variable name: (identifier) @_require)
+  arguments: (argument_list (expression_list . (string) @import.module))
+  (#eq? @_require "require"))
+(call
+  function: (variable name: (identifier) @_require)
+  arguments: (argument_list . (string) @import.module)
+  (#eq? @_require "require"))
+
+[
+  (function_definition_statement)
+  (local_function_definition_statement)
+  (function_definition)
+] @local.scope
+
+(parameter_list name: (identifier) @local.definition)
+(local_variable_declaration (variable_list (variable name: (identifier) @local.definition)))
+(for_numeric_statement name: (identifier) @local.definition)
+(for_generic_statement left: (variable_list name: (identifier) @local.definition))
+(local_function_definition_statement name: (identifier) @local.definition)
+
+(call function: (variable name: (identifier) @reference.call))
+(call function: (variable table: (_) @reference.receiver field: (identifier) @reference.call))
+(call function: (variable table: (_) @reference.receiver method: (identifier) @reference.call))
+(variable table: (_) @reference.receiver field: (identifier) @reference.read)
+(identifier) @reference.read

@@ -19,3 +19,123 @@
     (assignment
       left: (identifier) @name)) @definition.constant
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; ---------------------------------------------------------------------------------------
+; Imports, local scopes and references (read by ../references.ts).
+
+(import_statement name: (dotted_name) @import.module)
+(import_statement
+  name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias))
+(import_from_statement
+  module_name: (_) @import.module
+  name: (dotted_name) @import.name)
+(import_from_statement
+  module_name: (_) @import.module
+  name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias))
+(import_from_statement
+  module_name: (_) @import.module
+  (wildcard_import) @import.wildcard)
+
+[
+  (function_definition)
+  (lambda)
+  (list_comprehension)
+  (set_comprehension)
+  (dictionary_comprehension)
+  (generator_expression)
+] @local.scope
+
+(parameters (identifier) @local.definition)
+(lambda_parameters (identifier) @local.definition)
+(default_parameter name: (identifier) @local.definition)
+(typed_parameter
+  (identifier) @local.definition
+  type: (type [(identifier) (attribute)] @local.type))
+(typed_parameter (identifier) @local.definition)
+(typed_default_parameter
+  name: (identifier) @local.definition
+  type: (type [(identifier) (attribute)] @local.type))
+(typed_default_parameter name: (identifier) @local.definition)
+(list_splat_pattern (identifier) @local.definition)
+(dictionary_splat_pattern (identifier) @local.definition)
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: [(identifier) (attribute)] @local.type)
+  (#match? @local.type "(^|[.])_*[A-Z][A-Za-z0-9_]*$"))
+(assignment
+  left: (identifier) @local.definition
+  type: (type [(identifier) (attribute)] @local.type))
+(assignment left: (identifier) @local.definition)
+(assignment left: [
+  (pattern_list (identifier) @local.definition)
+  (tuple_pattern (identifier) @local.definition)
+  (list_pattern (identifier) @local.definition)
+  (pattern_list (list_splat_pattern (identifier) @local.definition))
+])
+(augmented_assignment left: (identifier) @local.definition)
+(for_statement left: (identifier) @local.definition)
+(for_statement left: [
+  (pattern_list (identifier) @local.definition)
+  (tuple_pattern (identifier) @local.definition)
+])
+(for_in_clause left: (identifier) @local.definition)
+(for_in_clause left: [
+  (pattern_list (identifier) @local.definition)
+  (tuple_pattern (identifier) @local.definition)
+])
+(as_pattern alias: (as_pattern_target (identifier) @local.definition))
+(named_expression name: (identifier) @local.definition)
+(function_definition name: (identifier) @local.definition)
+(class_definition name: (identifier) @local.definition)
+
+(keyword_argument name: (identifier) @reference.ignore)
+(import_statement (dotted_name (identifier) @reference.ignore))
+(aliased_import (dotted_name (identifier) @reference.ignore))
+(aliased_import alias: (identifier) @reference.ignore)
+(import_from_statement module_name: (dotted_name (identifier) @reference.ignore))
+(relative_import (dotted_name (identifier) @reference.ignore))
+(global_statement (identifier) @reference.ignore)
+(nonlocal_statement (identifier) @reference.ignore)
+
+(call function: (identifier) @reference.call)
+(call
+  function: (attribute
+    object: (identifier) @reference.receiver.self
+    attribute: (identifier) @reference.call)
+  (#match? @reference.receiver.self "^(self|cls)$"))
+(call
+  function: (attribute
+    object: (call function: [(identifier) (attribute)] @reference.receiver.type)
+    attribute: (identifier) @reference.call)
+  (#match? @reference.receiver.type "(^|[.])_*[A-Z][A-Za-z0-9_]*$"))
+(call function: (attribute object: (_) @reference.receiver attribute: (identifier) @reference.call))
+(decorator (identifier) @reference.call)
+(decorator (attribute object: (_) @reference.receiver attribute: (identifier) @reference.call))
+
+(class_definition superclasses: (argument_list (identifier) @reference.inherit))
+(class_definition
+  superclasses: (argument_list
+    (attribute object: (_) @reference.receiver attribute: (identifier) @reference.inherit)))
+
+(type (identifier) @reference.type)
+(type (attribute object: (_) @reference.receiver attribute: (identifier) @reference.type))
+(type (subscript value: (identifier) @reference.type))
+(type (generic_type (identifier) @reference.type))
+
+(assignment left: (identifier) @reference.write)
+(augmented_assignment left: (identifier) @reference.write)
+(assignment
+  left: (attribute
+    object: (identifier) @reference.receiver.self
+    attribute: (identifier) @reference.write)
+  (#match? @reference.receiver.self "^(self|cls)$"))
+(assignment left: (attribute object: (_) @reference.receiver attribute: (identifier) @reference.write))
+(augmented_assignment
+  left: (attribute object: (_) @reference.receiver attribute: (identifier) @reference.write))
+
+(attribute
+  object: (identifier) @reference.receiver.self
+  attribute: (identifier) @reference.read
+  (#match? @reference.receiver.self "^(self|cls)$"))
+(attribute object: (_) @reference.receiver attribute: (identifier) @reference.read)
+(identifier) @reference.read

@@ -63,3 +63,101 @@
       (const_item name: (identifier) @name)
       (static_item name: (identifier) @name)
     ] @definition.constant))
+
+; ---------------------------------------------------------------------------------------
+; Imports, local scopes and references (read by ../references.ts). A `use` tree is the
+; module as written (`crate::a::{b, c as d}`); the resolver expands it. `mod x;` (no
+; body) imports the file of module x.
+
+(use_declaration "use" @import.kind argument: (_) @import.module)
+(mod_item "mod" @import.kind name: (identifier) @import.module !body)
+(extern_crate_declaration "extern" @import.kind name: (identifier) @import.module)
+
+(use_declaration argument: (scoped_identifier name: (identifier) @reference.import))
+(use_list (identifier) @reference.import)
+(use_list (scoped_identifier name: (identifier) @reference.import))
+(use_as_clause path: (identifier) @reference.import)
+(use_as_clause path: (scoped_identifier name: (identifier) @reference.import))
+(use_as_clause alias: (identifier) @reference.ignore)
+(use_declaration argument: (identifier) @reference.ignore)
+(scoped_use_list path: (identifier) @reference.ignore)
+(use_wildcard (identifier) @reference.ignore)
+(mod_item name: (identifier) @reference.ignore)
+(extern_crate_declaration name: (identifier) @reference.ignore)
+
+[
+  (function_item)
+  (closure_expression)
+] @local.scope
+
+(parameter
+  pattern: (identifier) @local.definition
+  type: [
+    (type_identifier) @local.type
+    (reference_type type: (type_identifier) @local.type)
+    (generic_type type: (type_identifier) @local.type)
+    (reference_type type: (generic_type type: (type_identifier) @local.type))
+  ])
+(parameter pattern: (identifier) @local.definition)
+(parameter pattern: (mut_pattern (identifier) @local.definition))
+(closure_parameters (identifier) @local.definition)
+(closure_parameters (parameter pattern: (identifier) @local.definition))
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  type: [
+    (type_identifier) @local.type
+    (generic_type type: (type_identifier) @local.type)
+  ])
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  value: [
+    (struct_expression name: (type_identifier) @local.type)
+    (call_expression function: (scoped_identifier path: (identifier) @local.type name: (identifier) @_ctor))
+  ]
+  (#match? @local.type "^[A-Z]"))
+(let_declaration pattern: (identifier) @local.definition)
+(let_declaration pattern: (mut_pattern (identifier) @local.definition))
+(tuple_pattern (identifier) @local.definition)
+(tuple_struct_pattern (identifier) @local.definition)
+(struct_pattern (field_pattern name: (shorthand_field_identifier) @local.definition))
+(field_pattern pattern: (identifier) @local.definition)
+(ref_pattern (identifier) @local.definition)
+(captured_pattern (identifier) @local.definition)
+(for_expression pattern: (identifier) @local.definition)
+(let_condition pattern: (_ (identifier) @local.definition))
+(match_pattern (identifier) @local.definition)
+(function_item name: (identifier) @local.definition)
+
+(call_expression function: (identifier) @reference.call)
+(call_expression
+  function: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.call))
+(call_expression
+  function: (field_expression value: (_) @reference.receiver field: (field_identifier) @reference.call))
+(call_expression
+  function: (scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.call))
+(call_expression function: (generic_function function: (identifier) @reference.call))
+(call_expression
+  function: (generic_function
+    function: (scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.call)))
+(call_expression
+  function: (generic_function
+    function: (field_expression value: (_) @reference.receiver field: (field_identifier) @reference.call)))
+(macro_invocation macro: (identifier) @reference.call)
+(macro_invocation macro: (scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.call))
+(struct_expression name: (type_identifier) @reference.call)
+(impl_item trait: (type_identifier) @reference.inherit)
+(impl_item trait: (generic_type type: (type_identifier) @reference.inherit))
+(impl_item trait: (scoped_type_identifier path: (_) @reference.receiver name: (type_identifier) @reference.inherit))
+(trait_item bounds: (trait_bounds (type_identifier) @reference.inherit))
+(assignment_expression left: (identifier) @reference.write)
+(compound_assignment_expr left: (identifier) @reference.write)
+(assignment_expression
+  left: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.write))
+(assignment_expression
+  left: (field_expression value: (_) @reference.receiver field: (field_identifier) @reference.write))
+(field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.read)
+(field_expression value: (_) @reference.receiver field: (field_identifier) @reference.read)
+(scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.read)
+(scoped_type_identifier path: (_) @reference.receiver name: (type_identifier) @reference.type)
+(type_identifier) @reference.type
+(identifier) @reference.read

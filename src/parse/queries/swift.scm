@@ -44,3 +44,40 @@
   (property_declaration
     (value_binding_pattern mutability: "let")
     name: (pattern bound_identifier: (simple_identifier) @name)) @definition.constant)
+
+; ---------------------------------------------------------------------------------------
+; Imports, local scopes and references (read by ../references.ts).
+
+(import_declaration (identifier) @import.module)
+(import_declaration (identifier (simple_identifier) @reference.ignore))
+
+[
+  (function_declaration)
+  (lambda_literal)
+  (init_declaration)
+] @local.scope
+
+(parameter (simple_identifier) @local.definition (user_type (type_identifier) @local.type))
+(parameter (simple_identifier) @local.definition)
+(statements
+  (property_declaration
+    name: (pattern bound_identifier: (simple_identifier) @local.definition)
+    value: (call_expression (simple_identifier) @local.type)
+    (#match? @local.type "^[A-Z]")))
+(statements (property_declaration name: (pattern bound_identifier: (simple_identifier) @local.definition)))
+(lambda_parameter (simple_identifier) @local.definition)
+
+(call_expression
+  (navigation_expression
+    target: (self_expression) @reference.receiver.self
+    suffix: (navigation_suffix suffix: (simple_identifier) @reference.call)))
+(call_expression
+  (navigation_expression target: (_) @reference.receiver suffix: (navigation_suffix suffix: (simple_identifier) @reference.call)))
+(call_expression (simple_identifier) @reference.call)
+(inheritance_specifier inherits_from: (user_type (type_identifier) @reference.inherit))
+(navigation_expression
+  target: (self_expression) @reference.receiver.self
+  suffix: (navigation_suffix suffix: (simple_identifier) @reference.read))
+(navigation_expression target: (_) @reference.receiver suffix: (navigation_suffix suffix: (simple_identifier) @reference.read))
+(type_identifier) @reference.type
+(simple_identifier) @reference.read

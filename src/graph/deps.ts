@@ -1,0 +1,160 @@
+/**
+ * `get_dependencies`: a file's imports (resolved to project files or marked external)
+ * and the files that import it; or the whole project's dependency graph with external
+ * packages by use and the import cycles.
+ *
+ * @module
+ */
+
+import type { CodeGraph, GraphFile, ResolvedImport } from "./graph.ts";
+
+/** One import on the wire. */
+export interface ImportOut {
+  module: string;
+  resolved: string | null;
+  external: boolean;
+  package: string | null;
+  line: number;
+  names: string[];
+}
+
+/** A file's dependencies. */
+export interface FileDeps {
+  file: string;
+  language: string;
+  imports: ImportOut[];
+  importedBy: string[];
+}
+
+/** The whole graph. */
+export interface WholeGraph {
+  nodes: Array<{ file: string; language: string; imports: number; importedBy: number }>;
+  edges: Array<{ from: string; to: string; line: number }>;
+  external: Array<{ package: string; count: number; files: number }>;
+  cycles: string[][];
+  unresolved: number;
+}
+
+function importOut(i: ResolvedImport): ImportOut {
+  return {
+    module: i.record.module,
+    resolved: i.resolved,
+    external: i.external,
+    package: i.package,
+    line: i.record.line,
+    names: i.names,
+  };
+}
+
+/** The imports of one file and who imports it. */
+export function fileDependencies(graph: CodeGraph, file: GraphFile): FileDeps {
+  return {
+    file: file.path,
+    language: file.language,
+    imports: file.imports.map(importOut),
+    importedBy: [...(graph.importedBy.get(file.path) ?? [])].sort(),
+  };
+}
+
+/**
+ * Every file with import counts, every edge (to a file or a package folder), external
+ * packages by number of imports, and the cycles (strongly connected groups of files).
+ */
+export function wholeGraph(graph: CodeGraph): WholeGraph {
+  const nodes: WholeGraph["nodes"] = [];
+  const edges: WholeGraph["edges"] = [];
+  const external = new Map<string, { count: number; files: Set<string> }>();
+  const adjacency = new Map<string, Set<string>>();
+  let unresolved = 0;
+  for (const f of graph.files) {
+    if (!f.resolver) continue;
+    nodes.push({
+      file: f.path,
+      language: f.language,
+      imports: f.imports.length,
+      importedBy: graph.importedBy.get(f.path)?.size ?? 0,
+    });
+    const out = new Set<string>();
+    for (const i of f.imports) {
+      if (i.external) {
+        const key = i.package ?? i.record.module;
+        let e = external.get(key);
+        if (!e) external.set(key, e = { count: 0, files: new Set() });
+        e.count++;
+        e.files.add(f.path);
+        continue;
+      }
+      if (i.resolved === null) {
+        unresolved++;
+        continue;
+      }
+      // A file import also leads to the submodules it names; a package folder stands alone.
+      const tos = new Set([i.resolved, ...(graph.byPath.has(i.resolved) ? i.targets : [])]);
+      for (const to of tos) {
+        if (to !== f.path) edges.push({ from: f.path, to, line: i.record.line });
+      }
+      for (const t of i.targets) if (t !== f.path) out.add(t);
+    }
+    adjacency.set(f.path, out);
+  }
+  return {
+    nodes,
+    edges,
+    external: [...external.entries()]
+      .map(([pkg, e]) => ({ package: pkg, count: e.count, files: e.files.size }))
+      .sort((a, b) => b.count - a.count || (a.package < b.package ? -1 : 1)),
+    cycles: stronglyConnected(adjacency),
+    unresolved,
+  };
+}
+
+/** Groups of two or more files that import each other (Tarjan), largest first. */
+export function stronglyConnected(adjacency: ReadonlyMap<string, ReadonlySet<string>>): string[][] {
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const onStack = new Set<string>();
+  const stack: string[] = [];
+  const out: string[][] = [];
+  for (const start of adjacency.keys()) {
+    if (index.has(start)) continue;
+    // Iterative DFS: [node, iterator over its successors].
+    const work: Array<[string, Iterator<string>]> = [];
+    const enter = (v: string) => {
+      index.set(v, counter);
+      low.set(v, counter);
+      counter++;
+      stack.push(v);
+      onStack.add(v);
+      work.push([v, (adjacency.get(v) ?? new Set<string>()).values()]);
+    };
+    enter(start);
+    while (work.length) {
+      const [v, it] = work[work.length - 1];
+      const step = it.next();
+      if (!step.done) {
+        const w = step.value;
+        if (!adjacency.has(w)) continue;
+        if (!index.has(w)) enter(w);
+        else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(v)!));
+      }
+      if (low.get(v) === index.get(v)) {
+        const group: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          group.push(w);
+        } while (w !== v);
+        if (group.length > 1) out.push(group.sort());
+      }
+    }
+  }
+  return out.sort((a, b) => b.length - a.length || (a[0] < b[0] ? -1 : 1));
+}

@@ -1,0 +1,311 @@
+/**
+ * The project's code graph, built at load from the per-file graph parts that indexing
+ * stored, and cached per index generation: every import resolved by its language's
+ * resolver, who imports whom, and an index of every name's occurrences. Parts of files
+ * that did not change between generations are reused, not read again.
+ *
+ * @module
+ */
+
+import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Store } from "../store/kv.ts";
+import type { ImportRecord, SymbolRecord } from "../types.ts";
+import { EMPTY_PART, GRAPH_PART, type GraphPart, refCount, refNameId } from "./pack.ts";
+import { resolverFor } from "./resolve/mod.ts";
+import type {
+  Binding,
+  FamilyResolver,
+  ModuleRef,
+  ProjectView,
+  Resolution,
+  Resolver,
+} from "./resolve/types.ts";
+import { dirOf } from "./resolve/types.ts";
+
+/** One import with where it leads. */
+export interface ResolvedImport extends Resolution {
+  /** The record as extracted. */
+  record: ImportRecord;
+}
+
+/** A file of the graph. */
+export interface GraphFile {
+  /** Position in {@link CodeGraph.files}. */
+  id: number;
+  path: string;
+  language: string;
+  part: GraphPart;
+  symbols: readonly SymbolRecord[];
+  resolver: Resolver | null;
+  imports: ResolvedImport[];
+  /** Local names bound by imports (wildcards apart). */
+  env: Map<string, Binding[]>;
+  wildcards: ModuleRef[];
+  /** Local names bound by imports of external modules: never project symbols. */
+  externalNames: Set<string>;
+  /** Top-level symbols by name (namespaces do not count as a level). */
+  top: Map<string, SymbolRecord[]>;
+}
+
+/** The code graph of one index generation. */
+export interface CodeGraph {
+  generation: number;
+  root: string;
+  files: GraphFile[];
+  byPath: Map<string, GraphFile>;
+  /** Files whose imports lead to a file (reverse edges). */
+  importedBy: Map<string, Set<string>>;
+  /** The family resolver of each resolver. */
+  families: Map<Resolver, FamilyResolver>;
+  /** Every symbol with its file, by name. */
+  symbolsByName: Map<string, SymbolRecord[]>;
+  /** Occurrences of each name: `file id * 2^22 + reference index`. */
+  occurrences(name: string): readonly number[];
+  view: ProjectView;
+}
+
+/** Bits of an occurrence code that hold the reference index. */
+export const OCC_SHIFT = 2 ** 22;
+
+interface Cache {
+  generation: number;
+  graph: Promise<CodeGraph>;
+  parts: Map<string, GraphPart>;
+}
+
+const caches = new WeakMap<Project, Cache>();
+
+/**
+ * The code graph of a project's current index, built once per index generation.
+ *
+ * @example
+ * ```ts
+ * const graph = await loadGraph(project);
+ * graph.byPath.get("app/main.py")?.imports.map((i) => i.resolved);
+ * ```
+ */
+export async function loadGraph(project: Project): Promise<CodeGraph> {
+  const index = await project.index();
+  const cached = caches.get(project);
+  if (cached && cached.generation === index.generation) return await cached.graph;
+  const parts = cached?.parts ?? new Map<string, GraphPart>();
+  const graph = build(project.root, project.store, index, parts);
+  caches.set(project, { generation: index.generation, graph, parts });
+  try {
+    return await graph;
+  } catch (err) {
+    caches.delete(project);
+    throw err;
+  }
+}
+
+async function build(
+  root: string,
+  store: Store,
+  index: LoadedIndex,
+  parts: Map<string, GraphPart>,
+): Promise<CodeGraph> {
+  const entries = [...index.files.values()].filter((f) => !f.skipped);
+  const wanted = new Set(entries.map((f) => f.blob));
+  await fillParts(store, new Set([...wanted].filter((k) => !parts.has(k))), parts);
+  for (const k of [...parts.keys()]) if (!wanted.has(k)) parts.delete(k);
+
+  const files: GraphFile[] = entries.map((e, id) => ({
+    id,
+    path: e.path,
+    language: e.language,
+    part: parts.get(e.blob) ?? EMPTY_PART,
+    symbols: index.symbolsByFile.get(e.path) ?? [],
+    resolver: resolverFor(e.language) ?? null,
+    imports: [],
+    env: new Map(),
+    wildcards: [],
+    externalNames: new Set(),
+    top: topLevel(index.symbolsByFile.get(e.path) ?? []),
+  }));
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const view = projectView(root, files, byPath);
+
+  const families = new Map<Resolver, FamilyResolver>();
+  const importedBy = new Map<string, Set<string>>();
+  for (const f of files) {
+    if (!f.resolver || f.part.imports.length === 0) continue;
+    let family = families.get(f.resolver);
+    if (!family) {
+      family = f.resolver.prepare(view);
+      families.set(f.resolver, family);
+    }
+    for (const record of f.part.imports) {
+      let res: Resolution;
+      try {
+        res = family.resolve(record, f.path);
+      } catch {
+        res = {
+          resolved: null,
+          targets: [],
+          external: false,
+          package: null,
+          names: [],
+          bindings: [],
+        };
+      }
+      f.imports.push({ ...res, record });
+      for (const b of res.bindings) {
+        if (b.kind === "wildcard") f.wildcards.push(b.module);
+        else {
+          const list = f.env.get(b.local) ?? [];
+          list.push(b);
+          f.env.set(b.local, list);
+        }
+      }
+      if (res.external) { for (const n of boundNames(record)) f.externalNames.add(n); }
+      for (const t of res.targets) {
+        if (t === f.path) continue;
+        let set = importedBy.get(t);
+        if (!set) importedBy.set(t, set = new Set());
+        set.add(f.path);
+      }
+    }
+  }
+
+  const symbolsByName = new Map<string, SymbolRecord[]>();
+  for (const s of index.symbols) {
+    const list = symbolsByName.get(s.name);
+    if (list) list.push(s);
+    else symbolsByName.set(s.name, [s]);
+  }
+
+  let occ: Map<string, number[]> | null = null;
+  const occurrences = (name: string): readonly number[] => {
+    occ ??= occurrenceIndex(files);
+    return occ.get(name) ?? [];
+  };
+
+  return {
+    generation: index.generation,
+    root,
+    files,
+    byPath,
+    importedBy,
+    families,
+    symbolsByName,
+    occurrences,
+    view,
+  };
+}
+
+/** Names an import of an external module makes local (enough to rule them out). */
+function boundNames(record: ImportRecord): string[] {
+  const out: string[] = [];
+  if (record.alias) out.push(record.alias);
+  for (const n of record.names) if (n.name !== "*") out.push(n.alias ?? n.name);
+  if (record.names.length === 0 && !record.alias) {
+    const segs = record.module.replace(/^[<"@./]+|[>"]$/g, "").split(/[./:\\]+/).filter(Boolean);
+    if (segs.length) out.push(segs[0], segs[segs.length - 1].replace(/\.\w+$/, ""));
+  }
+  return out;
+}
+
+function occurrenceIndex(files: readonly GraphFile[]): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const f of files) {
+    const part = f.part;
+    const n = refCount(part);
+    if (n === 0) continue;
+    // Per name id of this file, the list it goes to.
+    const lists: (number[] | undefined)[] = new Array(part.names.length);
+    const base = f.id * OCC_SHIFT;
+    for (let i = 0; i < n; i++) {
+      const id = refNameId(part, i);
+      let list = lists[id];
+      if (!list) {
+        const name = part.names[id];
+        list = out.get(name);
+        if (!list) out.set(name, list = []);
+        lists[id] = list;
+      }
+      list.push(base + i);
+    }
+  }
+  return out;
+}
+
+/** Symbols whose enclosing definitions are only namespaces, by name. */
+function topLevel(symbols: readonly SymbolRecord[]): Map<string, SymbolRecord[]> {
+  const kinds = new Map<string, string>();
+  for (const s of symbols) kinds.set(s.qualifiedName, s.kind);
+  const out = new Map<string, SymbolRecord[]>();
+  for (const s of symbols) {
+    let p = s.parent;
+    while (p !== null && kinds.get(p) === "namespace") {
+      const dot = p.lastIndexOf(".");
+      p = dot < 0 ? null : p.slice(0, dot);
+    }
+    if (p !== null) continue;
+    const list = out.get(s.name);
+    if (list) list.push(s);
+    else out.set(s.name, [s]);
+  }
+  return out;
+}
+
+function projectView(
+  root: string,
+  files: readonly GraphFile[],
+  byPath: ReadonlyMap<string, GraphFile>,
+): ProjectView {
+  const paths = files.map((f) => f.path);
+  const dirs = new Set<string>([""]);
+  const inDir = new Map<string, string[]>();
+  for (const p of paths) {
+    const d = dirOf(p);
+    const list = inDir.get(d);
+    if (list) list.push(p);
+    else inDir.set(d, [p]);
+    for (let x = d; x !== "" && !dirs.has(x); x = dirOf(x)) dirs.add(x);
+  }
+  const texts = new Map<string, string | null>();
+  return {
+    root,
+    has: (p) => byPath.has(p),
+    isDir: (p) => dirs.has(p),
+    filesIn: (d) => inDir.get(d) ?? [],
+    files: () => paths,
+    languageOf: (p) => byPath.get(p)?.language,
+    packageOf: (p) => byPath.get(p)?.part.package,
+    symbolsOf: (p) => byPath.get(p)?.symbols ?? [],
+    readText(p) {
+      let t = texts.get(p);
+      if (t === undefined) {
+        try {
+          t = Deno.readTextFileSync(`${root}/${p}`);
+        } catch {
+          t = null;
+        }
+        texts.set(p, t);
+      }
+      return t;
+    },
+    existsOnDisk(p) {
+      try {
+        Deno.statSync(`${root}/${p}`);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+  };
+}
+
+/** Loads graph parts into `cache`: one pass over the store when many are needed. */
+async function fillParts(store: Store, need: Set<string>, cache: Map<string, GraphPart>) {
+  if (need.size === 0) return;
+  if (need.size > 64) {
+    for (const [k, v] of await store.readAllBlobs<GraphPart>(GRAPH_PART, need)) cache.set(k, v);
+    return;
+  }
+  for (const k of need) {
+    const v = await store.readBlob<GraphPart>(GRAPH_PART, k);
+    if (v) cache.set(k, v);
+  }
+}

@@ -1,0 +1,459 @@
+/**
+ * What a name in a file refers to: resolution through the file's own definitions, its
+ * imports (aliases, re-exports, wildcards), its package, the enclosing class (`self.`,
+ * `this.`, implicit members) and typed receivers. Language differences come from the
+ * resolvers (`scoping`, `implicitThis`, submodules, path heads); this code knows no
+ * language.
+ *
+ * Results are cached per graph, so a name is resolved once per index generation.
+ *
+ * @module
+ */
+
+import type { ReferenceRecord, SymbolKind, SymbolRecord } from "../types.ts";
+import type { CodeGraph, GraphFile } from "./graph.ts";
+import { refAt, refCount } from "./pack.ts";
+import type { Binding, FamilyResolver, ModuleRef } from "./resolve/types.ts";
+import { dirOf } from "./resolve/types.ts";
+
+/** What a name leads to. */
+export type Target =
+  | { kind: "symbol"; symbol: SymbolRecord }
+  | { kind: "module"; module: ModuleRef }
+  | { kind: "external" };
+
+/** Kinds that hold members. */
+export const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "class",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+  "type",
+  "module",
+]);
+
+const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "method",
+  "constructor",
+  "field",
+  "function",
+  "constant",
+  "variable",
+]);
+
+const MAX_DEPTH = 6;
+const PATH_SEPARATOR = /\.|::|->|\\/;
+
+/** Resolves names of one graph; get it with {@link namesOf}. */
+export class Names {
+  private readonly refCache = new Map<number, SymbolRecord[]>();
+  private readonly memberCache = new Map<SymbolRecord, Map<string, SymbolRecord[]>>();
+  private readonly fileOfSymbol = new Map<SymbolRecord, GraphFile>();
+  private readonly indexOfSymbol = new Map<SymbolRecord, number>();
+  private readonly byQualified = new Map<GraphFile, Map<string, SymbolRecord>>();
+  private readonly inherits = new Map<GraphFile, Map<number, number[]>>();
+  private byParent: Map<string, SymbolRecord[]> | null = null;
+  private readonly aliasCache = new Map<string, Set<string>>();
+
+  constructor(readonly graph: CodeGraph) {
+    for (const f of graph.files) {
+      f.symbols.forEach((s, i) => {
+        this.fileOfSymbol.set(s, f);
+        this.indexOfSymbol.set(s, i);
+      });
+    }
+  }
+
+  /** The file a symbol is defined in. */
+  fileOf(s: SymbolRecord): GraphFile | undefined {
+    return this.fileOfSymbol.get(s);
+  }
+
+  /** The position of a symbol in its file's symbols. */
+  indexOf(s: SymbolRecord): number {
+    return this.indexOfSymbol.get(s) ?? -1;
+  }
+
+  private family(f: GraphFile): FamilyResolver | undefined {
+    return f.resolver ? this.graph.families.get(f.resolver) : undefined;
+  }
+
+  /**
+   * The symbols reference `i` of file `f` refers to (cached). Empty when it leads to
+   * nothing of the project (a local of another kind, a builtin, an external package).
+   */
+  resolveRef(f: GraphFile, i: number): SymbolRecord[] {
+    const key = f.id * 2 ** 22 + i;
+    let hit = this.refCache.get(key);
+    if (!hit) {
+      hit = this.resolveRecord(f, refAt(f.part, i));
+      this.refCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  private resolveRecord(f: GraphFile, r: ReferenceRecord): SymbolRecord[] {
+    if (r.kind === "definition") {
+      const s = f.symbols.find((x) => x.line === r.line && x.name === r.name);
+      return s ? [s] : [];
+    }
+    if (r.kind === "import" && !r.receiverKind) return this.imported(f, r);
+    switch (r.receiverKind) {
+      case undefined:
+        return symbolsOf(this.name(f, r.name, r.scope, 0));
+      case "self": {
+        const cls = this.enclosingClass(f, r.scope);
+        if (cls) return this.members(cls, r.name);
+        return this.unique(f, r.name);
+      }
+      case "typed": {
+        const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
+        const classes = symbolsOf(this.path(f, segments, r.scope) ?? []).filter((s) =>
+          CLASS_LIKE.has(s.kind)
+        );
+        if (classes.length === 0) return this.unique(f, r.name);
+        return classes.flatMap((c) => this.members(c, r.name));
+      }
+      case "name": {
+        const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
+        const owners = this.path(f, segments, r.scope);
+        if (owners === null) return this.unique(f, r.name);
+        return symbolsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)));
+      }
+      default:
+        return this.unique(f, r.name);
+    }
+  }
+
+  /** An imported name where it is imported: what the import statement at that line binds. */
+  private imported(f: GraphFile, r: ReferenceRecord): SymbolRecord[] {
+    let best: number | null = null;
+    for (const i of f.imports) {
+      if (i.record.line <= r.line && (best === null || i.record.line > best)) {
+        if (i.bindings.some((b) => "name" in b && b.name === r.name)) best = i.record.line;
+      }
+    }
+    if (best === null) return [];
+    const out: Target[] = [];
+    for (const i of f.imports) {
+      if (i.record.line !== best) continue;
+      for (const b of i.bindings) {
+        if ("name" in b && b.name === r.name) out.push(...this.binding(b, 1));
+      }
+    }
+    return symbolsOf(out);
+  }
+
+  /**
+   * Every local name the project imports `names` under (`import {f as g}` adds `g`), and
+   * those names again (re-exports under another name), with `names` themselves.
+   */
+  aliases(names: Iterable<string>): Set<string> {
+    const start = [...new Set(names)].sort();
+    const key = start.join("\0");
+    const hit = this.aliasCache.get(key);
+    if (hit) return hit;
+    const out = new Set(start);
+    this.aliasCache.set(key, out);
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const f of this.graph.files) {
+        for (const [local, bindings] of f.env) {
+          if (out.has(local)) continue;
+          if (bindings.some((b) => "name" in b && out.has(b.name))) {
+            out.add(local);
+            changed = true;
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
+   * What a dotted path (`os.path`, `crate::util`, `Foo`) leads to from a file; null when
+   * its head is unknown (neither defined, imported nor external).
+   */
+  path(f: GraphFile, segments: readonly string[], scope: number): Target[] | null {
+    if (segments.length === 0) return null;
+    const [head, ...rest] = segments;
+    const pathHead = this.family(f)?.pathHead?.(head, f.path);
+    let targets: Target[] = pathHead
+      ? [{ kind: "module", module: pathHead }]
+      : this.name(f, head, scope, 0);
+    if (targets.length === 0) return f.externalNames.has(head) ? [] : null;
+    for (const seg of rest) {
+      targets = targets.flatMap((t) => this.memberOfTarget(t, seg, 0));
+      if (targets.length === 0) return [];
+    }
+    return targets;
+  }
+
+  /** A name used bare in file `f` at a reference whose enclosing symbol is `scope`. */
+  name(f: GraphFile, name: string, scope: number, depth: number): Target[] {
+    if (depth > MAX_DEPTH) return [];
+    const resolver = f.resolver;
+    if (resolver?.implicitThis && scope >= 0) {
+      for (let cls = this.enclosingClass(f, scope); cls; cls = this.outerClass(cls)) {
+        const m = this.members(cls, name);
+        if (m.length) return m.map(symbolTarget);
+      }
+    }
+    const bindings = f.env.get(name);
+    const own = f.top.get(name);
+    if (own && own.length) {
+      // `const x = require("./x")` defines x and imports it on one line: the import wins.
+      const lines = new Set(
+        f.imports.filter((i) => bindings && i.bindings.some((b) => bindings.includes(b))).map((
+          i,
+        ) => i.record.line),
+      );
+      const mine = own.filter((s) => !lines.has(s.line));
+      if (mine.length) return mine.map(symbolTarget);
+    }
+    if (bindings) {
+      const out = bindings.flatMap((b) => this.binding(b, depth + 1));
+      if (out.length) return out;
+    }
+    if (f.externalNames.has(name)) return [{ kind: "external" }];
+    const scoping = resolver?.scoping ?? "imports";
+    if (scoping === "package") {
+      const out: SymbolRecord[] = [];
+      for (const other of this.packageFiles(f)) out.push(...(other.top.get(name) ?? []));
+      if (out.length) return out.map(symbolTarget);
+    }
+    for (const m of f.wildcards) {
+      const out = this.moduleMember(m, name, depth + 1);
+      if (out.length) return out;
+    }
+    if (scoping === "global") {
+      const out = (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+        const g = this.fileOf(s);
+        return g !== undefined && g.resolver === resolver && g.top.get(name)?.includes(s);
+      });
+      if (out.length) return out.map(symbolTarget);
+    }
+    return [];
+  }
+
+  /** Files of the same package as `f` (same folder and family; same declared package). */
+  private packageFiles(f: GraphFile): GraphFile[] {
+    const pkg = f.part.package;
+    const out: GraphFile[] = [];
+    if (pkg !== undefined && f.language !== "go") {
+      for (const g of this.graph.files) {
+        if (g !== f && g.resolver === f.resolver && g.part.package === pkg) out.push(g);
+      }
+      return out;
+    }
+    for (const p of this.graph.view.filesIn(dirOf(f.path))) {
+      const g = this.graph.byPath.get(p);
+      if (g && g !== f && g.resolver === f.resolver) out.push(g);
+    }
+    return out;
+  }
+
+  private binding(b: Binding, depth: number): Target[] {
+    switch (b.kind) {
+      case "module":
+        return [{ kind: "module", module: b.module }];
+      case "name":
+        return this.moduleMember(b.module, b.name, depth);
+      case "member":
+        return symbolsOf(this.moduleMember(b.module, b.owner, depth))
+          .filter((s) => CLASS_LIKE.has(s.kind))
+          .flatMap((c) => this.members(c, b.name))
+          .map(symbolTarget);
+      default:
+        return [];
+    }
+  }
+
+  /** What module `m` calls `name`: a definition, a re-export, a submodule. */
+  moduleMember(m: ModuleRef, name: string, depth: number): Target[] {
+    if (depth > MAX_DEPTH) return [];
+    const files = m.files.map((p) => this.graph.byPath.get(p)).filter((g): g is GraphFile => !!g);
+    const own = files.flatMap((g) => g.top.get(name) ?? []);
+    if (own.length) return own.map(symbolTarget);
+    for (const g of files) {
+      for (const b of g.env.get(name) ?? []) {
+        const out = this.binding(b, depth + 1);
+        if (out.length) return out;
+      }
+    }
+    const family = files[0] ? this.family(files[0]) : this.familyOfDir(m);
+    const sub = family?.submodule?.(m, name);
+    if (sub) return [{ kind: "module", module: sub }];
+    for (const g of files) {
+      for (const w of g.wildcards) {
+        const out = this.moduleMember(w, name, depth + 1);
+        if (out.length) return out;
+      }
+    }
+    if (name === "default" && family?.defaultExport) {
+      for (const g of files) {
+        const local = family.defaultExport(g.path);
+        if (local && local !== "default") {
+          const out = this.name(g, local, -1, depth + 1);
+          if (out.length) return out;
+        }
+      }
+    }
+    return [];
+  }
+
+  /** The family resolver for a module with no files (a namespace package): any will do. */
+  private familyOfDir(m: ModuleRef): FamilyResolver | undefined {
+    if (m.dir === undefined) return undefined;
+    for (const p of this.graph.view.files()) {
+      if (p.startsWith(m.dir === "" ? "" : m.dir + "/")) {
+        const g = this.graph.byPath.get(p);
+        if (g?.resolver) return this.family(g);
+      }
+    }
+    return undefined;
+  }
+
+  private memberOfTarget(t: Target, name: string, depth: number): Target[] {
+    if (t.kind === "module") return this.moduleMember(t.module, name, depth);
+    if (t.kind === "symbol" && CLASS_LIKE.has(t.symbol.kind)) {
+      return this.members(t.symbol, name).map(symbolTarget);
+    }
+    return [];
+  }
+
+  /** Members named `name` of a class, its bases included (cached). */
+  members(cls: SymbolRecord, name: string, seen = new Set<SymbolRecord>()): SymbolRecord[] {
+    let byName = this.memberCache.get(cls);
+    if (!byName) this.memberCache.set(cls, byName = new Map());
+    const hit = byName.get(name);
+    if (hit) return hit;
+    seen.add(cls);
+    let out = this.ownMembers(cls, name);
+    if (out.length === 0 && seen.size <= MAX_DEPTH) {
+      for (const base of this.bases(cls)) {
+        if (seen.has(base)) continue;
+        out = this.members(base, name, seen);
+        if (out.length) break;
+      }
+    }
+    byName.set(name, out);
+    return out;
+  }
+
+  private ownMembers(cls: SymbolRecord, name: string): SymbolRecord[] {
+    if (!this.byParent) {
+      this.byParent = new Map();
+      for (const f of this.graph.files) {
+        for (const s of f.symbols) {
+          if (s.parent === null) continue;
+          const list = this.byParent.get(s.parent);
+          if (list) list.push(s);
+          else this.byParent.set(s.parent, [s]);
+        }
+      }
+    }
+    const home = this.fileOf(cls);
+    if (!home) return [];
+    const global = home.resolver?.scoping === "global";
+    const dir = dirOf(home.path);
+    return (this.byParent.get(cls.qualifiedName) ?? []).filter((s) => {
+      if (s.name !== name) return false;
+      const g = this.fileOf(s);
+      if (!g) return false;
+      return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
+    });
+  }
+
+  /** The classes a class inherits from (its `inherit` references, resolved). */
+  bases(cls: SymbolRecord): SymbolRecord[] {
+    const f = this.fileOf(cls);
+    if (!f) return [];
+    let byScope = this.inherits.get(f);
+    if (!byScope) {
+      byScope = new Map();
+      const n = refCount(f.part);
+      for (let i = 0; i < n; i++) {
+        const r = refAt(f.part, i);
+        if (r.kind !== "inherit") continue;
+        const list = byScope.get(r.scope);
+        if (list) list.push(i);
+        else byScope.set(r.scope, [i]);
+      }
+      this.inherits.set(f, byScope);
+    }
+    const idx = this.indexOf(cls);
+    const out: SymbolRecord[] = [];
+    for (const i of byScope.get(idx) ?? []) {
+      for (const s of this.resolveRef(f, i)) if (CLASS_LIKE.has(s.kind) && s !== cls) out.push(s);
+    }
+    return out;
+  }
+
+  /** The class a reference's enclosing symbol belongs to (`self`/`this`), or null. */
+  enclosingClass(f: GraphFile, scope: number): SymbolRecord | null {
+    if (scope < 0) return null;
+    const s = f.symbols[scope];
+    if (!s) return null;
+    if (CLASS_LIKE.has(s.kind)) return s;
+    return s.parent === null ? null : this.classNamed(f, s.parent);
+  }
+
+  private outerClass(cls: SymbolRecord): SymbolRecord | null {
+    const f = this.fileOf(cls);
+    return f && cls.parent !== null ? this.classNamed(f, cls.parent) : null;
+  }
+
+  /** A class by qualified name: in the file, else (Go receiver, Rust `impl`) by name. */
+  private classNamed(f: GraphFile, qualified: string): SymbolRecord | null {
+    let map = this.byQualified.get(f);
+    if (!map) {
+      map = new Map();
+      for (const s of f.symbols) if (!map.has(s.qualifiedName)) map.set(s.qualifiedName, s);
+      this.byQualified.set(f, map);
+    }
+    for (let q: string | null = qualified; q !== null;) {
+      const s = map.get(q);
+      if (s && CLASS_LIKE.has(s.kind)) return s;
+      if (s) {
+        q = s.parent;
+        continue;
+      }
+      break;
+    }
+    const last = qualified.slice(qualified.lastIndexOf(".") + 1);
+    return symbolsOf(this.name(f, last, -1, 0)).find((x) => CLASS_LIKE.has(x.kind)) ?? null;
+  }
+
+  /**
+   * A member whose receiver is unknown: the one member of that name in the project's
+   * files of the same family, if there is exactly one.
+   */
+  private unique(f: GraphFile, name: string): SymbolRecord[] {
+    const all = (this.graph.symbolsByName.get(name) ?? []).filter((s) =>
+      s.parent !== null && MEMBER_KINDS.has(s.kind) && this.fileOf(s)?.resolver === f.resolver
+    );
+    return all.length === 1 ? all : [];
+  }
+}
+
+function symbolTarget(symbol: SymbolRecord): Target {
+  return { kind: "symbol", symbol };
+}
+
+/** The symbols among targets. */
+export function symbolsOf(targets: readonly Target[]): SymbolRecord[] {
+  const out: SymbolRecord[] = [];
+  for (const t of targets) if (t.kind === "symbol" && !out.includes(t.symbol)) out.push(t.symbol);
+  return out;
+}
+
+const cache = new WeakMap<CodeGraph, Names>();
+
+/** The name resolver of a graph (one per graph, so its caches live as long as it). */
+export function namesOf(graph: CodeGraph): Names {
+  let n = cache.get(graph);
+  if (!n) cache.set(graph, n = new Names(graph));
+  return n;
+}

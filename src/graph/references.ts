@@ -1,0 +1,141 @@
+/**
+ * `find_references`: every occurrence of a symbol in code, resolved through scopes and
+ * imports, so a local that shadows the name or a same-named symbol elsewhere is not
+ * counted, and an alias (`from a import f as g`) is.
+ *
+ * @module
+ */
+
+import type { ReferenceKind, SymbolRecord } from "../types.ts";
+import type { CodeGraph, GraphFile } from "./graph.ts";
+import { OCC_SHIFT } from "./graph.ts";
+import { findSymbols } from "./lookup.ts";
+import { namesOf } from "./names.ts";
+import { refAt } from "./pack.ts";
+
+/** One occurrence. */
+export interface Reference {
+  file: string;
+  line: number;
+  column: number;
+  kind: ReferenceKind;
+  /** The trimmed source line. */
+  context: string;
+  /** Qualified name of the symbol it refers to (one of the definitions). */
+  symbol: string;
+  /** Qualified name of the enclosing symbol, or null at the top of the file. */
+  in: string | null;
+}
+
+/** What {@link findReferences} answers. */
+export interface ReferencesResult {
+  definitions: SymbolRecord[];
+  references: Reference[];
+  total: number;
+  truncated: boolean;
+}
+
+/** Options of {@link findReferences}. */
+export interface ReferencesOptions {
+  /** Only the definitions in this file (a project-relative path). */
+  file?: string;
+  /** Most references returned (default 200); `total` counts them all. */
+  limit?: number;
+  /** Leave out the definitions themselves. */
+  excludeDefinitions?: boolean;
+}
+
+/**
+ * The references of every definition `name` means (narrowed by `file`), in file and
+ * line order. Throws `not_found` with suggestions for an unknown name.
+ *
+ * @example
+ * ```ts
+ * const r = findReferences(graph, "slugify");
+ * r.references.map((x) => `${x.file}:${x.line} ${x.kind}`);
+ * ```
+ */
+export function findReferences(
+  graph: CodeGraph,
+  name: string,
+  opts: ReferencesOptions = {},
+): ReferencesResult {
+  const definitions = findSymbols(graph, name, opts.file);
+  const found = referencesOf(graph, definitions, opts.excludeDefinitions ?? false);
+  const limit = opts.limit ?? 200;
+  const lines = linesOf(graph);
+  const references = found.slice(0, limit).map((o) => ({
+    ...o,
+    context: lines.line(o.file, o.line),
+  }));
+  return { definitions, references, total: found.length, truncated: found.length > limit };
+}
+
+/** The occurrences (without context) that resolve to any of `targets`, sorted. */
+export function referencesOf(
+  graph: CodeGraph,
+  targets: readonly SymbolRecord[],
+  excludeDefinitions = false,
+): Omit<Reference, "context">[] {
+  const names = namesOf(graph);
+  const wanted = new Set(targets);
+  const out: Omit<Reference, "context">[] = [];
+  for (const n of names.aliases(targets.map((t) => t.name))) {
+    for (const code of graph.occurrences(n)) {
+      const f = graph.files[Math.floor(code / OCC_SHIFT)];
+      const i = code % OCC_SHIFT;
+      const hit = names.resolveRef(f, i).find((s) => wanted.has(s));
+      if (!hit) continue;
+      const r = refAt(f.part, i);
+      if (excludeDefinitions && r.kind === "definition") continue;
+      out.push({
+        file: f.path,
+        line: r.line,
+        column: r.column,
+        kind: r.kind,
+        symbol: hit.qualifiedName,
+        in: enclosing(f, r.scope),
+      });
+    }
+  }
+  out.sort((a, b) =>
+    a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column
+  );
+  return out;
+}
+
+function enclosing(f: GraphFile, scope: number): string | null {
+  return scope >= 0 ? f.symbols[scope]?.qualifiedName ?? null : null;
+}
+
+const readers = new WeakMap<CodeGraph, LineReader>();
+
+/** The line reader of a graph: recently read files stay in memory for its generation. */
+export function linesOf(graph: CodeGraph): LineReader {
+  let r = readers.get(graph);
+  if (!r) readers.set(graph, r = new LineReader(graph.root));
+  return r;
+}
+
+/** Reads source lines for `context`, keeping the last `keep` files read. */
+export class LineReader {
+  private readonly files = new Map<string, string[] | null>();
+
+  constructor(private readonly root: string, private readonly keep = 256) {}
+
+  /** The trimmed line (1-based), cut to 200 characters; "" when unreadable. */
+  line(file: string, line: number): string {
+    let lines = this.files.get(file);
+    if (lines === undefined) {
+      try {
+        lines = Deno.readTextFileSync(`${this.root}/${file}`).split("\n");
+      } catch {
+        lines = null;
+      }
+      this.files.set(file, lines);
+      if (this.files.size > this.keep) this.files.delete(this.files.keys().next().value!);
+    }
+    const text = lines?.[line - 1]?.trim() ?? "";
+    return text.length > 200 ? `${text.slice(0, 199)}…` : text;
+  }
+}

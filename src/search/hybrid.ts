@@ -1,0 +1,412 @@
+/**
+ * Hybrid search: BM25F over code-aware tokens and cosine over the embedder's vectors,
+ * fused as a weighted sum of max-normalised scores plus a boost for symbol-name matches;
+ * filters, de-duplication per symbol, and snippets of the most relevant lines.
+ *
+ * @module
+ */
+
+import { CodectxError } from "../errors.ts";
+import type { Project } from "../index/project.ts";
+import type { WireSearchItem } from "../tools/schemas.ts";
+import type { ResolvedEmbedder } from "./embedder.ts";
+import { inProcessEmbedder } from "./providers.ts";
+import { type Bm25Params, DEFAULT_BM25 } from "./lexical.ts";
+import { lexicalIndexFor } from "./lexical_cache.ts";
+import { chunkSymbol, type ChunkTable, chunkTable } from "./table.ts";
+import { codeTokens, queryTokens } from "./tokens.ts";
+import type { VectorProgress } from "./vector_sync.ts";
+import { type Hit, topK } from "./vectors.ts";
+
+/** Which side(s) of the search to use. */
+export type SearchMode = "hybrid" | "lexical" | "dense";
+
+/** The search options (wire names, as the tool takes them). */
+export interface SearchOptions {
+  /** How many results, 1–100 (default 10). */
+  top_k?: number;
+  /** Minimum score in [0, 1] (default 0). */
+  threshold?: number;
+  /** Only files under this folder (or starting with this path). */
+  path_prefix?: string;
+  /** Only files of this language (`python`, `typescript`, …). */
+  language?: string;
+  /** `hybrid` (default), `lexical` or `dense`. */
+  mode?: SearchMode;
+  /** Wait until every chunk has its vector before answering (default: use what is there). */
+  wait_for_vectors?: boolean;
+}
+
+/** How the two sides are fused; the defaults are tuned by `bench/search_quality.ts`. */
+export interface FusionParams {
+  /** `weighted`: w·lexical + (1−w)·dense, each max-normalised; `rrf`: reciprocal ranks. */
+  method: "weighted" | "rrf";
+  /** Share of the lexical side in `weighted`. */
+  lexicalWeight: number;
+  /** Added (then rescaled) for the share of a symbol's name the query covers. */
+  nameBoost: number;
+  /** The k of reciprocal-rank fusion. */
+  rrfK: number;
+  /** Candidates taken from each side before fusing. */
+  candidates: number;
+  bm25: Bm25Params;
+}
+
+/** Tuned on the development half of the evaluation set (see `bench/search_quality.ts`). */
+export const DEFAULT_FUSION: FusionParams = {
+  method: "weighted",
+  lexicalWeight: 0.6,
+  nameBoost: 0.1,
+  rrfK: 60,
+  candidates: 200,
+  bm25: DEFAULT_BM25,
+};
+
+/** What `semantic_search` answers. */
+export interface SearchOutcome {
+  query: string;
+  snippets: WireSearchItem[];
+  /** `ready`, `indexing` or `empty`. */
+  index_state: string;
+  mode: SearchMode;
+  vectors: VectorProgress;
+}
+
+/** Longest query accepted, in UTF-8 bytes. */
+export const MAX_QUERY_BYTES = 4096;
+/** Most lines in a snippet. */
+export const SNIPPET_LINES = 20;
+
+/** Checks the options; throws `invalid_argument` naming the parameter. */
+export function validateSearch(query: unknown, opts: SearchOptions): void {
+  const bad = (msg: string) => new CodectxError("invalid_argument", msg);
+  if (typeof query !== "string" || query.trim() === "") {
+    throw bad("query is empty; pass what to find, in plain words or code");
+  }
+  if (new TextEncoder().encode(query).length > MAX_QUERY_BYTES) {
+    throw bad(`query is longer than ${MAX_QUERY_BYTES} bytes; shorten it`);
+  }
+  const k = opts.top_k;
+  if (k !== undefined && (!Number.isInteger(k) || k < 1 || k > 100)) {
+    throw bad(`top_k must be an integer from 1 to 100, got ${k}`);
+  }
+  const t = opts.threshold;
+  if (t !== undefined && (typeof t !== "number" || !(t >= 0 && t <= 1))) {
+    throw bad(`threshold must be a number from 0 to 1, got ${t}`);
+  }
+  if (opts.mode !== undefined && !["hybrid", "lexical", "dense"].includes(opts.mode)) {
+    throw bad(`mode must be hybrid, lexical or dense, got '${opts.mode}'`);
+  }
+}
+
+/** Rows (files) that pass the filters. */
+function fileFilter(
+  project: Project,
+  table: ChunkTable,
+  opts: SearchOptions,
+): ((row: number) => boolean) | undefined {
+  if (!opts.path_prefix && !opts.language) return undefined;
+  let prefix = "";
+  if (opts.path_prefix) {
+    const rel = project.resolvePath(opts.path_prefix, "path_prefix");
+    let dir = false;
+    try {
+      dir = rel === "" || Deno.statSync(`${project.root}/${rel}`).isDirectory;
+    } catch {
+      dir = false;
+    }
+    prefix = rel === "" ? "" : dir ? `${rel}/` : rel;
+  }
+  let language = "";
+  if (opts.language) {
+    language = opts.language.trim().toLowerCase();
+    const present = new Set(table.files.map((f) => f.language));
+    if (!present.has(language)) {
+      throw new CodectxError(
+        "invalid_argument",
+        `language '${opts.language}' is not in this index; languages here: ${
+          [...present].sort().join(", ") || "none"
+        }`,
+      );
+    }
+  }
+  const ok = new Uint8Array(table.files.length);
+  table.files.forEach((f, i) => {
+    ok[i] = (prefix === "" || f.path === prefix.replace(/\/$/, "") || f.path.startsWith(prefix)) &&
+        (language === "" || f.language === language)
+      ? 1
+      : 0;
+  });
+  return (row) => ok[table.fileOfRow[row]] === 1;
+}
+
+/**
+ * The most relevant lines of a chunk (at most {@link SNIPPET_LINES}): the window with the
+ * most query-token hits, else the head of the chunk.
+ */
+export function bestSnippet(
+  text: string,
+  startLine: number,
+  terms: ReadonlySet<string>,
+): { text: string; line: number } {
+  const lines = text.split("\n");
+  if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
+  const hits = lines.map((l) => {
+    let n = 0;
+    if (terms.size) { for (const t of codeTokens(l)) if (terms.has(t)) n++; }
+    return n;
+  });
+  let sum = 0;
+  for (let i = 0; i < SNIPPET_LINES; i++) sum += hits[i];
+  let best = sum;
+  let at = 0;
+  for (let i = SNIPPET_LINES; i < lines.length; i++) {
+    sum += hits[i] - hits[i - SNIPPET_LINES];
+    if (sum > best) {
+      best = sum;
+      at = i - SNIPPET_LINES + 1;
+    }
+  }
+  return { text: lines.slice(at, at + SNIPPET_LINES).join("\n"), line: startLine + at };
+}
+
+/** Both sides' scores for one query, before fusion. */
+export interface Retrieved {
+  table: ChunkTable;
+  mode: SearchMode;
+  /** Lexical score of every row (null in dense mode), and the query's largest possible. */
+  lex: Float32Array | null;
+  lexMax: number;
+  lexTop: Hit[];
+  /** Cosine of every row (NaN: no vector yet; null: no vectors at all). */
+  dense: Float32Array | null;
+  denseTop: Hit[];
+  /** Share of each row's symbol name that the query covers. */
+  nameCover: (row: number) => number;
+  terms: ReadonlySet<string>;
+  vectors: VectorProgress;
+}
+
+const QUERY_CACHE = 256;
+const queryVectors = new Map<string, Float32Array>();
+
+/** Forgets the cached query vectors (benchmarks measure the embedding too). */
+export function clearQueryVectorCache(): void {
+  queryVectors.clear();
+}
+
+async function embedQuery(choice: ResolvedEmbedder, query: string): Promise<Float32Array> {
+  const key = `${choice.id}\0${query}`;
+  const hit = queryVectors.get(key);
+  if (hit) {
+    queryVectors.delete(key);
+    queryVectors.set(key, hit);
+    return hit;
+  }
+  const embedder = await inProcessEmbedder(choice);
+  const [v] = await embedder.embed([choice.provider.queryText?.(query) ?? query]);
+  queryVectors.set(key, v);
+  if (queryVectors.size > QUERY_CACHE) queryVectors.delete(queryVectors.keys().next().value!);
+  return v;
+}
+
+/**
+ * Stage 1: scores every row on the side(s) `opts.mode` asks for, with the filters, and
+ * takes each side's best candidates.
+ */
+export async function retrieve(
+  project: Project,
+  query: string,
+  opts: SearchOptions = {},
+  fusion: FusionParams = DEFAULT_FUSION,
+): Promise<Retrieved> {
+  validateSearch(query, opts);
+  const mode = opts.mode ?? "hybrid";
+  const table = await chunkTable(project);
+  const accept = fileFilter(project, table, opts);
+  const n = table.chunks.length;
+  const C = Math.max(fusion.candidates, (opts.top_k ?? 10) * 5);
+  const qTokens = queryTokens(query);
+
+  // Dense side: vectors of this generation, if the embedder has any yet.
+  const sync = project.vectors();
+  let progress = sync.progress();
+  if (mode !== "lexical" && progress.state !== "off") {
+    if (opts.wait_for_vectors) progress = await sync.settle();
+    else {
+      sync.start();
+      progress = sync.progress();
+    }
+  }
+  if (mode === "dense" && progress.state === "off") {
+    throw new CodectxError(
+      "invalid_argument",
+      "mode 'dense' needs vectors, but this project's embedder is 'none'; use mode lexical or hybrid",
+    );
+  }
+  let dense: Float32Array | null = null;
+  let denseTop: Hit[] = [];
+  const vectors = mode === "lexical" ? null : sync.vectorsFor(table);
+  if (vectors && vectors.index.count > 0) {
+    const qv = await embedQuery(vectors.choice, query);
+    const d = new Float32Array(n);
+    vectors.index.scoreAll(qv, d);
+    dense = d;
+    denseTop = topK(n, C, (i) => d[i], accept);
+  }
+
+  // Lexical side.
+  const lexical = mode === "dense" ? null : await lexicalIndexFor(project, table, fusion.bm25);
+  let lex: Float32Array | null = null;
+  let lexTop: Hit[] = [];
+  let lexMax = 0;
+  if (lexical) {
+    const l = new Float32Array(n);
+    lexMax = lexical.score(qTokens, l);
+    lex = l;
+    lexTop = topK(n, C, (i) => (l[i] > 0 ? l[i] : NaN), accept);
+  }
+  const qIds = new Set(lexical ? qTokens.map((t) => lexical.termId(t)).filter((i) => i >= 0) : []);
+  const nameCover = (row: number) => {
+    if (!lexical || qIds.size === 0) return 0;
+    const ids = lexical.nameTerms(row);
+    if (ids.length === 0) return 0;
+    let hit = 0;
+    for (const id of ids) if (qIds.has(id)) hit++;
+    return hit / ids.length;
+  };
+  return {
+    table,
+    mode,
+    lex,
+    lexMax,
+    lexTop,
+    dense,
+    denseTop,
+    nameCover,
+    terms: new Set(qTokens),
+    vectors: sync.progress(),
+  };
+}
+
+/** Stage 2: one score in [0, 1] per candidate row. */
+export function fuse(r: Retrieved, fusion: FusionParams = DEFAULT_FUSION): Map<number, number> {
+  const { lex, lexTop, dense, denseTop, nameCover, mode } = r;
+  const scored = new Map<number, number>();
+  const boost = (row: number, s: number) =>
+    (s + fusion.nameBoost * nameCover(row)) / (1 + fusion.nameBoost);
+  if (mode === "lexical" || (mode === "hybrid" && denseTop.length === 0)) {
+    for (const h of lexTop) scored.set(h.row, boost(h.row, r.lexMax > 0 ? h.score / r.lexMax : 0));
+  } else if (mode === "dense") {
+    for (const h of denseTop) scored.set(h.row, Math.max(0, h.score));
+  } else if (fusion.method === "rrf") {
+    const add = (hits: Hit[]) =>
+      hits.forEach((h, rank) => {
+        scored.set(h.row, (scored.get(h.row) ?? 0) + 1 / (fusion.rrfK + rank + 1));
+      });
+    add(lexTop);
+    add(denseTop);
+    const max = 2 / (fusion.rrfK + 1);
+    for (const [row, s] of scored) scored.set(row, boost(row, s / max));
+  } else {
+    const topLex = lexTop[0]?.score ?? 0;
+    const topDense = Math.max(denseTop[0]?.score ?? 0, 1e-9);
+    const w = fusion.lexicalWeight;
+    const rows = new Set([...lexTop.map((h) => h.row), ...denseTop.map((h) => h.row)]);
+    for (const row of rows) {
+      const l = topLex > 0 && lex ? lex[row] / topLex : 0;
+      const dv = dense ? dense[row] : NaN;
+      // A chunk without a vector yet is judged by its lexical side alone.
+      const d = Number.isNaN(dv) ? l : Math.max(0, dv) / topDense;
+      scored.set(row, boost(row, w * l + (1 - w) * d));
+    }
+  }
+  return scored;
+}
+
+/** Stage 3: best first, one result per symbol, threshold, top k, as search items. */
+export function present(
+  r: Retrieved,
+  scored: Map<number, number>,
+  topN = 10,
+  threshold = 0,
+): WireSearchItem[] {
+  const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const seen = new Set<string>();
+  const out: WireSearchItem[] = [];
+  for (const [row, score] of ranked) {
+    if (out.length >= topN || score < threshold) break;
+    const c = r.table.chunks[row];
+    const key = c.symbol === null ? `${c.file}\0#${row}` : `${c.file}\0${c.symbol}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(toItem(r.table, row, score, r.terms));
+  }
+  return out;
+}
+
+/**
+ * Runs a search and answers in the tool's shape.
+ *
+ * @example
+ * ```ts
+ * const r = await searchProject(project, "parse the config file", { top_k: 5 });
+ * for (const s of r.snippets) console.log(`${s.file}:${s.line} ${s.score}`);
+ * ```
+ */
+export async function searchProject(
+  project: Project,
+  query: string,
+  opts: SearchOptions = {},
+  fusion: FusionParams = DEFAULT_FUSION,
+): Promise<SearchOutcome> {
+  const r = await retrieve(project, query, opts, fusion);
+  const snippets = present(r, fuse(r, fusion), opts.top_k ?? 10, opts.threshold ?? 0);
+  return {
+    query,
+    snippets,
+    index_state: await project.state(),
+    mode: r.mode,
+    vectors: r.vectors,
+  };
+}
+
+function toItem(
+  table: ChunkTable,
+  row: number,
+  score: number,
+  terms: ReadonlySet<string>,
+): WireSearchItem {
+  const c = table.chunks[row];
+  const sym = chunkSymbol(table, row);
+  const whole = sym && c.startLine <= sym.startLine && c.endLine >= sym.endLine;
+  const snippet = bestSnippet(c.text, c.startLine, terms);
+  return {
+    file: c.file,
+    line: whole ? sym.startLine : c.startLine,
+    end_line: whole ? sym.endLine : c.endLine,
+    score: Math.round(Math.min(1, Math.max(0, score)) * 10000) / 10000,
+    snippet: snippet.text,
+    language: c.language,
+    symbol: c.symbol,
+    kind: c.kind,
+  };
+}
+
+/**
+ * Hybrid (lexical + vector) search over an open project: ranked search items, best first.
+ *
+ * @example
+ * ```ts
+ * const project = await Project.open("./my-repo");
+ * const hits = await hybridSearch(project, "retry a failed request", { top_k: 5 });
+ * for (const h of hits) console.log(`${h.file}:${h.line} ${h.score.toFixed(3)}`);
+ * ```
+ */
+export async function hybridSearch(
+  project: Project,
+  query: string,
+  opts: SearchOptions = {},
+): Promise<WireSearchItem[]> {
+  return (await searchProject(project, query, opts)).snippets;
+}

@@ -1,0 +1,83 @@
+/**
+ * The row layout shared by the lexical and the vector index of one generation: every chunk
+ * of the index gets a row, files in manifest order, chunks in blob order. Both indexes and
+ * the background embedder address chunks by these rows.
+ *
+ * @module
+ */
+
+import type { LoadedIndex, Project } from "../index/project.ts";
+import type { ChunkRecord, SymbolRecord } from "../types.ts";
+
+/** One file's rows. */
+export interface TableFile {
+  path: string;
+  /** Key of the file's blob (content-addressed). */
+  blob: string;
+  language: string;
+  /** Rows [start, end). */
+  start: number;
+  end: number;
+}
+
+/** The chunks of one generation, in row order. */
+export interface ChunkTable {
+  generation: number;
+  chunks: ChunkRecord[];
+  files: TableFile[];
+  /** Index into `files` of each row. */
+  fileOfRow: Uint32Array;
+  /** The loaded index it was built from. */
+  index: LoadedIndex;
+}
+
+const tables = new WeakMap<Project, ChunkTable>();
+
+/**
+ * The chunk table of the project's current generation (built once per generation).
+ *
+ * @example
+ * ```ts
+ * const table = await chunkTable(project);
+ * console.log(table.chunks.length, table.files.length);
+ * ```
+ */
+export async function chunkTable(project: Project): Promise<ChunkTable> {
+  const index = await project.index();
+  const hit = tables.get(project);
+  if (hit && hit.generation === index.generation) return hit;
+  const chunks = await index.chunks();
+  const files: TableFile[] = [];
+  const fileOfRow = new Uint32Array(chunks.length);
+  let i = 0;
+  while (i < chunks.length) {
+    const path = chunks[i].file;
+    const start = i;
+    while (i < chunks.length && chunks[i].file === path) fileOfRow[i++] = files.length;
+    const entry = index.files.get(path);
+    files.push({
+      path,
+      blob: entry?.blob ?? "",
+      language: entry?.language ?? chunks[start].language,
+      start,
+      end: i,
+    });
+  }
+  const table: ChunkTable = { generation: index.generation, chunks, files, fileOfRow, index };
+  tables.set(project, table);
+  return table;
+}
+
+/** The symbol a chunk is named after (overlapping it), if any. */
+export function chunkSymbol(table: ChunkTable, row: number): SymbolRecord | undefined {
+  const c = table.chunks[row];
+  if (c.symbol === null) return undefined;
+  const list = table.index.symbolsByFile.get(c.file) ?? [];
+  let fallback: SymbolRecord | undefined;
+  for (const s of list) {
+    if (s.qualifiedName !== c.symbol) continue;
+    if (s.startLine <= c.endLine && s.endLine >= c.startLine) return s;
+    fallback ??= s;
+  }
+  return fallback;
+}

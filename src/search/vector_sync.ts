@@ -1,0 +1,353 @@
+/**
+ * Background embedding: after a commit, the chunks of the new generation get vectors while
+ * lexical search already answers. Vectors come, in order of cost, from the previous
+ * generation in memory (same file blob), from the store (blocks written by any earlier
+ * run), from the store by chunk text hash (a changed file's unchanged chunks), and only
+ * then from the model, in a worker. Each file's block is written as soon as it is complete,
+ * so a killed process loses at most the files in flight.
+ *
+ * @module
+ */
+
+import type { IndexProgress } from "../index/indexer.ts";
+import type { Project } from "../index/project.ts";
+import { errorMessage } from "../errors.ts";
+import type { ChunkDocument, Embedder, ResolvedEmbedder } from "./embedder.ts";
+import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
+import { chunkSymbol, type ChunkTable, chunkTable } from "./table.ts";
+import {
+  collectVectorGarbage,
+  deleteBlocks,
+  readAllBlocks,
+  readBlock,
+  textHash,
+  type VectorBlock,
+  writeBlock,
+} from "./vector_store.ts";
+import { FlatVectorIndex } from "./vectors.ts";
+import { workerEmbedder } from "./worker_embedder.ts";
+
+/** How far the vectors of the current generation are. */
+export interface VectorProgress {
+  /** The embedder's id (`use-lite@0.2.0`, `transformers:<folder>`…), or the choice made. */
+  embedder: string;
+  dimensions: number;
+  /** Chunks with a vector. */
+  done: number;
+  /** Chunks of the current generation. */
+  total: number;
+  /** Chunks the model embedded in the last run (the others came from the cache). */
+  embedded: number;
+  /**
+   * `off` (embedder `none`), `idle` (not started), `embedding`, `complete` or `error`.
+   */
+  state: "off" | "idle" | "embedding" | "complete" | "error";
+  error?: string;
+}
+
+/** The vectors of one generation, as search uses them. */
+export interface GenerationVectors {
+  generation: number;
+  choice: ResolvedEmbedder;
+  index: FlatVectorIndex;
+}
+
+/** Texts sent to the worker at once. */
+const BATCH = 64;
+/** Above this many missing files, one pass over all blocks beats one read per file. */
+const SCAN_LIMIT = 64;
+
+/** Renders row `row` of `table` as an embedder sees it. */
+export function chunkDocument(table: ChunkTable, row: number): ChunkDocument {
+  const c = table.chunks[row];
+  const s = chunkSymbol(table, row);
+  return {
+    file: c.file,
+    language: c.language,
+    symbol: c.symbol,
+    kind: c.kind,
+    name: s?.name ?? c.symbol?.split(".").pop() ?? null,
+    parent: s?.parent ?? null,
+    signature: s?.signature ?? "",
+    doc: s?.doc ?? "",
+    text: c.text,
+  };
+}
+
+/** The background embedding of one project. */
+export class VectorSync {
+  private current: (GenerationVectors & { table: ChunkTable; hashes: string[] }) | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private closed = false;
+  /** The model embedding documents: a worker's (closed after a run) or the shared one. */
+  private worker: Embedder | null = null;
+  private ownsWorker = false;
+  private status: VectorProgress;
+  private stopListening: () => void;
+  private lastEmit = 0;
+
+  constructor(
+    private readonly project: Project,
+    /** The `--embedder` choice. */
+    readonly spec: string,
+    private readonly emit: (p: IndexProgress) => void,
+  ) {
+    this.status = {
+      embedder: spec,
+      dimensions: 0,
+      done: 0,
+      total: 0,
+      embedded: 0,
+      state: spec === "none" ? "off" : "idle",
+    };
+    this.stopListening = project.listen((e) => {
+      if (e.type === "completed" && e.report.generation !== this.current?.generation) {
+        this.start();
+      }
+    });
+  }
+
+  /** Where the vectors are. */
+  progress(): VectorProgress {
+    return { ...this.status };
+  }
+
+  /** Starts (or restarts, for a newer generation) the background run. */
+  start(): void {
+    if (this.closed || this.spec === "none") return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.loop().finally(() => {
+      this.running = null;
+    });
+  }
+
+  /** Starts the run if needed and waits until the vectors are complete (or failed). */
+  async settle(): Promise<VectorProgress> {
+    this.start();
+    while (this.running) await this.running;
+    return this.progress();
+  }
+
+  /** The vectors of `table`'s generation (possibly still filling), or null. */
+  vectorsFor(table: ChunkTable): GenerationVectors | null {
+    const c = this.current;
+    return c && c.generation === table.generation ? c : null;
+  }
+
+  /** Stops the run and the worker. */
+  close(): void {
+    this.closed = true;
+    this.stopListening();
+    this.dropWorker();
+  }
+
+  private async useWorker(choice: ResolvedEmbedder): Promise<Embedder> {
+    if (this.worker) return this.worker;
+    const inWorker = choice.provider.inWorker !== false;
+    this.worker = inWorker ? await workerEmbedder(choice) : await inProcessEmbedder(choice);
+    this.ownsWorker = inWorker;
+    return this.worker;
+  }
+
+  private dropWorker(): void {
+    if (this.ownsWorker) this.worker?.close?.();
+    this.worker = null;
+    this.ownsWorker = false;
+  }
+
+  private async loop(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        await this.runOnce();
+      } catch (err) {
+        if (this.closed) return;
+        this.status = { ...this.status, state: "error", error: errorMessage(err) };
+      } finally {
+        this.dropWorker();
+      }
+    } while (this.again && !this.closed);
+  }
+
+  private report(force = false): void {
+    const now = performance.now();
+    if (!force && now - this.lastEmit < 500) return;
+    this.lastEmit = now;
+    this.emit({ phase: "embed", filesDone: this.status.done, filesTotal: this.status.total });
+  }
+
+  private async runOnce(): Promise<void> {
+    const store = this.project.store;
+    if ((await store.currentGeneration()) === null) return;
+    const choice = await resolveEmbedder(this.spec);
+    if (!choice) {
+      this.status = { ...this.status, state: "off" };
+      return;
+    }
+    const table = await chunkTable(this.project);
+    const rows = table.chunks.length;
+    const prev = this.current?.choice.id === choice.id ? this.current : null;
+    this.status = {
+      embedder: choice.id,
+      dimensions: prev?.index.dimensions ?? 0,
+      done: 0,
+      total: rows,
+      embedded: 0,
+      state: "embedding",
+    };
+    this.report(true);
+
+    // 1. What the store knows of this embedder: its dimensions, if it ever wrote.
+    const meta = await store.kv.get<{ dims: number }>(["vecmeta", choice.id]);
+    let dims = prev?.index.dimensions ?? meta.value?.dims ?? 0;
+    if (dims === 0) {
+      dims = (await this.useWorker(choice)).dimensions;
+      await store.kv.set(["vecmeta", choice.id], { dims });
+    }
+    const index = new FlatVectorIndex(rows, dims);
+    const hashes = new Array<string>(rows).fill("");
+    this.current = { generation: table.generation, choice, index, table, hashes };
+    this.status.dimensions = dims;
+
+    // 2. Whole files from the previous generation in memory.
+    const reuse = new Map<string, Float32Array>();
+    const missing = new Set<number>();
+    const prevStart = new Map(prev?.table.files.map((f) => [f.blob, f.start]) ?? []);
+    table.files.forEach((f, fi) => {
+      const at = prev ? prevStart.get(f.blob) : undefined;
+      if (at === undefined) {
+        missing.add(fi);
+        return;
+      }
+      let complete = true;
+      for (let r = f.start; r < f.end; r++) {
+        const v = prev!.index.get(at + r - f.start);
+        if (v) {
+          index.set(r, v);
+          hashes[r] = prev!.hashes[at + r - f.start];
+        } else complete = false;
+      }
+      if (!complete) missing.add(fi);
+    });
+    if (prev) {
+      for (let r = 0; r < prev.hashes.length; r++) {
+        const v = prev.index.get(r);
+        if (v && prev.hashes[r]) reuse.set(prev.hashes[r], v);
+      }
+    }
+
+    // 3. Blocks in the store: whole files, and rows of other files for reuse by hash.
+    const place = (fi: number, block: VectorBlock) => {
+      const f = table.files[fi];
+      if (block.dims !== dims || block.hashes.length !== f.end - f.start) return false;
+      for (let r = f.start; r < f.end; r++) {
+        const i = r - f.start;
+        index.set(r, block.vectors.subarray(i * dims, (i + 1) * dims));
+        hashes[r] = block.hashes[i];
+      }
+      return true;
+    };
+    const byBlob = new Map(table.files.map((f, fi) => [f.blob, fi]));
+    if (missing.size > SCAN_LIMIT) {
+      for await (const block of readAllBlocks(store, choice.id)) {
+        if (this.closed) return;
+        const fi = byBlob.get(block.blob);
+        if (fi !== undefined && missing.has(fi) && place(fi, block)) {
+          missing.delete(fi);
+          continue;
+        }
+        if (block.dims !== dims) continue;
+        block.hashes.forEach((h, i) =>
+          reuse.set(h, block.vectors.subarray(i * dims, (i + 1) * dims))
+        );
+      }
+    } else {
+      for (const fi of [...missing]) {
+        const block = await readBlock(store, choice.id, table.files[fi].blob);
+        if (block && place(fi, block)) missing.delete(fi);
+      }
+    }
+    this.status.done = index.count;
+    this.report(true);
+
+    // 4. The rest: reuse by text hash, embed what is new; write each file when complete.
+    const provider = choice.provider;
+    const left = new Map<number, number>();
+    const queue: Array<{ row: number; text: string }> = [];
+    const writeFile = async (fi: number) => {
+      const f = table.files[fi];
+      const vectors = new Float32Array((f.end - f.start) * dims);
+      for (let r = f.start; r < f.end; r++) vectors.set(index.get(r)!, (r - f.start) * dims);
+      await writeBlock(store, choice.id, {
+        blob: f.blob,
+        dims,
+        hashes: hashes.slice(f.start, f.end),
+        vectors,
+      });
+    };
+    for (const fi of missing) {
+      const f = table.files[fi];
+      let n = 0;
+      for (let r = f.start; r < f.end; r++) {
+        if (index.present[r] && hashes[r]) continue;
+        const text = provider.documentText(chunkDocument(table, r));
+        const h = textHash(text);
+        hashes[r] = h;
+        const v = reuse.get(h);
+        if (v) index.set(r, v);
+        else {
+          queue.push({ row: r, text });
+          n++;
+        }
+      }
+      if (n === 0) await writeFile(fi);
+      else left.set(fi, n);
+    }
+    this.status.done = index.count;
+    this.report(true);
+    for (let i = 0; i < queue.length; i += BATCH) {
+      if (this.closed || this.again) return;
+      const model = await this.useWorker(choice);
+      if (model.dimensions !== dims) {
+        throw new Error(
+          `embedder ${choice.id} now has ${model.dimensions} dimensions, the stored vectors ${dims}; run \`codectx index --force\``,
+        );
+      }
+      const batch = queue.slice(i, i + BATCH);
+      const vecs = await model.embed(batch.map((b) => b.text));
+      const done = new Set<number>();
+      batch.forEach((b, j) => {
+        index.set(b.row, vecs[j]);
+        const fi = table.fileOfRow[b.row];
+        const n = left.get(fi)! - 1;
+        left.set(fi, n);
+        if (n === 0) done.add(fi);
+      });
+      for (const fi of done) await writeFile(fi);
+      this.status.done = index.count;
+      this.status.embedded += batch.length;
+      this.report();
+    }
+    this.dropWorker();
+
+    // 5. Complete: drop vectors no generation uses, if this one is still current.
+    this.status = { ...this.status, done: index.count, state: "complete" };
+    this.report(true);
+    if ((await store.currentGeneration()) === table.generation && !this.closed) {
+      const keep = new Set(table.files.map((f) => f.blob));
+      if (prev) {
+        await deleteBlocks(
+          store,
+          choice.id,
+          prev.table.files.map((f) => f.blob).filter((b) => !keep.has(b)),
+        );
+      } else {
+        await collectVectorGarbage(store, choice.id, keep);
+      }
+    }
+  }
+}

@@ -1,0 +1,426 @@
+import assert from "node:assert/strict";
+import { expandUse } from "../src/graph/resolve/rust.ts";
+import { parseJsonc } from "../src/graph/resolve/js.ts";
+import { stronglyConnected } from "../src/graph/deps.ts";
+import { toMermaid } from "../src/graph/mermaid.ts";
+import { Project } from "../src/index/project.ts";
+import { createExecutor, type Executor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, runCli, tempIndexDir, writeFiles } from "./helpers.ts";
+
+const FIXTURE = new URL("./fixtures/graph", import.meta.url).pathname;
+
+type Payload = Record<string, unknown>;
+type Row = Record<string, unknown>;
+
+async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
+  return r.result_payload;
+}
+
+async function fails(ex: Executor, tool: string, args: Payload, code: string, re?: RegExp) {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  assert.equal(r.success, false, `${tool} ${JSON.stringify(args)} should fail`);
+  assert.equal(r.error_code, code, r.error ?? "");
+  if (re) assert.match(r.error ?? "", re);
+}
+
+function rows(v: unknown): Row[] {
+  return v as Row[];
+}
+
+/** `file:line kind` of each reference. */
+function refs(p: Payload): string[] {
+  return rows(p.references).map((r) => `${r.file}:${r.line} ${r.kind}`);
+}
+
+/** `module -> resolved | external pkg | unresolved` of each import. */
+function imports(p: Payload): string[] {
+  return rows(p.imports).map((i) =>
+    `${i.line} ${i.module} -> ${
+      i.resolved ?? (i.external ? `external ${i.package}` : "unresolved")
+    }`
+  );
+}
+
+Deno.test("graph: imports, references and calls across languages", async (t) => {
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(FIXTURE, { indexDir, workers: 0 });
+  const ex = await createExecutor(project);
+  try {
+    await t.step("every resolver family resolves its imports", async () => {
+      const expect: Record<string, string[]> = {
+        "py/main.py": [
+          "2 os.path -> external os",
+          "3 requests -> external requests",
+          "4 app.models -> py/app/models.py",
+          "5 app.util -> py/app/util.py",
+          "6 app -> py/app/__init__.py",
+        ],
+        "py/app/models.py": ["1 .util -> py/app/util.py", "2 . -> py/app/__init__.py"],
+        "py/tests/test_core.py": ["1 pkg.core -> py/src/pkg/core.py"],
+        "ts/src/app.ts": [
+          "1 @lib/math -> ts/src/lib/math.ts",
+          "2 ./lib -> ts/src/lib/index.ts",
+          "3 ./lib/index.js -> ts/src/lib/index.ts",
+          "4 react -> external react",
+          "5 node:fs -> external node:fs",
+        ],
+        "ts/src/use_shared.ts": ["1 @demo/shared -> ts/packages/shared/src/index.ts"],
+        "go/cmd/main.go": [
+          "4 fmt -> external fmt",
+          "6 example.com/demo/util -> go/util",
+          "7 example.com/demo/util -> go/util",
+        ],
+        "rust/src/lib.rs": [
+          "1 net -> rust/src/net.rs",
+          "2 util -> rust/src/util/mod.rs",
+          "4 crate::util::helper -> rust/src/util/mod.rs",
+        ],
+        "rust/src/net.rs": ["1 std::io -> external std"],
+        "rust/src/util/deep.rs": [
+          "1 crate::net::connect -> rust/src/net.rs",
+          "2 super::helper as h -> rust/src/util/mod.rs",
+        ],
+        "java/src/main/java/com/demo/app/Main.java": [
+          "3 com.demo.util.Strings -> java/src/main/java/com/demo/util/Strings.java",
+          "4 java.util.List -> external java.util",
+        ],
+        "c/src/main.c": [
+          "1 <stdio.h> -> external stdio.h",
+          "2 mathx.h -> c/include/mathx.h",
+          "3 local.h -> c/src/local.h",
+        ],
+        "ruby/app.rb": ["1 lib/greeter -> ruby/lib/greeter.rb", "2 json -> external json"],
+        "php/src/Http/Controller.php": [
+          "4 Demo\\Models\\User -> php/src/Models/User.php",
+          "5 Symfony\\Component\\HttpFoundation\\Request -> external Symfony\\Component",
+        ],
+        "csharp/Program.cs": ["1 System -> external System", "2 Shop.Models -> csharp/Models"],
+      };
+      for (const [file, want] of Object.entries(expect)) {
+        const p = await call(ex, "get_dependencies", { file_path: file });
+        assert.deepEqual(imports(p), want, file);
+      }
+      const util = await call(ex, "get_dependencies", { file_path: "py/app/util.py" });
+      assert.deepEqual(util.imported_by, [
+        "py/app/__init__.py",
+        "py/app/models.py",
+        "py/app/shadow.py",
+        "py/main.py",
+      ]);
+      const main = await call(ex, "get_dependencies", { file_path: "py/main.py" });
+      assert.deepEqual(rows(main.imports)[3].names, ["slugify as sl"]);
+      assert.deepEqual(
+        (await call(ex, "get_dependencies", { file_path: "go/util/more.go" })).imported_by,
+        ["go/cmd/main.go"],
+      );
+    });
+
+    await t.step("the whole graph: nodes, edges, external packages, cycles", async () => {
+      const g = await call(ex, "get_dependencies", {});
+      assert.equal(g.file, null);
+      assert.ok(rows(g.nodes).some((n) => n.file === "py/main.py" && n.imports === 5));
+      assert.ok(
+        rows(g.edges).some((e) => e.from === "ts/src/app.ts" && e.to === "ts/src/lib/math.ts"),
+      );
+      const ext = new Map(rows(g.external).map((e) => [e.package, e.count]));
+      assert.equal(ext.get("requests"), 1);
+      assert.equal(ext.get("react"), 1);
+      assert.deepEqual(g.cycles, [
+        ["rust/src/util/deep.rs", "rust/src/util/mod.rs"],
+        ["ts/src/cycle_a.ts", "ts/src/cycle_b.ts"],
+      ]);
+      assert.equal(g.unresolved, 0);
+    });
+
+    await t.step("references follow imports and aliases, skip shadowing locals", async () => {
+      const p = await call(ex, "find_references", { symbol_name: "slugify" });
+      assert.equal(p.symbol, "slugify");
+      assert.deepEqual(refs(p), [
+        "py/app/__init__.py:2 import",
+        "py/app/models.py:1 import",
+        "py/app/models.py:12 call",
+        "py/app/shadow.py:1 import",
+        "py/app/shadow.py:14 call",
+        "py/app/util.py:4 definition",
+        "py/app/util.py:11 call",
+        "py/main.py:5 import",
+        "py/main.py:6 import",
+        "py/main.py:12 call",
+        "py/main.py:13 call",
+      ]);
+      assert.equal(p.total, 11);
+      assert.equal(p.truncated, false);
+      const first = rows(p.references)[2];
+      assert.equal(first.column, 16);
+      assert.equal(first.context, "return slugify(self.name)");
+      assert.equal(first.in, "User.save");
+
+      const add = await call(ex, "find_references", { symbol_name: "add" });
+      assert.deepEqual(refs(add), [
+        "ts/src/app.ts:1 import",
+        "ts/src/app.ts:2 import",
+        "ts/src/app.ts:9 call",
+        "ts/src/app.ts:10 call",
+        "ts/src/app.ts:13 call",
+        "ts/src/lib/index.ts:2 import",
+        "ts/src/lib/math.ts:2 definition",
+        "ts/src/lib/math.ts:10 call",
+      ]);
+    });
+
+    await t.step(
+      "methods are matched to their class through self, this and typed receivers",
+      async () => {
+        const save = await call(ex, "find_references", {
+          symbol_name: "User.save",
+          file_path: "py/app/models.py",
+        });
+        assert.deepEqual(refs(save), [
+          "py/app/models.py:9 definition",
+          "py/app/models.py:20 call",
+          "py/main.py:11 call",
+        ]);
+        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Base.save" })), [
+          "py/app/util.py:15 definition",
+        ]);
+        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Calc.plus" })), [
+          "ts/src/app.ts:9 call",
+          "ts/src/lib/math.ts:9 definition",
+        ]);
+        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Stack.Push" })), [
+          "go/cmd/main.go:13 call",
+          "go/util/strings.go:16 definition",
+        ]);
+        assert.deepEqual(
+          refs(await call(ex, "find_references", { symbol_name: "Greeter.greet" })),
+          [
+            "ruby/app.rb:4 call",
+            "ruby/lib/greeter.rb:2 definition",
+          ],
+        );
+        const php = await call(ex, "find_references", {
+          symbol_name: "save",
+          file_path: "php/src/Models/User.php",
+        });
+        assert.deepEqual(refs(php), [
+          "php/src/Http/Controller.php:12 call",
+          "php/src/Models/User.php:6 definition",
+        ]);
+        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Order.Total" })), [
+          "csharp/Models/Order.cs:5 definition",
+          "csharp/Program.cs:11 call",
+        ]);
+      },
+    );
+
+    await t.step("an ambiguous name answers every definition; file_path narrows it", async () => {
+      const both = await call(ex, "find_references", { symbol_name: "helper" });
+      assert.deepEqual(rows(both.definitions).map((d) => d.file).sort(), [
+        "py/app/util.py",
+        "rust/src/util/mod.rs",
+      ]);
+      const rust = await call(ex, "find_references", {
+        symbol_name: "helper",
+        file_path: "rust/src/util/mod.rs",
+      });
+      assert.deepEqual(refs(rust), [
+        "rust/src/lib.rs:4 import",
+        "rust/src/lib.rs:8 call",
+        "rust/src/net.rs:4 call",
+        "rust/src/util/deep.rs:2 import",
+        "rust/src/util/deep.rs:6 call",
+        "rust/src/util/mod.rs:3 definition",
+      ]);
+      const limited = await call(ex, "find_references", { symbol_name: "slugify", limit: 3 });
+      assert.equal(rows(limited.references).length, 3);
+      assert.equal(limited.total, 11);
+      assert.equal(limited.truncated, true);
+    });
+
+    await t.step("calls: callers and callees, depth, unresolved, mermaid, cycles", async () => {
+      const g = await call(ex, "get_call_graph", {
+        symbol_name: "User.save",
+        file_path: "py/app/models.py",
+      });
+      assert.equal(g.symbol, "User.save");
+      assert.deepEqual(rows(g.callers).map((c) => `${c.name}:${c.line}:${c.call_line}`), [
+        "make_user:18:20",
+        "main:9:11",
+      ]);
+      assert.deepEqual(rows(g.callees).map((c) => `${c.name}:${c.file}:${c.resolved}`), [
+        "User.validate:py/app/models.py:true",
+        "helper:py/app/util.py:true",
+        "slugify:py/app/util.py:true",
+      ]);
+      const deep = await call(ex, "get_call_graph", {
+        symbol_name: "User.save",
+        file_path: "py/app/models.py",
+        depth: 2,
+        format: "mermaid",
+      });
+      assert.ok(rows(deep.callers).some((c) => c.name === "py/main.py" && c.depth === 2));
+      const bool = rows(deep.callees).find((c) => c.name === "bool")!;
+      assert.deepEqual([bool.resolved, bool.file, bool.depth], [false, null, 2]);
+      assert.ok(
+        rows(deep.edges).some((e) =>
+          e.from === "User.validate" && e.to === "bool" && e.resolved === false
+        ),
+      );
+      const mermaid = String(deep.mermaid);
+      assert.match(mermaid, /^graph LR\n/);
+      assert.match(mermaid, /\["User\.save"\]/);
+      assert.match(mermaid, /stroke-dasharray/);
+
+      const go = await call(ex, "get_call_graph", { symbol_name: "Reverse" });
+      assert.deepEqual(rows(go.callers).map((c) => c.name).sort(), ["Double", "main"]);
+      const rs = await call(ex, "get_call_graph", { symbol_name: "connect" });
+      assert.deepEqual(rows(rs.callers).map((c) => c.name).sort(), ["go", "start"]);
+      assert.deepEqual(rows(rs.callees).filter((c) => c.resolved).map((c) => c.name), ["helper"]);
+      const java = await call(ex, "get_call_graph", { symbol_name: "Helper.assist" });
+      assert.deepEqual(rows(java.callers).map((c) => c.name), ["Main.main"]);
+      assert.deepEqual(rows(java.callees).map((c) => c.name), ["Helper.prepare"]);
+      const c = await call(ex, "get_call_graph", { symbol_name: "square" });
+      assert.deepEqual(rows(c.callers).map((x) => `${x.name}:${x.file}`), ["main:c/src/main.c"]);
+
+      // a ↔ b: five hops terminate, each node once.
+      const cyc = await call(ex, "get_call_graph", { symbol_name: "a", depth: 5 });
+      assert.deepEqual(rows(cyc.callers).map((x) => x.name), ["b"]);
+      assert.deepEqual(rows(cyc.callees).map((x) => x.name), ["b"]);
+    });
+
+    await t.step("bad input: unknown symbol, depth, files outside the root", async () => {
+      await fails(
+        ex,
+        "find_references",
+        { symbol_name: "slugfy" },
+        "not_found",
+        /did you mean slugify \(py\/app\/util\.py:4\)/,
+      );
+      await fails(ex, "get_call_graph", { symbol_name: "Usr.save" }, "not_found", /not found/);
+      await fails(ex, "get_call_graph", { symbol_name: "main", depth: 0 }, "invalid_argument");
+      await fails(ex, "get_call_graph", { symbol_name: "main", depth: 6 }, "invalid_argument");
+      await fails(ex, "get_dependencies", { file_path: "../outside.py" }, "outside_root");
+      await fails(ex, "get_dependencies", { file_path: "/etc/passwd" }, "outside_root");
+      await fails(
+        ex,
+        "find_references",
+        { symbol_name: "x", file_path: "../../x.py" },
+        "outside_root",
+      );
+      await fails(
+        ex,
+        "get_dependencies",
+        { file_path: "py/mian.py" },
+        "not_found",
+        /did you mean py\/main\.py/,
+      );
+      await fails(
+        ex,
+        "find_references",
+        { symbol_name: "slugify", file_path: "py/main.py" },
+        "not_found",
+        /defined in py\/app\/util\.py:4/,
+      );
+    });
+  } finally {
+    ex.close();
+    await cleanup(indexDir);
+  }
+});
+
+Deno.test("graph: unchanged files are not re-analysed; the graph follows edits", async () => {
+  const root = await makeProject({
+    "lib.py": "def greet(name):\n    return name\n",
+    "a.py": "from lib import greet\n\ngreet('a')\n",
+    "b.py": "import lib\n",
+    "broken.py": "from lib import greet\n\ndef f(:\n    greet('x')\n",
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(project);
+  try {
+    const before = await call(ex, "find_references", { symbol_name: "greet" });
+    assert.deepEqual(refs(before), [
+      "a.py:1 import",
+      "a.py:3 call",
+      "broken.py:1 import",
+      "broken.py:4 call",
+      "lib.py:1 definition",
+    ]);
+    await writeFiles(root, { "b.py": "import lib\n\nlib.greet('b')\n" });
+    const report = await project.reindex();
+    assert.equal(report.parsed, 1);
+    const after = await call(ex, "find_references", { symbol_name: "greet" });
+    assert.ok(refs(after).includes("b.py:3 call"), refs(after).join(", "));
+    const deps = await call(ex, "get_dependencies", { file_path: "lib.py" });
+    assert.deepEqual(deps.imported_by, ["a.py", "b.py", "broken.py"]);
+  } finally {
+    ex.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("graph: the CLI prints references, dependencies and calls", async () => {
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["refs", "slugify", "--path", FIXTURE, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^py\/main\.py:12:5 +call +sl\("Hello"\)$/m);
+    assert.match(r.stdout, /11 references to slugify \(py\/app\/util\.py:4\)/);
+    const c = await runCli([
+      "calls",
+      "add",
+      "--mermaid",
+      "--path",
+      FIXTURE,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(c.code, 0, c.stderr);
+    assert.match(c.stdout, /^graph LR/);
+    const bad = await runCli([
+      "calls",
+      "add",
+      "--depth",
+      "7",
+      "--path",
+      FIXTURE,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /depth/);
+    const d = await runCli(["deps", "py/main.py", "--path", FIXTURE, "--index-dir", indexDir]);
+    assert.equal(d.code, 0, d.stderr);
+    assert.match(d.stdout, /app\.util -> py\/app\/util\.py {2}\[slugify as sl\]/);
+  } finally {
+    await cleanup(indexDir);
+  }
+});
+
+Deno.test("graph: Rust use trees, JSONC, cycles, Mermaid", () => {
+  assert.deepEqual(
+    expandUse("crate::a::{b, c as d, e::*, self}").map((p) =>
+      `${p.segments.join("::")}${p.alias ? ` as ${p.alias}` : ""}${p.glob ? "::*" : ""}`
+    ),
+    ["crate::a::b", "crate::a::c as d", "crate::a::e::*", "crate::a"],
+  );
+  assert.deepEqual(parseJsonc('{\n // c\n "a": [1, 2,], /* x */ "b": "//not a comment",\n}'), {
+    a: [1, 2],
+    b: "//not a comment",
+  });
+  const adj = new Map([["a", new Set(["b"])], ["b", new Set(["c"])], ["c", new Set(["a"])], [
+    "d",
+    new Set(["a"]),
+  ]]);
+  assert.deepEqual(stronglyConnected(adj), [["a", "b", "c"]]);
+  assert.equal(
+    toMermaid(
+      [{ from: "main", to: "run" }, { from: "run", to: 'say "hi"', resolved: false }],
+      "main",
+    ),
+    'graph LR\n  n0["main"]\n  n1["run"]\n  n2["say #quot;hi#quot;"]\n  n0 --> n1\n  n1 --> n2\n  style n0 stroke-width:3px\n  style n2 stroke-dasharray: 4 3',
+  );
+});
