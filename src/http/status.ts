@@ -14,8 +14,13 @@ export interface IndexStatus {
   files: number;
   chunks: number;
   symbols: number;
-  /** Embedded chunks; 0 until the vector index lands. */
+  /** Chunks with a vector (filled in the background behind lexical search). */
   vectors: number;
+  /** Chunks that will have one when embedding is complete. */
+  vectors_total: number;
+  /** `off`, `idle`, `embedding`, `complete` or `error`. */
+  vectors_state: string;
+  embedder: string;
   languages: Record<string, number>;
   last_indexed_at: string | null;
 }
@@ -64,13 +69,17 @@ export async function indexStatus(project: Project): Promise<IndexStatus> {
       }
     }
   }
+  const vec = project.vectorProgress();
   return {
     state,
     generation,
     files: counts?.files ?? 0,
     chunks: counts?.chunks ?? 0,
     symbols: counts?.symbols ?? 0,
-    vectors: 0,
+    vectors: vec.done,
+    vectors_total: vec.total,
+    vectors_state: vec.state,
+    embedder: vec.embedder,
     languages: counts?.languages ?? {},
     last_indexed_at: project.lastIndexedAt ?? counts?.createdAt ?? null,
   };

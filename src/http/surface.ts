@@ -51,7 +51,11 @@ export async function openSurface(
   const executor = await createExecutor(project);
   log(`codectx: project ${project.root}`);
   const initialIndex = project.reindex().then(
-    (r) => log(`codectx: ${reportLine(r)}`),
+    (r) => {
+      log(`codectx: ${reportLine(r)}`);
+      // Vectors fill in behind lexical search, which is ready now.
+      project.startVectors();
+    },
     (err) => log(`codectx: indexing failed: ${errorMessage(err)}`),
   );
   let watcher: ProjectWatcher | null = null;
