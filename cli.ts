@@ -9,6 +9,7 @@
 import { cmdQuality, cmdValidate } from "./src/analysis/command.ts";
 import { cmdServe } from "./src/bridge/command.ts";
 import { openProject, parse, UsageError } from "./src/cli/args.ts";
+import { cmdAsk, cmdContext, cmdExplain, cmdSummary } from "./src/context/command.ts";
 import { errorMessage } from "./src/errors.ts";
 import { cmdCalls, cmdDeps, cmdRefs } from "./src/graph/command.ts";
 import type { IndexProgress, IndexReport } from "./src/index/indexer.ts";
@@ -24,16 +25,27 @@ const HELP = `codectx ${VERSION} — local code intelligence
 Usage: codectx <command> [options]
 
 Commands:
-  index   [--path DIR] [--index-dir DIR] [--force] [--json]
-          Index the project (incremental) and print a summary.
-  tool    NAME [--args JSON] [--path DIR] [--index-dir DIR]
-          Run one tool and print its JSON result. Tools: ${TOOL_NAMES.join(", ")}.
-  serve   [--host|-h H] [--port|-p N] [--path DIR]    JSON/HTTP bridge (default 127.0.0.1:24842)
-  web     [--host H] [--port N] [--path DIR]          REST API and web page (default port 24843)
-  mcp     --path DIR [--http --port N]                MCP server over stdio (or Streamable HTTP)
-          serve/web/mcp --http also take: --token T (required for a non-loopback --host;
-          or CODECTX_TOKEN), --allow-origin O (repeatable; '*' allows any), --max-body BYTES
-          (default 1 MiB), --no-watch (do not re-index on file changes)
+  index    [--force] [--json]             index the project (incremental) and print a summary
+  tool     NAME [--args JSON]             run one tool, print its JSON result
+                                          tools: ${TOOL_NAMES.join(", ")}
+  search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense] [--threshold X]
+           [--path-prefix DIR] [--language L] [--embedder E] [--no-wait] [--json]
+  refs     NAME [--file F] [--limit N] [--json]        references to a symbol
+  deps     [FILE] [--json]                              imports of a file, or the whole graph
+  calls    NAME [--depth 1-5] [--file F] [--mermaid] [--json]   callers and callees
+  explain  NAME [--file F] [--json]                     a symbol: source, doc, callers, callees
+  context  NAME [--file F] [--max-tokens N] [--json]    a context window packed to a budget
+  summary  [--json]                                     the repository in ~1,500 tokens
+  ask      "QUESTION" [--top-k N] [--json]              an answer grounded in the code
+  quality  [PATH] [--json] [--max-issues N] [--min-severity S] [--top N] [--fail-on S]
+  validate FILE|- [--language L] [--file-path P] [--json]
+  models   pull ID                                      the one command that downloads
+  serve    [--host|-h H] [--port|-p N]        JSON/HTTP bridge (default 127.0.0.1:24842)
+  web      [--host H] [--port N]              REST API and web page (default port 24843)
+  mcp      [--http --port N]                  MCP server over stdio (or Streamable HTTP)
+           serve, web and mcp --http also take: --token T (required for a non-loopback
+           --host; or CODECTX_TOKEN), --allow-origin O (repeatable; '*' allows any),
+           --max-body BYTES (default 1 MiB), --no-watch (do not re-index on changes)
 
 Options for every command:
   --path DIR        project root (default: current directory)
@@ -149,13 +161,17 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: cmdServe,
   web: cmdWeb,
   mcp: cmdMcp,
+  explain: cmdExplain,
+  context: cmdContext,
+  summary: cmdSummary,
+  ask: cmdAsk,
+  quality: cmdQuality,
+  validate: cmdValidate,
   search: cmdSearch,
   models: cmdModels,
   refs: cmdRefs,
   deps: cmdDeps,
   calls: cmdCalls,
-  quality: cmdQuality,
-  validate: cmdValidate,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

@@ -117,7 +117,7 @@ export interface SearchHit {
 
 /**
  * Hybrid (lexical + vector) search: ranked snippets for a query in plain words or code.
- * Throws `not_implemented` until the `semantic_search` tool lands.
+ * Lexical search answers as soon as the index exists; vectors fill in behind it.
  *
  * @example
  * ```ts
@@ -152,7 +152,7 @@ export interface ContextWindow {
 
 /**
  * A context window for a symbol: its code and the code around it that matters most, within
- * a token budget. Throws `not_implemented` until the `get_context` tool lands.
+ * a token budget (counted with a BPE tokenizer; `tokens <= max_tokens` always holds).
  *
  * @example
  * ```ts

@@ -1,25 +1,41 @@
 /**
- * `ask`: Answer a question about the code, grounded in retrieved code with file:line citations.
- *
- * Registered with its final schemas; the handler lands with its own issue.
+ * `ask`: answers a question from the code, citing `file:line`. Offline by default; with
+ * `CODECTX_LLM_URL` (and `CODECTX_LLM_MODEL`, `CODECTX_LLM_KEY`) set, an OpenAI-compatible
+ * chat endpoint writes the answer from the same retrieved sources.
  */
 
 import { z } from "zod";
-import { notImplemented } from "./not_implemented.ts";
+import { askQuestion, DEFAULT_ASK_TOP_K } from "../context/answer.ts";
+import { llmConfigFromEnv } from "../context/llm.ts";
+import { errorMessage } from "../errors.ts";
 import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
+
 /** The `ask` tool. */
 export const askTool = defineTool({
   name: "ask",
   description:
-    "Answer a question about the code, grounded in retrieved code with file:line citations.",
+    "Answer a question about the code, grounded in retrieved code with file:line citations. Offline it names the most relevant symbols with their signatures, doc lines, callers, callees and snippets; with CODECTX_LLM_URL set, an OpenAI-compatible chat model answers from the same sources (a failing model leaves the offline answer and a warning).",
   input: z.object({
-    question: z.string().min(1).max(4096),
-    top_k: topKArg.optional(),
+    question: z.string().min(1).max(4096).describe("The question, in words or code"),
+    top_k: topKArg.optional().describe(`How many sources (1–100, default ${DEFAULT_ASK_TOP_K})`),
   }),
   output: z.object({
     answer: z.string(),
     sources: z.array(searchItemSchema),
+    mode: z.enum(["offline", "llm"]),
+    model: z.string().optional(),
+    warning: z.string().optional(),
   }),
-  handler: () => notImplemented("ask"),
+  handler: async ({ question, top_k }, { project, signal }) => {
+    let llm = null;
+    let warning: string | undefined;
+    try {
+      llm = llmConfigFromEnv();
+    } catch (err) {
+      warning = `${errorMessage(err)}; this is the offline answer`;
+    }
+    const a = await askQuestion(project, question, { topK: top_k, llm, signal });
+    return warning ? { ...a, warning, answer: `> Note: ${warning}.\n\n${a.answer}` } : a;
+  },
 });

@@ -251,7 +251,12 @@ export function createWebApp(opts: WebOptions): Hono {
         );
       }
       const { payload } = await tool("ask", defined({ question, top_k: topK }));
-      return jsonResponse({ answer: payload.answer, sources: payload.sources ?? [] });
+      return jsonResponse({
+        answer: payload.answer,
+        sources: payload.sources ?? [],
+        mode: payload.mode,
+        ...(payload.warning ? { warning: payload.warning } : {}),
+      });
     }),
   );
 
@@ -318,7 +323,12 @@ export function createWebApp(opts: WebOptions): Hono {
         );
       }
       const { payload } = await tool("ask", { question });
-      return jsonResponse({ answer: payload.answer, sources: payload.sources ?? [] });
+      return jsonResponse({
+        answer: payload.answer,
+        sources: payload.sources ?? [],
+        mode: payload.mode,
+        ...(payload.warning ? { warning: payload.warning } : {}),
+      });
     }),
   );
 
