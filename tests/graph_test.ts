@@ -424,3 +424,44 @@ Deno.test("graph: Rust use trees, JSONC, cycles, Mermaid", () => {
     'graph LR\n  n0["main"]\n  n1["run"]\n  n2["say #quot;hi#quot;"]\n  n0 --> n1\n  n1 --> n2\n  style n0 stroke-width:3px\n  style n2 stroke-dasharray: 4 3',
   );
 });
+
+Deno.test("graph: a class deriving from an unknown base resolves without endless recursion", async () => {
+  const root = await makeProject({
+    "widget.cpp": `class Widget : public Base {
+public:
+    Widget();
+    virtual ~Widget() { --count; }
+    static void drop(Base* b) { delete static_cast<Widget*>(b); }
+    static int count;
+};
+
+int Widget::count = 0;
+
+Widget::Widget() {
+    Base* self = this;
+    Widget::count++;
+}
+`,
+  });
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, { indexDir, workers: 0 });
+  try {
+    const refs = await ex.execute({
+      tool_name: "find_references",
+      arguments: { symbol_name: "Widget" },
+    });
+    assert.ok(refs.success, refs.error ?? "");
+    const lines = (refs.result_payload.references as Array<{ line: number }>).map((r) => r.line);
+    assert.ok(lines.includes(5) && lines.includes(11), `references at ${lines}`);
+    const calls = await ex.execute({
+      tool_name: "get_call_graph",
+      arguments: { symbol_name: "Widget.drop" },
+    });
+    assert.ok(calls.success, calls.error ?? "");
+    const summary = await ex.execute({ tool_name: "summarize_repo", arguments: {} });
+    assert.ok(summary.success, summary.error ?? "");
+  } finally {
+    ex.close();
+    await cleanup(root, indexDir);
+  }
+});

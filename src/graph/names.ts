@@ -366,10 +366,22 @@ export class Names {
     });
   }
 
+  /** How deep `bases` → `resolveRef` → `members` → `bases` has nested (cyclic inheritance). */
+  private basesDepth = 0;
+
   /** The classes a class inherits from (its `inherit` references, resolved). */
   bases(cls: SymbolRecord): SymbolRecord[] {
     const f = this.fileOf(cls);
-    if (!f) return [];
+    if (!f || this.basesDepth >= MAX_DEPTH) return [];
+    this.basesDepth++;
+    try {
+      return this.basesIn(f, cls);
+    } finally {
+      this.basesDepth--;
+    }
+  }
+
+  private basesIn(f: GraphFile, cls: SymbolRecord): SymbolRecord[] {
     let byScope = this.inherits.get(f);
     if (!byScope) {
       byScope = new Map();
