@@ -11,7 +11,7 @@ export interface ParsePool {
 }
 
 /** How many more queued files a warm worker may have than the least busy one. */
-const AFFINITY_SLACK = 8;
+const AFFINITY_SLACK = 2;
 
 /** A pool of `size` workers; with size 0 everything runs on the calling thread. */
 export function createParsePool(size = defaultPoolSize()): ParsePool {
