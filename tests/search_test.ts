@@ -348,7 +348,7 @@ Deno.test("embedder choice: auto prefers a local model, then codectx-code, then 
     assert.equal((await resolveEmbedder("transformers:tiny-static"))?.id, `transformers:${TINY}`);
     const empty = await Deno.makeTempDir();
     Deno.env.set("CODECTX_MODELS", empty);
-    assert.equal((await resolveEmbedder("auto"))?.id, "use-lite@0.2.0");
+    assert.match((await resolveEmbedder("auto"))?.id ?? "", /^codectx-code@[0-9a-f]{12}$/);
     await cleanup(empty);
   } finally {
     if (before === undefined) Deno.env.delete("CODECTX_MODELS");
@@ -356,7 +356,8 @@ Deno.test("embedder choice: auto prefers a local model, then codectx-code, then 
   }
   assert.equal(await resolveEmbedder("none"), null);
   await assert.rejects(() => resolveEmbedder("word2vec"), /unknown embedder/);
-  await assert.rejects(() => resolveEmbedder("codectx-code"), /not built yet/);
+  assert.equal((await resolveEmbedder("codectx-code"))?.provider.name, "codectx-code");
+  assert.equal((await resolveEmbedder("use-lite"))?.id, "use-lite@0.2.0");
   await assert.rejects(() => resolveEmbedder("transformers:no/such-model"), /models pull/);
 });
 

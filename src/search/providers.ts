@@ -36,7 +36,7 @@ export function parseEmbedderSpec(spec: string): { name: string; arg: string } {
  *
  * @example
  * ```ts
- * const r = await resolveEmbedder("auto"); // use-lite until codectx-code ships
+ * const r = await resolveEmbedder("auto"); // codectx-code unless a local transformers model is present
  * ```
  */
 export async function resolveEmbedder(spec: string): Promise<ResolvedEmbedder | null> {

@@ -1,27 +1,29 @@
 /**
- * `codectx-code`: codectx's own static code-search model (issue 8). This is the plug
- * point: until the trained model ships in the repository, `check` says so and `auto`
- * falls back to `use-lite`.
+ * `codectx-code`: codectx's own static code-search model (issue 8), shipped in
+ * `model/codectx-code/` and run in pure TypeScript by `../codectx_code.ts`. It is the
+ * default of `auto` when no local transformers model is present.
  *
- * To plug the model in, keep this export and fill in:
- * - `id`: `codectx-code@<model checksum>` so that a retrained model re-embeds;
- * - `check`: null once the model file is present;
- * - `load`: tokenise with `codeTokens` (`../tokens.ts`), look up, pool, normalise;
- * - `documentText` / `queryText`: what the model was trained on (code; a query as typed).
+ * - `id`: `codectx-code@<model checksum>`, so that a retrained model re-embeds;
+ * - `documentText`: file path, enclosing definition and code (the layout it was trained on);
+ * - queries are embedded as typed (the shared tokenizer drops stop words and stems).
  *
  * @module
  */
 
 import type { EmbedderProvider } from "../embedder.ts";
+import {
+  checkCodectxCode,
+  codeDocumentText,
+  loadCodectxCode,
+  modelId,
+  readManifest,
+} from "../codectx_code.ts";
 
-const MISSING =
-  "codectx's own code model (codectx-code) is not built yet; use --embedder use-lite or auto";
-
-/** The `codectx-code` provider (not available yet). */
+/** The `codectx-code` provider. */
 export const codectxCodeProvider: EmbedderProvider = {
   name: "codectx-code",
-  id: () => Promise.resolve("codectx-code@none"),
-  check: () => Promise.resolve(MISSING),
-  load: () => Promise.reject(new Error(MISSING)),
-  documentText: (doc) => `${doc.file}\n${doc.text}`,
+  id: async () => modelId(await readManifest()),
+  check: () => checkCodectxCode(),
+  load: () => loadCodectxCode(),
+  documentText: (doc) => codeDocumentText(doc.file, doc.parent, doc.text),
 };
