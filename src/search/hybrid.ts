@@ -55,8 +55,8 @@ export interface FusionParams {
 /** Tuned on the development half of the evaluation set (see `bench/search_quality.ts`). */
 export const DEFAULT_FUSION: FusionParams = {
   method: "weighted",
-  lexicalWeight: 0.6,
-  nameBoost: 0.1,
+  lexicalWeight: 0.7,
+  nameBoost: 0.2,
   rrfK: 60,
   candidates: 200,
   bm25: DEFAULT_BM25,
