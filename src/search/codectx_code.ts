@@ -22,7 +22,7 @@ import { codeTokens, identifierTokens, type TokenCache } from "./tokens.ts";
 
 /** Identifiers, exactly as `codeTokens` (./tokens.ts) finds them. */
 const IDENT = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
-const ASCII = /^[\x00-\x7f]*$/;
+const ASCII = /^\p{ASCII}*$/u;
 
 /** Character classes of ASCII identifiers: 1 may start one, 2 may only continue one. */
 const IDENT_CLASS = new Uint8Array(128);
