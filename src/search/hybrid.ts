@@ -45,6 +45,8 @@ export interface FusionParams {
   lexicalWeight: number;
   /** Added (then rescaled) for the share of a symbol's name the query covers. */
   nameBoost: number;
+  /** Name boost when only the lexical side answers (default 0.1). */
+  lexicalNameBoost?: number;
   /** The k of reciprocal-rank fusion. */
   rrfK: number;
   /** Candidates taken from each side before fusing. */
@@ -296,7 +298,12 @@ export function fuse(r: Retrieved, fusion: FusionParams = DEFAULT_FUSION): Map<n
   const boost = (row: number, s: number) =>
     (s + fusion.nameBoost * nameCover(row)) / (1 + fusion.nameBoost);
   if (mode === "lexical" || (mode === "hybrid" && denseTop.length === 0)) {
-    for (const h of lexTop) scored.set(h.row, boost(h.row, r.lexMax > 0 ? h.score / r.lexMax : 0));
+    // Lexical alone measured best with a smaller name boost than fusion (0.1 vs 0.2).
+    const b = fusion.lexicalNameBoost ?? 0.1;
+    for (const h of lexTop) {
+      const s = r.lexMax > 0 ? h.score / r.lexMax : 0;
+      scored.set(h.row, (s + b * nameCover(h.row)) / (1 + b));
+    }
   } else if (mode === "dense") {
     for (const h of denseTop) scored.set(h.row, Math.max(0, h.score));
   } else if (fusion.method === "rrf") {
