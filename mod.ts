@@ -20,7 +20,12 @@
 
 import { CodectxError } from "./src/errors.ts";
 import { Project } from "./src/index/project.ts";
-import { createExecutor, type Executor, type ExecutorOptions } from "./src/tools/executor.ts";
+import {
+  createExecutor,
+  defined,
+  type Executor,
+  type ExecutorOptions,
+} from "./src/tools/executor.ts";
 
 export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
 export { Project, type ProjectOptions } from "./src/index/project.ts";
@@ -61,10 +66,6 @@ async function call(
     // A project handed in stays open: its owner closes it.
     if (typeof target === "string") executor.close();
   }
-}
-
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /** What {@linkcode indexProject} reports (the `index_project` tool's payload). */

@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { CodectxError, errorMessage } from "../errors.ts";
 import { Project } from "../index/project.ts";
+import { createExecutor } from "../tools/executor.ts";
 
 /** A usage error: printed on one line, exit code 2. */
 export class UsageError extends Error {}
@@ -53,4 +54,41 @@ export async function openProject(values: Record<string, unknown>): Promise<Proj
     }
     throw err;
   }
+}
+
+/** Help lines of the options every tool command takes. */
+export const TOOL_COMMAND_HELP = `  --json            print the tool's JSON result
+  --path DIR        project root (default: current directory)
+  --index-dir DIR   where the index lives`;
+
+/**
+ * Runs one tool for a command. On failure it prints the error and returns the exit code:
+ * 2 for a bad argument or a path outside the root, 1 otherwise.
+ */
+export async function runTool(
+  values: Record<string, unknown>,
+  tool: string,
+  args: Record<string, unknown>,
+): Promise<{ payload: Record<string, unknown>; code: number }> {
+  const project = await openProject(values);
+  const executor = await createExecutor(project);
+  try {
+    const r = await executor.execute({ tool_name: tool, arguments: args }, { source: "cli" });
+    if (!r.success) {
+      console.error(`codectx: ${r.error}`);
+      const usage = r.error_code === "invalid_argument" || r.error_code === "outside_root";
+      return { payload: {}, code: usage ? 2 : 1 };
+    }
+    return { payload: r.result_payload, code: 0 };
+  } finally {
+    executor.close();
+  }
+}
+
+/** A whole-number option, or undefined when absent; anything else is a usage error. */
+export function intOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value);
+  if (!/^\d+$/.test(s)) throw new UsageError(`${name} must be a whole number, got '${s}'`);
+  return Number(s);
 }

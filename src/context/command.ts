@@ -9,12 +9,8 @@
  * @module
  */
 
-import { openProject, parse, UsageError } from "../cli/args.ts";
-import { createExecutor } from "../tools/executor.ts";
-
-const COMMON_HELP = `  --json            print the tool's JSON result
-  --path DIR        project root (default: current directory)
-  --index-dir DIR   where the index lives`;
+import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "../cli/args.ts";
+import { defined } from "../tools/executor.ts";
 
 const EXPLAIN_HELP = `Usage: codectx explain NAME [options]
 
@@ -23,7 +19,7 @@ NAME may be qualified (Session.request, pkg.module.func).
 
 Options:
   --file F          only look in file (or folder) F
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 const CONTEXT_HELP = `Usage: codectx context NAME [options]
@@ -35,7 +31,7 @@ ranked and packed to the token budget.
 Options:
   --max-tokens N    token budget (1-32000, default 2000)
   --file F          only look in file (or folder) F
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 const SUMMARY_HELP = `Usage: codectx summary [options]
@@ -44,7 +40,7 @@ The repository at a glance: size, languages, layout, entry points, dependencies 
 most central symbols.
 
 Options:
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 const ASK_HELP = `Usage: codectx ask "QUESTION" [options]
@@ -55,42 +51,10 @@ to have a chat model write the answer from the same sources.
 
 Options:
   --top-k N         sources (1-100, default 6)
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 type Payload = Record<string, unknown>;
-
-/** Runs one tool; prints its error and returns the exit code when it fails. */
-async function runTool(
-  values: Record<string, unknown>,
-  tool: string,
-  args: Record<string, unknown>,
-): Promise<{ payload: Payload; code: number }> {
-  const project = await openProject(values);
-  const executor = await createExecutor(project);
-  try {
-    const r = await executor.execute({ tool_name: tool, arguments: args }, { source: "cli" });
-    if (!r.success) {
-      console.error(`codectx: ${r.error}`);
-      const usage = r.error_code === "invalid_argument" || r.error_code === "outside_root";
-      return { payload: {}, code: usage ? 2 : 1 };
-    }
-    return { payload: r.result_payload, code: 0 };
-  } finally {
-    executor.close();
-  }
-}
-
-function intOption(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const s = String(value);
-  if (!/^\d+$/.test(s)) throw new UsageError(`${name} must be a whole number, got '${s}'`);
-  return Number(s);
-}
-
-function defined(o: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
-}
 
 type Sym = { qualified_name: string; kind: string; file: string; line: number; end_line: number };
 type Place = { name: string; file: string; line: number };

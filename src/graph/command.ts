@@ -8,12 +8,7 @@
  * @module
  */
 
-import { openProject, parse, UsageError } from "../cli/args.ts";
-import { createExecutor } from "../tools/executor.ts";
-
-const COMMON_HELP = `  --json            print the tool's JSON result
-  --path DIR        project root (default: current directory)
-  --index-dir DIR   where the index lives`;
+import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "../cli/args.ts";
 
 const REFS_HELP = `Usage: codectx refs NAME [options]
 
@@ -23,7 +18,7 @@ writes), resolved through scopes and imports. NAME may be qualified (Session.req
 Options:
   --file F          only the definition in file F (for a name defined in several files)
   --limit N         most references printed (default 200)
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 const DEPS_HELP = `Usage: codectx deps [FILE] [options]
@@ -33,7 +28,7 @@ that import it; without FILE, the project's dependency graph: external packages 
 and import cycles.
 
 Options:
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 const CALLS_HELP = `Usage: codectx calls NAME [options]
@@ -44,38 +39,10 @@ Options:
   --depth N         hops (1-5, default 1)
   --file F          the definition in file F
   --mermaid         print a Mermaid graph of the edges
-${COMMON_HELP}
+${TOOL_COMMAND_HELP}
 `;
 
 type Payload = Record<string, unknown>;
-
-/** Runs one tool for a command; prints its error and returns its exit code when it fails. */
-async function runTool(
-  values: Record<string, unknown>,
-  tool: string,
-  args: Record<string, unknown>,
-): Promise<{ payload: Payload; code: number }> {
-  const project = await openProject(values);
-  const executor = await createExecutor(project);
-  try {
-    const r = await executor.execute({ tool_name: tool, arguments: args }, { source: "cli" });
-    if (!r.success) {
-      console.error(`codectx: ${r.error}`);
-      const usage = r.error_code === "invalid_argument" || r.error_code === "outside_root";
-      return { payload: {}, code: usage ? 2 : 1 };
-    }
-    return { payload: r.result_payload, code: 0 };
-  } finally {
-    executor.close();
-  }
-}
-
-function intOption(value: unknown, name: string): number | undefined {
-  if (value === undefined) return undefined;
-  const s = String(value);
-  if (!/^\d+$/.test(s)) throw new UsageError(`${name} must be a whole number, got '${s}'`);
-  return Number(s);
-}
 
 function list(v: unknown): Payload[] {
   return Array.isArray(v) ? v as Payload[] : [];

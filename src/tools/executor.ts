@@ -208,3 +208,8 @@ async function withTimeout<T>(
 function elapsed(t0: number): number {
   return Math.round((performance.now() - t0) * 100) / 100;
 }
+
+/** Drops `undefined` values: tool schemas refuse unknown keys, not absent ones. */
+export function defined(o: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
+}

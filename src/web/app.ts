@@ -12,7 +12,7 @@ import { CodectxError } from "../errors.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { indexStatus } from "../http/status.ts";
-import type { Executor } from "../tools/executor.ts";
+import { defined, type Executor } from "../tools/executor.ts";
 import { VERSION } from "../version.ts";
 import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "./page.ts";
 
@@ -55,11 +55,6 @@ function requiredParam(c: Context, name: string, what: string): string {
     throw new CodectxError("invalid_argument", `${name} is required: ${what}`);
   }
   return v;
-}
-
-/** Drops undefined values (tool schemas refuse unknown keys, not absent ones). */
-function defined(o: Record<string, unknown>): Json {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
 }
 
 /**
