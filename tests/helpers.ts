@@ -42,6 +42,7 @@ export async function runCli(
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", CLI, ...args],
+    stdin: "null",
     env,
     stdout: "piped",
     stderr: "piped",

@@ -4,13 +4,15 @@
  * ephemeral port, polling with a deadline, and raw HTTP for headers `fetch` will not send.
  */
 
+import { CLI } from "./helpers.ts";
+
+export { CLI, runCli } from "./helpers.ts";
+
 /** The repository root. */
 export const REPO: string = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(
   /\/$/,
   "",
 );
-/** The CLI entry. */
-export const CLI = `${REPO}/cli.ts`;
 /** The fixture project of the surface tests. */
 export const FIXTURE = `${REPO}/tests/fixtures/project`;
 /** Text of the file outside the root; no answer may ever contain it. */
@@ -140,21 +142,6 @@ export async function startCli(
     throw new Error(`codectx ${command} did not start:\n${log}`);
   }
   return { url, port: Number(new URL(url).port), pid: proc.pid, stderr: () => log, stop };
-}
-
-/** Runs the CLI to completion (for commands that must refuse to start). */
-export async function runCli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args],
-    cwd: REPO,
-    stdin: "null",
-    env,
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
 /** Calls `fn` until it returns a value (not undefined/null/false) or the deadline passes. */
