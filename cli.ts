@@ -6,19 +6,20 @@
  * option is a one-line error and exit code 2.
  */
 
-import { cmdQuality, cmdValidate } from "./src/analysis/command.ts";
-import { cmdServe } from "./src/bridge/command.ts";
-import { openProject, parse, UsageError } from "./src/cli/args.ts";
-import { cmdAsk, cmdContext, cmdExplain, cmdSummary } from "./src/context/command.ts";
+import { cmdQuality, cmdValidate } from "./src/cli/analysis.ts";
+import { UsageError } from "./src/cli/args.ts";
+import { cmdAsk, cmdContext, cmdExplain, cmdSummary } from "./src/cli/context.ts";
+import { cmdCalls, cmdDeps, cmdRefs } from "./src/cli/graph.ts";
+import { cmdIndex } from "./src/cli/index.ts";
+import { cmdMcp } from "./src/cli/mcp.ts";
+import { cmdModels, cmdSearch } from "./src/cli/search.ts";
+import { cmdServe } from "./src/cli/serve.ts";
+import { cmdSetup } from "./src/cli/setup.ts";
+import { cmdTool } from "./src/cli/tool.ts";
+import { cmdWeb } from "./src/cli/web.ts";
 import { errorMessage } from "./src/errors.ts";
-import { cmdCalls, cmdDeps, cmdRefs } from "./src/graph/command.ts";
-import type { IndexProgress, IndexReport } from "./src/index/indexer.ts";
-import { cmdMcp } from "./src/mcp/command.ts";
-import { cmdModels, cmdSearch } from "./src/search/command.ts";
-import { createExecutor } from "./src/tools/executor.ts";
 import { TOOL_NAMES } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
-import { cmdWeb } from "./src/web/command.ts";
 
 const HELP = `codectx ${VERSION} — local code intelligence
 
@@ -46,6 +47,8 @@ Commands:
            serve, web and mcp --http also take: --token T (required for a non-loopback
            --host; or CODECTX_TOKEN), --allow-origin O (repeatable; '*' allows any),
            --max-body BYTES (default 1 MiB), --no-watch (do not re-index on changes)
+  setup    CLIENT [--write] [--config-file F]   MCP entry for claude-desktop, claude-code,
+                                          cursor, vscode or codex (--write merges it)
 
 Options for every command:
   --path DIR        project root (default: current directory)
@@ -53,101 +56,6 @@ Options for every command:
   --help            this help
   --version         the version
 `;
-
-/** A progress bar on a terminal, a line per phase otherwise. */
-function progressPrinter(): (p: IndexProgress) => void {
-  const tty = Deno.stderr.isTerminal();
-  const enc = new TextEncoder();
-  let lastPhase = "";
-  let lastDecile = -1;
-  return (p) => {
-    if (tty) {
-      const frac = p.filesTotal ? p.filesDone / p.filesTotal : p.phase === "done" ? 1 : 0;
-      const width = 30;
-      const fill = Math.round(frac * width);
-      const bar = "█".repeat(fill) + "░".repeat(width - fill);
-      const end = p.phase === "done" ? "\r\x1b[K" : "";
-      Deno.stderr.writeSync(
-        enc.encode(
-          `\r\x1b[K${bar} ${
-            String(Math.round(frac * 100)).padStart(3)
-          }% ${p.phase} ${p.filesDone}/${p.filesTotal}${end}`,
-        ),
-      );
-      return;
-    }
-    const decile = p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 10) : 0;
-    if (p.phase !== lastPhase || (p.phase === "parse" && decile !== lastDecile)) {
-      if (p.phase !== "done") console.error(`${p.phase}: ${p.filesDone}/${p.filesTotal}`);
-      lastPhase = p.phase;
-      lastDecile = decile;
-    }
-  };
-}
-
-/** `indexed 1812 files (python 1790, markdown 22), 25410 chunks, 41022 symbols in 8.1 s`. */
-function summaryLine(r: IndexReport): string {
-  const langs = Object.entries(r.languages).sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l} ${n}`)
-    .join(", ");
-  const parts = [
-    `indexed ${r.files} files${
-      langs ? ` (${langs})` : ""
-    }, ${r.chunks} chunks, ${r.symbols} symbols in ${(r.elapsedMs / 1000).toFixed(2)} s`,
-    `${r.changed} changed (${r.added} added, ${r.modified} modified, ${r.deleted} deleted), ${r.parsed} parsed`,
-  ];
-  if (r.skipped) parts.push(`${r.skipped} skipped`);
-  if (r.errors.length) {
-    parts.push(
-      `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,
-    );
-  }
-  return parts.join("; ");
-}
-
-async function cmdIndex(args: string[]): Promise<number> {
-  const { values } = parse(args, { json: { type: "boolean" }, force: { type: "boolean" } });
-  if (values.help) return help();
-  const project = await openProject(values);
-  try {
-    const stop = values.json ? () => {} : project.listen((e) => {
-      if (e.type === "progress") printer(e.progress);
-    });
-    const printer = progressPrinter();
-    const report = await project.reindex({ force: Boolean(values.force) });
-    stop();
-    if (values.json) console.log(JSON.stringify(report, null, 2));
-    else console.log(summaryLine(report));
-    return 0;
-  } finally {
-    project.close();
-  }
-}
-
-async function cmdTool(args: string[]): Promise<number> {
-  const { values, positionals } = parse(args, { args: { type: "string" } }, 1);
-  if (values.help) return help();
-  const name = positionals[0];
-  if (!name) throw new UsageError(`tool needs a NAME; tools: ${TOOL_NAMES.join(", ")}`);
-  let parsedArgs: unknown = {};
-  if (values.args !== undefined) {
-    try {
-      parsedArgs = JSON.parse(values.args as string);
-    } catch (err) {
-      throw new UsageError(`--args is not valid JSON: ${errorMessage(err)}`);
-    }
-  }
-  const project = await openProject(values);
-  const executor = await createExecutor(project);
-  try {
-    const result = await executor.execute({ tool_name: name, arguments: parsedArgs }, {
-      source: "cli",
-    });
-    console.log(JSON.stringify({ tool_name: name, ...result }, null, 2));
-    return result.success ? 0 : 1;
-  } finally {
-    executor.close();
-  }
-}
 
 function help(): number {
   console.log(HELP);
@@ -161,6 +69,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   serve: cmdServe,
   web: cmdWeb,
   mcp: cmdMcp,
+  setup: cmdSetup,
   explain: cmdExplain,
   context: cmdContext,
   summary: cmdSummary,

@@ -1,8 +1,8 @@
 /**
  * codectx in-process API: the same executor and tools as the CLI, the bridge, REST and MCP,
- * called from TypeScript. Every function takes a project root (a folder path), an open
- * {@linkcode Project} or an {@linkcode Executor}; given a path it opens the project, runs
- * the tool and closes it again. Results use the wire (snake_case) shapes of the tools.
+ * called from TypeScript. Every function takes a project root (a folder path) or an
+ * {@linkcode Executor}; given a path it opens the project, runs the tool and closes it
+ * again. Results use the wire (snake_case) shapes of the tools.
  * A failed tool call throws a {@linkcode CodectxError} with the tool's code and message.
  * Importing this module has no side effects.
  *
@@ -19,7 +19,7 @@
  */
 
 import { CodectxError } from "./src/errors.ts";
-import { Project } from "./src/index/project.ts";
+import type { IndexPayload } from "./src/tools/index_project.ts";
 import {
   createExecutor,
   defined,
@@ -28,8 +28,7 @@ import {
 } from "./src/tools/executor.ts";
 
 export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
-export { Project, type ProjectOptions } from "./src/index/project.ts";
-export type { IndexReport } from "./src/index/indexer.ts";
+export type { IndexPayload as IndexSummary } from "./src/tools/index_project.ts";
 export {
   createExecutor,
   type Executor,
@@ -41,10 +40,10 @@ export {
 export { describeTools, TOOL_NAMES, type ToolDescription } from "./src/tools/registry.ts";
 export { VERSION } from "./src/version.ts";
 
-/** Where a function runs: a project root, an open project or an executor. */
-export type Target = string | Project | Executor;
+/** Where a function runs: a project root or an executor. */
+export type Target = string | Executor;
 
-/** Options for opening a project from a path (ignored for an open project or executor). */
+/** Options for opening a project from a path (ignored for an executor). */
 export type OpenOptions = ExecutorOptions;
 
 /** Runs one tool on `target` and returns its payload, or throws its error. */
@@ -54,8 +53,7 @@ async function call(
   args: Record<string, unknown>,
   opts: OpenOptions = {},
 ): Promise<Record<string, unknown>> {
-  const wrap = typeof target === "string" || target instanceof Project;
-  const executor = wrap ? await createExecutor(target, opts) : target;
+  const executor = typeof target === "string" ? await createExecutor(target, opts) : target;
   try {
     const r = await executor.execute({ tool_name: toolName, arguments: args }, { source: "mod" });
     if (!r.success) {
@@ -63,27 +61,9 @@ async function call(
     }
     return r.result_payload;
   } finally {
-    // A project handed in stays open: its owner closes it.
-    if (typeof target === "string") executor.close();
+    // An executor handed in stays open: its owner closes it.
+    if (typeof target === "string") await executor.close();
   }
-}
-
-/** What {@linkcode indexProject} reports (the `index_project` tool's payload). */
-export interface IndexSummary {
-  files: number;
-  chunks: number;
-  symbols: number;
-  changed: number;
-  added: number;
-  modified: number;
-  deleted: number;
-  parsed: number;
-  skipped: number;
-  languages: Record<string, number>;
-  errors: Array<{ file: string; error: string }>;
-  generation: number;
-  elapsed_ms: number;
-  state: "empty" | "indexing" | "ready";
 }
 
 /**
@@ -99,12 +79,12 @@ export interface IndexSummary {
 export async function indexProject(
   root: Target,
   opts: OpenOptions & { force?: boolean } = {},
-): Promise<IndexSummary> {
+): Promise<IndexPayload> {
   const { force, ...open } = opts;
-  return await call(root, "index_project", defined({ force }), open) as unknown as IndexSummary;
+  return await call(root, "index_project", defined({ force }), open) as unknown as IndexPayload;
 }
 
-/** A search result (DESIGN.md's search item). */
+/** A search result: a ranked snippet with its file, lines, score and symbol. */
 export interface SearchHit {
   file: string;
   line: number;

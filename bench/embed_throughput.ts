@@ -27,12 +27,12 @@ async function main(): Promise<void> {
   });
   const sample = Number(values.sample);
   const lexical = await openStdlib("none");
-  await lexical.reindex();
-  const table = await chunkTable(lexical);
+  await lexical.project.reindex();
+  const table = await chunkTable(lexical.project);
   const step = Math.max(1, Math.floor(table.chunks.length / sample));
   const rows = Array.from({ length: Math.min(sample, table.chunks.length) }, (_, i) => i * step);
   const docs = rows.map((r) => chunkDocument(table, r));
-  lexical.close();
+  await lexical.close();
 
   for (const spec of values.embedders.split(",").filter(Boolean)) {
     const choice = (await resolveEmbedder(spec))!;
@@ -55,11 +55,11 @@ async function main(): Promise<void> {
   for (const spec of values.complete.split(",").filter(Boolean)) {
     const dir = `${BENCH_DIR}/idx-stdlib-${spec.replace(/[^\w.-]/g, "_")}`;
     await Deno.remove(dir, { recursive: true }).catch(() => {});
-    const project = await openStdlib(spec);
+    const service = await openStdlib(spec);
     const t0 = performance.now();
-    const r = await project.reindex();
+    const r = await service.project.reindex();
     const indexed = performance.now();
-    const v = await project.vectors().settle();
+    const v = await service.vectors.settle();
     const end = performance.now();
     console.log(
       `${v.embedder}: stdlib ${r.chunks} chunks; index ${((indexed - t0) / 1000).toFixed(1)} s, ` +
@@ -68,7 +68,7 @@ async function main(): Promise<void> {
           (v.embedded / ((end - indexed) / 1000)).toFixed(0)
         } chunks/s in the background worker; ${v.state})`,
     );
-    project.close();
+    await service.close();
   }
 }
 

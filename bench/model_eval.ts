@@ -17,7 +17,7 @@
 
 import { parseArgs } from "node:util";
 import { cpuUsage } from "node:process";
-import { cacheDir, EVAL_SOURCES, fetchSource, sourceFiles } from "../model/sources.ts";
+import { cacheDir, EVAL_SOURCES, fetchSource, fnv, sourceFiles } from "../model/sources.ts";
 import { fileFunctions } from "../model/pairs.ts";
 import {
   codeDocumentText,
@@ -51,15 +51,6 @@ interface Candidate {
 const MAX_QUERIES = 1000;
 const TEST_PATH = /(^|\/)(tests?|idle_test|__tests__|testing|spec|src\/test|benches|examples?)\//;
 const cache = cacheDir();
-
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
-}
 
 const normCode = (code: string) => code.replace(/\s+/g, " ").trim();
 

@@ -10,19 +10,21 @@
  */
 
 import { parseArgs } from "node:util";
-import { Project } from "../src/index/project.ts";
+import type { Project } from "../src/index/project.ts";
+import { ProjectService } from "../src/service/service.ts";
 import { clearQueryVectorCache, type SearchMode, searchProject } from "../src/search/hybrid.ts";
 import { inProcessEmbedder } from "../src/search/providers.ts";
 import { FlatVectorIndex } from "../src/search/vectors.ts";
 import { lexicalIndexFor } from "../src/search/lexical_cache.ts";
 import { chunkTable } from "../src/search/table.ts";
-import { queryTokens } from "../src/search/tokens.ts";
+import { projectVectors } from "../src/search/vector_sync.ts";
+import { queryTokens } from "../src/util/tokens.ts";
 import { BENCH_DIR, pythonCorpus, pythonStdlib } from "./search_corpus.ts";
 
 /** The index of the real standard library with `embedder` (shared with embed_throughput). */
-export async function openStdlib(embedder: string): Promise<Project> {
+export async function openStdlib(embedder: string): Promise<ProjectService> {
   const std = await pythonStdlib();
-  return await Project.open(std, {
+  return await ProjectService.open(std, {
     indexDir: `${BENCH_DIR}/idx-stdlib-${embedder.replace(/[^\w.-]/g, "_")}`,
     exclude: ["site-packages/"],
     embedder,
@@ -39,7 +41,7 @@ function pct(xs: number[], p: number): number {
  * float32, on the same query vectors, with scan times and memory.
  */
 export async function int8Recall(project: Project, queries: string[]): Promise<string> {
-  const gv = project.vectors().vectorsFor(await chunkTable(project));
+  const gv = projectVectors(project).vectorsFor(await chunkTable(project));
   if (!gv) return "int8 vectors: no vectors";
   const i8 = new FlatVectorIndex(gv.index.rows, gv.index.dimensions, "int8");
   for (let r = 0; r < gv.index.rows; r++) {
@@ -83,11 +85,12 @@ async function main(): Promise<void> {
   });
   const n = Number(values.queries);
   const std = await pythonStdlib();
-  const project = await openStdlib(values.embedder);
+  const service = await openStdlib(values.embedder);
+  const project = service.project;
   const report = await project.reindex();
   console.log(`stdlib index: ${report.files} files, ${report.chunks} chunks (${std})`);
   const t0 = performance.now();
-  const sync = project.vectors();
+  const sync = service.vectors;
   const limit = values["vector-seconds"];
   let v;
   if (limit === undefined) v = await sync.settle();
@@ -110,6 +113,7 @@ async function main(): Promise<void> {
     ? ["lexical"]
     : ["lexical", "dense", "hybrid"];
   const lat: Record<string, number> = {};
+  const rebuildsBefore = sync.rebuilds;
   for (const mode of modes) {
     for (const q of queries.slice(0, 10)) await searchProject(project, q, { top_k: 10, mode });
     // Each mode embeds its queries itself (no cached query vectors).
@@ -129,12 +133,20 @@ async function main(): Promise<void> {
     );
   }
 
+  console.log(
+    `vector syncs per query: ${
+      ((sync.rebuilds - rebuildsBefore) / (modes.length * (queries.length + 10))).toFixed(4)
+    } (${sync.rebuilds - rebuildsBefore} rebuilds over ${
+      modes.length * (queries.length + 10)
+    } queries)`,
+  );
   const table = await chunkTable(project);
   console.log(await int8Recall(project, queries));
 
   // rg -i for each query's rarest word (fewest chunks in the index), over the same tree.
   const lex = await lexicalIndexFor(project, table);
   const rgTimes: number[] = [];
+  const rarest: string[] = [];
   for (const q of queries) {
     const words = q.toLowerCase().match(/[a-z_][a-z0-9_]{2,}/g) ?? [];
     let best = "";
@@ -149,6 +161,7 @@ async function main(): Promise<void> {
       }
     }
     if (!best) continue;
+    rarest.push(best);
     const t = performance.now();
     await new Deno.Command("rg", {
       args: ["-i", "--glob", "!site-packages/**", "--", best, std],
@@ -163,10 +176,34 @@ async function main(): Promise<void> {
       pct(rgTimes, 95).toFixed(1)
     } ms  (${rgTimes.length} rarest words, process start included)`,
   );
-  for (const mode of modes) {
+  // The same words through mode exact (smart case: lower case = rg -i) and as a regex
+  // (`\bword\w*`); in memory, from the index's text; at most 100 matches.
+  for (const mode of ["exact", "regex"] as const) {
+    const pattern = (w: string) => mode === "exact" ? w : String.raw`\b${w}\w*`;
+    await searchProject(project, pattern(rarest[0] ?? "def"), { top_k: 100, mode });
+    const times: number[] = [];
+    for (const w of rarest) {
+      const t = performance.now();
+      await searchProject(project, pattern(w), { top_k: 100, mode });
+      times.push(performance.now() - t);
+    }
+    lat[mode] = pct(times, 50);
+    console.log(
+      `${mode.padEnd(8)} p50 ${pct(times, 50).toFixed(1)} ms  p95 ${
+        pct(times, 95).toFixed(1)
+      } ms  (the same ${times.length} words, top_k 100)`,
+    );
+  }
+  for (const mode of [...modes, "exact", "regex"]) {
     console.log(`ratio ${mode} p50 / rg p50: ${(lat[mode] / rg50).toFixed(2)}`);
   }
-  project.close();
+  const mem = Deno.memoryUsage();
+  console.log(
+    `memory after the queries: RSS ${(mem.rss / 2 ** 20).toFixed(0)} MiB, heap ${
+      (mem.heapUsed / 2 ** 20).toFixed(0)
+    } MiB`,
+  );
+  await service.close();
 }
 
 if (import.meta.main) await main();

@@ -13,15 +13,16 @@
  */
 
 import { parseArgs } from "node:util";
-import { Project } from "../src/index/project.ts";
+import type { Project } from "../src/index/project.ts";
+import { ProjectService } from "../src/service/service.ts";
 import {
   DEFAULT_FUSION,
   fuse,
   type FusionParams,
-  present,
   retrieve,
   type Retrieved,
 } from "../src/search/hybrid.ts";
+import { present } from "../src/search/present.ts";
 import { type Bm25Params, DEFAULT_BM25 } from "../src/search/lexical.ts";
 import { BENCH_DIR, CORPORA, type Corpus, type EvalQuery } from "./search_corpus.ts";
 import { int8Recall } from "./search_latency.ts";
@@ -49,20 +50,21 @@ export async function openCorpus(
   corpus: Corpus,
   embedder: string,
 ): Promise<{ project: Project; vectorSeconds: number; chunks: number }> {
-  const project = await Project.open(corpus.root, {
+  const service = await ProjectService.open(corpus.root, {
     indexDir: `${BENCH_DIR}/idx-${corpus.name}-${embedder.replace(/[^\w.-]/g, "_")}`,
     embedder,
   });
+  const project = service.project;
   const r = await project.reindex();
   const t0 = performance.now();
   let last = 0;
-  const stop = project.listen((e) => {
+  const stop = service.subscribe((e) => {
     if (e.type === "progress" && e.progress.phase === "embed" && performance.now() - last > 15000) {
       last = performance.now();
       console.error(`  [${embedder}] vectors ${e.progress.filesDone}/${e.progress.filesTotal}`);
     }
   });
-  const p = await project.vectors().settle();
+  const p = await service.vectors.settle();
   stop();
   if (p.state === "error") throw new Error(`embedding failed: ${p.error}`);
   return { project, vectorSeconds: (performance.now() - t0) / 1000, chunks: r.chunks };

@@ -16,7 +16,7 @@
  */
 
 import { parseArgs } from "node:util";
-import { cacheDir, fetchSource, sourceFiles, TRAINING_SOURCES } from "./sources.ts";
+import { cacheDir, fetchSource, fnv, sourceFiles, TRAINING_SOURCES } from "./sources.ts";
 import { fileFunctions } from "./pairs.ts";
 import { codeDocumentText, tokenize } from "../src/search/codectx_code.ts";
 
@@ -42,16 +42,6 @@ function displayPath(kind: string, rel: string): string {
     );
   }
   return rel.replace(/^[^/]+\//, "");
-}
-
-/** FNV-1a, for the by-file split and de-duplication keys. */
-function fnv(s: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < s.length; i++) {
-    h ^= s.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
 }
 
 const GENERATED =

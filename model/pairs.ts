@@ -78,7 +78,7 @@ export function docQuery(doc: string, name: string): string | null {
 }
 
 /** Where a Python definition's header ends (0-based line index), or -1 for a one-liner. */
-function pythonHeaderEnd(lines: string[], sym: SymbolRecord): number {
+export function pythonHeaderEnd(lines: string[], sym: SymbolRecord): number {
   let depth = 0;
   for (let j = sym.line - 1; j < lines.length && j < sym.line + 60; j++) {
     const code = lines[j].replace(/#.*$/, "");

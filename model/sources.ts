@@ -131,6 +131,16 @@ export const EXTENSIONS: Readonly<Record<string, readonly string[]>> = {
   typescript: [".ts", ".mts", ".cts"],
 };
 
+/** FNV-1a of a string: stable keys for splits, sample orders and de-duplication. */
+export function fnv(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
 /** Default cache folder (outside the repository). */
 export function cacheDir(): string {
   const env = Deno.env.get("CODECTX_TRAIN_CACHE");
@@ -196,6 +206,21 @@ async function privateAptOptions(cache: string): Promise<string[]> {
   return opts;
 }
 
+/**
+ * Downloads the upstream tarball alone, for source packages whose mirror copy misses a
+ * Debian-side file (`apt-get source` then fails as a whole).
+ */
+async function downloadUpstream(opts: string[], name: string, dir: string): Promise<void> {
+  // apt keeps what it fetched before failing, and lists only what is missing.
+  if ([...Deno.readDirSync(dir)].some((e) => /\.orig\.tar\./.test(e.name))) return;
+  const uris = await run("apt-get", [...opts, "source", "--print-uris", name], dir);
+  const m = /'([^']+\.orig\.tar\.[a-z0-9]+)' (\S+)/.exec(uris);
+  if (!m) throw new Error(`${name}: the mirror lists no upstream tarball`);
+  const res = await fetch(m[1]);
+  if (!res.ok) throw new Error(`${name}: ${m[1]} answered ${res.status}`);
+  await Deno.writeFile(`${dir}/${m[2]}`, new Uint8Array(await res.arrayBuffer()));
+}
+
 /** Expands `include` prefixes (`*` = any one folder) against the unpacked tree. */
 async function expandIncludes(root: string, include: string[] | undefined): Promise<string[]> {
   if (!include || include.length === 0) return [root];
@@ -246,9 +271,11 @@ export async function fetchSource(source: Source, cache: string): Promise<Fetche
       await run("dpkg", ["-x", deb, root], dir);
     } else if (source.kind === "dsc") {
       const opts = await privateAptOptions(cache);
-      await run("apt-get", [...opts, "source", "--download-only", source.name], dir);
+      await run("apt-get", [...opts, "source", "--download-only", source.name], dir)
+        .catch(() => downloadUpstream(opts, source.name, dir));
       const names = [...Deno.readDirSync(dir)].map((e) => e.name);
-      version = names.find((n) => n.endsWith(".dsc"))!.replace(/\.dsc$/, "").split("_")[1];
+      version = names.find((n) => /\.(dsc|orig\.tar\.\w+)$/.test(n))!.split("_")[1]
+        .replace(/(\.orig\.tar\.\w+|\.dsc)$/, "");
       // The main upstream tarball only: Debian's packaging is not code to learn from, and
       // component tarballs (`.orig-NAME.tar.*`) bundle third-party modules.
       const tar = names.find((n) => /\.orig\.tar\./.test(n));

@@ -9,9 +9,9 @@ export type ErrorCode =
   | "not_found"
   | "unknown_tool"
   | "too_large"
-  | "not_implemented"
   | "timeout"
   | "busy"
+  | "unavailable"
   | "internal";
 
 /** HTTP status for each code. */
@@ -21,9 +21,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unknown_tool: 400,
   not_found: 404,
   too_large: 413,
-  not_implemented: 501,
   timeout: 504,
   busy: 503,
+  unavailable: 503,
   internal: 500,
 };
 

@@ -6,7 +6,6 @@
 import assert from "node:assert/strict";
 import { analyzeSource } from "../src/analysis/analyze.ts";
 import { detectLanguage } from "../src/analysis/detect.ts";
-import { explainSnippet } from "../src/analysis/explain.ts";
 import { complexityRank, maintainabilityIndex, miRank } from "../src/analysis/metrics.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
 import { collectAnalyses } from "../src/analysis/quality.ts";
@@ -604,11 +603,21 @@ Deno.test("validate_code refuses bad input with the right codes", async () => {
 
 Deno.test("explaining a snippet lists its symbols, their calls and project symbols", async () => {
   await withProject(async (ex) => {
-    const e = await explainSnippet(ex.project, {
-      code: "from app.util import parse_config\n\ndef main(path):\n    return parse_config(path)\n",
-      filePath: "app/main.py",
+    const r = await ex.execute({
+      tool_name: "validate_code",
+      arguments: {
+        code:
+          "from app.util import parse_config\n\ndef main(path):\n    return parse_config(path)\n",
+        file_path: "app/main.py",
+        mode: "explain",
+      },
     });
-    assert.equal(e.language, "python");
+    assert.ok(r.success, r.error ?? "");
+    assert.equal(r.result_payload.language, "python");
+    const e = r.result_payload.explanation as {
+      symbols: Array<{ name: string; calls: string[] }>;
+      project_symbols: Array<{ file: string; line: number; name: string }>;
+    };
     assert.deepEqual(e.symbols.map((s) => [s.name, s.calls]), [["main", ["parse_config"]]]);
     assert.deepEqual(e.project_symbols.map((s) => `${s.file}:${s.line} ${s.name}`), [
       "app/util.py:4 parse_config",

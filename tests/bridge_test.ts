@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { KINDS } from "../src/bridge/protocol.ts";
 import { createEventHub, sseResponse } from "../src/bridge/events.ts";
-import { parseSize, serverConfig } from "../src/http/config.ts";
+import { parseSize, serverConfig } from "../src/cli/server_options.ts";
 import { hostAllowed, isLoopback, originAllowed } from "../src/http/safety.ts";
 import { relevantPath } from "../src/index/watch.ts";
 import { TOOL_NAMES } from "../src/tools/registry.ts";
@@ -25,20 +25,8 @@ import {
   runCli,
   SECRET_MARKER,
   startCli,
+  TOOL_CASES,
 } from "./surfaces_helpers.ts";
-
-/** Parameters that make each tool kind a valid request. */
-const VALID_PARAMS: Record<string, Record<string, unknown>> = {
-  semantic_search: { query: "greet a user", top_k: 3 },
-  explain_symbol: { symbol_name: "Greeter" },
-  explain_file: { file_path: "app/main.py" },
-  get_context: { symbol_name: "main", max_tokens: 500 },
-  get_dependencies: { file_path: "app/main.py" },
-  get_call_graph: { symbol_name: "main" },
-  summarize_repo: {},
-  find_references: { symbol_name: "slugify" },
-  validate_code: { code: "def f(:\n    pass\n", language: "python" },
-};
 
 /** Texts that must never appear in an answer. */
 const FORBIDDEN = [SECRET_MARKER, "leaked_outside_fn", "root:x:0:0"];
@@ -144,45 +132,58 @@ Deno.test("bridge: endpoints, kinds, bad requests, path safety, CORS and Host ov
       assert.equal(first.file, "web/server.ts");
     });
 
-    await t.step("POST /request answers all 12 kinds", async () => {
-      for (const kind of KINDS) {
-        const requestId = `req-${kind}`;
-        const params = kind === "invoke_tool"
-          ? { tool_name: "search_symbols", arguments: { query: "Vector" } }
-          : VALID_PARAMS[kind] ?? {};
-        const a = await request({ kind, params, request_id: requestId, source: "test" });
-        assert.equal(a.json.request_id, requestId, kind);
-        assert.equal(typeof a.json.elapsed_ms, "number", kind);
-        assert.equal(typeof a.json.data, "object", kind);
-        if (a.status === 501) {
-          // a tool whose issue has not landed yet
-          assert.equal(a.json.success, false, kind);
-          assert.match(String(a.json.error), /not implemented yet/, kind);
-          assert.equal(a.json.error_code, "not_implemented");
-          continue;
-        }
-        assert.equal(a.status, 200, `${kind}: ${a.text}`);
-        assert.equal(a.json.success, true, kind);
-        assert.equal(a.json.error, "", kind);
+    await t.step("POST /tools/invoke: every tool answers its real payload", async () => {
+      for (const name of TOOL_NAMES) {
+        const a = await invoke({ tool_name: name, arguments: TOOL_CASES[name].args });
+        assert.equal(a.status, 200, `${name}: ${a.text}`);
+        assert.equal(a.json.success, true, name);
+        TOOL_CASES[name].check(obj(a.json.result_payload), name);
       }
-      const caps = await request({ kind: "list_capabilities" });
-      assert.equal(obj(caps.json.data).protocol, "codectx-bridge/1");
-      const list = await request({ kind: "list_tools", params: {} });
-      assert.equal(arr(obj(list.json.data).tools).length, 13);
-      const inv = await request({
-        kind: "invoke_tool",
-        params: { tool_name: "search_symbols", arguments: { query: "Vector" } },
-      });
-      const data = obj(inv.json.data);
-      assert.equal(data.tool_name, "search_symbols");
-      assert.equal(data.success, true);
-      assert.equal(data.request_id, inv.json.request_id);
-      assert.equal(obj(arr(obj(data.result_payload).symbols)[0]).file, "pkg/mathx/mathx.go");
-      const file = await request({ kind: "explain_file", params: { file_path: "web/server.ts" } });
-      assert.equal(obj(file.json.data).file, "web/server.ts", "data is the tool's payload");
-      const semantic = await request({ kind: "semantic_search", params: { query: "greet" } });
-      if (semantic.status === 200) assert.ok(Array.isArray(obj(semantic.json.data).snippets));
     });
+
+    await t.step(
+      "POST /request answers all 12 kinds; a tool kind's data is its payload",
+      async () => {
+        for (const kind of KINDS) {
+          const requestId = `req-${kind}`;
+          const tool = TOOL_CASES[kind];
+          const params = kind === "invoke_tool"
+            ? { tool_name: "search_symbols", arguments: { query: "Vector" } }
+            : tool?.args ?? {};
+          const a = await request({ kind, params, request_id: requestId, source: "test" });
+          assert.equal(a.status, 200, `${kind}: ${a.text}`);
+          assert.equal(a.json.request_id, requestId, kind);
+          assert.equal(typeof a.json.elapsed_ms, "number", kind);
+          assert.equal(a.json.success, true, kind);
+          assert.equal(a.json.error, "", kind);
+          if (tool) tool.check(obj(a.json.data), kind);
+        }
+        // Every other kind is the tool of its name, so its payload was checked above.
+        assert.deepEqual(KINDS.filter((k) => !TOOL_CASES[k]), [
+          "list_capabilities",
+          "invoke_tool",
+          "list_tools",
+        ]);
+        const caps = await request({ kind: "list_capabilities" });
+        assert.equal(obj(caps.json.data).protocol, "codectx-bridge/1");
+        const list = await request({ kind: "list_tools", params: {} });
+        assert.equal(arr(obj(list.json.data).tools).length, 13);
+        const inv = await request({
+          kind: "invoke_tool",
+          params: { tool_name: "search_symbols", arguments: { query: "Vector" } },
+        });
+        const data = obj(inv.json.data);
+        assert.equal(data.tool_name, "search_symbols");
+        assert.equal(data.success, true);
+        assert.equal(data.request_id, inv.json.request_id);
+        assert.equal(obj(arr(obj(data.result_payload).symbols)[0]).file, "pkg/mathx/mathx.go");
+        const file = await request({
+          kind: "explain_file",
+          params: { file_path: "web/server.ts" },
+        });
+        assert.equal(obj(file.json.data).file, "web/server.ts", "data is the tool's payload");
+      },
+    );
 
     await t.step("request_id is generated when absent", async () => {
       const a = await request({ kind: "list_capabilities" });

@@ -11,12 +11,13 @@ import { readManifest } from "../src/context/manifests.ts";
 import { clampText, fitBudget } from "../src/context/pack.ts";
 import { pageRank } from "../src/context/rank.ts";
 import { mentionedNames } from "../src/context/retrieve.ts";
-import { normalizeName, resolveSymbol } from "../src/context/resolve.ts";
 import { firstParagraph, summarizeRepo } from "../src/context/summary.ts";
 import { tokenCounter } from "../src/context/tokens.ts";
 import { buildContextWindow } from "../src/context/window.ts";
 import { CodectxError } from "../src/errors.ts";
+import { normalizeName, resolveSymbol, tableOfSymbols } from "../src/graph/lookup.ts";
 import { Project } from "../src/index/project.ts";
+import { ProjectService } from "../src/service/service.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import { findTool } from "../src/tools/registry.ts";
 import type { SymbolRecord } from "../src/types.ts";
@@ -125,17 +126,18 @@ Deno.test("resolve: plain, qualified, module path, loose spelling; near names wh
     sym("request", { file: "net/api.py" }),
     sym("request", { file: "tests/test_api.py" }),
   ];
+  const table = tableOfSymbols(symbols);
   assert.equal(normalizeName("Session::request()"), "Session.request");
-  assert.equal(resolveSymbol(symbols, "Session.request").symbol.file, "net/session.py");
-  assert.equal(resolveSymbol(symbols, "Session#request").symbol.kind, "method");
-  assert.equal(resolveSymbol(symbols, "net.session.Session.request").symbol.line, 5);
-  assert.equal(resolveSymbol(symbols, "pkg.config.parse_config").symbol.line, 12);
-  assert.equal(resolveSymbol(symbols, "PARSE_CONFIG").symbol.name, "parse_config");
-  const amb = resolveSymbol(symbols, "request");
+  assert.equal(resolveSymbol(table, "Session.request").symbol.file, "net/session.py");
+  assert.equal(resolveSymbol(table, "Session#request").symbol.kind, "method");
+  assert.equal(resolveSymbol(table, "net.session.Session.request").symbol.line, 5);
+  assert.equal(resolveSymbol(table, "pkg.config.parse_config").symbol.line, 12);
+  assert.equal(resolveSymbol(table, "PARSE_CONFIG").symbol.name, "parse_config");
+  const amb = resolveSymbol(table, "request");
   assert.equal(amb.symbol.file, "net/api.py"); // main code before tests
   assert.deepEqual(amb.candidates.map((c) => c.qualifiedName), ["Session.request", "request"]);
   assert.throws(
-    () => resolveSymbol(symbols, "parseConfig"),
+    () => resolveSymbol(table, "parseConfig"),
     (e: unknown) =>
       e instanceof CodectxError && e.code === "not_found" &&
       /did you mean parse_config \(pkg\/config\.py:12\)/.test(e.message),
@@ -305,8 +307,9 @@ function chatServer() {
 Deno.test("context tools on a project", async (t) => {
   const root = await makeProject({ ...(await fixtureFiles()), "shop/long.py": longModule() });
   const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, { indexDir, workers: 0, embedder: "none" });
-  const project = ex.project;
+  const service = await ProjectService.open(root, { indexDir, workers: 0, embedder: "none" });
+  const ex = await createExecutor(service);
+  const project = service.project;
   try {
     await t.step("explain_symbol: record, source, doc, callers, callees, members", async () => {
       const r = await call(ex, "explain_symbol", { symbol_name: "Cart.total" });
@@ -596,7 +599,7 @@ Deno.test("CLI: context, summary and ask", async () => {
 Deno.test("buildContext in a fresh project without calls still fits", async () => {
   const root = await makeProject({ "a.py": "X = 1\n" });
   const indexDir = await tempIndexDir();
-  const project = await Project.open(root, { indexDir, workers: 0, embedder: "none" });
+  const project = await Project.open(root, { indexDir, workers: 0 });
   try {
     const w = await buildContextWindow(project, { symbolName: "X", maxTokens: 50 });
     assert.ok(w.tokens <= 50);

@@ -1,41 +1,29 @@
 /**
  * The MCP server, tested with the official SDK client: over stdio against
- * `deno run -A cli.ts mcp` (list every tool, call every tool, valid and invalid), and over
- * Streamable HTTP against `cli.ts mcp --http` (plus its Origin/Host rules).
+ * `deno run -A cli.ts mcp` (list every tool, call every tool, valid and invalid; each answer's
+ * text is the Markdown a model reads, its structuredContent the whole payload), and over
+ * Streamable HTTP against `cli.ts mcp --http` (plus its Origin/Host rules and -32602 for a
+ * malformed request).
  */
 
 import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { getEncoding } from "js-tiktoken";
 import { TOOL_NAMES } from "../src/tools/registry.ts";
 import {
   CLI,
   fixtureCopy,
   http,
+  type JsonObject,
   rawHttp,
   rawStatus,
   REPO,
   SECRET_MARKER,
   startCli,
+  TOOL_CASES,
 } from "./surfaces_helpers.ts";
-
-/** Valid arguments for every tool. */
-const VALID_ARGS: Record<string, Record<string, unknown>> = {
-  semantic_search: { query: "greet a user", top_k: 3 },
-  explain_symbol: { symbol_name: "Greeter" },
-  explain_file: { file_path: "app/main.py" },
-  summarize_repo: {},
-  find_references: { symbol_name: "slugify" },
-  get_dependencies: { file_path: "app/main.py" },
-  get_call_graph: { symbol_name: "main" },
-  get_context: { symbol_name: "main", max_tokens: 400 },
-  validate_code: { code: "def f(:\n  pass\n", language: "python" },
-  analyze_quality: {},
-  search_symbols: { query: "Greeter" },
-  index_project: {},
-  ask: { question: "where is the config parsed?" },
-};
 
 // The SDK's result types come out as `any` under Deno (its zod-derived types do not
 // resolve), so the tests state the shapes they read.
@@ -62,18 +50,60 @@ function textOf(r: CallToolResult): string {
   return first?.type === "text" ? first.text ?? "" : "";
 }
 
-/** Structured content as a record (fails when absent). */
-function structured(r: CallToolResult): Record<string, unknown> {
+/** Structured content as a JSON object (fails when absent). */
+function structured(r: CallToolResult): JsonObject {
   assert.ok(r.structuredContent, `no structuredContent: ${textOf(r)}`);
-  return r.structuredContent;
+  return r.structuredContent as JsonObject;
 }
+
+/**
+ * What each tool's text must carry on the fixture (with `TOOL_CASES`' arguments): the
+ * locations and names a model needs, as Markdown rather than JSON.
+ */
+const TEXT_CHECKS: Record<string, (text: string, s: JsonObject) => void> = {
+  semantic_search: (t) => assert.match(t, /^\d+ results for "greet a user"[^]*app\/main\.py:\d+/),
+  explain_symbol: (t) => {
+    assert.match(t, /^# Greeter — class in app\/main\.py:7-15/);
+    assert.match(t, /```python\nclass Greeter:/);
+    assert.match(t, /Callers:\n- main app\/main\.py:24/);
+  },
+  explain_file: (t) => {
+    assert.match(t, /^# app\/main\.py — python, \d+ lines/);
+    assert.match(
+      t,
+      /\n- 7: class Greeter: — Greets users by name\.\n {2}- 10: def __init__\([^\n]*\n {2}- 13: def greet\(/,
+    );
+    assert.match(t, /3: app\/models\.py \(Repository, User\)/);
+  },
+  summarize_repo: (t, s) => assert.equal(t, s.text),
+  find_references: (t) => assert.match(t, /app\/main\.py\n {2}4 import: from app\.utils import/),
+  get_dependencies: (t) =>
+    assert.match(t, /^# app\/main\.py \(python\)\nImports[^]*app\/utils\.py/),
+  get_call_graph: (t) => {
+    assert.match(t, /^# main \(function\) app\/main\.py:18-24/);
+    assert.match(
+      t,
+      /Callees:\n- parse_config \(function\) app\/utils\.py:14 ← call at app\/main\.py:20/,
+    );
+  },
+  get_context: (t, s) => assert.ok(t.startsWith(String(s.text)), t),
+  validate_code: (t) => assert.match(t, /^not valid python\nSyntax errors:\n- 1:\d+ /),
+  analyze_quality: (t) => assert.match(t, /maintainability \d+(\.\d+)? \([A-F]\)/),
+  search_symbols: (t) =>
+    assert.match(
+      t,
+      /^\d+ of \d+ symbols\n- app\/main\.py:7 class Greeter: — Greets users by name\./,
+    ),
+  index_project: (t) => assert.match(t, /^ready: \d+ files \(/),
+  ask: (t, s) => assert.ok(t.startsWith(String(s.answer)), t),
+};
 
 function call(client: Client, name: string, args: Record<string, unknown>) {
   return client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 }
 
 Deno.test({
-  name: "mcp over stdio: 13 tools with schemas; real tools, stubs and invalid calls",
+  name: "mcp over stdio: 13 tools with schemas; every tool's real answer; invalid calls",
   // The SDK spawns the server with node:child_process, whose handles outlive a step.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -106,9 +136,15 @@ Deno.test({
         }
         const explain = tools.find((x) => x.name === "explain_file");
         assert.deepEqual(explain?.inputSchema.required, ["file_path"]);
+        // What a client puts before the model: at most 4,000 tokens for all 13 tools.
+        const listed = JSON.stringify({ tools });
+        assert.ok(
+          getEncoding("cl100k_base").encode(listed).length <= 4000,
+          `${listed.length} chars`,
+        );
       });
 
-      await t.step("explain_file answers structuredContent and its JSON text", async () => {
+      await t.step("explain_file answers structuredContent and a Markdown text", async () => {
         const r = await call(client, "explain_file", { file_path: "app/main.py" });
         assert.notEqual(r.isError, true, textOf(r));
         const s = structured(r);
@@ -116,7 +152,7 @@ Deno.test({
         assert.equal(s.language, "python");
         const names = (s.symbols as Array<{ name: string }>).map((x) => x.name);
         assert.ok(names.includes("Greeter") && names.includes("main"));
-        assert.deepEqual(JSON.parse(textOf(r)), s);
+        TEXT_CHECKS.explain_file(textOf(r), s);
         texts.push(textOf(r));
       });
 
@@ -131,21 +167,18 @@ Deno.test({
         assert.equal(idx.state, "ready");
       });
 
-      await t.step(
-        "every tool with valid arguments: a result, or 'not implemented yet'",
-        async () => {
-          for (const name of TOOL_NAMES) {
-            const r = await call(client, name, VALID_ARGS[name]);
-            texts.push(textOf(r));
-            if (r.isError) {
-              assert.match(textOf(r), /not implemented yet/, `${name}: ${textOf(r)}`);
-              assert.equal(r.structuredContent, undefined);
-            } else {
-              assert.equal(typeof structured(r), "object", name);
-            }
-          }
-        },
-      );
+      await t.step("every tool: the whole payload, and a text smaller than its JSON", async () => {
+        for (const name of TOOL_NAMES) {
+          const r = await call(client, name, TOOL_CASES[name].args);
+          texts.push(textOf(r));
+          assert.notEqual(r.isError, true, `${name}: ${textOf(r)}`);
+          TOOL_CASES[name].check(structured(r), name);
+          const text = textOf(r);
+          assert.ok(!text.trimStart().startsWith("{"), `${name} answered JSON text: ${text}`);
+          assert.ok(text.length < JSON.stringify(structured(r)).length, `${name}: ${text}`);
+          TEXT_CHECKS[name](text, structured(r));
+        }
+      });
 
       await t.step("invalid calls are tool errors with the message, never a crash", async () => {
         const cases: Array<[string, Record<string, unknown>, RegExp]> = [
@@ -211,8 +244,31 @@ Deno.test({
         const bad = await call(client, "explain_file", { file_path: "/etc/passwd" });
         assert.equal(bad.isError, true);
         assert.ok(!textOf(bad).includes("root:x:0:0"));
-        const stub = await call(client, "get_call_graph", { symbol_name: "main" });
-        if (stub.isError) assert.match(textOf(stub), /not implemented yet/);
+        const graph = await call(client, "get_call_graph", TOOL_CASES.get_call_graph.args);
+        TOOL_CASES.get_call_graph.check(structured(graph), "get_call_graph over HTTP");
+      });
+
+      await t.step("a malformed tools/call is -32602 with one sentence", async () => {
+        const cases: Array<[unknown, RegExp]> = [
+          [{ name: 5 }, /params\.name must be a tool name/],
+          [{ name: "explain_file", arguments: "x" }, /params\.arguments must be an object/],
+          [undefined, /tools\/call needs params/],
+          [{ name: "no_such_tool" }, /unknown tool 'no_such_tool'; valid tools: semantic_search/],
+        ];
+        for (const [params, message] of cases) {
+          const res = await http(`${srv.url}/mcp`, {
+            method: "POST",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json, text/event-stream",
+            },
+            body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params }),
+          });
+          const error = JSON.parse(res.text).error;
+          assert.equal(error?.code, -32602, res.text);
+          assert.match(error.message, message);
+          assert.doesNotMatch(error.message, /invalid_type|"path"/);
+        }
       });
 
       await t.step("a foreign Origin or Host is refused with 403; GET is 405", async () => {

@@ -1,5 +1,6 @@
 /**
- * The in-process API (`mod.ts`): the same executor as every surface, on a fixture copy.
+ * The in-process API (`mod.ts`): the same executor as every surface, on a fixture copy;
+ * every tool through `createExecutor`, and the named functions.
  */
 
 import assert from "node:assert/strict";
@@ -10,12 +11,18 @@ import {
   createExecutor,
   hybridSearch,
   indexProject,
-  Project,
   TOOL_NAMES,
 } from "../mod.ts";
-import { fixtureCopy } from "./surfaces_helpers.ts";
+import { fixtureCopy, type JsonObject, TOOL_CASES } from "./surfaces_helpers.ts";
 
-Deno.test("mod.ts: createExecutor, indexProject, and the functions of tools still to land", async () => {
+Deno.test("tool cases: each check fails on an empty payload", () => {
+  assert.deepEqual(Object.keys(TOOL_CASES).sort(), [...TOOL_NAMES].sort());
+  for (const [name, c] of Object.entries(TOOL_CASES)) {
+    assert.throws(() => c.check({}, name), Error, name);
+  }
+});
+
+Deno.test("mod.ts: createExecutor runs every tool, indexProject, hybridSearch, buildContext, analyzeQuality", async () => {
   const fx = await fixtureCopy();
   try {
     const opts = { indexDir: fx.indexDir };
@@ -41,23 +48,25 @@ Deno.test("mod.ts: createExecutor, indexProject, and the functions of tools stil
       assert.equal(bad.success, false);
       assert.match(bad.error ?? "", /outside the project root/);
 
-      // An open executor (or project) is used as is and stays open.
-      for (
-        const [name, run] of [
-          ["hybridSearch", () => hybridSearch(ex, "greet the user", { top_k: 3 })],
-          ["buildContext", () => buildContext(ex, "main", { max_tokens: 200 })],
-          ["analyzeQuality", () => analyzeQuality(ex)],
-        ] as const
-      ) {
-        try {
-          const out = await run();
-          assert.equal(typeof out, "object", name);
-        } catch (err) {
-          assert.ok(err instanceof CodectxError, name);
-          assert.equal(err.code, "not_implemented", name);
-          assert.match(err.message, /not implemented yet/);
-        }
+      for (const name of TOOL_NAMES) {
+        const r = await ex.execute({ tool_name: name, arguments: TOOL_CASES[name].args });
+        assert.equal(r.success, true, `${name}: ${r.error}`);
+        TOOL_CASES[name].check(r.result_payload as JsonObject, name);
       }
+
+      // An open executor is used as is and stays open.
+      const hits = await hybridSearch(ex, "greet the user", { top_k: 3 });
+      assert.ok(
+        hits.some((h) => h.file === "app/main.py" && h.symbol?.startsWith("Greeter") === true),
+        "search",
+      );
+      const ctx = await buildContext(ex, "main", { max_tokens: 200 });
+      assert.equal(ctx.symbol, "main");
+      assert.match(ctx.text, /def main\(config_path: str\)/);
+      assert.ok(ctx.sources.some((s) => s.file === "app/main.py" && s.line === 18), "context");
+      const quality = await analyzeQuality(ex);
+      assert.ok(quality.files.some((f) => f.file === "pkg/mathx/mathx.go"), "quality");
+      assert.ok(quality.maintainability_index > 0);
       assert.equal(
         (await ex.execute({ tool_name: "search_symbols", arguments: { query: "User" } })).success,
         true,
@@ -66,13 +75,14 @@ Deno.test("mod.ts: createExecutor, indexProject, and the functions of tools stil
       ex.close();
     }
 
-    const project = await Project.open(fx.root, opts);
+    const executor = await createExecutor(fx.root, opts);
     try {
-      const again = await indexProject(project);
+      const again = await indexProject(executor);
       assert.equal(again.changed, 0);
-      assert.equal(await project.state(), "ready", "a project handed in stays open");
+      const after = await executor.execute({ tool_name: "index_project", arguments: {} });
+      assert.equal(after.success, true, "an executor handed in stays open");
     } finally {
-      project.close();
+      await executor.close();
     }
 
     await assert.rejects(

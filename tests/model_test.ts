@@ -7,9 +7,9 @@ import {
   loadCodectxCode,
   MODEL_DIR,
   readManifest,
-  sha256Hex,
   tokenize,
 } from "../src/search/codectx_code.ts";
+import { sha256Hex } from "../src/util/hash.ts";
 
 Deno.test("codectx-code: the model files are present, small, and match the manifest checksum", async () => {
   assert.equal(await checkCodectxCode(), null);

@@ -2,12 +2,13 @@
  * Tests of the parsing layer: per language, the exact symbols of a fixture in
  * `tests/fixtures/langs/` (kind, qualified name, first line, name line, last line), then
  * signatures, docs and parents where each language has something to show; malformed
- * input and unknown languages.
+ * input and unknown languages; the `; inherits:` mechanism of the query loader.
  */
 
 import assert from "node:assert/strict";
 import { languageIds, languageOf, loadGrammar, parseSource } from "../src/parse/parser.ts";
 import { languageForPath, LANGUAGES } from "../src/parse/languages.ts";
+import { readQuery } from "../src/parse/query_loader.ts";
 import type { SymbolRecord } from "../src/types.ts";
 
 const FIXTURES = new URL("./fixtures/langs/", import.meta.url);
@@ -129,6 +130,7 @@ const EXPECTED: Record<string, string[]> = {
     "constant MaxConns 7-7-7",
     "constant ModeA 11-11-11",
     "constant ModeB 12-12-12",
+    "variable verbose 15-15-15",
     "struct Server 18-18-20",
     "interface Handler 23-23-25",
     "method Handler.Handle 24-24-24",
@@ -145,6 +147,7 @@ const EXPECTED: Record<string, string[]> = {
     "constant path 3-3-3",
     "constant DEFAULT_PORT 6-6-6",
     "function start 11-11-14",
+    "function start.local 12-12-12",
     "function greet 17-17-17",
     "function legacy 19-19-21",
     "class Server 23-23-39",
@@ -178,6 +181,7 @@ const EXPECTED: Record<string, string[]> = {
     "function M.add 9-9-11",
     "method M.greet 14-14-16",
     "function helper 18-18-21",
+    "function helper.inner 19-19-19",
     "function global_fn 23-23-24",
     "function M.mul 26-26-28",
   ],
@@ -200,6 +204,7 @@ const EXPECTED: Record<string, string[]> = {
   "sample.py": [
     "constant MAX_RETRIES 5-5-5",
     "function helper 9-9-17",
+    "function helper.inner 14-14-15",
     "class Session 21-22-41",
     "constructor Session.__init__ 27-27-28",
     "method Session.name 30-31-33",
@@ -230,6 +235,7 @@ const EXPECTED: Record<string, string[]> = {
     "method Draw.name 28-28-30",
     "method Point.new 35-35-37",
     "method Point.len 39-39-44",
+    "function Point.len.square 40-40-42",
     "method Wrapper.draw 48-48-50",
     "method Point.fmt 54-54-56",
     "type Pair 59-59-59",
@@ -295,6 +301,7 @@ const EXPECTED: Record<string, string[]> = {
     "function Geometry.unit 57-57-59",
     "function double 62-62-62",
     "function main 64-64-67",
+    "function main.local 65-65-65",
   ],
   "sample.tsx": [
     "interface ButtonProps 4-4-6",
@@ -342,7 +349,7 @@ Deno.test("python: signatures, docstrings, decorators", async () => {
   );
   assert.equal(find(symbols, "Session.__init__").kind, "constructor");
   assert.equal(find(symbols, "MAX_RETRIES").signature, "MAX_RETRIES = 3");
-  assert.ok(!symbols.some((s) => s.name === "inner"), "nested functions are local");
+  assert.equal(find(symbols, "helper.inner").parent, "helper", "a nested def is a child");
   assert.ok(!symbols.some((s) => s.name === "TIMEOUT" || s.name === "default_name"));
 });
 
@@ -365,7 +372,8 @@ Deno.test("typescript: exports, overloads, decorators, arrow functions", async (
   assert.equal(find(symbols, "double").kind, "function");
   assert.equal(find(symbols, "double").signature, "const double = (n: number): number =>");
   assert.equal(find(symbols, "Geometry.unit").parent, "Geometry");
-  assert.ok(!symbols.some((s) => s.name === "local" || s.name === "counter"));
+  assert.equal(find(symbols, "main.local").kind, "function", "a nested arrow is a child");
+  assert.ok(!symbols.some((s) => s.name === "counter"), "a top-level `let` is no symbol");
 });
 
 Deno.test("tsx and javascript", async () => {
@@ -380,7 +388,7 @@ Deno.test("tsx and javascript", async () => {
   assert.equal(find(js, "Server.listen").doc, "Listen on a port.");
   assert.equal(find(js, "Server.listen").signature, "async listen(port)");
   assert.equal(find(js, "DEFAULT_PORT").kind, "constant");
-  assert.ok(!js.some((s) => s.name === "local"));
+  assert.equal(find(js, "start.local").parent, "start", "a nested function is a child");
 });
 
 Deno.test("go: receivers qualify methods", async () => {
@@ -415,7 +423,7 @@ Deno.test("rust: impl blocks, attributes, doc comments", async () => {
   assert.equal(find(symbols, "square").kind, "macro");
   assert.equal(find(symbols, "square").signature, "macro_rules! square");
   assert.equal(find(symbols, "MAX").doc, "Maximum size.");
-  assert.ok(!symbols.some((s) => s.qualifiedName.endsWith("len.square")), "local fn");
+  assert.equal(find(symbols, "Point.len.square").kind, "function", "a nested fn is a child");
 });
 
 Deno.test("java: annotations, javadoc, constructors", async () => {
@@ -558,4 +566,102 @@ Deno.test("grammars load concurrently", async () => {
   const ids = LANGUAGES.filter((l) => l.grammar).map((l) => l.id);
   const all = await Promise.all(ids.map((id) => parseSource(`x.${id}`, "", id)));
   assert.deepEqual(all.map((p) => p.error), ids.map(() => undefined));
+});
+
+// ------------------------------------------------------- query includes (`; inherits:`)
+
+const QUERIES = new URL("../src/parse/queries/", import.meta.url);
+
+Deno.test("typescript.scm holds JavaScript's patterns plus its own, overrides replacing", async () => {
+  const js = await Deno.readTextFile(new URL("javascript.scm", QUERIES));
+  const ts = await readQuery(new URL("typescript.scm", QUERIES));
+  assert.ok(!ts.includes("; inherits:"), "the include line is consumed");
+  // Written only in javascript.scm: an inherited section (imports) and an `; inherited`
+  // line (functions) bring them in.
+  for (const pattern of ["(generator_function_declaration", '(#eq? @_require "require")']) {
+    assert.ok(js.includes(pattern) && ts.includes(pattern), `${pattern} inherited`);
+  }
+  assert.ok(ts.includes("(function_signature") && ts.includes("(interface_declaration"));
+  // `classes` is replaced: JavaScript's class pattern names classes by `identifier`,
+  // TypeScript's grammar by `type_identifier`.
+  const jsClass = "(class_declaration\n  name: (identifier) @name";
+  assert.ok(js.includes(jsClass) && !ts.includes(jsClass), "the replaced section is gone");
+  assert.ok(ts.includes("(class_declaration\n  name: (type_identifier) @name"));
+  // The base's section order holds: functions, classes, …, imports.
+  const at = (text: string) => ts.indexOf(text);
+  assert.ok(at("(generator_function_declaration") < at("(function_signature"));
+  assert.ok(at("(function_signature") < at("(interface_declaration"));
+  assert.ok(at("(interface_declaration") < at("; section: imports"));
+});
+
+Deno.test("cpp.scm holds C's patterns plus its own", async () => {
+  const cpp = await readQuery(new URL("cpp.scm", QUERIES));
+  // c.scm's includes section, which cpp.scm does not name.
+  assert.ok(cpp.includes("(preproc_include path: (system_lib_string) @import.module)"));
+  assert.ok(cpp.includes("(namespace_definition"));
+});
+
+Deno.test("query includes: sections replaced, extended, dropped; chains; errors", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "codectx-queries-" });
+  const url = (name: string) => new URL(`file://${dir}/${name}.scm`);
+  const write = (name: string, lines: string[]) =>
+    Deno.writeTextFile(`${dir}/${name}.scm`, lines.join("\n") + "\n");
+  try {
+    await write("base", [
+      "; base heading",
+      "; section: a",
+      "(a_base) @x",
+      "; section: b",
+      "(b_base) @x",
+      "; section: c",
+      "(c_base) @x",
+    ]);
+    // Sections named out of order; `c` empty; `b` around its inherited text.
+    await write("child", [
+      "; inherits: base",
+      "; child heading",
+      "; section: c",
+      "; section: b",
+      "(b_before) @x",
+      "; inherited",
+      "(b_after) @x",
+      "; section: a",
+      "(a_child) @x",
+    ]);
+    assert.equal(
+      await readQuery(url("child")),
+      [
+        "; child heading",
+        "; section: a",
+        "(a_child) @x",
+        "; section: b",
+        "(b_before) @x",
+        "(b_base) @x",
+        "(b_after) @x",
+        "; section: c",
+        "",
+      ].join("\n"),
+    );
+    // A base may itself inherit: the grandchild extends the child's `b`.
+    await write("grandchild", ["; inherits: child", "; section: b", "; inherited", "(b_g) @x"]);
+    const grand = await readQuery(url("grandchild"));
+    assert.ok(grand.includes("(b_before) @x\n(b_base) @x\n(b_after) @x\n(b_g) @x\n"), grand);
+    assert.ok(grand.includes("(a_child) @x") && !grand.includes("(a_base)"));
+    // A file without the include line is read as it is.
+    assert.equal(await readQuery(url("base")), await Deno.readTextFile(`${dir}/base.scm`));
+
+    // Errors: a missing base names the file it looked for; a section the base lacks is
+    // named; a file inheriting from itself is a cycle.
+    await write("orphan", ["; inherits: nowhere", "(x) @y"]);
+    await assert.rejects(readQuery(url("orphan")), (e: Error) => e.message.includes("nowhere.scm"));
+    await write("typo", ["; inherits: base", "; section: bb", "(x) @y"]);
+    await assert.rejects(
+      readQuery(url("typo")),
+      /section 'bb' is not a section of .*base\.scm/,
+    );
+    await write("loop", ["; inherits: loop", "; section: a"]);
+    await assert.rejects(readQuery(url("loop")), /inherits from itself/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

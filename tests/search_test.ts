@@ -5,16 +5,26 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import type { Project } from "../src/index/project.ts";
+import { ProjectService } from "../src/service/service.ts";
 import { describeChunk } from "../src/search/embedder.ts";
 import { transformersProvider } from "../src/search/embedders/transformers.ts";
 import { useLiteProvider } from "../src/search/embedders/use_lite.ts";
-import { bestSnippet, fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
+import { fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
+import { bestSnippet } from "../src/search/present.ts";
 import { buildLexicalIndex } from "../src/search/lexical.ts";
+import {
+  DEFAULT_RERANK,
+  rerank,
+  RERANK_FEATURES,
+  rerankFeatures,
+  type RerankInput,
+} from "../src/search/rerank.ts";
+import type { ChunkTable } from "../src/search/table.ts";
 import { localModels } from "../src/search/models.ts";
 import { resolveEmbedder } from "../src/search/providers.ts";
-import { fileTerms } from "../src/search/terms.ts";
-import { codeTokens, queryTokens, stem } from "../src/search/tokens.ts";
+import { fileTerms } from "../src/index/terms.ts";
+import { codeTokens, queryTokens, stem } from "../src/util/tokens.ts";
 import {
   collectVectorGarbage,
   readAllBlocks,
@@ -84,17 +94,17 @@ export function quickSort(list: number[]): number[] {
 
 async function withProject<T>(
   embedder: string,
-  fn: (p: Project, root: string, indexDir: string) => Promise<T>,
+  fn: (p: Project, root: string, indexDir: string, service: ProjectService) => Promise<T>,
   files = FILES,
 ): Promise<T> {
   const root = await makeProject(files);
   const indexDir = await tempIndexDir();
-  const p = await Project.open(root, { indexDir, embedder, workers: 0 });
+  const service = await ProjectService.open(root, { indexDir, embedder, workers: 0 });
   try {
-    await p.reindex();
-    return await fn(p, root, indexDir);
+    await service.project.reindex();
+    return await fn(service.project, root, indexDir, service);
   } finally {
-    p.close();
+    await service.close();
     await cleanup(root, indexDir);
   }
 }
@@ -285,8 +295,8 @@ Deno.test("lexical search: split identifiers, filters, one result per symbol, sn
 });
 
 Deno.test("semantic_search tool: bad input is invalid_argument naming the parameter", async () => {
-  await withProject("none", async (p) => {
-    const ex = await createExecutor(p);
+  await withProject("none", async (_p, _root, _dir, service) => {
+    const ex = await createExecutor(service);
     const call = (args: Record<string, unknown>) =>
       ex.execute({ tool_name: "semantic_search", arguments: args });
     const cases: Array<[Record<string, unknown>, RegExp]> = [
@@ -364,12 +374,12 @@ Deno.test("embedder choice: auto prefers a local model, then codectx-code, then 
 Deno.test({
   name: "background vectors: complete, persisted, reused by content; hybrid and dense answer",
   async fn() {
-    await withProject(`transformers:${TINY}`, async (p, root, indexDir) => {
+    await withProject(`transformers:${TINY}`, async (p, root, indexDir, service) => {
       const events: string[] = [];
-      const stop = p.listen((e) => {
+      const stop = service.subscribe((e) => {
         if (e.type === "progress") events.push(e.progress.phase);
       });
-      const done = await p.vectors().settle();
+      const done = await service.vectors.settle();
       stop();
       assert.equal(done.state, "complete", done.error ?? "");
       assert.equal(done.done, done.total);
@@ -377,7 +387,7 @@ Deno.test({
       assert.equal(done.embedded, done.total);
       assert.equal(done.dimensions, 8);
       assert.ok(events.includes("embed"));
-      assert.equal(p.vectorProgress().state, "complete");
+      assert.equal((await service.health()).vectors_state, "complete");
 
       const dense = await searchProject(p, "user login credential", { mode: "dense", top_k: 3 });
       assert.equal(dense.snippets[0].file, "app/auth.py");
@@ -396,48 +406,56 @@ Deno.test({
       });
       for (const s of rrf.values()) assert.ok(s >= 0 && s <= 1);
 
+      // A complete, unchanged set of vectors is never rebuilt by a query.
+      const rebuilds = service.vectors.rebuilds;
+      for (let i = 0; i < 50; i++) {
+        await searchProject(p, i % 2 ? "download from url" : "sort order", { top_k: 3 });
+      }
+      assert.equal(service.vectors.rebuilds, rebuilds, "queries rebuilt the vectors");
+
       // Edit one file: only its changed chunks are embedded again.
       await writeFiles(root, {
         "util/sorting.ts": FILES["util/sorting.ts"] + "\nexport const ORDER = 'ascending';\n",
       });
       await p.reindex();
-      const again = await p.vectors().settle();
+      const again = await service.vectors.settle();
       assert.equal(again.state, "complete");
+      assert.equal(service.vectors.rebuilds, rebuilds + 1, "one rebuild for the new generation");
       assert.equal(again.done, again.total);
       assert.ok(again.embedded >= 1 && again.embedded <= 2, `embedded ${again.embedded}`);
 
       // A new process finds every vector in the store.
-      p.close();
-      const q = await Project.open(root, {
+      await service.close();
+      const q = await ProjectService.open(root, {
         indexDir,
         embedder: `transformers:${TINY}`,
         workers: 0,
       });
       try {
-        const cold = await q.vectors().settle();
+        const cold = await q.vectors.settle();
         assert.equal(cold.embedded, 0);
         assert.equal(cold.done, cold.total);
 
         // Switching embedder never mixes: the old vectors go when the new ones are complete.
-        const store = q.store;
+        const store = q.project.store;
         let old = 0;
         for await (const _ of readAllBlocks(store, `transformers:${TINY}`)) old++;
         assert.ok(old > 0);
       } finally {
-        q.close();
+        await q.close();
       }
-      const s = await Project.open(root, { indexDir, embedder: "use-lite", workers: 0 });
+      const s = await ProjectService.open(root, { indexDir, embedder: "use-lite", workers: 0 });
       try {
-        const lite = await s.vectors().settle();
+        const lite = await s.vectors.settle();
         assert.equal(lite.state, "complete", lite.error ?? "");
         assert.equal(lite.dimensions, 512);
         let left = 0;
-        for await (const _ of readAllBlocks(s.store, `transformers:${TINY}`)) left++;
+        for await (const _ of readAllBlocks(s.project.store, `transformers:${TINY}`)) left++;
         assert.equal(left, 0);
-        const hit = await searchProject(s, "hash a password", { top_k: 3 });
+        const hit = await searchProject(s.project, "hash a password", { top_k: 3 });
         assert.equal(hit.snippets[0].file, "app/auth.py");
       } finally {
-        s.close();
+        await s.close();
       }
     });
   },
@@ -498,4 +516,211 @@ Deno.test("cli: codectx search prints results; bad input is a usage error", asyn
   } finally {
     await cleanup(root, indexDir);
   }
+});
+
+/** A project with a class of small methods, TS overloads, docs and tests. */
+const SCOPED: Record<string, string> = {
+  "src/Cache.java": `public class Cache {
+    private final java.util.Map<String, String> entries = new java.util.HashMap<>();
+
+    public String lookup(String key) {
+        return entries.get(key);
+    }
+
+    public void evictExpiredEntries(long now) {
+        entries.entrySet().removeIf(e -> e.getValue().isEmpty() && now > 0);
+    }
+
+    public int size() {
+        return entries.size();
+    }
+}
+`,
+  "src/range.ts": `export function range(start: number): number[];
+export function range(start: number, count: number): number[];
+export function range(start: number, count = 10): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push(start + i);
+  return out;
+}
+`,
+  "src/retry.ts":
+    `export async function retryWithBackoff<T>(request: () => Promise<T>, attempts = 3): Promise<T> {
+  let delay = 100;
+  for (let i = 0; ; i++) {
+    try {
+      return await request();
+    } catch (failed) {
+      if (i + 1 >= attempts) throw failed;
+      await new Promise((r) => setTimeout(r, delay));
+      delay *= 2;
+    }
+  }
+}
+`,
+  "docs/retries.md": `# Retries
+
+## Retry a failed request with backoff
+
+A failed request is retried with an exponential backoff: the delay doubles after each
+failed attempt, and the request is retried at most three times.
+`,
+  "tests/retry_test.ts": `import { retryWithBackoff } from "../src/retry.ts";
+Deno.test("retry a failed request with backoff", async () => {
+  await retryWithBackoff(() => Promise.resolve(1));
+});
+`,
+};
+
+Deno.test("results point at the member that matched; overloads at their implementation", async () => {
+  await withProject("none", async (p) => {
+    const r = await searchProject(p, "evict expired entries", { mode: "lexical" });
+    assert.equal(r.snippets[0].file, "src/Cache.java");
+    assert.equal(r.snippets[0].symbol, "Cache.evictExpiredEntries");
+    assert.equal(r.snippets[0].kind, "method");
+    assert.equal(r.snippets[0].line, 8);
+    assert.equal(r.snippets[0].end_line, 10);
+    assert.ok(r.snippets[0].snippet.includes("removeIf"));
+    assert.ok(!r.snippets[0].snippet.includes("lookup"));
+    // A word of the class head alone: the class itself.
+    const head = await searchProject(p, "Cache HashMap", { mode: "lexical" });
+    assert.equal(head.snippets[0].symbol, "Cache");
+    assert.equal(head.snippets[0].line, 1);
+
+    const o = await searchProject(p, "range start count", { mode: "lexical" });
+    assert.equal(o.snippets[0].file, "src/range.ts");
+    assert.equal(o.snippets[0].line, 3);
+    assert.equal(o.snippets[0].end_line, 7);
+    assert.ok(o.snippets[0].snippet.includes("out.push"));
+  }, SCOPED);
+});
+
+Deno.test("scope: code before docs by default, tests only when asked", async () => {
+  await withProject("none", async (p) => {
+    const q = "retry a failed request with backoff";
+    const files = async (opts: Record<string, unknown>) =>
+      (await searchProject(p, q, { mode: "lexical", ...opts })).snippets.map((s) => s.file);
+    const byDefault = await files({});
+    assert.equal(byDefault[0], "src/retry.ts");
+    assert.ok(byDefault.includes("docs/retries.md"));
+    assert.ok(!byDefault.includes("tests/retry_test.ts"));
+    // Unweighted, the prose section (every query word) outranks the code.
+    assert.equal((await files({ scope: "all" }))[0], "docs/retries.md");
+    assert.ok((await files({ scope: "all" })).includes("tests/retry_test.ts"));
+    assert.deepEqual([...new Set(await files({ scope: "docs" }))], ["docs/retries.md"]);
+    assert.deepEqual([...new Set(await files({ scope: "tests" }))], ["tests/retry_test.ts"]);
+    const code = await files({ scope: "code" });
+    assert.ok(code.length > 0 && code.every((f) => f.startsWith("src/")));
+    assert.ok((await files({ include_tests: true })).includes("tests/retry_test.ts"));
+    await assert.rejects(() => files({ scope: "prose" }), /scope must be one of/);
+  }, SCOPED);
+});
+
+Deno.test("exact and regex modes: every match with line and column; a bad pattern names itself", async () => {
+  await withProject("none", async (p, _root, _dir, service) => {
+    const exact = await searchProject(p, "delay *= 2", { mode: "exact" });
+    assert.equal(exact.mode, "exact");
+    assert.equal(exact.snippets.length, 1);
+    assert.deepEqual(
+      { ...exact.snippets[0], score: 1 },
+      {
+        file: "src/retry.ts",
+        line: 9,
+        end_line: 9,
+        column: 7,
+        score: 1,
+        snippet: "      delay *= 2;",
+        language: "typescript",
+        symbol: "retryWithBackoff",
+        kind: "function",
+      },
+    );
+    // Smart case: lower case matches either case; an upper-case letter must match.
+    const lower = await searchProject(p, "cache", { mode: "exact" });
+    assert.ok(lower.snippets.some((s) => s.file === "src/Cache.java"));
+    assert.deepEqual((await searchProject(p, "CACHE", { mode: "exact" })).snippets, []);
+
+    const re = await searchProject(p, String.raw`public \w+ (\w+)\(`, { mode: "regex", top_k: 50 });
+    assert.deepEqual(
+      re.snippets.map((s) => `${s.line}:${s.column}`),
+      ["4:5", "8:5", "12:5"],
+    );
+    // Tests and docs follow the scope as in ranked modes.
+    const inTests = await searchProject(p, "retryWithBackoff", { mode: "exact", top_k: 50 });
+    assert.ok(inTests.snippets.every((s) => !s.file.startsWith("tests/")));
+    const all = await searchProject(p, "retryWithBackoff", { mode: "exact", scope: "all" });
+    assert.ok(all.snippets.some((s) => s.file === "tests/retry_test.ts" && s.line === 1));
+
+    const ex = await createExecutor(service);
+    const bad = await ex.execute({
+      tool_name: "semantic_search",
+      arguments: { query: "retry(", mode: "regex" },
+    });
+    assert.equal(bad.success, false);
+    assert.equal(bad.error_code, "invalid_argument");
+    assert.match(bad.error!, /'retry\(' is not a valid regular expression/);
+    const ok = await ex.execute({
+      tool_name: "semantic_search",
+      arguments: { query: "retry(", mode: "exact" },
+    });
+    assert.equal(ok.success, true);
+  }, SCOPED);
+});
+
+Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], depth kept", () => {
+  const chunk = (file: string, kind: string | null, lines: number): ChunkRecord => ({
+    id: `${file}:1-${lines}`,
+    file,
+    startLine: 1,
+    endLine: lines,
+    symbol: kind ? "f" : null,
+    kind: kind as ChunkRecord["kind"],
+    language: "python",
+    text: "x\n".repeat(lines),
+  });
+  const chunks = [
+    chunk("src/cache.py", "function", 5),
+    chunk("b.py", null, 5),
+    chunk("c.py", "class", 40),
+  ];
+  const table = {
+    generation: 1,
+    chunks,
+    files: chunks.map((c, i) => ({
+      path: c.file,
+      blob: "",
+      language: "python",
+      start: i,
+      end: i + 1,
+    })),
+    fileOfRow: Uint32Array.from([0, 1, 2]),
+    index: {} as ChunkTable["index"],
+  } satisfies ChunkTable;
+  const input: RerankInput = {
+    table,
+    lex: Float32Array.from([1, 2, 1]),
+    dense: Float32Array.from([0.5, 0.1, 0.2]),
+    lexRank: new Map([[1, 0], [0, 1], [2, 2]]),
+    denseRank: new Map([[0, 0], [2, 1], [1, 2]]),
+    topLex: 2,
+    topDense: 0.5,
+    coverage: 0.5,
+    terms: new Set(["cache"]),
+    nameCover: () => 0,
+    isDocs: () => false,
+  };
+  const x = rerankFeatures(input, 0, 0.5);
+  assert.equal(x.length, RERANK_FEATURES.length);
+  // The path feature: "cache" is a token of src/cache.py.
+  assert.equal(x[RERANK_FEATURES.indexOf("path")], 1);
+  const fused = new Map([[0, 0.5], [1, 0.9], [2, 0.4]]);
+  const only = (name: string) => ({
+    ...DEFAULT_RERANK,
+    weights: RERANK_FEATURES.map((f) => (f === name ? 1 : 0)),
+  });
+  const byDense = rerank(only("cosine"), input, fused, 3);
+  assert.deepEqual([...byDense].sort((a, b) => b[1] - a[1]).map(([r]) => r), [0, 2, 1]);
+  const byFused = rerank(only("fused"), input, fused, 2);
+  assert.deepEqual([...byFused.keys()].sort(), [0, 1]);
+  for (const s of [...byDense.values(), ...byFused.values()]) assert.ok(s >= 0 && s <= 1);
 });

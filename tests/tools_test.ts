@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { fuzzyMatch, splitIdentifier, Tier } from "../src/search/fuzzy.ts";
+import { fuzzyMatch, Tier } from "../src/search/fuzzy.ts";
+import { splitIdentifier } from "../src/util/tokens.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import { describeTools, TOOL_NAMES } from "../src/tools/registry.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";

@@ -10,6 +10,7 @@ import {
   arr,
   fixtureCopy,
   http,
+  type JsonObject,
   obj,
   poll,
   post,
@@ -17,17 +18,13 @@ import {
   rawStatus,
   SECRET_MARKER,
   startCli,
+  TOOL_CASES,
 } from "./surfaces_helpers.ts";
 
-/** An endpoint whose tool has not landed answers 501 with the error body; else 200. */
-function okOrNotImplemented(a: Answer, what: string): boolean {
-  if (a.status === 501) {
-    assert.equal(obj(a.json.error).code, "not_implemented", what);
-    assert.match(String(obj(a.json.error).message), /not implemented yet/, what);
-    return false;
-  }
-  assert.equal(a.status, 200, `${what}: ${a.text}`);
-  return true;
+/** A 200 answer whose body passes the tool's check (the endpoint really ran the tool). */
+function assertTool(a: Answer, tool: string, body: JsonObject = a.json): void {
+  assert.equal(a.status, 200, `${tool}: ${a.text}`);
+  TOOL_CASES[tool].check(body, tool);
 }
 
 /** The REST error body, checked. */
@@ -72,18 +69,37 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       const js = await get("/app.js");
       assert.equal(js.status, 200);
       assert.match(js.headers.get("content-type") ?? "", /javascript/);
+      // The page's script modules, read as the browser reads them: each import is served.
+      const modules = new Map<string, string>();
+      const pending = ["/app.js"];
+      while (pending.length) {
+        const path = pending.pop()!;
+        if (modules.has(path)) continue;
+        const m = await get(path);
+        assert.equal(m.status, 200, path);
+        modules.set(path, m.text);
+        for (const [, dep] of m.text.matchAll(/^import [^"]*"\.(\/[\w.]+\.js)";$/gm)) {
+          pending.push(dep);
+        }
+      }
+      assert.ok(modules.size >= 10, [...modules.keys()].join());
+      const all = [...modules.values()].join("\n");
       for (
         const endpoint of [
           "/health",
           "/api/search",
-          "/api/symbols",
+          "/api/symbol",
+          "/api/references",
+          "/api/file",
           "/api/deps",
           "/api/callgraph",
+          "/api/quality",
           "/api/summary",
           "/api/ask",
+          "/vendor/viz.js",
         ]
       ) {
-        assert.ok(js.text.includes(endpoint), endpoint);
+        assert.ok(all.includes(`"${endpoint}"`), endpoint);
       }
       const css = await get("/app.css");
       assert.equal(css.status, 200);
@@ -153,25 +169,32 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assert.equal(obj(arr(qAndKind.json.symbols)[0]).name, "Repository");
     });
 
-    await t.step(
-      "GET /api/search needs q; answers results (or 501 until the tool lands)",
-      async () => {
-        assertError(await get("/api/search"), 400, "invalid_argument", /q is required/);
-        assertError(await get("/api/search?q=x&top_k=abc"), 400, "invalid_argument", /top_k/);
-        assertError(await get("/api/search?q=x&top_k=1000"), 400, "invalid_argument", /top_k/);
-        const a = await get("/api/search?q=greet%20the%20user&top_k=3");
-        if (okOrNotImplemented(a, "search")) {
-          assert.equal(a.json.query, "greet the user");
-          assert.ok(Array.isArray(a.json.results));
-          assert.equal(typeof a.json.took_ms, "number");
-        }
-        await stillServing();
-      },
-    );
+    await t.step("GET /api/symbols runs search_symbols", async () => {
+      assertTool(await get("/api/symbols?q=Greeter"), "search_symbols");
+    });
+
+    await t.step("GET /api/search needs q; answers semantic_search's snippets", async () => {
+      assertError(await get("/api/search"), 400, "invalid_argument", /q is required/);
+      assertError(await get("/api/search?q=x&top_k=abc"), 400, "invalid_argument", /top_k/);
+      assertError(await get("/api/search?q=x&top_k=1000"), 400, "invalid_argument", /top_k/);
+      const { query, top_k } = TOOL_CASES.semantic_search.args;
+      const a = await get(`/api/search?q=${encodeURIComponent(String(query))}&top_k=${top_k}`);
+      assertTool(a, "semantic_search", { snippets: a.json.results });
+      assert.equal(a.json.query, query);
+      assert.equal(typeof a.json.took_ms, "number");
+      await stillServing();
+    });
 
     await t.step("GET /api/deps, /api/callgraph, /api/summary", async () => {
-      okOrNotImplemented(await get("/api/deps?file=app/main.py"), "deps");
-      okOrNotImplemented(await get("/api/deps"), "deps whole graph");
+      assertTool(await get("/api/deps?file=app/main.py"), "get_dependencies");
+      const graph = await get("/api/deps");
+      assert.equal(graph.status, 200, graph.text);
+      assert.ok(
+        arr(graph.json.edges).map(obj).some((e) =>
+          e.from === "app/main.py" && e.to === "app/utils.py"
+        ),
+        graph.text,
+      );
       assertError(await get("/api/callgraph"), 400, "invalid_argument", /symbol is required/);
       assertError(
         await get("/api/callgraph?symbol=main&depth=9"),
@@ -179,11 +202,38 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
         "invalid_argument",
         /depth/,
       );
-      const cg = await get("/api/callgraph?symbol=main&depth=2");
-      if (okOrNotImplemented(cg, "callgraph")) assert.ok(Array.isArray(cg.json.edges));
+      assertTool(await get("/api/callgraph?symbol=main&depth=2"), "get_call_graph");
       const sum = await get("/api/summary");
-      if (okOrNotImplemented(sum, "summary")) assert.equal(sum.json.name, "project");
+      assertTool(sum, "summarize_repo");
+      assert.equal(sum.json.name, "project");
     });
+
+    await t.step("GET /api/symbol, /api/references, /api/file, /api/quality", async () => {
+      assertTool(await get("/api/symbol?name=Greeter"), "explain_symbol");
+      assertError(await get("/api/symbol"), 400, "invalid_argument", /name is required/);
+      assertError(await get("/api/symbol?name=nope_not_here"), 404, "not_found");
+      assertTool(await get("/api/references?symbol=slugify"), "find_references");
+      assertError(await get("/api/references"), 400, "invalid_argument", /symbol is required/);
+      const f = await get("/api/file?path=app/main.py");
+      assertTool(f, "explain_file");
+      assert.equal(f.json.file, "app/main.py");
+      assertError(await get("/api/file"), 400, "invalid_argument", /path is required/);
+      assertError(await get("/api/file?path=../../etc/passwd"), 400, "outside_root");
+      assertTool(await get("/api/quality"), "analyze_quality");
+    });
+
+    await t.step(
+      "GET /vendor/viz.js serves the graph layout library from node_modules",
+      async () => {
+        const viz = await get("/vendor/viz.js");
+        assert.equal(viz.status, 200);
+        assert.match(viz.headers.get("content-type") ?? "", /javascript/);
+        assert.match(viz.text, /Viz\.js 3\./);
+        assert.match(viz.text, /export\s*\{/);
+        const page = await get("/");
+        assert.match(page.headers.get("content-security-policy") ?? "", /'wasm-unsafe-eval'/);
+      },
+    );
 
     await t.step(
       "POST /api/ask takes JSON or text; POST /api/analyze validates or explains",
@@ -197,12 +247,9 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
           seen.push(a.text);
           return a;
         };
-        const j = await ask(
-          JSON.stringify({ question: "where is the config parsed?" }),
-          "application/json",
-        );
-        if (okOrNotImplemented(j, "ask json")) assert.equal(typeof j.json.answer, "string");
-        okOrNotImplemented(await ask("where is the config parsed?", "text/plain"), "ask text");
+        const { question } = TOOL_CASES.ask.args;
+        assertTool(await ask(JSON.stringify({ question }), "application/json"), "ask");
+        assertTool(await ask(String(question), "text/plain"), "ask");
         assertError(await ask("", "text/plain"), 400, "invalid_argument", /question is required/);
         assertError(await ask("{}", "application/json"), 400, "invalid_argument", /question/);
         assertError(
@@ -218,14 +265,10 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
           seen.push(a.text);
           return a;
         };
-        const v = await analyze({
-          code: "def f(:\n  pass\n",
-          language: "python",
-          mode: "validate",
-        });
-        assert.equal(v.status, 200, v.text);
-        assert.equal(v.json.valid, false);
-        assert.ok(Array.isArray(v.json.syntax_errors) && v.json.syntax_errors.length > 0);
+        assertTool(
+          await analyze({ ...TOOL_CASES.validate_code.args, mode: "validate" }),
+          "validate_code",
+        );
         const e = await analyze({
           code: "def helper(x):\n    return len(x)\n",
           language: "python",

@@ -5,16 +5,14 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "web-tree-sitter";
 import { languageById, languageForPath } from "../parse/languages.ts";
-import type { FileFacts } from "./facts.ts";
-import { goFacts } from "./facts_go.ts";
-import { jsFacts } from "./facts_js.ts";
-import { pythonFacts } from "./facts_python.ts";
-import { type AnalysisGrammar, analysisGrammar } from "./grammar.ts";
+import { countErrors } from "../parse/parser.ts";
+import { ruleIssues } from "./fact_readers.ts";
+import { analysisGrammar } from "./grammar.ts";
 import { computeMetrics, type FileMetrics } from "./metrics.ts";
 import { scanSecrets } from "./secrets.ts";
-import { evaluateRules, type SecurityIssue } from "./security.ts";
+import type { SecurityIssue } from "./security.ts";
+import { MAX_TREE_DEPTH, treeDepth } from "./tree_walk.ts";
 
 /** What analysis says about one file. */
 export interface FileAnalysis {
@@ -26,18 +24,9 @@ export interface FileAnalysis {
   issues: SecurityIssue[];
   /** ERROR and MISSING nodes in the tree. */
   syntaxErrors: number;
+  /** Set when the file was not analyzed: its tree nests deeper than analysis reads. */
+  tooDeep?: true;
 }
-
-/** Fact readers by the name of a rules query. */
-const FACT_READERS: Record<
-  string,
-  (g: AnalysisGrammar, matches: readonly QueryMatch[]) => FileFacts
-> = {
-  python: pythonFacts,
-  javascript: jsFacts,
-  typescript: jsFacts,
-  go: goFacts,
-};
 
 /**
  * Analyzes one file's text. `language` defaults to the one of the path; a file in no
@@ -64,14 +53,13 @@ export async function analyzeSource(
   if (!tree) return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
   try {
     const root = tree.rootNode;
+    if (treeDepth(root) > MAX_TREE_DEPTH) {
+      return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0, tooDeep: true };
+    }
     // One walk of the tree: metrics and facts come from the same query.
     const matches = g.analysis.matches(root);
     const metrics = computeMetrics(g, text, matches);
-    let issues = secrets;
-    const reader = g.spec.rules ? FACT_READERS[g.spec.rules] : undefined;
-    if (g.hasFacts && reader) {
-      issues = [...evaluateRules(id, reader(g, matches), file, text.split(/\r?\n/)), ...secrets];
-    }
+    const issues = [...ruleIssues(g, matches, file, text), ...secrets];
     return {
       file,
       language: id,
@@ -82,12 +70,4 @@ export async function analyzeSource(
   } finally {
     tree.delete();
   }
-}
-
-function countErrors(node: Node): number {
-  let count = node.isError || node.isMissing ? 1 : 0;
-  for (const c of node.children) {
-    if (c && (c.hasError || c.isMissing)) count += countErrors(c);
-  }
-  return count;
 }

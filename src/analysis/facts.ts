@@ -9,7 +9,8 @@
  * @module
  */
 
-import type { Node, Query, QueryMatch, QueryPredicate } from "web-tree-sitter";
+import type { Node, Query, QueryMatch, QueryPredicate } from "npm:web-tree-sitter@0.25.10";
+import { ParentFinder } from "./tree_walk.ts";
 
 /** A literal or expression as rules see it. */
 export type Value =
@@ -171,31 +172,78 @@ export function factCaptures(
   g: { analysis: Query },
   matches: readonly QueryMatch[],
 ): Array<{ name: string; node: Node }> {
+  const kept = matches.filter((m) => m.captures.some((c) => c.name.startsWith("fact.")));
+  const byPattern = new Map<number, NotParent[]>();
+  const rulesOf = (m: QueryMatch) => {
+    let r = byPattern.get(m.patternIndex);
+    if (!r) {
+      byPattern.set(m.patternIndex, r = notParent(g.analysis.predicatesForPattern(m.patternIndex)));
+    }
+    return r;
+  };
+  const parents = parentTypes(kept, rulesOf);
   const out: Array<{ name: string; node: Node }> = [];
-  for (const m of matches) {
-    if (!m.captures.some((c) => c.name.startsWith("fact."))) continue;
-    if (!passesPredicates(g.analysis.predicatesForPattern(m.patternIndex), m.captures)) continue;
+  for (const m of kept) {
+    if (!passesPredicates(rulesOf(m), m.captures, parents)) continue;
     for (const c of m.captures) if (c.name.startsWith("fact.")) out.push(c);
   }
   out.sort((a, b) => a.node.startIndex - b.node.startIndex);
   return out;
 }
 
-function passesPredicates(
-  predicates: ReadonlyArray<QueryPredicate>,
-  captures: ReadonlyArray<{ name: string; node: Node }>,
-): boolean {
+/** A `not-parent?` predicate: the capture it tests and the parent types it refuses. */
+type NotParent = [string, Set<string>];
+
+/** The `not-parent?` predicates of a pattern. */
+function notParent(predicates: ReadonlyArray<QueryPredicate>): NotParent[] {
+  const out: NotParent[] = [];
   for (const p of predicates) {
     if (p.operator !== "not-parent?") continue;
     const first = p.operands[0];
     const capName = first && "name" in first ? first.name : undefined;
-    const types = new Set(
-      p.operands.slice(1).map((o) => ("value" in o ? String(o.value) : "")),
-    );
+    if (capName === undefined) continue;
+    out.push([
+      capName,
+      new Set(p.operands.slice(1).map((o) => ("value" in o ? String(o.value) : ""))),
+    ]);
+  }
+  return out;
+}
+
+/**
+ * The parent type of every node a `not-parent?` predicate tests, by node id: asked in
+ * source order of one cursor, as a per-node `parent` costs the node's depth.
+ */
+function parentTypes(
+  matches: readonly QueryMatch[],
+  rulesOf: (m: QueryMatch) => NotParent[],
+): Map<number, string> {
+  const tested: Node[] = [];
+  for (const m of matches) {
+    const names = new Set(rulesOf(m).map(([n]) => n));
+    for (const c of m.captures) if (names.has(c.name)) tested.push(c.node);
+  }
+  const types = new Map<number, string>();
+  if (!tested.length) return types;
+  tested.sort((a, b) => a.startIndex - b.startIndex || b.endIndex - a.endIndex);
+  const finder = new ParentFinder(tested[0].tree.rootNode);
+  try {
+    for (const n of tested) types.set(n.id, finder.parentOf(n)?.type ?? "");
+  } finally {
+    finder.close();
+  }
+  return types;
+}
+
+function passesPredicates(
+  rules: readonly NotParent[],
+  captures: ReadonlyArray<{ name: string; node: Node }>,
+  parents: ReadonlyMap<number, string>,
+): boolean {
+  for (const [capName, types] of rules) {
     for (const c of captures) {
       if (c.name !== capName) continue;
-      const parent = c.node.parent;
-      if (parent && types.has(parent.type)) return false;
+      if (types.has(parents.get(c.node.id) ?? "")) return false;
     }
   }
   return true;

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "web-tree-sitter";
+import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import {
   type AssignFact,
   type CallFact,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "web-tree-sitter";
+import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import {
   type AssignFact,
   type CallFact,
@@ -20,6 +20,7 @@ import {
 } from "./facts.ts";
 import type { AnalysisGrammar } from "./grammar.ts";
 import { cLikeString } from "./literals.ts";
+import { MAX_VALUE_DEPTH } from "./tree_walk.ts";
 
 /**
  * The facts of one JavaScript, TypeScript or TSX file.
@@ -204,8 +205,10 @@ function contextOf(node: Node): string {
   return names.join(" ");
 }
 
-function valueOf(n: Node, aliases: Map<string, string>): Value {
+/** A node as a rule sees it; values nested past {@link MAX_VALUE_DEPTH} are `other`. */
+function valueOf(n: Node, aliases: Map<string, string>, depth = 0): Value {
   const line = lineOf(n);
+  if (depth > MAX_VALUE_DEPTH) return { kind: "other", line };
   switch (n.type) {
     case "string": {
       const v = cLikeString(n.text);
@@ -243,7 +246,7 @@ function valueOf(n: Node, aliases: Map<string, string>): Value {
       return {
         kind: "list",
         items: n.namedChildren.filter((c): c is Node => !!c && !c.isExtra).map((c) =>
-          valueOf(c, aliases)
+          valueOf(c, aliases, depth + 1)
         ),
         line,
       };
@@ -256,8 +259,8 @@ function valueOf(n: Node, aliases: Map<string, string>): Value {
           if (!key || !value) continue;
           const k: Value = key.type === "property_identifier"
             ? { kind: "name", value: key.text, line: lineOf(key) }
-            : valueOf(key, aliases);
-          entries.push({ key: k, value: valueOf(value, aliases) });
+            : valueOf(key, aliases, depth + 1);
+          entries.push({ key: k, value: valueOf(value, aliases, depth + 1) });
         } else if (p?.type === "shorthand_property_identifier") {
           entries.push({
             key: { kind: "name", value: p.text, line: lineOf(p) },
@@ -276,7 +279,7 @@ function valueOf(n: Node, aliases: Map<string, string>): Value {
       if (op !== "+") return { kind: "other", line };
       const parts = [n.childForFieldName("left"), n.childForFieldName("right")]
         .filter((c): c is Node => !!c).flatMap((c) => {
-          const v = valueOf(c, aliases);
+          const v = valueOf(c, aliases, depth + 1);
           return v.kind === "concat" ? v.parts : [v];
         });
       return parts.some((p) => p.kind === "str" || p.kind === "fstr")
@@ -286,13 +289,13 @@ function valueOf(n: Node, aliases: Map<string, string>): Value {
     case "parenthesized_expression":
     case "jsx_expression": {
       const inner = n.namedChildren.find((c) => c && !c.isExtra);
-      return inner ? valueOf(inner, aliases) : { kind: "other", line };
+      return inner ? valueOf(inner, aliases, depth + 1) : { kind: "other", line };
     }
     case "as_expression":
     case "non_null_expression":
     case "satisfies_expression": {
       const inner = n.namedChild(0);
-      return inner ? valueOf(inner, aliases) : { kind: "other", line };
+      return inner ? valueOf(inner, aliases, depth + 1) : { kind: "other", line };
     }
     default:
       return { kind: "other", line };

@@ -1,12 +1,13 @@
 /**
  * Python facts, read the way bandit reads its AST: call names resolved through the
  * imports seen so far (`from os import system as s; s()` calls `os.system`), literals
- * decoded, docstrings left out.
+ * decoded, docstrings left out. String literals' facts are read by
+ * `facts_python_strings.ts`.
  *
  * @module
  */
 
-import type { Node, QueryMatch } from "web-tree-sitter";
+import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import {
   type CallFact,
   type ExceptFact,
@@ -17,11 +18,12 @@ import {
   type ImportFact,
   type Keyword,
   lineOf,
-  type StringFact,
   type Value,
 } from "./facts.ts";
+import { stringFact } from "./facts_python_strings.ts";
 import type { AnalysisGrammar } from "./grammar.ts";
 import { pythonString } from "./literals.ts";
+import { MAX_VALUE_DEPTH, ParentFinder } from "./tree_walk.ts";
 
 /** Import aliases (`name` → dotted path) and imported modules, in the order seen. */
 interface Scope {
@@ -42,49 +44,91 @@ export function pythonFacts(g: AnalysisGrammar, matches: readonly QueryMatch[]):
   const scope: Scope = { aliases: new Map(), imports: new Set() };
   const facts: Fact[] = [];
   const nosec = new Set<number>();
-  // Calls still open at the current position, innermost last: a keyword argument
-  // belongs to the innermost call around it.
-  const open: Array<{ end: number; keywords: Node[] }> = [];
-  for (const c of factCaptures(g, matches)) {
-    const node = c.node;
-    switch (c.name) {
-      case "fact.comment": {
-        const t = node.text;
-        if (t.includes("#nosec") || t.includes("# nosec")) nosec.add(lineOf(node));
-        break;
+  const keywords = new KeywordIndex();
+  const captures = factCaptures(g, matches);
+  // Strings look at their surroundings: one cursor answers their parents in source order.
+  const parents = captures.length ? new ParentFinder(captures[0].node.tree.rootNode) : null;
+  try {
+    for (const c of captures) {
+      const node = c.node;
+      switch (c.name) {
+        case "fact.comment": {
+          const t = node.text;
+          if (t.includes("#nosec") || t.includes("# nosec")) nosec.add(lineOf(node));
+          break;
+        }
+        case "fact.import":
+          facts.push(...importFacts(node, scope));
+          break;
+        case "fact.call":
+          facts.push(callFact(node, scope, keywords));
+          break;
+        case "fact.string": {
+          const f = stringFact(node, parents!);
+          if (f) facts.push(...f);
+          break;
+        }
+        case "fact.assert":
+          facts.push({ kind: "assert", line: lineOf(node) });
+          break;
+        case "fact.except":
+          facts.push(exceptFact(node));
+          break;
+        case "fact.function":
+          facts.push(functionFact(node, scope));
+          break;
       }
-      case "fact.import":
-        facts.push(...importFacts(node, scope));
-        break;
-      case "fact.call": {
-        const keywords: Node[] = [];
-        while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
-        open.push({ end: node.endIndex, keywords });
-        facts.push(callFact(node, scope, keywords));
-        break;
-      }
-      case "fact.keyword": {
-        while (open.length && open[open.length - 1].end <= node.startIndex) open.pop();
-        open[open.length - 1]?.keywords.push(node);
-        break;
-      }
-      case "fact.string": {
-        const f = stringFact(node);
-        if (f) facts.push(...f);
-        break;
-      }
-      case "fact.assert":
-        facts.push({ kind: "assert", line: lineOf(node) });
-        break;
-      case "fact.except":
-        facts.push(exceptFact(node));
-        break;
-      case "fact.function":
-        facts.push(functionFact(node, scope));
-        break;
     }
+  } finally {
+    parents?.close();
   }
   return { facts, imports: scope.imports, nosec };
+}
+
+/**
+ * The keyword arguments of every call, read from each call's own argument list (no walk up
+ * from a keyword to its call), and in source order for the calls-inside-a-call question.
+ */
+class KeywordIndex {
+  private readonly all: Array<{ start: number; keyword: Keyword }> = [];
+  private sorted = true;
+
+  /** The keyword arguments of `call` (recorded for {@link inside}). */
+  of(call: Node, scope: Scope): Keyword[] {
+    const own: Keyword[] = [];
+    const argList = call.childForFieldName("arguments");
+    if (argList?.type !== "argument_list") return own;
+    for (const a of argList.namedChildren) {
+      if (a?.type !== "keyword_argument") continue;
+      const name = a.childForFieldName("name");
+      if (name?.type !== "identifier") continue;
+      const k = keyword(a, scope, name.text);
+      own.push(k);
+      this.all.push({ start: a.startIndex, keyword: k });
+      this.sorted = false;
+    }
+    return own;
+  }
+
+  /** Keyword arguments inside `node`'s range, in source order (bandit's `ast.walk`). */
+  inside(node: Node): Keyword[] {
+    if (!this.sorted) {
+      this.all.sort((a, b) => a.start - b.start);
+      this.sorted = true;
+    }
+    const out: Keyword[] = [];
+    let lo = 0;
+    let hi = this.all.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.all[mid].start < node.startIndex) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo; i < this.all.length && this.all[i].start < node.endIndex; i++) {
+      out.push(this.all[i].keyword);
+    }
+    return out;
+  }
 }
 
 function importFacts(node: Node, scope: Scope): ImportFact[] {
@@ -145,14 +189,14 @@ function qualName(n: Node, aliases: Map<string, string>): string {
   return "";
 }
 
-function callFact(node: Node, scope: Scope, keywordNames: Node[]): CallFact {
+function callFact(node: Node, scope: Scope, index: KeywordIndex): CallFact {
   const fn = node.childForFieldName("function");
   let qualname = "";
   if (fn?.type === "identifier") qualname = scope.aliases.get(fn.text) ?? fn.text;
   else if (fn?.type === "attribute") qualname = qualName(fn, scope.aliases);
   // Positional arguments are read when a rule asks: most calls meet no rule that does.
   let args: Value[] | null = null;
-  let keywords: Keyword[] | null = null;
+  const keywords = index.of(node, scope);
   return {
     kind: "call",
     line: lineOf(node),
@@ -161,13 +205,11 @@ function callFact(node: Node, scope: Scope, keywordNames: Node[]): CallFact {
     get args() {
       return args ??= readArguments(node, scope);
     },
-    get keywords() {
-      return keywords ??= keywordNames.map((n) => keyword(n.parent!, scope, n.text));
-    },
+    keywords,
     isNew: false,
     context: "",
     get nestedKeywords() {
-      return nestedKeywords(node, scope);
+      return index.inside(node);
     },
     node,
   };
@@ -204,18 +246,10 @@ function keyword(a: Node, scope: Scope, name?: string): Keyword {
   };
 }
 
-/** Keyword arguments of this call and of every call inside it (bandit's `ast.walk`). */
-function nestedKeywords(node: Node, scope: Scope): Keyword[] {
-  const out: Keyword[] = [];
-  for (const k of node.descendantsOfType("keyword_argument")) {
-    if (k) out.push(keyword(k, scope));
-  }
-  return out;
-}
-
-/** A node as a rule sees it. */
-function valueOf(n: Node, scope: Scope): Value {
+/** A node as a rule sees it; values nested past {@link MAX_VALUE_DEPTH} are `other`. */
+function valueOf(n: Node, scope: Scope, depth = 0): Value {
   const line = lineOf(n);
+  if (depth > MAX_VALUE_DEPTH) return { kind: "other", line };
   switch (n.type) {
     case "string":
     case "concatenated_string": {
@@ -250,7 +284,7 @@ function valueOf(n: Node, scope: Scope): Value {
       return {
         kind: "list",
         items: n.namedChildren.filter((c): c is Node => !!c && !c.isExtra).map((c) =>
-          valueOf(c, scope)
+          valueOf(c, scope, depth + 1)
         ),
         line,
       };
@@ -258,8 +292,8 @@ function valueOf(n: Node, scope: Scope): Value {
       return {
         kind: "dict",
         entries: n.namedChildren.filter((c): c is Node => c?.type === "pair").map((p) => ({
-          key: valueOf(p.childForFieldName("key")!, scope),
-          value: valueOf(p.childForFieldName("value")!, scope),
+          key: valueOf(p.childForFieldName("key")!, scope, depth + 1),
+          value: valueOf(p.childForFieldName("value")!, scope, depth + 1),
         })),
         line,
       };
@@ -269,137 +303,16 @@ function valueOf(n: Node, scope: Scope): Value {
     }
     case "binary_operator": {
       const parts = [n.childForFieldName("left"), n.childForFieldName("right")]
-        .filter((c): c is Node => !!c).map((c) => valueOf(c, scope));
+        .filter((c): c is Node => !!c).map((c) => valueOf(c, scope, depth + 1));
       return { kind: "concat", parts, line };
     }
     case "parenthesized_expression": {
       const inner = n.namedChildren.find((c) => c && !c.isExtra);
-      return inner ? valueOf(inner, scope) : { kind: "other", line };
+      return inner ? valueOf(inner, scope, depth + 1) : { kind: "other", line };
     }
     default:
       return { kind: "other", line };
   }
-}
-
-function stringFact(node: Node): StringFact[] | null {
-  const s = pythonString(node.text);
-  if (!s || s.bytes) return null;
-  const line = lineOf(node);
-  const parent = node.parent;
-  const fact: StringFact = {
-    kind: "string",
-    line,
-    value: s.value,
-    assignedTo: [],
-    keyOfStringAssignment: null,
-    comparedWith: null,
-    built: null,
-  };
-  if (!parent) return [fact];
-  // `a = b = "x"`: climb the chain of assignments whose value this is.
-  if (
-    parent.type === "assignment" && isField(parent, "right", node) &&
-    !parent.childForFieldName("type")
-  ) {
-    for (let a: Node | null = parent; a?.type === "assignment"; a = a.parent) {
-      const left = a.childForFieldName("left");
-      if (left?.type === "identifier") fact.assignedTo.push(left.text);
-      else if (left?.type === "attribute") {
-        fact.assignedTo.push(left.childForFieldName("attribute")?.text ?? "");
-      }
-      if (!a.parent || a.parent.type !== "assignment" || !isField(a.parent, "right", a)) break;
-    }
-  } else if (parent.type === "subscript" && isField(parent, "subscript", node)) {
-    const assign = parent.parent;
-    if (assign?.type === "assignment" && isField(assign, "left", parent)) {
-      const value = assign.childForFieldName("right");
-      const v = value && (value.type === "string" || value.type === "concatenated_string")
-        ? pythonString(value.text)
-        : null;
-      if (v && !v.bytes && !v.formatted) fact.keyOfStringAssignment = v.value;
-    }
-  } else if (parent.type === "comparison_operator") {
-    const operands = parent.namedChildren.filter((c) => c && !c.isExtra);
-    if (operands[0]?.type === "identifier" && operands[1]?.id === node.id) {
-      fact.comparedWith = operands[0].text;
-    }
-  }
-  fact.built = builtQuery(node, s.formatted ? s.value : null);
-  return [fact];
-}
-
-function isField(parent: Node, field: string, child: Node): boolean {
-  return parent.childForFieldName(field)?.id === child.id;
-}
-
-/**
- * bandit's `_evaluate_ast` for SQL: a string inside `%`/`+` expressions (all literal
- * parts joined), the receiver of `.format`, or an f-string; plus the name of the call
- * it is passed to.
- */
-function builtQuery(node: Node, formatted: string | null): StringFact["built"] {
-  const parent = up(node);
-  if (!parent) return null;
-  let text: string;
-  let wrapper: Node | null;
-  if (parent.type === "binary_operator") {
-    let top = parent;
-    for (let p = up(top); p?.type === "binary_operator"; p = up(p)) top = p;
-    // bandit joins the string with the operands of the chain above its own operator.
-    const leaves: Node[] = [];
-    const walk = (n: Node) => {
-      if (n.id === parent.id) return;
-      for (const side of [n.childForFieldName("left"), n.childForFieldName("right")]) {
-        const c = side ? unwrap(side) : null;
-        if (!c) continue;
-        if (c.type === "binary_operator") walk(c);
-        else leaves.push(c);
-      }
-    };
-    walk(top);
-    text = [node, ...leaves]
-      .filter((s) => s.type === "string" || s.type === "concatenated_string")
-      .map((s) => pythonString(s.text))
-      .filter((v) => v && !v.bytes && !v.formatted)
-      .map((v) => v!.value)
-      .join(" ");
-    wrapper = up(top);
-  } else if (
-    parent.type === "attribute" && parent.childForFieldName("attribute")?.text === "format"
-  ) {
-    text = pythonString(node.text)?.value ?? "";
-    wrapper = parent.parent ? up(parent.parent) : null;
-  } else if (formatted !== null) {
-    text = formatted;
-    wrapper = parent;
-  } else {
-    return null;
-  }
-  if (wrapper?.type === "argument_list") wrapper = wrapper.parent;
-  let callee = "";
-  if (wrapper?.type === "call") {
-    const fn = wrapper.childForFieldName("function");
-    if (fn?.type === "identifier") callee = fn.text;
-    else if (fn?.type === "attribute") callee = fn.childForFieldName("attribute")?.text ?? "";
-  }
-  return { text, callee };
-}
-
-/** The parent, looking through parentheses (the AST has none). */
-function up(n: Node): Node | null {
-  let p = n.parent;
-  while (p?.type === "parenthesized_expression") p = p.parent;
-  return p;
-}
-
-function unwrap(n: Node): Node {
-  let c = n;
-  while (c.type === "parenthesized_expression") {
-    const inner = c.namedChildren.find((x) => x && !x.isExtra);
-    if (!inner) break;
-    c = inner;
-  }
-  return c;
 }
 
 function exceptFact(node: Node): ExceptFact {

@@ -5,10 +5,11 @@
  * @module
  */
 
-import { Query } from "web-tree-sitter";
-import type { Language, Parser } from "web-tree-sitter";
+import { Query } from "npm:web-tree-sitter@0.25.10";
+import type { Language, Parser } from "npm:web-tree-sitter@0.25.10";
 import { loadGrammar } from "../parse/parser.ts";
 import { languageById } from "../parse/languages.ts";
+import { readQuery as readQueryFile } from "../parse/query_loader.ts";
 import { ANALYSIS_LANGUAGES, type AnalysisSpec } from "./spec.ts";
 
 /** A language ready for analysis. */
@@ -33,12 +34,9 @@ export interface AnalysisGrammar {
 
 const cache = new Map<string, Promise<AnalysisGrammar>>();
 
-async function readQuery(path: string): Promise<string> {
-  const url = new URL(`./${path}`, import.meta.url);
-  if (url.protocol === "file:") return await Deno.readTextFile(url);
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(`cannot read query ${url}: HTTP ${res.status}`);
-  return await res.text();
+/** A query file of this folder (`metrics/c.scm`), its `; inherits:` line applied. */
+function readQuery(path: string): Promise<string> {
+  return readQueryFile(new URL(`./${path}`, import.meta.url));
 }
 
 async function load(id: string, spec: AnalysisSpec): Promise<AnalysisGrammar> {

@@ -1,82 +1,339 @@
 /**
- * A small pool of analysis workers, used when a folder has many files; with size 0 the
- * work runs on the calling thread.
+ * Analysis off the calling thread, under a time limit that holds: jobs (a file's analysis,
+ * a snippet's validation) run on module workers, and a job past its limit — or whose call
+ * was aborted — has its worker terminated (a new one starts for the next job). The server's
+ * own thread never parses or analyzes, so it keeps answering while a hostile input is
+ * being read.
  *
  * @module
  */
 
+import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
 import { analyzeSource, type FileAnalysis } from "./analyze.ts";
+import { family, type ProjectView } from "./project_view.ts";
+import { VALIDATABLE } from "./detect.ts";
+import { validateCode, type Validation } from "./validate.ts";
 
-/** Analyzes files, possibly in parallel; `close()` ends the workers. */
+/** One file to analyze. */
+export interface AnalyzeJob {
+  kind: "analyze";
+  file: string;
+  text: string;
+  language: string;
+}
+
+/** One snippet to validate against a project view (sent once per worker, then by id). */
+export interface ValidateJob {
+  kind: "validate";
+  code: string;
+  language?: string;
+  filePath?: string;
+  viewId: number;
+  view?: ViewData;
+}
+
+/** A job of `worker.ts`. */
+export type AnalysisJob = AnalyzeJob | ValidateJob;
+
+/** A project view as plain data, for a worker. */
+export interface ViewData {
+  /** Symbol names by language family. */
+  names: Array<[string, string[]]>;
+  topLevel: Array<[string, string[]]>;
+  files: string[];
+  pythonModules: Array<[string, string]>;
+  dependencies: { python: string[]; javascript: string[]; go: string[] };
+  goModule: string;
+}
+
+/** A worker's answer. */
+export type JobReply =
+  | { id: number; result: unknown }
+  | { id: number; error: { code: ErrorCode; message: string } };
+
+/** Limits of one job. */
+export interface JobLimits {
+  /** The call's signal: aborting it stops the job (its worker is terminated). */
+  signal?: AbortSignal;
+  /** Time limit of the job in ms (none when absent or 0). */
+  timeoutMs?: number;
+}
+
+/** Runs analysis jobs on workers; `close()` ends them. */
 export interface AnalysisPool {
-  analyze(file: string, text: string, language: string): Promise<FileAnalysis>;
+  analyze(file: string, text: string, language: string, limits?: JobLimits): Promise<FileAnalysis>;
+  validate(
+    input: { code: string; language?: string; filePath?: string },
+    view: ProjectView,
+    limits?: JobLimits,
+  ): Promise<Validation>;
   close(): void;
 }
 
-interface Job {
-  resolve: (r: FileAnalysis) => void;
-  reject: (e: Error) => void;
-  worker: number;
+/** Time limit of one file's analysis in a folder run (a file past it is skipped). */
+export const FILE_TIMEOUT_MS = 30_000;
+
+const WORKER_URL = new URL("./worker.ts", import.meta.url);
+
+/** Project views a worker keeps (the current generation and the one before). */
+export const KEEP_VIEWS = 2;
+
+interface Slot {
+  worker: Worker | null;
+  /** Ids of the project views this slot's worker holds. */
+  views: Set<number>;
+  /** Languages it has compiled (a warm worker is preferred). */
+  warm: Set<string>;
+  busy: boolean;
 }
 
-/** A pool of `size` workers (0: inline). Falls back to inline when workers cannot start. */
+interface Queued {
+  job: AnalysisJob;
+  limits: JobLimits;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+}
+
+/**
+ * A pool of `size` workers started on demand. With `size` 0, or when a worker cannot start,
+ * jobs run on the calling thread (no time limit can stop them there).
+ *
+ * @example
+ * ```ts
+ * const pool = createAnalysisPool(1);
+ * const a = await pool.analyze("a.py", "import pickle\n", "python", { timeoutMs: 5000 });
+ * a.issues[0].test_id; // "B403"
+ * pool.close();
+ * ```
+ */
 export function createAnalysisPool(size: number): AnalysisPool {
-  const inline: AnalysisPool = { analyze: analyzeSource, close() {} };
-  if (size <= 0) return inline;
-  const workers: Worker[] = [];
-  const load: number[] = [];
-  const waiting = new Map<number, Job>();
+  const slots: Slot[] = Array.from(
+    { length: size },
+    () => ({ worker: null, views: new Set(), warm: new Set(), busy: false }),
+  );
+  const queue: Queued[] = [];
   let nextId = 0;
-  try {
-    for (let i = 0; i < size; i++) {
-      const w = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
-      const index = i;
-      w.onmessage = (
-        e: MessageEvent<{ id: number; result?: FileAnalysis; error?: string }>,
-      ) => {
-        const job = waiting.get(e.data.id);
-        if (!job) return;
-        waiting.delete(e.data.id);
-        load[index]--;
-        if (e.data.result) job.resolve(e.data.result);
-        else job.reject(new Error(e.data.error ?? "analysis worker failed"));
-      };
-      w.onerror = (e) => {
-        e.preventDefault();
-        for (const [id, job] of waiting) {
-          if (job.worker !== index) continue;
-          waiting.delete(id);
-          job.reject(new Error(`analysis worker failed: ${e.message}`));
-        }
-      };
-      workers.push(w);
-      load.push(0);
+  let closed = false;
+  let inline = size <= 0;
+
+  const pick = (job: AnalysisJob): Slot | undefined => {
+    const free = slots.filter((s) => !s.busy);
+    const lang = job.language ?? "";
+    return free.find((s) => s.warm.has(lang)) ?? free.find((s) => s.worker) ?? free[0];
+  };
+
+  const pump = () => {
+    while (queue.length) {
+      const slot = pick(queue[0].job);
+      if (!slot) return;
+      start(slot, queue.shift()!);
     }
-  } catch {
-    for (const w of workers) w.terminate();
-    return inline;
-  }
+  };
+
+  const kill = (slot: Slot) => {
+    slot.worker?.terminate();
+    slot.worker = null;
+    slot.views.clear();
+    slot.warm.clear();
+  };
+
+  const start = (slot: Slot, q: Queued) => {
+    const { job, limits } = q;
+    if (limits.signal?.aborted) return q.reject(timeoutError(job));
+    if (!slot.worker) {
+      try {
+        slot.worker = new Worker(WORKER_URL, { type: "module" });
+      } catch {
+        inline = true;
+        runInline(job).then(q.resolve, q.reject);
+        return;
+      }
+    }
+    const worker = slot.worker;
+    slot.busy = true;
+    const id = nextId++;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (err: Error | null, result?: unknown) => {
+      clearTimeout(timer);
+      limits.signal?.removeEventListener("abort", onAbort);
+      worker.onmessage = null;
+      worker.onerror = null;
+      slot.busy = false;
+      if (err) q.reject(err);
+      else q.resolve(result);
+      if (!closed) pump();
+    };
+    const stop = () => {
+      kill(slot);
+      finish(timeoutError(job));
+    };
+    const onAbort = () => stop();
+    limits.signal?.addEventListener("abort", onAbort, { once: true });
+    if (limits.timeoutMs) timer = setTimeout(stop, limits.timeoutMs);
+    worker.onmessage = (e: MessageEvent<JobReply>) => {
+      if (e.data.id !== id) return;
+      if ("error" in e.data) finish(new CodectxError(e.data.error.code, e.data.error.message));
+      else finish(null, e.data.result);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      kill(slot);
+      finish(new CodectxError("internal", `analysis worker failed: ${e.message}`));
+    };
+    let sent: AnalysisJob = job;
+    if (job.kind === "validate") {
+      if (slot.views.has(job.viewId)) sent = { ...job, view: undefined };
+      else {
+        // The worker keeps the last few views; this mirror forgets in the same order.
+        slot.views.add(job.viewId);
+        for (const old of slot.views) if (slot.views.size > KEEP_VIEWS) slot.views.delete(old);
+      }
+    } else slot.warm.add(job.language);
+    worker.postMessage({ id, job: sent });
+  };
+
+  const run = (job: AnalysisJob, limits: JobLimits = {}): Promise<unknown> => {
+    if (closed) return Promise.reject(new CodectxError("internal", "analysis pool closed"));
+    if (inline) return runInline(job);
+    return new Promise((resolve, reject) => {
+      queue.push({ job, limits, resolve, reject });
+      pump();
+    });
+  };
+
   return {
-    analyze(file, text, language) {
-      let best = 0;
-      for (let i = 1; i < load.length; i++) if (load[i] < load[best]) best = i;
-      const id = nextId++;
-      load[best]++;
-      return new Promise((resolve, reject) => {
-        waiting.set(id, { resolve, reject, worker: best });
-        workers[best].postMessage({ id, file, text, language });
-      });
+    analyze: (file, text, language, limits) =>
+      run({ kind: "analyze", file, text, language }, limits) as Promise<FileAnalysis>,
+    validate: (input, view, limits) => {
+      const { id, data } = viewData(view);
+      return run({ kind: "validate", ...input, viewId: id, view: data }, limits) as Promise<
+        Validation
+      >;
     },
     close() {
-      for (const w of workers) w.terminate();
-      for (const job of waiting.values()) job.reject(new Error("analysis pool closed"));
-      waiting.clear();
+      closed = true;
+      for (const s of slots) kill(s);
+      for (const q of queue.splice(0)) {
+        q.reject(new CodectxError("internal", "analysis pool closed"));
+      }
     },
   };
 }
 
-/** Workers for a run of `files` files: none for a few, else one per core (at most 4). */
+function timeoutError(job: AnalysisJob): CodectxError {
+  return new CodectxError(
+    "timeout",
+    job.kind === "validate"
+      ? "validating the code took longer than its time limit and was stopped; validate a smaller part"
+      : `analyzing '${job.file}' took longer than its time limit and was stopped`,
+  );
+}
+
+/** A job on the calling thread (workers unavailable). */
+async function runInline(job: AnalysisJob): Promise<unknown> {
+  return await handleJob(job, () => undefined);
+}
+
+/**
+ * Runs one job: what `worker.ts` does with each message. `viewOf` finds a view already
+ * sent by id.
+ */
+export async function handleJob(
+  job: AnalysisJob,
+  viewOf: (id: number) => ProjectView | undefined,
+): Promise<unknown> {
+  if (job.kind === "analyze") return await analyzeSource(job.file, job.text, job.language);
+  const view = job.view ? viewFromData(job.view) : viewOf(job.viewId);
+  if (!view) throw new CodectxError("internal", "the project view was not sent to the worker");
+  return await validateCode(
+    { code: job.code, language: job.language, filePath: job.filePath },
+    view,
+  );
+}
+
+/** A thrown value as a worker's error reply. */
+export function replyError(id: number, err: unknown): JobReply {
+  return { id, error: { code: errorCode(err), message: errorMessage(err) } };
+}
+
+const viewIds = new WeakMap<ProjectView, { id: number; data: ViewData }>();
+let nextViewId = 1;
+
+/** A view's id and plain data (made once per view). */
+function viewData(view: ProjectView): { id: number; data: ViewData } {
+  let v = viewIds.get(view);
+  if (!v) {
+    const families = [...new Set(VALIDATABLE.map(family))];
+    v = {
+      id: nextViewId++,
+      data: {
+        names: families.map((f) => [f, [...view.symbolNames(f)]]),
+        topLevel: [...view.files].flatMap((f) => {
+          const names = view.topLevelNames(f);
+          return names ? [[f, [...names]] as [string, string[]]] : [];
+        }),
+        files: [...view.files],
+        pythonModules: [...view.pythonModules],
+        dependencies: {
+          python: [...view.dependencies.python],
+          javascript: [...view.dependencies.javascript],
+          go: [...view.dependencies.go],
+        },
+        goModule: view.goModule,
+      },
+    };
+    viewIds.set(view, v);
+  }
+  return v;
+}
+
+/** The view a worker rebuilds from {@link ViewData}. */
+export function viewFromData(d: ViewData): ProjectView {
+  const names = new Map(d.names.map(([f, n]) => [f, new Set(n)]));
+  const topLevel = new Map(d.topLevel.map(([f, n]) => [f, new Set(n)]));
+  const none = new Set<string>();
+  return {
+    symbolNames: (language) => names.get(family(language)) ?? none,
+    topLevelNames: (path) => topLevel.get(path),
+    files: new Set(d.files),
+    pythonModules: new Map(d.pythonModules),
+    dependencies: {
+      python: new Set(d.dependencies.python),
+      javascript: new Set(d.dependencies.javascript),
+      go: new Set(d.dependencies.go),
+    },
+    goModule: d.goModule,
+  };
+}
+
+/** Workers for a run of `files` files: one for a few, else one per core (at most 4). */
 export function poolSizeFor(files: number): number {
-  if (files < 48) return 0;
+  if (files < 48) return 1;
   return Math.max(1, Math.min(4, navigator.hardwareConcurrency ?? 2));
+}
+
+let shared: AnalysisPool | null = null;
+let users = 0;
+
+/**
+ * The pool tool calls share (two workers), held while an executor is open: {@link
+ * holdToolPool} on open, the returned release on close; the workers end with the last.
+ */
+export function toolPool(): AnalysisPool {
+  shared ??= createAnalysisPool(Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 2)));
+  return shared;
+}
+
+/** Marks the shared pool as used; the returned function releases it. */
+export function holdToolPool(): () => void {
+  users++;
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    if (--users === 0 && shared) {
+      shared.close();
+      shared = null;
+    }
+  };
 }

@@ -6,12 +6,20 @@
  * @module
  */
 
-import { CodectxError } from "../errors.ts";
+import { CodectxError, errorCode } from "../errors.ts";
+import { readProjectFile } from "../index/safe_read.ts";
 import { isBinary, walk } from "../index/walker.ts";
 import { languageForPath } from "../parse/languages.ts";
-import { sha256Hex } from "../store/kv.ts";
+import { sha256Hex } from "../util/hash.ts";
 import type { FileAnalysis } from "./analyze.ts";
-import { createAnalysisPool, poolSizeFor } from "./pool.ts";
+import {
+  createAnalysisPool,
+  FILE_TIMEOUT_MS,
+  holdToolPool,
+  poolSizeFor,
+  toolPool,
+} from "./pool.ts";
+import { tooDeepMessage } from "./tree_walk.ts";
 
 /** Options of {@linkcode collectAnalyses}. */
 export interface CollectOptions {
@@ -96,7 +104,11 @@ export async function collectAnalyses(
     });
     files = entries.filter((e) => e.path.startsWith(prefix));
   }
-  const pool = createAnalysisPool(opts.workers ?? poolSizeFor(files.length));
+  // A few files go to the shared (warm) workers; many get a pool of their own.
+  const size = opts.workers ?? poolSizeFor(files.length);
+  const own = size > 1 || opts.workers !== undefined ? createAnalysisPool(size) : null;
+  const release = own ? () => own.close() : holdToolPool();
+  const pool = own ?? toolPool();
   const analyses: FileAnalysis[] = [];
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const lenient = new TextDecoder();
@@ -107,7 +119,7 @@ export async function collectAnalyses(
       if (opts.signal?.aborted) return;
       let bytes: Uint8Array;
       try {
-        bytes = await Deno.readFile(f.absPath);
+        bytes = await readProjectFile(root, f.path);
       } catch {
         skipped.push({ file: f.path, reason: "unreadable" });
         continue;
@@ -133,15 +145,31 @@ export async function collectAnalyses(
       const key = await contentKey(language, bytes);
       let a = cache.get(key);
       if (!a) {
-        a = await pool.analyze(f.path, text, language);
+        try {
+          a = await pool.analyze(f.path, text, language, {
+            signal: opts.signal,
+            timeoutMs: FILE_TIMEOUT_MS,
+          });
+        } catch (err) {
+          if (info.isFile || errorCode(err) !== "timeout") throw err;
+          skipped.push({ file: f.path, reason: "timeout" });
+          continue;
+        }
         if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
         cache.set(key, a);
+      }
+      if (a.tooDeep) {
+        if (info.isFile) {
+          throw new CodectxError("invalid_argument", tooDeepMessage(`file '${rel}'`));
+        }
+        skipped.push({ file: f.path, reason: "too_deep" });
+        continue;
       }
       analyses.push(a.file === f.path ? a : restamp(a, f.path));
     }
   };
   const lanes = Math.max(2, poolSizeFor(files.length) * 2);
-  const all = Promise.all(Array.from({ length: lanes }, lane)).finally(() => pool.close());
+  const all = Promise.all(Array.from({ length: lanes }, lane)).finally(release);
   // At the deadline, answer with what is done; the rest goes on filling the cache.
   let timer: ReturnType<typeof setTimeout> | undefined;
   const wait = opts.deadline === undefined ? null : opts.deadline - performance.now();

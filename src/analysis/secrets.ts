@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Level } from "./rules/table.ts";
+import type { Level } from "./rules/rule.ts";
 import type { SecurityIssue } from "./security.ts";
 
 /** One secret pattern. */

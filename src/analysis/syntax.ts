@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Node } from "web-tree-sitter";
+import type { Node } from "npm:web-tree-sitter@0.25.10";
 
 /** One syntax error; line and column are 1-based. */
 export interface SyntaxError {

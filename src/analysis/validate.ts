@@ -7,18 +7,15 @@
 
 import { CodectxError } from "../errors.ts";
 import { detectLanguage, languageFromPath, normalizeLanguage, VALIDATABLE } from "./detect.ts";
-import { goFacts } from "./facts_go.ts";
-import { jsFacts } from "./facts_js.ts";
-import { pythonFacts } from "./facts_python.ts";
-import type { FileFacts } from "./facts.ts";
-import { type AnalysisGrammar, analysisGrammar } from "./grammar.ts";
+import { ruleIssues } from "./fact_readers.ts";
+import { analysisGrammar } from "./grammar.ts";
 import { computeMetrics, type FileMetrics } from "./metrics.ts";
 import type { ProjectView } from "./project_view.ts";
 import { scanSecrets } from "./secrets.ts";
-import { compareIssues, evaluateRules, type SecurityIssue } from "./security.ts";
+import { compareIssues, type SecurityIssue } from "./security.ts";
 import { type SyntaxError, syntaxErrors } from "./syntax.ts";
+import { checkTreeDepth } from "./tree_walk.ts";
 import { type Unresolved, unresolvedSymbols } from "./unresolved.ts";
-import type { QueryMatch } from "web-tree-sitter";
 
 /** Code larger than this is refused (413). */
 export const MAX_CODE_BYTES = 1_048_576;
@@ -35,16 +32,6 @@ export interface Validation {
   issues: SecurityIssue[];
   metrics: FileMetrics;
 }
-
-const FACT_READERS: Record<
-  string,
-  (g: AnalysisGrammar, matches: readonly QueryMatch[]) => FileFacts
-> = {
-  python: pythonFacts,
-  javascript: jsFacts,
-  typescript: jsFacts,
-  go: goFacts,
-};
 
 const PYTHON_BLOCKS: ReadonlySet<string> = new Set([
   "if",
@@ -144,17 +131,14 @@ export async function validateCode(
   if (!tree) throw new CodectxError("internal", `the ${id} parser returned no tree`);
   try {
     const root = tree.rootNode;
+    checkTreeDepth(root, "the code");
     const errors = syntaxErrors(root, id === "python" ? { colonBlocks: PYTHON_BLOCKS } : {});
     const file = input.filePath ?? "<snippet>";
-    let issues = scanSecrets(file, input.code);
     const matches = g.analysis.matches(root);
-    const reader = g.spec.rules ? FACT_READERS[g.spec.rules] : undefined;
-    if (g.hasFacts && reader) {
-      issues = [
-        ...evaluateRules(id, reader(g, matches), file, input.code.split(/\r?\n/)),
-        ...issues,
-      ];
-    }
+    const issues = [
+      ...ruleIssues(g, matches, file, input.code),
+      ...scanSecrets(file, input.code),
+    ];
     issues.sort(compareIssues);
     return {
       valid: errors.length === 0,

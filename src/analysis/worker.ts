@@ -1,19 +1,37 @@
 /**
- * Analysis worker: receives `{id, file, text, language}`, answers `{id, result}` or
- * `{id, error}`.
+ * Analysis worker: answers each job of the pool (`pool.ts`) — a file's analysis or a
+ * snippet's validation — with its result or the code and message of what failed. Project
+ * views arrive once and are kept by id (the last few).
+ *
+ * @module
  */
 
 /// <reference lib="deno.worker" />
 
-import { analyzeSource } from "./analyze.ts";
+import type { ProjectView } from "./project_view.ts";
+import {
+  type AnalysisJob,
+  handleJob,
+  type JobReply,
+  KEEP_VIEWS,
+  replyError,
+  viewFromData,
+} from "./pool.ts";
 
-self.onmessage = async (
-  e: MessageEvent<{ id: number; file: string; text: string; language: string }>,
-) => {
-  const { id, file, text, language } = e.data;
+const views = new Map<number, ProjectView>();
+
+self.onmessage = async (e: MessageEvent<{ id: number; job: AnalysisJob }>) => {
+  const { id, job } = e.data;
+  let reply: JobReply;
   try {
-    self.postMessage({ id, result: await analyzeSource(file, text, language) });
+    if (job.kind === "validate" && job.view) {
+      views.set(job.viewId, viewFromData(job.view));
+      for (const old of views.keys()) if (views.size > KEEP_VIEWS) views.delete(old);
+    }
+    const viewless = job.kind === "validate" ? { ...job, view: undefined } : job;
+    reply = { id, result: await handleJob(viewless, (v) => views.get(v)) };
   } catch (err) {
-    self.postMessage({ id, error: err instanceof Error ? err.message : String(err) });
+    reply = replyError(id, err);
   }
+  self.postMessage(reply);
 };

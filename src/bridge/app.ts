@@ -6,7 +6,7 @@
  * @module
  */
 
-import { Hono } from "hono";
+import { Hono } from "npm:hono@4.12.7";
 import { CodectxError, errorCode, errorMessage } from "../errors.ts";
 import { jsonResponse, statusOf } from "../http/respond.ts";
 import {
@@ -16,7 +16,6 @@ import {
   safety,
   type SafetyOptions,
 } from "../http/safety.ts";
-import { indexStatus } from "../http/status.ts";
 import type { Executor } from "../tools/executor.ts";
 import { describeTools, TOOL_NAMES } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
@@ -107,6 +106,172 @@ function elapsedSince(t0: number): number {
   return Math.round((performance.now() - t0) * 100) / 100;
 }
 
+/** What every route handler gets. */
+interface Ctx {
+  executor: Executor;
+  hub: EventHub;
+  startedAt: number;
+  maxBody: number;
+  keepaliveMs: number;
+}
+
+/** The capabilities manifest (`GET /`, kind `list_capabilities`). */
+function manifest(ctx: Ctx): Record<string, unknown> {
+  return {
+    name: "codectx",
+    version: VERSION,
+    protocol: PROTOCOL,
+    project_root: ctx.executor.service.root,
+    kinds: [...KINDS],
+    tools: [...TOOL_NAMES],
+    endpoints: BRIDGE_ENDPOINTS,
+  };
+}
+
+/** Runs a tool and answers in the tool-result wire shape. */
+async function invoke(
+  ctx: Ctx,
+  toolName: string,
+  args: unknown,
+  requestId: string,
+  source: string,
+): Promise<WireToolResult> {
+  const r = await ctx.executor.execute({ tool_name: toolName, arguments: args }, {
+    requestId,
+    source,
+  });
+  return { tool_name: toolName, request_id: requestId, ...r };
+}
+
+/** `GET /health`: server and index state. */
+async function health(ctx: Ctx): Promise<Response> {
+  const s = await ctx.executor.service.health();
+  return jsonResponse({
+    status: "ok",
+    version: VERSION,
+    project_root: ctx.executor.service.root,
+    index: {
+      state: s.state,
+      files: s.files,
+      chunks: s.chunks,
+      symbols: s.symbols,
+      vectors: s.vectors,
+      last_indexed_at: s.last_indexed_at,
+    },
+    uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
+  });
+}
+
+/** `POST /tools/invoke`: `{tool_name, arguments}` → the tool result. */
+async function toolsInvoke(ctx: Ctx, req: Request): Promise<Response> {
+  const t0 = performance.now();
+  const requestId = crypto.randomUUID();
+  const fail = (name: string, code: string, message: string) =>
+    jsonResponse(
+      toolFailure(name, requestId, code, message, elapsedSince(t0)),
+      statusOf(code),
+    );
+  let body: unknown;
+  try {
+    body = await readJsonBody(req, ctx.maxBody);
+  } catch (err) {
+    return fail("", errorCode(err), errorMessage(err));
+  }
+  if (!isObject(body)) {
+    return fail(
+      "",
+      "invalid_argument",
+      "the request body must be a JSON object {tool_name, arguments}, not " + describe(body),
+    );
+  }
+  const parsed = toolInvocationSchema.safeParse(body);
+  if (!parsed.success) {
+    const name = typeof body.tool_name === "string" ? body.tool_name : "";
+    return fail(name, "invalid_argument", issuesMessage(parsed.error));
+  }
+  const result = await invoke(
+    ctx,
+    parsed.data.tool_name ?? "",
+    parsed.data.arguments,
+    requestId,
+    "bridge",
+  );
+  return jsonResponse(result, result.success ? 200 : statusOf(result.error_code));
+}
+
+/** `POST /request`: an AgentRequest of one of the 12 kinds → an AgentResponse. */
+async function agentRequest(ctx: Ctx, raw: Request): Promise<Response> {
+  const t0 = performance.now();
+  let requestId: string = crypto.randomUUID();
+  const fail = (code: string, message: string, data: Record<string, unknown> = {}) =>
+    jsonResponse(agentFailure(requestId, code, message, elapsedSince(t0), data), statusOf(code));
+  let body: unknown;
+  try {
+    body = await readJsonBody(raw, ctx.maxBody);
+  } catch (err) {
+    return fail(errorCode(err), errorMessage(err));
+  }
+  if (!isObject(body)) {
+    return fail(
+      "invalid_argument",
+      `the request body must be a JSON object (AgentRequest {kind, params, request_id, source}), not ${
+        describe(body)
+      }`,
+    );
+  }
+  if (typeof body.request_id === "string" && body.request_id !== "") {
+    requestId = body.request_id.slice(0, 256);
+  }
+  const parsed = agentRequestSchema.safeParse(body);
+  if (!parsed.success) return fail("invalid_argument", issuesMessage(parsed.error));
+  const req = parsed.data;
+  const params = req.params ?? {};
+  const source = req.source ?? "bridge";
+  const ok = (data: Record<string, unknown>): Response =>
+    jsonResponse(
+      {
+        success: true,
+        data,
+        error: "",
+        request_id: requestId,
+        elapsed_ms: elapsedSince(t0),
+      } satisfies AgentResponse,
+    );
+  try {
+    switch (req.kind) {
+      case "list_capabilities":
+        return ok(manifest(ctx));
+      case "list_tools":
+        return ok({ tools: describeTools() });
+      case "invoke_tool": {
+        const inv = toolInvocationSchema.safeParse(params);
+        if (!inv.success) return fail("invalid_argument", issuesMessage(inv.error));
+        const r = await invoke(
+          ctx,
+          inv.data.tool_name ?? "",
+          inv.data.arguments,
+          requestId,
+          source,
+        );
+        return r.success
+          ? ok(r)
+          : fail(r.error_code ?? "internal", r.error ?? "the tool failed", r);
+      }
+      default: {
+        if (!TOOL_KIND_SET.has(req.kind)) {
+          throw new CodectxError("internal", `kind '${req.kind}' has no handler`);
+        }
+        const r = await invoke(ctx, req.kind, params, requestId, source);
+        return r.success
+          ? ok(r.result_payload)
+          : fail(r.error_code ?? "internal", r.error ?? "the tool failed");
+      }
+    }
+  } catch (err) {
+    return fail(errorCode(err), errorMessage(err));
+  }
+}
+
 /**
  * Builds the bridge app.
  *
@@ -121,175 +286,21 @@ function elapsedSince(t0: number): number {
  * ```
  */
 export function createBridgeApp(opts: BridgeOptions): Hono {
-  const { executor, hub } = opts;
-  const project = executor.project;
-  const startedAt = opts.startedAt ?? Date.now();
-  const maxBody = opts.safety.maxBody ?? 1_048_576;
-  const app = new Hono();
-
-  app.use(safety(opts.safety, renderBridgeError));
-
-  const manifest = () => ({
-    name: "codectx",
-    version: VERSION,
-    protocol: PROTOCOL,
-    project_root: project.root,
-    kinds: [...KINDS],
-    tools: [...TOOL_NAMES],
-    endpoints: BRIDGE_ENDPOINTS,
-  });
-
-  /** Runs a tool and answers in the tool-result wire shape. */
-  const invoke = async (
-    toolName: string,
-    args: unknown,
-    requestId: string,
-    source: string,
-  ): Promise<WireToolResult> => {
-    const r = await executor.execute({ tool_name: toolName, arguments: args }, {
-      requestId,
-      source,
-    });
-    return { tool_name: toolName, request_id: requestId, ...r };
+  const ctx: Ctx = {
+    executor: opts.executor,
+    hub: opts.hub,
+    startedAt: opts.startedAt ?? Date.now(),
+    maxBody: opts.safety.maxBody ?? 1_048_576,
+    keepaliveMs: opts.keepaliveMs ?? 15_000,
   };
-
-  app.get("/", () => jsonResponse(manifest()));
-
-  app.get("/health", async () => {
-    const s = await indexStatus(project);
-    return jsonResponse({
-      status: "ok",
-      version: VERSION,
-      project_root: project.root,
-      index: {
-        state: s.state,
-        files: s.files,
-        chunks: s.chunks,
-        symbols: s.symbols,
-        vectors: s.vectors,
-        last_indexed_at: s.last_indexed_at,
-      },
-      uptime_s: Math.round((Date.now() - startedAt) / 1000),
-    });
-  });
-
+  const app = new Hono();
+  app.use(safety(opts.safety, renderBridgeError));
+  app.get("/", () => jsonResponse(manifest(ctx)));
+  app.get("/health", () => health(ctx));
   app.get("/tools/list", () => jsonResponse({ tools: describeTools() }));
-
-  app.get(
-    "/tools/stream",
-    (c) => sseResponse(hub, lastEventIdOf(c.req.raw), opts.keepaliveMs ?? 15_000),
-  );
-
-  app.post("/tools/invoke", async (c) => {
-    const t0 = performance.now();
-    const requestId = crypto.randomUUID();
-    let body: unknown;
-    try {
-      body = await readJsonBody(c.req.raw, maxBody);
-    } catch (err) {
-      const code = errorCode(err);
-      return jsonResponse(
-        toolFailure("", requestId, code, errorMessage(err), elapsedSince(t0)),
-        statusOf(code),
-      );
-    }
-    if (!isObject(body)) {
-      const message = "the request body must be a JSON object {tool_name, arguments}, not " +
-        describe(body);
-      return jsonResponse(
-        toolFailure("", requestId, "invalid_argument", message, elapsedSince(t0)),
-        400,
-      );
-    }
-    const parsed = toolInvocationSchema.safeParse(body);
-    if (!parsed.success) {
-      const name = typeof body.tool_name === "string" ? body.tool_name : "";
-      return jsonResponse(
-        toolFailure(
-          name,
-          requestId,
-          "invalid_argument",
-          issuesMessage(parsed.error),
-          elapsedSince(t0),
-        ),
-        400,
-      );
-    }
-    const result = await invoke(
-      parsed.data.tool_name ?? "",
-      parsed.data.arguments,
-      requestId,
-      "bridge",
-    );
-    return jsonResponse(result, result.success ? 200 : statusOf(result.error_code));
-  });
-
-  app.post("/request", async (c) => {
-    const t0 = performance.now();
-    let requestId: string = crypto.randomUUID();
-    const fail = (code: string, message: string, data: Record<string, unknown> = {}) =>
-      jsonResponse(agentFailure(requestId, code, message, elapsedSince(t0), data), statusOf(code));
-    let body: unknown;
-    try {
-      body = await readJsonBody(c.req.raw, maxBody);
-    } catch (err) {
-      return fail(errorCode(err), errorMessage(err));
-    }
-    if (!isObject(body)) {
-      return fail(
-        "invalid_argument",
-        `the request body must be a JSON object (AgentRequest {kind, params, request_id, source}), not ${
-          describe(body)
-        }`,
-      );
-    }
-    if (typeof body.request_id === "string" && body.request_id !== "") {
-      requestId = body.request_id.slice(0, 256);
-    }
-    const parsed = agentRequestSchema.safeParse(body);
-    if (!parsed.success) return fail("invalid_argument", issuesMessage(parsed.error));
-    const req = parsed.data;
-    const params = req.params ?? {};
-    const source = req.source ?? "bridge";
-    const ok = (data: Record<string, unknown>): Response =>
-      jsonResponse(
-        {
-          success: true,
-          data,
-          error: "",
-          request_id: requestId,
-          elapsed_ms: elapsedSince(t0),
-        } satisfies AgentResponse,
-      );
-    try {
-      switch (req.kind) {
-        case "list_capabilities":
-          return ok(manifest());
-        case "list_tools":
-          return ok({ tools: describeTools() });
-        case "invoke_tool": {
-          const inv = toolInvocationSchema.safeParse(params);
-          if (!inv.success) return fail("invalid_argument", issuesMessage(inv.error));
-          const r = await invoke(inv.data.tool_name ?? "", inv.data.arguments, requestId, source);
-          return r.success
-            ? ok(r)
-            : fail(r.error_code ?? "internal", r.error ?? "the tool failed", r);
-        }
-        default: {
-          if (!TOOL_KIND_SET.has(req.kind)) {
-            throw new CodectxError("internal", `kind '${req.kind}' has no handler`);
-          }
-          const r = await invoke(req.kind, params, requestId, source);
-          return r.success
-            ? ok(r.result_payload)
-            : fail(r.error_code ?? "internal", r.error ?? "the tool failed");
-        }
-      }
-    } catch (err) {
-      return fail(errorCode(err), errorMessage(err));
-    }
-  });
-
+  app.get("/tools/stream", (c) => sseResponse(ctx.hub, lastEventIdOf(c.req.raw), ctx.keepaliveMs));
+  app.post("/tools/invoke", (c) => toolsInvoke(ctx, c.req.raw));
+  app.post("/request", (c) => agentRequest(ctx, c.req.raw));
   app.notFound((c) =>
     renderBridgeError(
       c,

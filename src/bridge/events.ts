@@ -6,7 +6,6 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
 import type { Executor } from "../tools/executor.ts";
 
 /** One numbered event. */
@@ -22,6 +21,8 @@ export interface EventHub {
   /** Remembered events after `lastId` (all remembered ones when `lastId` is unknown). */
   since(lastId: number): StreamEvent[];
   subscribe(fn: (e: StreamEvent) => void): () => void;
+  /** How many subscribers are listening. */
+  subscribers(): number;
   /** Ends every open stream. */
   close(): void;
   onClose(fn: () => void): () => void;
@@ -65,6 +66,9 @@ export function createEventHub(size = 256): EventHub {
       subs.add(fn);
       return () => subs.delete(fn);
     },
+    subscribers() {
+      return subs.size;
+    },
     close() {
       for (const fn of [...closers]) fn();
       closers.clear();
@@ -77,15 +81,15 @@ export function createEventHub(size = 256): EventHub {
 }
 
 /**
- * Feeds a hub from an executor (tool events) and its project (index events).
+ * Feeds a hub from an executor: its tool events and its service's index events.
  * Returns the function that stops feeding.
  */
-export function connectHub(hub: EventHub, executor: Executor, project: Project): () => void {
+export function connectHub(hub: EventHub, executor: Executor): () => void {
   const offTools = executor.onEvent((e) => {
     const { type, ...data } = e;
     hub.publish(type, data);
   });
-  const offIndex = project.listen((e) => {
+  const offIndex = executor.service.subscribe((e) => {
     if (e.type === "progress") {
       hub.publish("index.progress", {
         phase: e.progress.phase,
@@ -113,23 +117,60 @@ export function formatEvent(e: StreamEvent): string {
   return `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
+/** Limits of the event streams. */
+export interface StreamLimits {
+  /** Events queued for one stream that is not read; past it the stream is dropped. */
+  maxQueued: number;
+  /** Open streams; past it a new one is answered 503. */
+  maxStreams: number;
+}
+
+/** Defaults of {@link StreamLimits}. */
+export const STREAM_LIMITS: StreamLimits = { maxQueued: 64, maxStreams: 256 };
+
 /**
  * An SSE response: replays after `lastEventId` (when given), then streams live events and
- * a keepalive comment every `keepaliveMs`, until the client goes away or the hub closes.
+ * a keepalive comment every `keepaliveMs`, until the client goes away or the hub closes. A
+ * client that stops reading is dropped once {@link StreamLimits.maxQueued} events wait for
+ * it (a final `dropped` event says so), and past {@link StreamLimits.maxStreams} open
+ * streams a new one gets 503: memory does not grow with idle subscribers.
  */
 export function sseResponse(
   hub: EventHub,
   lastEventId: number | null,
   keepaliveMs = 15_000,
+  limits: StreamLimits = STREAM_LIMITS,
 ): Response {
+  if (hub.subscribers() >= limits.maxStreams) {
+    return new Response(
+      JSON.stringify({
+        success: false,
+        error: `${limits.maxStreams} event streams are open already; close one or retry later`,
+        error_code: "busy",
+      }),
+      { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } },
+    );
+  }
   const enc = new TextEncoder();
   let stop = () => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
+      // The replay is bounded by the hub's ring: it counts on top of the allowance.
+      let allowance = limits.maxQueued;
       const send = (text: string) => {
         if (!open) return;
         try {
+          // desiredSize counts down below zero with each chunk the reader has not taken.
+          if ((controller.desiredSize ?? 0) < -allowance) {
+            controller.enqueue(enc.encode(
+              `event: dropped\ndata: ${
+                JSON.stringify({ reason: `more than ${limits.maxQueued} events were not read` })
+              }\n\n`,
+            ));
+            stop();
+            return;
+          }
           controller.enqueue(enc.encode(text));
         } catch {
           stop();
@@ -137,7 +178,9 @@ export function sseResponse(
       };
       send("retry: 3000\n: connected\n\n");
       // Replay and subscription happen in one synchronous step: no event falls between.
-      if (lastEventId !== null) { for (const e of hub.since(lastEventId)) send(formatEvent(e)); }
+      const replay = lastEventId === null ? [] : hub.since(lastEventId);
+      allowance += replay.length + 1;
+      for (const e of replay) send(formatEvent(e));
       const off = hub.subscribe((e) => send(formatEvent(e)));
       const timer = setInterval(() => send(": keepalive\n\n"), keepaliveMs);
       const offClose = hub.onClose(() => stop());

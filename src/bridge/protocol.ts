@@ -6,7 +6,7 @@
  * @module
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 
 /** The nine kinds that run the tool of the same name with `params` as its arguments. */
 export const TOOL_KINDS = [
@@ -21,7 +21,7 @@ export const TOOL_KINDS = [
   "validate_code",
 ] as const;
 
-/** All 12 request kinds, in the seed's order. */
+/** All 12 request kinds: the nine tool kinds, then list_capabilities, invoke_tool, list_tools. */
 export const KINDS = [
   ...TOOL_KINDS,
   "list_capabilities",

@@ -1,11 +1,18 @@
 /**
- * Shared pieces of the command line: option parsing and opening the project.
+ * Shared pieces of the command line: option parsing, opening the project's executor and
+ * running one tool for a command.
+ *
+ * @module
  */
 
 import { parseArgs } from "node:util";
 import { CodectxError, errorMessage } from "../errors.ts";
-import { Project } from "../index/project.ts";
-import { createExecutor } from "../tools/executor.ts";
+import {
+  type CallMeta,
+  createExecutor,
+  type Executor,
+  type ExecutorOptions,
+} from "../tools/executor.ts";
 
 /** A usage error: printed on one line, exit code 2. */
 export class UsageError extends Error {}
@@ -43,11 +50,20 @@ export function parse(args: string[], options: Options, positionals = 0) {
   }
 }
 
-/** Opens the project of --path (default: the current directory). */
-export async function openProject(values: Record<string, unknown>): Promise<Project> {
+/**
+ * Opens the executor of the project of --path (default: the current directory) and
+ * --index-dir; a path that is not a folder is a usage error.
+ */
+export async function openExecutor(
+  values: Record<string, unknown>,
+  opts: ExecutorOptions = {},
+): Promise<Executor> {
   const root = (values.path as string | undefined) ?? Deno.cwd();
   try {
-    return await Project.open(root, { indexDir: values["index-dir"] as string | undefined });
+    return await createExecutor(root, {
+      indexDir: values["index-dir"] as string | undefined,
+      ...opts,
+    });
   } catch (err) {
     if (err instanceof CodectxError && err.code === "invalid_argument") {
       throw new UsageError(err.message);
@@ -62,18 +78,23 @@ export const TOOL_COMMAND_HELP = `  --json            print the tool's JSON resu
   --index-dir DIR   where the index lives`;
 
 /**
- * Runs one tool for a command. On failure it prints the error and returns the exit code:
- * 2 for a bad argument or a path outside the root, 1 otherwise.
+ * Runs one tool for a command (on `executor`, or on one opened for the call). On failure
+ * it prints the error and returns the exit code: 2 for a bad argument or a path outside
+ * the root, 1 otherwise. `meta.timeoutMs` lifts the limit for calls the user waits on.
  */
 export async function runTool(
   values: Record<string, unknown>,
   tool: string,
   args: Record<string, unknown>,
+  meta: Omit<CallMeta, "source"> & { executor?: Executor } = {},
 ): Promise<{ payload: Record<string, unknown>; code: number }> {
-  const project = await openProject(values);
-  const executor = await createExecutor(project);
+  const { executor: given, ...call } = meta;
+  const executor = given ?? await openExecutor(values);
   try {
-    const r = await executor.execute({ tool_name: tool, arguments: args }, { source: "cli" });
+    const r = await executor.execute({ tool_name: tool, arguments: args }, {
+      ...call,
+      source: "cli",
+    });
     if (!r.success) {
       console.error(`codectx: ${r.error}`);
       const usage = r.error_code === "invalid_argument" || r.error_code === "outside_root";
@@ -81,7 +102,7 @@ export async function runTool(
     }
     return { payload: r.result_payload, code: 0 };
   } finally {
-    executor.close();
+    if (!given) await executor.close();
   }
 }
 

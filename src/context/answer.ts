@@ -10,7 +10,7 @@
 
 import { CodectxError } from "../errors.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
-import type { WireSearchItem } from "../tools/schemas.ts";
+import type { WireSearchItem } from "../search/item.ts";
 import type { SymbolRecord } from "../types.ts";
 import { graphFor, type GraphView } from "./graph.ts";
 import { chatCompletion, type ChatMessage, type LlmConfig } from "./llm.ts";

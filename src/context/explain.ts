@@ -5,10 +5,10 @@
  * @module
  */
 
+import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
 import type { Project } from "../index/project.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { graphFor } from "./graph.ts";
-import { resolveInIndex } from "./resolve.ts";
 import { SourceReader } from "./source.ts";
 
 /** Most source lines returned. */
@@ -58,7 +58,7 @@ export async function explainSymbol(
   file?: string,
 ): Promise<Explanation> {
   const index = await project.index();
-  const { symbol, candidates } = resolveInIndex(index, name, file);
+  const { symbol, candidates } = resolveSymbol(symbolTable(index), name, { file });
   const graph = await graphFor(project, index);
   const reader = new SourceReader(project.root);
   const all = await reader.span(symbol.file, symbol.startLine, symbol.endLine);

@@ -8,11 +8,11 @@
  */
 
 import { loadGraph } from "../graph/graph.ts";
+import { isAuxiliary } from "../graph/lookup.ts";
 import { namesOf } from "../graph/names.ts";
-import { refAt, refCount } from "../graph/pack.ts";
+import { refAt, refCount } from "../index/graph_part.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
 import type { ReferenceKind, SymbolRecord } from "../types.ts";
-import { isAuxiliary } from "./source.ts";
 
 /** One place where a symbol is used. */
 export interface Use {

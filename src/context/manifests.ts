@@ -7,7 +7,7 @@
  * @module
  */
 
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml } from "npm:smol-toml@1.9.1";
 
 /** One declared dependency. */
 export interface Dependency {

@@ -5,12 +5,12 @@
  * @module
  */
 
+import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
-import { splitIdentifier } from "../search/fuzzy.ts";
+import { splitIdentifier } from "../util/tokens.ts";
+import type { WireSearchItem } from "../search/item.ts";
 import { hybridSearch } from "../search/mod.ts";
-import type { WireSearchItem } from "../tools/schemas.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
-import { resolveSymbol } from "./resolve.ts";
 import { SourceReader } from "./source.ts";
 
 /** A search over the project: ranked items, best first. */
@@ -59,10 +59,11 @@ export function mentionedNames(question: string): string[] {
 /** Symbols the question names as code (plain words are left to the search). */
 export function namedSymbols(index: LoadedIndex, question: string, limit = 5): SymbolRecord[] {
   const out: SymbolRecord[] = [];
+  const table = symbolTable(index);
   for (const name of mentionedNames(question)) {
     if (out.length >= limit) break;
     try {
-      const { symbol } = resolveSymbol(index.symbols, name);
+      const { symbol } = resolveSymbol(table, name);
       if (symbol.kind !== "section" && !out.includes(symbol)) out.push(symbol);
     } catch {
       // not a symbol of this project

@@ -1,8 +1,12 @@
 /**
- * Reading the lines of indexed files, once per request.
+ * Reading the lines of indexed files, once per request, through the same checks as
+ * indexing: a file that now leads outside the root, or is no longer a regular file, reads
+ * as empty.
  *
  * @module
  */
+
+import { readProjectFile } from "../index/safe_read.ts";
 
 /** Lines of project files by relative path; a file read once is kept for the request. */
 export class SourceReader {
@@ -14,8 +18,8 @@ export class SourceReader {
   lines(file: string): Promise<string[]> {
     let p = this.cache.get(file);
     if (!p) {
-      p = Deno.readTextFile(`${this.root}/${file}`)
-        .then((t) => t.replace(/\r\n?/g, "\n").split("\n"))
+      p = readProjectFile(this.root, file)
+        .then((b) => new TextDecoder().decode(b).replace(/\r\n?/g, "\n").split("\n"))
         .catch(() => []);
       this.cache.set(file, p);
     }
@@ -87,13 +91,4 @@ export function docSummary(doc: string): string {
   const para = doc.trim().split(/\n\s*\n/)[0]?.replace(/\s+/g, " ").trim() ?? "";
   const m = /^(.{1,200}?[.!?])(\s|$)/.exec(para);
   return m ? m[1] : para.slice(0, 200);
-}
-
-/**
- * Code a reader looks at after the main code: tests, examples, docs, benchmarks, vendored
- * copies.
- */
-export function isAuxiliary(file: string): boolean {
-  return /(^|\/)(tests?|testing|__tests__|spec|examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i
-    .test(file) || /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/i.test(file);
 }

@@ -13,8 +13,10 @@ import { graphFor } from "./graph.ts";
 import { type DeclaredEntry, type Dependency, isManifest, readManifest } from "./manifests.ts";
 import { clampText, fitBudget } from "./pack.ts";
 import { symbolRanks } from "./rank.ts";
-import { docSummary, isAuxiliary } from "./source.ts";
+import { isAuxiliary } from "../graph/lookup.ts";
+import { docSummary } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
+import { readProjectFile } from "../index/safe_read.ts";
 
 /** Budget of the Markdown `text`. */
 export const SUMMARY_TOKENS = 1500;
@@ -275,8 +277,7 @@ async function readManifests(
   for (const path of found) {
     let text: string;
     try {
-      if ((await Deno.stat(`${root}/${path}`)).size > 1 << 20) continue;
-      text = await Deno.readTextFile(`${root}/${path}`);
+      text = new TextDecoder().decode(await readProjectFile(root, path, { maxBytes: 1 << 20 }));
     } catch {
       continue;
     }
@@ -309,7 +310,7 @@ async function readmeParagraph(root: string, index: LoadedIndex): Promise<string
   if (!name) return "";
   let text: string;
   try {
-    text = await Deno.readTextFile(`${root}/${name}`);
+    text = new TextDecoder().decode(await readProjectFile(root, name));
   } catch {
     return "";
   }

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { Tiktoken, type TiktokenBPE } from "js-tiktoken/lite";
+import { Tiktoken, type TiktokenBPE } from "npm:/js-tiktoken@1.0.21/lite";
 
 /** The encoding's name, for notes and tests. */
 export const ENCODING = "cl100k_base";
@@ -44,7 +44,7 @@ let loading: Promise<TokenCounter> | null = null;
  */
 export function tokenCounter(): Promise<TokenCounter> {
   loading ??= (async () => {
-    const { default: ranks } = await import("js-tiktoken/ranks/cl100k_base") as {
+    const { default: ranks } = await import("npm:/js-tiktoken@1.0.21/ranks/cl100k_base") as {
       default: TiktokenBPE;
     };
     return createCounter(ranks);

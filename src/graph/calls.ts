@@ -10,7 +10,7 @@ import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf } from "./names.ts";
-import { refAt, refCount } from "./pack.ts";
+import { refAt, refCount } from "../index/graph_part.ts";
 
 /** A node of the call graph: a symbol, a file's top level, or an unresolved callee. */
 export interface CallNode {

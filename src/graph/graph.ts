@@ -10,7 +10,13 @@
 import type { LoadedIndex, Project } from "../index/project.ts";
 import type { Store } from "../store/kv.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";
-import { EMPTY_PART, GRAPH_PART, type GraphPart, refCount, refNameId } from "./pack.ts";
+import {
+  EMPTY_PART,
+  GRAPH_PART,
+  type GraphPart,
+  refCount,
+  refNameId,
+} from "../index/graph_part.ts";
 import { resolverFor } from "./resolve/mod.ts";
 import type {
   Binding,
@@ -21,6 +27,7 @@ import type {
   Resolver,
 } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
+import { readProjectFileSync } from "../index/safe_read.ts";
 
 /** One import with where it leads. */
 export interface ResolvedImport extends Resolution {
@@ -278,7 +285,7 @@ function projectView(
       let t = texts.get(p);
       if (t === undefined) {
         try {
-          t = Deno.readTextFileSync(`${root}/${p}`);
+          t = new TextDecoder().decode(readProjectFileSync(root, p));
         } catch {
           t = null;
         }

@@ -1,38 +1,282 @@
 /**
- * From a name a user typed to the symbols it means: a plain name (`request`), a qualified
- * one (`Session.request`, `pkg::Session::request`, `Session#request`), narrowed by a file
- * when given. An unknown name fails with `not_found` and the nearest names.
+ * The one symbol resolver: from a name a user typed to the definition it means. Every tool
+ * that takes a symbol name (explain_symbol, get_context, find_references, get_call_graph,
+ * ask, and search_symbols' ranking) asks it, so one name means one definition everywhere.
+ *
+ * Rules, in order:
+ * - the name is normalised: `pkg::Cls::m`, `Cls#m`, `Cls->m`, `Cls\m` and `m()` all read
+ *   as dotted names (`pkg.Cls.m`, `Cls.m`, `m`);
+ * - a name that starts with a file path (`app/utils.py:parse_config`, `app/utils::f`) is
+ *   looked up in that file; other `/`s read as dots (`app/utils/parse_config`);
+ * - a plain name matches symbols of that name; a dotted one matches, first tier that finds
+ *   anything wins: the qualified name (`Class.method`, `outer.inner`), then a module path
+ *   plus the qualified name (`pkg.mod.func`, where `pkg.mod` is the file `pkg/mod.py`, or
+ *   `pkg/mod/__init__.py`, `index.ts`, `mod.rs`), then a qualified name written with fewer
+ *   enclosing parts than indexed (`Inner.m` for `Outer.Inner.m`);
+ * - when nothing matches, the same tiers are tried ignoring case;
+ * - `file` (a file or a folder) narrows the pool; a name defined only elsewhere says where;
+ * - several matches answer the best ({@link compareSymbols}) and the others as candidates;
+ * - an unknown name fails with `not_found` and the nearest names.
  *
  * @module
  */
 
 import { CodectxError } from "../errors.ts";
-import { editDistance } from "../tools/suggest.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { editDistance } from "../util/suggest.ts";
 import type { CodeGraph } from "./graph.ts";
 
-/** Kinds preferred when one name has several definitions (callables first). */
-const KIND_RANK: Partial<Record<SymbolKind, number>> = {
-  function: 0,
-  method: 0,
-  constructor: 1,
-  class: 1,
-  struct: 1,
-  interface: 2,
-  trait: 2,
-  enum: 2,
-  type: 3,
+/**
+ * The one kind ranking: which kind of definition a name most likely means when it has
+ * several (types first, then callables, then the rest). Search ranking uses it too.
+ */
+export const KIND_RANK: Readonly<Partial<Record<SymbolKind, number>>> = {
+  class: 0,
+  interface: 0,
+  struct: 0,
+  trait: 0,
+  enum: 1,
+  type: 1,
+  function: 1,
+  method: 2,
+  constructor: 2,
+  module: 3,
+  namespace: 3,
   macro: 3,
-  module: 4,
-  namespace: 4,
-  constant: 5,
-  variable: 5,
+  constant: 4,
   field: 5,
+  variable: 5,
+  section: 6,
 };
 
+/** Rank of a kind in {@link KIND_RANK}; unknown kinds come last. */
+export function kindRank(kind: SymbolKind): number {
+  return KIND_RANK[kind] ?? 7;
+}
+
 /**
- * Every symbol that `name` means, best first; throws `not_found` with suggestions when
- * there is none.
+ * Tests, examples, docs, vendored and benchmark code: it ranks after the main code when a
+ * name means several definitions.
+ */
+export function isAuxiliary(file: string): boolean {
+  return /(^|\/)(tests?|testing|__tests__|spec|examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i
+    .test(file) || /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/i.test(file);
+}
+
+/**
+ * Orders the definitions one name may mean, best first: main code before tests, then
+ * {@link KIND_RANK}, top level before members, the bigger body, the shallower path, then
+ * file and line.
+ */
+export function compareSymbols(a: SymbolRecord, b: SymbolRecord): number {
+  return Number(isAuxiliary(a.file)) - Number(isAuxiliary(b.file)) ||
+    kindRank(a.kind) - kindRank(b.kind) ||
+    Number(a.parent !== null) - Number(b.parent !== null) ||
+    (b.endLine - b.startLine) - (a.endLine - a.startLine) ||
+    a.file.split("/").length - b.file.split("/").length ||
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
+}
+
+/** `Session::request`, `Session#request`, `Session->request()` → `Session.request`. */
+export function normalizeName(name: string): string {
+  return name.trim().replace(/::|#|->|\\/g, ".").replace(/\(\)$/, "").replace(/^\.+|\.+$/g, "");
+}
+
+/** The dotted module of a file: `pkg/mod.py` → `pkg.mod`; `pkg/__init__.py` → `pkg`. */
+export function moduleOf(file: string): string {
+  return file.replace(/\.[^./]+$/, "").replace(/\/(__init__|index|mod)$/, "").replaceAll("/", ".");
+}
+
+/** The index as the resolver reads it (a loaded index has this shape). */
+export interface SymbolSource {
+  /** Every symbol. */
+  readonly symbols: readonly SymbolRecord[];
+  /** Symbols by file path. */
+  readonly symbolsByFile: ReadonlyMap<string, readonly SymbolRecord[]>;
+  /** Indexed files by path (with or without symbols). */
+  readonly files: { has(path: string): boolean; keys(): Iterable<string> };
+}
+
+/** The symbols of one index with the lookups the resolver needs, built once. */
+export class SymbolTable {
+  private names: Map<string, SymbolRecord[]> | null = null;
+  private tails: Map<string, SymbolRecord[]> | null = null;
+  private lowerNames: Map<string, SymbolRecord[]> | null = null;
+  private lowerTails: Map<string, SymbolRecord[]> | null = null;
+
+  constructor(private readonly source: SymbolSource) {}
+
+  /** Every symbol. */
+  get symbols(): readonly SymbolRecord[] {
+    return this.source.symbols;
+  }
+
+  /** Whether `path` is an indexed file. */
+  hasFile(path: string): boolean {
+    return this.source.files.has(path);
+  }
+
+  /** Indexed file paths. */
+  filePaths(): Iterable<string> {
+    return this.source.files.keys();
+  }
+
+  /** The symbols of `path` (a file or a folder); null when it is neither. */
+  symbolsIn(path: string): readonly SymbolRecord[] | null {
+    const own = this.source.symbolsByFile.get(path);
+    if (own) return own;
+    const folder = this.source.symbols.filter((s) => s.file.startsWith(path + "/"));
+    return folder.length || this.hasFile(path) ? folder : null;
+  }
+
+  /** Symbols named `name` (or, `ignoreCase`, named so in any case). */
+  byName(name: string, ignoreCase: boolean): readonly SymbolRecord[] {
+    if (ignoreCase) {
+      this.lowerNames ??= groupBy(this.symbols, (s) => s.name.toLowerCase());
+      return this.lowerNames.get(name.toLowerCase()) ?? [];
+    }
+    this.names ??= groupBy(this.symbols, (s) => s.name);
+    return this.names.get(name) ?? [];
+  }
+
+  /** Symbols whose normalised qualified name ends in the part `tail`. */
+  byTail(tail: string, ignoreCase: boolean): readonly SymbolRecord[] {
+    if (ignoreCase) {
+      this.lowerTails ??= groupBy(this.symbols, (s) => lastPart(s).toLowerCase());
+      return this.lowerTails.get(tail.toLowerCase()) ?? [];
+    }
+    this.tails ??= groupBy(this.symbols, lastPart);
+    return this.tails.get(tail) ?? [];
+  }
+}
+
+function lastPart(s: SymbolRecord): string {
+  const q = normalizeName(s.qualifiedName);
+  return q.slice(q.lastIndexOf(".") + 1);
+}
+
+function groupBy(
+  symbols: readonly SymbolRecord[],
+  key: (s: SymbolRecord) => string,
+): Map<string, SymbolRecord[]> {
+  const out = new Map<string, SymbolRecord[]>();
+  for (const s of symbols) {
+    const k = key(s);
+    const list = out.get(k);
+    if (list) list.push(s);
+    else out.set(k, [s]);
+  }
+  return out;
+}
+
+const indexTables = new WeakMap<SymbolSource, SymbolTable>();
+
+/**
+ * The symbol table of a loaded index, built once per loaded generation.
+ *
+ * @example
+ * ```ts
+ * const { symbol } = resolveSymbol(symbolTable(await project.index()), "Session.request");
+ * ```
+ */
+export function symbolTable(index: SymbolSource): SymbolTable {
+  let t = indexTables.get(index);
+  if (!t) indexTables.set(index, t = new SymbolTable(index));
+  return t;
+}
+
+/** A symbol table over a bare list of symbols (every file that holds one is known). */
+export function tableOfSymbols(symbols: readonly SymbolRecord[]): SymbolTable {
+  const byFile = groupBy(symbols, (s) => s.file);
+  return new SymbolTable({ symbols, symbolsByFile: byFile, files: byFile });
+}
+
+const graphTables = new WeakMap<CodeGraph, SymbolTable>();
+
+/**
+ * The symbol table of a code graph: the same symbol records as the index it was built
+ * from, so the definitions resolved here are the ones its references resolve to.
+ */
+export function graphSymbolTable(graph: CodeGraph): SymbolTable {
+  let t = graphTables.get(graph);
+  if (!t) {
+    const symbols = graph.files.flatMap((f) => f.symbols);
+    const byFile = new Map(graph.files.map((f) => [f.path, f.symbols]));
+    t = new SymbolTable({ symbols, symbolsByFile: byFile, files: graph.byPath });
+    graphTables.set(graph, t);
+  }
+  return t;
+}
+
+/** What a name resolves to. */
+export interface Resolution {
+  /** The best match. */
+  symbol: SymbolRecord;
+  /** The other matches, best first, at most {@link MAX_CANDIDATES}. */
+  candidates: SymbolRecord[];
+  /** Every match, best first (the best included). */
+  matches: SymbolRecord[];
+}
+
+/** Most candidates listed beside the best match. */
+export const MAX_CANDIDATES = 20;
+
+/** Options of {@link resolveSymbol}. */
+export interface ResolveOptions {
+  /** Only definitions in this file or folder (project-relative). */
+  file?: string;
+}
+
+/**
+ * Resolves `name` in `table` by the rules of this module. Throws `invalid_argument` for
+ * an empty name and `not_found` (with where it is defined, or the nearest names) when
+ * nothing matches.
+ *
+ * @example
+ * ```ts
+ * const table = symbolTable(await project.index());
+ * resolveSymbol(table, "app.utils.parse_config").symbol.file; // "app/utils.py"
+ * resolveSymbol(table, "request", { file: "net/session.py" }).symbol.qualifiedName;
+ * ```
+ */
+export function resolveSymbol(
+  table: SymbolTable,
+  name: string,
+  opts: ResolveOptions = {},
+): Resolution {
+  let file = opts.file || undefined;
+  let wanted = normalizeName(name);
+  if (name.includes("/")) {
+    const split = splitFilePrefix(table, name.trim());
+    if (split && !file) [file, wanted] = [split.file, normalizeName(split.rest)];
+    else wanted = normalizeName(name.replaceAll("/", "."));
+  }
+  if (wanted === "") {
+    throw new CodectxError("invalid_argument", "symbol_name is empty; pass a symbol's name");
+  }
+  let pool: readonly SymbolRecord[] | null = null;
+  if (file !== undefined) {
+    pool = table.symbolsIn(file);
+    if (pool === null) {
+      throw new CodectxError(
+        "not_found",
+        `file '${file}' is not in the index; check the path, or run index_project if it is new`,
+      );
+    }
+  }
+  const matches = findMatches(table, wanted, pool);
+  if (matches.length === 0) throw notFound(table, name, wanted, pool, file);
+  matches.sort(compareSymbols);
+  return {
+    symbol: matches[0],
+    candidates: matches.slice(1, 1 + MAX_CANDIDATES),
+    matches,
+  };
+}
+
+/**
+ * Every definition `name` means in a code graph, best first (narrowed by `file`); throws
+ * like {@link resolveSymbol}.
  *
  * @example
  * ```ts
@@ -40,60 +284,128 @@ const KIND_RANK: Partial<Record<SymbolKind, number>> = {
  * ```
  */
 export function findSymbols(graph: CodeGraph, name: string, file?: string): SymbolRecord[] {
-  const wanted = name.trim().replace(/::|#|->/g, ".").replace(/\(\)$/, "");
-  const dot = wanted.lastIndexOf(".");
-  const plain = dot < 0 ? wanted : wanted.slice(dot + 1);
-  let found = (graph.symbolsByName.get(plain) ?? []).filter((s) =>
-    dot < 0 || s.qualifiedName === wanted || s.qualifiedName.endsWith("." + wanted)
-  );
-  if (file !== undefined) {
-    if (!graph.byPath.has(file)) {
-      throw new CodectxError(
+  return resolveSymbol(graphSymbolTable(graph), name, { file }).matches;
+}
+
+/**
+ * `app/utils.py:parse_config`, `app/utils.py::Cls.m`, `app/utils#f` → the file and the
+ * name after it; null when no indexed file (or module) starts the name.
+ */
+function splitFilePrefix(
+  table: SymbolTable,
+  name: string,
+): { file: string; rest: string } | null {
+  let best: { file: string; rest: string; length: number } | null = null;
+  for (const path of table.filePaths()) {
+    for (const head of [path, path.replace(/\.[^./]+$/, "")]) {
+      if (!name.startsWith(head) || (best && best.length >= head.length)) continue;
+      const sep = /^(::|:|#|\.|\/)/.exec(name.slice(head.length));
+      if (!sep) continue;
+      const rest = name.slice(head.length + sep[0].length);
+      if (rest && !rest.includes("/")) best = { file: path, rest, length: head.length };
+    }
+  }
+  return best;
+}
+
+/** The matches of the first tier that finds any: as written, then ignoring case. */
+function findMatches(
+  table: SymbolTable,
+  wanted: string,
+  pool: readonly SymbolRecord[] | null,
+): SymbolRecord[] {
+  const inPool = pool ? new Set(pool) : null;
+  for (const ignoreCase of [false, true]) {
+    const found = matchTiers(table, wanted, ignoreCase, inPool);
+    if (found.length) return found;
+  }
+  return [];
+}
+
+/** Plain name; or qualified name, then module path + qualified name, then a shorter suffix. */
+function matchTiers(
+  table: SymbolTable,
+  wanted: string,
+  ignoreCase: boolean,
+  inPool: Set<SymbolRecord> | null,
+): SymbolRecord[] {
+  const fold = (s: string) => ignoreCase ? s.toLowerCase() : s;
+  const want = fold(wanted);
+  const dot = want.lastIndexOf(".");
+  if (dot < 0) {
+    return table.byName(wanted, ignoreCase).filter((s) => !inPool || inPool.has(s));
+  }
+  const near = table.byTail(wanted.slice(dot + 1), ignoreCase)
+    .filter((s) => !inPool || inPool.has(s))
+    .map((s) => ({ s, q: fold(normalizeName(s.qualifiedName)) }));
+  const exact = near.filter(({ q }) => q === want);
+  if (exact.length) return exact.map(({ s }) => s);
+  const byModule = near.filter(({ s, q }) => {
+    if (!want.endsWith("." + q)) return false;
+    const head = want.slice(0, want.length - q.length - 1);
+    const mod = fold(moduleOf(s.file));
+    return mod === head || mod.endsWith("." + head);
+  });
+  if (byModule.length) return byModule.map(({ s }) => s);
+  return near.filter(({ q }) => q.endsWith("." + want)).map(({ s }) => s);
+}
+
+/** Compares spellings loosely: case and `_`/`-`/`$` do not count (`parseConfig` ~ `parse_config`). */
+function loose(s: string): string {
+  return s.toLowerCase().replace(/[_\-$]/g, "");
+}
+
+/**
+ * The `not_found` error: where the name is defined when `file` left it out, else
+ * `symbol 'parseConfig' not found; did you mean parse_config (src/config.py:12)?`.
+ */
+function notFound(
+  table: SymbolTable,
+  raw: string,
+  wanted: string,
+  pool: readonly SymbolRecord[] | null,
+  file: string | undefined,
+): CodectxError {
+  if (pool !== null && file !== undefined) {
+    const elsewhere = findMatches(table, wanted, null).sort(compareSymbols);
+    if (elsewhere.length) {
+      const places = elsewhere.slice(0, 3).map((s) => `${s.file}:${s.line}`);
+      return new CodectxError(
         "not_found",
-        `file '${file}' is not in the index; check the path, or run index_project if it is new`,
+        `symbol '${raw}' is not defined in ${file}; it is defined in ${places.join(", ")}`,
       );
     }
-    const inFile = found.filter((s) => s.file === file);
-    if (inFile.length === 0) {
-      const others = found.slice(0, 3).map((s) => `${s.file}:${s.line}`);
-      throw new CodectxError(
-        "not_found",
-        `symbol '${name}' is not defined in ${file}` +
-          (others.length ? `; it is defined in ${others.join(", ")}` : suggestion(graph, plain)),
-      );
-    }
-    found = inFile;
   }
-  if (found.length === 0) {
-    throw new CodectxError("not_found", `symbol '${name}' not found${suggestion(graph, plain)}`);
-  }
-  return found.sort((a, b) =>
-    (KIND_RANK[a.kind] ?? 6) - (KIND_RANK[b.kind] ?? 6) ||
-    Number(a.qualifiedName !== wanted) - Number(b.qualifiedName !== wanted) ||
-    (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)
+  const near = nearNames(pool ?? table.symbols, wanted);
+  const fallback = near.length || pool === null ? near : nearNames(table.symbols, wanted);
+  return new CodectxError(
+    "not_found",
+    `symbol '${raw}' not found${file !== undefined ? ` in '${file}'` : ""}` +
+      (fallback.length
+        ? `; did you mean ${fallback.join(", ")}?`
+        : "; check the spelling, try search_symbols, or run index_project if it is new"),
   );
 }
 
-/** `; did you mean parse_config (src/config.py:12), …?` or a hint. */
-function suggestion(graph: CodeGraph, name: string): string {
-  const lower = name.toLowerCase();
-  const norm = lower.replace(/[_-]/g, "");
-  const scored: Array<[number, string]> = [];
-  const max = Math.max(1, Math.min(3, Math.floor(name.length / 3)));
-  for (const candidate of graph.symbolsByName.keys()) {
-    const c = candidate.toLowerCase();
+/** Up to five `qualified_name (file:line)` spelled close to the last part of `wanted`. */
+function nearNames(symbols: readonly SymbolRecord[], wanted: string): string[] {
+  const key = loose(wanted.split(".").pop()!);
+  const best = new Map<string, { d: number; s: SymbolRecord }>();
+  for (const s of symbols) {
+    if (s.kind === "section") continue;
+    const k = loose(s.name);
     let d: number;
-    if (c.replace(/[_-]/g, "") === norm) d = 0;
-    else if (Math.abs(c.length - lower.length) > max) continue;
-    else d = editDistance(lower, c, max);
-    if (d <= max) scored.push([d, candidate]);
+    if (k === key) d = 0;
+    else if (k.startsWith(key) || key.startsWith(k) && k.length >= 4) d = 1;
+    else d = 1 + editDistance(key, k, 3);
+    if (d > 3) continue;
+    const prev = best.get(s.qualifiedName);
+    if (!prev || d < prev.d || (d === prev.d && compareSymbols(s, prev.s) < 0)) {
+      best.set(s.qualifiedName, { d, s });
+    }
   }
-  scored.sort((a, b) => a[0] - b[0] || a[1].length - b[1].length || (a[1] < b[1] ? -1 : 1));
-  const near = scored.slice(0, 3).map(([, n]) => {
-    const s = graph.symbolsByName.get(n)![0];
-    return `${s.qualifiedName} (${s.file}:${s.line})`;
-  });
-  return near.length
-    ? `; did you mean ${near.join(", ")}?`
-    : "; check the spelling, or run index_project if the code is new";
+  return [...best.values()]
+    .sort((a, b) => a.d - b.d || compareSymbols(a.s, b.s))
+    .slice(0, 5)
+    .map(({ s }) => `${s.qualifiedName} (${s.file}:${s.line})`);
 }

@@ -3,60 +3,42 @@
  * imports (aliases, re-exports, wildcards), its package, the enclosing class (`self.`,
  * `this.`, implicit members) and typed receivers. Language differences come from the
  * resolvers (`scoping`, `implicitThis`, submodules, path heads); this code knows no
- * language.
+ * language. Classes, their bases and members are looked up by `members.ts`.
  *
  * Results are cached per graph, so a name is resolved once per index generation.
  *
  * @module
  */
 
-import type { ReferenceRecord, SymbolKind, SymbolRecord } from "../types.ts";
+import { refAt } from "../index/graph_part.ts";
+import type { ReferenceRecord, SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
-import { refAt, refCount } from "./pack.ts";
+import { Members } from "./members.ts";
 import type { Binding, FamilyResolver, ModuleRef } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
+import {
+  CLASS_LIKE,
+  MAX_DEPTH,
+  MEMBER_KINDS,
+  symbolsOf,
+  symbolTarget,
+  type Target,
+} from "./targets.ts";
 
-/** What a name leads to. */
-export type Target =
-  | { kind: "symbol"; symbol: SymbolRecord }
-  | { kind: "module"; module: ModuleRef }
-  | { kind: "external" };
+export { CLASS_LIKE, symbolsOf, type Target } from "./targets.ts";
 
-/** Kinds that hold members. */
-export const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
-  "class",
-  "interface",
-  "struct",
-  "enum",
-  "trait",
-  "type",
-  "module",
-]);
-
-const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
-  "method",
-  "constructor",
-  "field",
-  "function",
-  "constant",
-  "variable",
-]);
-
-const MAX_DEPTH = 6;
 const PATH_SEPARATOR = /\.|::|->|\\/;
 
 /** Resolves names of one graph; get it with {@link namesOf}. */
 export class Names {
   private readonly refCache = new Map<number, SymbolRecord[]>();
-  private readonly memberCache = new Map<SymbolRecord, Map<string, SymbolRecord[]>>();
   private readonly fileOfSymbol = new Map<SymbolRecord, GraphFile>();
   private readonly indexOfSymbol = new Map<SymbolRecord, number>();
-  private readonly byQualified = new Map<GraphFile, Map<string, SymbolRecord>>();
-  private readonly inherits = new Map<GraphFile, Map<number, number[]>>();
-  private byParent: Map<string, SymbolRecord[]> | null = null;
   private readonly aliasCache = new Map<string, Set<string>>();
+  private readonly classes: Members;
 
   constructor(readonly graph: CodeGraph) {
+    this.classes = new Members(graph, this);
     for (const f of graph.files) {
       f.symbols.forEach((s, i) => {
         this.fileOfSymbol.set(s, f);
@@ -195,7 +177,7 @@ export class Names {
     if (depth > MAX_DEPTH) return [];
     const resolver = f.resolver;
     if (resolver?.implicitThis && scope >= 0) {
-      for (let cls = this.enclosingClass(f, scope); cls; cls = this.outerClass(cls)) {
+      for (let cls = this.enclosingClass(f, scope); cls; cls = this.classes.outerClass(cls)) {
         const m = this.members(cls, name);
         if (m.length) return m.map(symbolTarget);
       }
@@ -324,118 +306,18 @@ export class Names {
   }
 
   /** Members named `name` of a class, its bases included (cached). */
-  members(cls: SymbolRecord, name: string, seen = new Set<SymbolRecord>()): SymbolRecord[] {
-    let byName = this.memberCache.get(cls);
-    if (!byName) this.memberCache.set(cls, byName = new Map());
-    const hit = byName.get(name);
-    if (hit) return hit;
-    seen.add(cls);
-    let out = this.ownMembers(cls, name);
-    if (out.length === 0 && seen.size <= MAX_DEPTH) {
-      for (const base of this.bases(cls)) {
-        if (seen.has(base)) continue;
-        out = this.members(base, name, seen);
-        if (out.length) break;
-      }
-    }
-    byName.set(name, out);
-    return out;
+  members(cls: SymbolRecord, name: string): SymbolRecord[] {
+    return this.classes.members(cls, name);
   }
-
-  private ownMembers(cls: SymbolRecord, name: string): SymbolRecord[] {
-    if (!this.byParent) {
-      this.byParent = new Map();
-      for (const f of this.graph.files) {
-        for (const s of f.symbols) {
-          if (s.parent === null) continue;
-          const list = this.byParent.get(s.parent);
-          if (list) list.push(s);
-          else this.byParent.set(s.parent, [s]);
-        }
-      }
-    }
-    const home = this.fileOf(cls);
-    if (!home) return [];
-    const global = home.resolver?.scoping === "global";
-    const dir = dirOf(home.path);
-    return (this.byParent.get(cls.qualifiedName) ?? []).filter((s) => {
-      if (s.name !== name) return false;
-      const g = this.fileOf(s);
-      if (!g) return false;
-      return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
-    });
-  }
-
-  /** How deep `bases` → `resolveRef` → `members` → `bases` has nested (cyclic inheritance). */
-  private basesDepth = 0;
 
   /** The classes a class inherits from (its `inherit` references, resolved). */
   bases(cls: SymbolRecord): SymbolRecord[] {
-    const f = this.fileOf(cls);
-    if (!f || this.basesDepth >= MAX_DEPTH) return [];
-    this.basesDepth++;
-    try {
-      return this.basesIn(f, cls);
-    } finally {
-      this.basesDepth--;
-    }
-  }
-
-  private basesIn(f: GraphFile, cls: SymbolRecord): SymbolRecord[] {
-    let byScope = this.inherits.get(f);
-    if (!byScope) {
-      byScope = new Map();
-      const n = refCount(f.part);
-      for (let i = 0; i < n; i++) {
-        const r = refAt(f.part, i);
-        if (r.kind !== "inherit") continue;
-        const list = byScope.get(r.scope);
-        if (list) list.push(i);
-        else byScope.set(r.scope, [i]);
-      }
-      this.inherits.set(f, byScope);
-    }
-    const idx = this.indexOf(cls);
-    const out: SymbolRecord[] = [];
-    for (const i of byScope.get(idx) ?? []) {
-      for (const s of this.resolveRef(f, i)) if (CLASS_LIKE.has(s.kind) && s !== cls) out.push(s);
-    }
-    return out;
+    return this.classes.bases(cls);
   }
 
   /** The class a reference's enclosing symbol belongs to (`self`/`this`), or null. */
   enclosingClass(f: GraphFile, scope: number): SymbolRecord | null {
-    if (scope < 0) return null;
-    const s = f.symbols[scope];
-    if (!s) return null;
-    if (CLASS_LIKE.has(s.kind)) return s;
-    return s.parent === null ? null : this.classNamed(f, s.parent);
-  }
-
-  private outerClass(cls: SymbolRecord): SymbolRecord | null {
-    const f = this.fileOf(cls);
-    return f && cls.parent !== null ? this.classNamed(f, cls.parent) : null;
-  }
-
-  /** A class by qualified name: in the file, else (Go receiver, Rust `impl`) by name. */
-  private classNamed(f: GraphFile, qualified: string): SymbolRecord | null {
-    let map = this.byQualified.get(f);
-    if (!map) {
-      map = new Map();
-      for (const s of f.symbols) if (!map.has(s.qualifiedName)) map.set(s.qualifiedName, s);
-      this.byQualified.set(f, map);
-    }
-    for (let q: string | null = qualified; q !== null;) {
-      const s = map.get(q);
-      if (s && CLASS_LIKE.has(s.kind)) return s;
-      if (s) {
-        q = s.parent;
-        continue;
-      }
-      break;
-    }
-    const last = qualified.slice(qualified.lastIndexOf(".") + 1);
-    return symbolsOf(this.name(f, last, -1, 0)).find((x) => CLASS_LIKE.has(x.kind)) ?? null;
+    return this.classes.enclosingClass(f, scope);
   }
 
   /**
@@ -448,17 +330,6 @@ export class Names {
     );
     return all.length === 1 ? all : [];
   }
-}
-
-function symbolTarget(symbol: SymbolRecord): Target {
-  return { kind: "symbol", symbol };
-}
-
-/** The symbols among targets. */
-export function symbolsOf(targets: readonly Target[]): SymbolRecord[] {
-  const out: SymbolRecord[] = [];
-  for (const t of targets) if (t.kind === "symbol" && !out.includes(t.symbol)) out.push(t.symbol);
-  return out;
 }
 
 const cache = new WeakMap<CodeGraph, Names>();

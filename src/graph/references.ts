@@ -11,7 +11,8 @@ import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { findSymbols } from "./lookup.ts";
 import { namesOf } from "./names.ts";
-import { refAt } from "./pack.ts";
+import { refAt } from "../index/graph_part.ts";
+import { readProjectFileSync } from "../index/safe_read.ts";
 
 /** One occurrence. */
 export interface Reference {
@@ -128,7 +129,7 @@ export class LineReader {
     let lines = this.files.get(file);
     if (lines === undefined) {
       try {
-        lines = Deno.readTextFileSync(`${this.root}/${file}`).split("\n");
+        lines = new TextDecoder().decode(readProjectFileSync(this.root, file)).split("\n");
       } catch {
         lines = null;
       }

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "npm:hono@4.12.7";
 import { CodectxError, type ErrorCode } from "../errors.ts";
 
 /** Default body limit: 1 MiB. */
@@ -121,7 +121,8 @@ function sameSecret(a: string, b: string): boolean {
 }
 
 /**
- * The safety middleware. Order: Host (403) → Origin (403, or CORS headers reflected) →
+ * The safety middleware. Order: Host (403) → another site without an allowed Origin
+ * (`Sec-Fetch-Site: cross-site`, 403) → Origin (403, or CORS headers reflected) →
  * `OPTIONS` preflight (204) → bearer token (401) → declared body size (413).
  *
  * @example
@@ -182,6 +183,22 @@ export function safety(options: SafetyOptions, render: ErrorRenderer): Middlewar
         ),
       );
     }
+    // A page of another site sends no Origin on a simple GET (`<img>`, no-cors fetch), but
+    // browsers say where the request comes from: such a request runs nothing here.
+    const fetchSite = req.headers.get("sec-fetch-site");
+    if (
+      fetchSite === "cross-site" && (origin === null || !originAllowed(origin, opts.allowOrigins))
+    ) {
+      return hardening(
+        render(
+          c,
+          403,
+          "forbidden",
+          "a request from another site is refused; a page that needs this server must be " +
+            "allowed with --allow-origin and send its Origin",
+        ),
+      );
+    }
     if (origin !== null && !originAllowed(origin, opts.allowOrigins)) {
       return hardening(
         render(
@@ -231,24 +248,48 @@ function tooLargeMessage(max: number): string {
   return `request body is larger than ${max} bytes; send less, or start the server with --max-body`;
 }
 
+/** How long a request body may take to arrive. */
+export const BODY_TIMEOUT_MS = 30_000;
+
 /**
  * Reads a request body as text, refusing (`too_large`) past `maxBody` bytes even when the
- * client declared no length (chunked upload).
+ * client declared no length (chunked upload), and (`timeout`) a body that takes longer than
+ * {@link BODY_TIMEOUT_MS} to arrive.
  */
-export async function readBodyText(req: Request, maxBody: number): Promise<string> {
+export async function readBodyText(
+  req: Request,
+  maxBody: number,
+  timeoutMs = BODY_TIMEOUT_MS,
+): Promise<string> {
   if (!req.body) return "";
   const reader = req.body.getReader();
   const parts: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBody) {
-      await reader.cancel().catch(() => {});
-      throw new CodectxError("too_large", tooLargeMessage(maxBody));
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((resolve) => {
+    timer = setTimeout(() => resolve("late"), timeoutMs);
+  });
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), late]);
+      if (next === "late") {
+        await reader.cancel().catch(() => {});
+        throw new CodectxError(
+          "timeout",
+          `the request body did not arrive within ${timeoutMs / 1000} s; send it at once`,
+        );
+      }
+      const { done, value } = next;
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBody) {
+        await reader.cancel().catch(() => {});
+        throw new CodectxError("too_large", tooLargeMessage(maxBody));
+      }
+      parts.push(value);
     }
-    parts.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   const all = new Uint8Array(size);
   let at = 0;

@@ -2,9 +2,9 @@
  * One file's extraction: parse, then chunk. Runs in a worker or inline.
  */
 
-import { type GraphPart, packGraph, withoutGraph } from "../graph/pack.ts";
+import { type GraphPart, packGraph, withoutGraph } from "./graph_part.ts";
 import { parseSource } from "../parse/parser.ts";
-import { type FileTerms, fileTerms } from "../search/terms.ts";
+import { type FileTerms, fileTerms } from "./terms.ts";
 import type { ChunkRecord, ParsedFile } from "../types.ts";
 import { chunkFile } from "./chunker.ts";
 

@@ -1,16 +1,20 @@
 /**
  * Incremental, crash-safe indexing of a project root into the store.
  *
- * Pipeline: walk → compare with the current manifest (size, mtime) → read and hash what
- * may have changed → parse and chunk new contents in workers → write blobs → write the
- * new manifest → commit (one atomic flip) → collect garbage.
+ * Stages, one function each: hold the writer lease → walk → diff against the current
+ * manifest (size, mtime) → read, hash and parse what may have changed, writing blobs
+ * (`ingest.ts`) → commit the new manifest (one atomic flip) and collect garbage → report.
+ * Readers see nothing before the commit: a run cut off earlier leaves the previous index
+ * whole, and the next run reuses the blobs it wrote.
  */
 
 import { languageForPath } from "../parse/languages.ts";
-import { type FileEntry, type Manifest, sha256Hex, type Store } from "../store/kv.ts";
-import { countLines } from "./extract.ts";
-import { createParsePool, type ParsePool } from "./pool.ts";
-import { isBinary, walk } from "./walker.ts";
+import type { FileEntry, Manifest, Store } from "../store/kv.ts";
+import type { WalkEntry } from "../types.ts";
+import { ingest } from "./ingest.ts";
+import { walk } from "./walker.ts";
+
+export { blobKey } from "./ingest.ts";
 
 /**
  * Progress of one indexing run. Phase `embed` comes from the background embedding after a
@@ -51,14 +55,6 @@ export interface IndexReport {
   elapsedMs: number;
 }
 
-/** The key of a file's parse results: content and path (records carry the path). */
-export function blobKey(path: string, contentHash: string): Promise<string> {
-  return sha256Hex(new TextEncoder().encode(`${path}\0${contentHash}`));
-}
-
-/** Below this many files to parse, workers cost more than they save. */
-const INLINE_LIMIT = 24;
-
 /**
  * Brings the store up to date with the files under `root` (a real path).
  * Throws when another live process is writing the same index.
@@ -69,162 +65,137 @@ export async function runIndex(
   opts: IndexOptions = {},
 ): Promise<IndexReport> {
   const t0 = performance.now();
-  if (!(await store.acquireLease())) {
-    const pid = await store.leaseHolder();
-    throw new Error(
-      `another codectx process (pid ${pid}) is indexing this project; wait for it to finish or stop it`,
-    );
-  }
-  let pool: ParsePool | null = null;
+  const elapsed = () => Math.round(performance.now() - t0);
+  await holdLease(store);
   try {
     const progress = opts.onProgress ?? (() => {});
     progress({ phase: "walk", filesDone: 0, filesTotal: 0 });
-    const entries = await walk(root, {
-      accept: (p) => languageForPath(p) !== undefined,
-      extraIgnores: opts.exclude,
-    });
-    const prevGen = await store.currentGeneration();
-    const prev = prevGen === null ? null : await store.readCurrent();
-    const prevByPath = new Map(prev?.files.map((f) => [f.path, f]) ?? []);
+    const entries = await walkSources(root, opts.exclude);
+    const previous = await readPrevious(store);
+    const diff = diffWithPrevious(entries, previous.byPath, opts.force ?? false);
 
-    const next: FileEntry[] = [];
-    const toRead = [] as typeof entries;
-    for (const e of entries) {
-      const old = prevByPath.get(e.path);
-      if (!opts.force && old && old.size === e.size && old.mtimeMs === e.mtimeMs) next.push(old);
-      else toRead.push(e);
-    }
-    const seen = new Set(entries.map((e) => e.path));
-    const deleted = [...prevByPath.keys()].filter((p) => !seen.has(p)).length;
-
-    let added = 0;
-    let modified = 0;
-    let parsed = 0;
-    const total = toRead.length;
-    let done = 0;
+    const total = diff.toRead.length;
     progress({ phase: "parse", filesDone: 0, filesTotal: total });
-    const needParse = toRead.length > INLINE_LIMIT ? opts.workers : 0;
-    pool = createParsePool(needParse);
-    const activePool = pool;
-    const writes: Promise<void>[] = [];
-    const decoder = new TextDecoder();
-    // Read, hash and dispatch with bounded concurrency so memory stays flat.
-    const queue = [...toRead];
-    const lanes = Math.max(2, (opts.workers ?? navigator.hardwareConcurrency ?? 2) * 3);
-    const lane = async () => {
-      for (let e = queue.shift(); e; e = queue.shift()) {
-        const old = prevByPath.get(e.path);
-        const language = languageForPath(e.path)!.id;
-        const base = { path: e.path, size: e.size, mtimeMs: e.mtimeMs, language };
-        let bytes: Uint8Array;
-        try {
-          bytes = await Deno.readFile(e.absPath);
-        } catch (err) {
-          next.push({
-            ...base,
-            hash: "",
-            blob: "",
-            lines: 0,
-            symbols: 0,
-            chunks: 0,
-            skipped: "unreadable",
-            error: String(err),
-          });
-          done++;
-          continue;
-        }
-        if (isBinary(bytes)) {
-          next.push({
-            ...base,
-            hash: "",
-            blob: "",
-            lines: 0,
-            symbols: 0,
-            chunks: 0,
-            skipped: "binary",
-          });
-          done++;
-          continue;
-        }
-        const hash = await sha256Hex(bytes);
-        if (old) modified += old.hash === hash ? 0 : 1;
-        else added++;
-        const key = await blobKey(e.path, hash);
-        if (!opts.force && old && old.hash === hash && !old.skipped) {
-          next.push({ ...old, size: e.size, mtimeMs: e.mtimeMs });
-        } else if (!opts.force && (await store.hasBlob(key))) {
-          // Written by an earlier run that was cut off, or an identical earlier content.
-          const meta = await store.readBlob<FileEntry>("meta", key);
-          if (meta) next.push({ ...meta, size: e.size, mtimeMs: e.mtimeMs });
-        } else {
-          const text = decoder.decode(bytes);
-          const { parsed: pf, chunks, terms, graph } = await activePool.extract(
-            e.path,
-            text,
-            language,
-          );
-          parsed++;
-          const entry: FileEntry = {
-            ...base,
-            hash,
-            blob: key,
-            language: pf.language,
-            lines: pf.lines || countLines(text),
-            symbols: pf.symbols.length,
-            chunks: chunks.length,
-            ...(pf.error ? { error: pf.error } : {}),
-          };
-          next.push(entry);
-          writes.push(
-            store.writeBlob(key, { symbols: pf.symbols, chunks, terms, graph, meta: entry }),
-          );
-          if (writes.length > 64) await Promise.all(writes.splice(0));
-        }
-        done++;
+    const ingested = await ingest(diff.toRead, previous.byPath, store, {
+      force: opts.force,
+      workers: opts.workers,
+      onFile: (done) => {
         if (done % 50 === 0 || done === total) {
           progress({ phase: "parse", filesDone: done, filesTotal: total });
         }
-      }
-    };
-    await Promise.all(Array.from({ length: lanes }, lane));
-    await Promise.all(writes);
-    pool.close();
-    pool = null;
+      },
+    });
 
-    const changed = added + modified + deleted;
-    const elapsed = () => Math.round(performance.now() - t0);
-    next.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-    let generation = prevGen ?? 0;
-    if (changed > 0 || prev === null || opts.force) {
+    const { added, modified, parsed } = ingested;
+    const changed = added + modified + diff.deleted;
+    const files = [...diff.kept, ...ingested.files].sort(byPath);
+    let generation = previous.generation ?? 0;
+    if (changed > 0 || previous.manifest === null || opts.force) {
       progress({ phase: "write", filesDone: total, filesTotal: total });
-      generation = (prevGen ?? 0) + 1;
-      await store.dropGenerationsExcept(prevGen);
-      const manifest: Manifest = {
-        generation,
-        createdAt: new Date().toISOString(),
-        elapsedMs: elapsed(),
-        files: next,
-      };
-      await store.writeManifest(manifest);
-      if (!(await store.commit(generation, prevGen))) {
-        throw new Error("the index changed while indexing; run the indexing again");
-      }
-      await store.collectGarbage();
+      generation = await commit(store, files, previous.generation, elapsed);
     }
     progress({ phase: "done", filesDone: total, filesTotal: total });
-    return summarize(next, {
+    return summarize(files, {
       generation,
       changed,
       added,
       modified,
-      deleted,
+      deleted: diff.deleted,
       parsed,
       elapsedMs: elapsed(),
     });
   } finally {
-    pool?.close();
     await store.releaseLease();
   }
+}
+
+/** Takes the store's writer lease, or says who holds it. */
+async function holdLease(store: Store): Promise<void> {
+  if (await store.acquireLease()) return;
+  const pid = await store.leaseHolder();
+  throw new Error(
+    `another codectx process (pid ${pid}) is indexing this project; wait for it to finish or stop it`,
+  );
+}
+
+/** The files under `root` in a language codectx parses, ignore rules applied. */
+function walkSources(root: string, exclude: string[] | undefined): Promise<WalkEntry[]> {
+  return walk(root, {
+    accept: (p) => languageForPath(p) !== undefined,
+    extraIgnores: exclude,
+  });
+}
+
+/** The index a run starts from. */
+interface Previous {
+  generation: number | null;
+  manifest: Manifest | null;
+  /** The manifest's entries by path (empty without one). */
+  byPath: Map<string, FileEntry>;
+}
+
+async function readPrevious(store: Store): Promise<Previous> {
+  const generation = await store.currentGeneration();
+  const manifest = generation === null ? null : await store.readCurrent();
+  return { generation, manifest, byPath: new Map(manifest?.files.map((f) => [f.path, f]) ?? []) };
+}
+
+/** The walk compared with the previous manifest. */
+interface Diff {
+  /** Entries of files whose size and mtime did not change. */
+  kept: FileEntry[];
+  /** Files to read: new, or with another size or mtime (all of them when forced). */
+  toRead: WalkEntry[];
+  /** Files of the previous manifest that are gone. */
+  deleted: number;
+}
+
+function diffWithPrevious(
+  entries: readonly WalkEntry[],
+  previous: ReadonlyMap<string, FileEntry>,
+  force: boolean,
+): Diff {
+  const kept: FileEntry[] = [];
+  const toRead: WalkEntry[] = [];
+  for (const e of entries) {
+    const old = previous.get(e.path);
+    if (!force && old && old.size === e.size && old.mtimeMs === e.mtimeMs) kept.push(old);
+    else toRead.push(e);
+  }
+  const seen = new Set(entries.map((e) => e.path));
+  const deleted = [...previous.keys()].filter((p) => !seen.has(p)).length;
+  return { kept, toRead, deleted };
+}
+
+function byPath(a: FileEntry, b: FileEntry): number {
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+/**
+ * Writes the manifest of the next generation and makes it current in one atomic flip,
+ * then collects what no generation uses. Returns the new generation.
+ */
+async function commit(
+  store: Store,
+  files: FileEntry[],
+  prevGen: number | null,
+  elapsed: () => number,
+): Promise<number> {
+  const generation = (prevGen ?? 0) + 1;
+  // Leftovers of runs cut off before their commit; the current generation stays readable.
+  await store.dropGenerationsExcept(prevGen);
+  const manifest: Manifest = {
+    generation,
+    createdAt: new Date().toISOString(),
+    elapsedMs: elapsed(),
+    files,
+  };
+  await store.writeManifest(manifest);
+  if (!(await store.commit(generation, prevGen))) {
+    throw new Error("the index changed while indexing; run the indexing again");
+  }
+  await store.collectGarbage();
+  return generation;
 }
 
 /** Totals of a manifest's files. */

@@ -1,9 +1,12 @@
 /**
- * A project: its root, its store, the loaded index and the one indexing run in flight.
+ * A project's read model: its root, its store, the loaded index (one committed generation)
+ * and the one indexing run in flight. What runs around it in a long-lived process (vectors,
+ * the watcher, health) belongs to the service that opens it.
+ *
+ * @module
  */
 
-import { CodectxError } from "../errors.ts";
-import { type VectorProgress, VectorSync } from "../search/vector_sync.ts";
+import { CodectxError, errorCode } from "../errors.ts";
 import { defaultIndexHome, type FileEntry, indexDirFor, Store } from "../store/kv.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
@@ -29,11 +32,6 @@ export interface ProjectOptions {
   workers?: number;
   /** Extra ignore patterns (gitignore syntax), on top of `.gitignore` and `.codectxignore`. */
   exclude?: string[];
-  /**
-   * Embedder of the vectors: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
-   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
-   */
-  embedder?: string;
 }
 
 /** State shown by health endpoints. */
@@ -44,6 +42,9 @@ export type ProjectListener = (
   e: { type: "progress"; progress: IndexProgress } | { type: "completed"; report: IndexReport },
 ) => void;
 
+/** How long a call waits for another process's first index before answering `busy`. */
+const FIRST_INDEX_WAIT_MS = 10_000;
+
 /** An open project. */
 export class Project {
   private loaded: LoadedIndex | null = null;
@@ -51,7 +52,6 @@ export class Project {
   private symbolCache = new Map<string, SymbolRecord[]>();
   private chunkCache = new Map<string, ChunkRecord[]>();
   private listeners = new Set<ProjectListener>();
-  private vectorSync: VectorSync | null = null;
   /** The report of the last run of this process. */
   lastReport: IndexReport | null = null;
   lastIndexedAt: string | null = null;
@@ -97,15 +97,14 @@ export class Project {
     return () => this.listeners.delete(fn);
   }
 
-  /** Runs indexing (one run at a time; a second caller shares the run in flight). */
+  /**
+   * Runs indexing (one run at a time; a second caller shares the run in flight). Another
+   * process writing the same index is `busy`; a failed run (a full disk) removes what it
+   * wrote and leaves the last complete index as it was.
+   */
   reindex(opts: Omit<IndexOptions, "onProgress" | "workers"> = {}): Promise<IndexReport> {
     if (this.running) return this.running;
-    const run = runIndex(this.root, this.store, {
-      ...opts,
-      workers: this.opts.workers,
-      exclude: this.opts.exclude,
-      onProgress: (progress) => this.emit({ type: "progress", progress }),
-    }).then((report) => {
+    const run = this.runOnce(opts).then((report) => {
       this.lastReport = report;
       this.lastIndexedAt = new Date().toISOString();
       this.emit({ type: "completed", report });
@@ -115,6 +114,40 @@ export class Project {
     });
     this.running = run;
     return run;
+  }
+
+  private async runOnce(opts: Omit<IndexOptions, "onProgress" | "workers">): Promise<IndexReport> {
+    await this.refuseIfOtherWriter();
+    try {
+      return await runIndex(this.root, this.store, {
+        ...opts,
+        workers: this.opts.workers,
+        exclude: this.opts.exclude,
+        onProgress: (progress) => this.emit({ type: "progress", progress }),
+      });
+    } catch (err) {
+      // Lost the race for the lease: the other writer's blobs are not ours to remove.
+      await this.refuseIfOtherWriter();
+      if (await this.store.acquireLease().catch(() => false)) {
+        try {
+          await this.store.discardUncommitted();
+        } finally {
+          await this.store.releaseLease().catch(() => {});
+        }
+      }
+      throw err;
+    }
+  }
+
+  /** Fails with `busy` while another live process holds the writer lease. */
+  private async refuseIfOtherWriter(): Promise<void> {
+    const holder = await this.store.leaseHolder();
+    if (holder === null || holder === Deno.pid) return;
+    throw new CodectxError(
+      "busy",
+      `another codectx process (pid ${holder}) is indexing this project; retry when it is done ` +
+        `(its index is answered as soon as it commits)`,
+    );
   }
 
   /** Waits for a run in flight, if any. */
@@ -129,7 +162,14 @@ export class Project {
     if (this.running) await this.running.catch(() => {});
     let gen = await this.store.currentGeneration();
     if (gen === null) {
-      await this.reindex();
+      try {
+        await this.reindex();
+      } catch (err) {
+        // Another process builds the first index: wait for its commit, a while.
+        if (errorCode(err) !== "busy" || !(await this.waitForCommit(FIRST_INDEX_WAIT_MS))) {
+          throw err;
+        }
+      }
       gen = await this.store.currentGeneration();
       if (gen === null) {
         throw new CodectxError(
@@ -143,36 +183,14 @@ export class Project {
     return this.loaded;
   }
 
-  /**
-   * The background embedding of this project's chunks (created on first use; it follows
-   * every later commit). Search uses it; `startVectors()` starts it.
-   */
-  vectors(): VectorSync {
-    this.vectorSync ??= new VectorSync(
-      this,
-      this.opts.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
-      (progress) => this.emit({ type: "progress", progress }),
-    );
-    return this.vectorSync;
-  }
-
-  /**
-   * Starts filling vectors behind lexical search (long-running surfaces call this once;
-   * a semantic search or `vectorProgress()` starts it too). Progress is reported as
-   * `progress` events with phase `embed`.
-   */
-  startVectors(): void {
-    this.vectors().start();
-  }
-
-  /**
-   * How far the vectors are: `{embedder, dimensions, done, total, state}` (for `/health`).
-   * Starts the background embedding when it is not running yet.
-   */
-  vectorProgress(): VectorProgress {
-    const sync = this.vectors();
-    if (sync.progress().state === "idle") sync.start();
-    return sync.progress();
+  /** Polls for a committed generation for up to `ms`; whether one appeared. */
+  private async waitForCommit(ms: number): Promise<boolean> {
+    const end = Date.now() + ms;
+    while (Date.now() < end) {
+      if ((await this.store.currentGeneration()) !== null) return true;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    return false;
   }
 
   /** Resolves a user-given path inside the root (see `resolveInRoot`). */
@@ -180,8 +198,8 @@ export class Project {
     return resolveInRoot(this.root, input, field);
   }
 
+  /** Closes the store. */
   close(): void {
-    this.vectorSync?.close();
     this.store.close();
   }
 

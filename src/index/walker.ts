@@ -12,7 +12,7 @@
  * @module
  */
 
-import ignore, { type Ignore } from "ignore";
+import ignore, { type Ignore } from "npm:ignore@7.0.5";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { WalkEntry } from "../types.ts";
 

@@ -1,15 +1,13 @@
 /**
- * Parsing worker: receives `{id, path, text, language}`, answers `{id, result}`.
+ * Parsing worker: answers each {@link ParseJob} of the pool with its extraction.
+ *
+ * @module
  */
 
 /// <reference lib="deno.worker" />
 
+import { serveJobs } from "../util/worker_pool.ts";
 import { extract } from "./extract.ts";
+import type { ParseJob } from "./pool.ts";
 
-self.onmessage = async (
-  e: MessageEvent<{ id: number; path: string; text: string; language: string }>,
-) => {
-  const { id, path, text, language } = e.data;
-  const result = await extract(path, text, language);
-  self.postMessage({ id, result });
-};
+serveJobs(self, (job: ParseJob) => extract(job.path, job.text, job.language));

@@ -6,8 +6,8 @@
  * @module
  */
 
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { Hono } from "hono";
+import { WebStandardStreamableHTTPServerTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
+import { Hono } from "npm:hono@4.12.7";
 import { jsonResponse } from "../http/respond.ts";
 import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
 import type { Executor } from "../tools/executor.ts";

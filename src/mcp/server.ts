@@ -1,23 +1,27 @@
 /**
- * The MCP server: the 13 tools of the registry, listed with the same JSON Schemas as the
- * bridge's `/tools/list` and run by the one executor. Results carry `structuredContent`
- * and its JSON text; a failed call (bad arguments, a path outside the root, a tool not
- * built yet) is a tool error (`isError: true`) with the executor's message.
+ * The MCP server: the 13 tools of the registry, listed with the JSON Schemas of the bridge's
+ * `/tools/list` made compact (no bounds that only restate JavaScript's safe integers, no
+ * descriptions or closed objects inside output schemas), and run by the one executor. A
+ * result's `structuredContent` is the whole payload; its text is a Markdown rendering sized
+ * for a model (`render.ts`). A failed call (bad arguments, a path outside the root) is a tool
+ * error (`isError: true`) with the executor's message; a malformed `tools/call` request is
+ * JSON-RPC error -32602 with one sentence saying what to send.
  *
  * @module
  */
 
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "npm:/@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
+import { Protocol } from "npm:/@modelcontextprotocol/sdk@1.32.2/shared/protocol.js";
 import {
-  type CallToolRequest,
-  CallToolRequestSchema,
   ErrorCode as McpErrorCode,
   ListToolsRequestSchema,
   McpError,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "npm:/@modelcontextprotocol/sdk@1.32.2/types.js";
+import { z } from "npm:zod@4.1.9";
 import type { Executor } from "../tools/executor.ts";
 import { describeTools, findTool, TOOL_NAMES } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
+import { renderText } from "./render.ts";
 
 const INSTRUCTIONS =
   "codectx answers questions about the code of one project: find symbols (search_symbols), " +
@@ -54,8 +58,67 @@ export interface McpToolResult {
   isError?: boolean;
 }
 
-function objectSchema(s: Record<string, unknown>): ObjectSchema {
-  return { ...s, type: "object" };
+const SAFE_INT = Number.MAX_SAFE_INTEGER;
+
+function isBareType(v: unknown): v is { type: string } {
+  return typeof v === "object" && v !== null && Object.keys(v).length === 1 &&
+    typeof (v as { type?: unknown }).type === "string";
+}
+
+/** How {@linkcode compactSchema} trims. */
+export interface CompactOptions {
+  /** An output schema: also drop descriptions, `required` and `additionalProperties`. */
+  output: boolean;
+  /** Levels of nested `properties` kept; deeper objects become `{"type": "object"}`. */
+  depth: number;
+}
+
+/**
+ * `schema` without what tells a model nothing: bounds that only restate the safe-integer
+ * range, `anyOf` of bare types (written as a list of types), and for an output schema the
+ * descriptions, `required` lists, `additionalProperties` and what lies below `depth`. What
+ * stays accepts every payload the full schema accepts.
+ */
+export function compactSchema(schema: unknown, opts: CompactOptions): unknown {
+  if (Array.isArray(schema)) return schema.map((s) => compactSchema(s, opts));
+  if (typeof schema !== "object" || schema === null) return schema;
+  const s = schema as Record<string, unknown>;
+  if (s.properties !== undefined && opts.depth <= 0) return { type: "object" };
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(s)) {
+    if ((key === "minimum" && value === -SAFE_INT) || (key === "maximum" && value === SAFE_INT)) {
+      continue;
+    }
+    if (key === "$schema") continue;
+    if (
+      opts.output && (key === "description" || key === "additionalProperties" || key === "required")
+    ) {
+      continue;
+    }
+    if (key === "anyOf" && Array.isArray(value) && value.every(isBareType)) {
+      out.type = value.map((v) => v.type);
+    } else if (key === "properties" && typeof value === "object" && value !== null) {
+      // Every key under `properties` is a field name, not a keyword.
+      const inner = { ...opts, depth: opts.depth - 1 };
+      out[key] = Object.fromEntries(
+        Object.entries(value).map(([name, sub]) => [name, compactSchema(sub, inner)]),
+      );
+    } else {
+      out[key] = compactSchema(value, opts);
+    }
+  }
+  return out;
+}
+
+/**
+ * Output schemas keep their top-level fields over MCP: the whole of them would be two thirds
+ * of `tools/list` (the bridge's `/tools/list` has them whole).
+ */
+const OUTPUT_DEPTH = 1;
+
+function objectSchema(s: Record<string, unknown>, output: boolean): ObjectSchema {
+  const opts = { output, depth: output ? OUTPUT_DEPTH : Infinity };
+  return { ...(compactSchema(s, opts) as Record<string, unknown>), type: "object" };
 }
 
 /** `explain_file` → `Explain file`. */
@@ -70,8 +133,8 @@ export function mcpTools(): McpTool[] {
     name: t.name,
     title: titleOf(t.name),
     description: t.description,
-    inputSchema: objectSchema(t.input_schema),
-    outputSchema: objectSchema(t.output_schema),
+    inputSchema: objectSchema(t.input_schema, false),
+    outputSchema: objectSchema(t.output_schema, true),
     annotations: {
       title: titleOf(t.name),
       // index_project writes the index, never the project.
@@ -81,6 +144,30 @@ export function mcpTools(): McpTool[] {
       openWorldHint: false,
     },
   }));
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The tool and arguments of a `tools/call`, or -32602 with what to send instead. */
+function callParams(params: unknown): { name: string; args: Record<string, unknown> } {
+  const invalid = (what: string) => new McpError(McpErrorCode.InvalidParams, what);
+  if (!isRecord(params)) {
+    throw invalid('tools/call needs params {"name": TOOL, "arguments": {…}}');
+  }
+  const { name, arguments: args = {} } = params;
+  if (typeof name !== "string") {
+    throw invalid(`params.name must be a tool name (a string): ${TOOL_NAMES.join(", ")}`);
+  }
+  if (!findTool(name)) {
+    throw invalid(`unknown tool '${name}'; valid tools: ${TOOL_NAMES.join(", ")}`);
+  }
+  if (!isRecord(args)) {
+    throw invalid(
+      `params.arguments must be an object of ${name}'s arguments (see its inputSchema in tools/list)`,
+    );
+  }
+  return { name, args };
 }
 
 /**
@@ -101,25 +188,20 @@ export function createMcpServer(executor: Executor, source = "mcp"): McpServer {
   );
   const tools = mcpTools();
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.server.setRequestHandler(
-    CallToolRequestSchema,
-    async (req: CallToolRequest): Promise<McpToolResult> => {
-      const name = req.params.name;
-      if (!findTool(name)) {
-        throw new McpError(
-          McpErrorCode.InvalidParams,
-          `unknown tool '${name}'; valid tools: ${TOOL_NAMES.join(", ")}`,
-        );
-      }
-      const r = await executor.execute(
-        { tool_name: name, arguments: req.params.arguments ?? {} },
-        { source },
-      );
+  // The request is checked here: the SDK's own check (in `Server.setRequestHandler`, skipped
+  // by registering through its base class) answers a malformed request with a dump of
+  // validation issues.
+  Protocol.prototype.setRequestHandler.call(
+    server.server,
+    z.object({ method: z.literal("tools/call"), params: z.unknown() }),
+    async (req: { params: unknown }): Promise<McpToolResult> => {
+      const { name, args } = callParams(req.params);
+      const r = await executor.execute({ tool_name: name, arguments: args }, { source });
       if (!r.success) {
         return { content: [{ type: "text", text: r.error ?? `${name} failed` }], isError: true };
       }
       return {
-        content: [{ type: "text", text: JSON.stringify(r.result_payload, null, 2) }],
+        content: [{ type: "text", text: renderText(name, r.result_payload) }],
         structuredContent: r.result_payload,
       };
     },

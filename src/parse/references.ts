@@ -3,20 +3,27 @@
  * (see the capture table in `parser.ts`). Like the definition engine it knows no
  * language: query files say where names are called, typed, inherited, written, read and
  * imported, which nodes open a local scope and which names a scope binds; this module
- * drops the names that resolve to a local binding, classifies member receivers and
- * groups import captures into statements.
+ * groups import captures into statements, drops the names that resolve to a local
+ * binding (`local_scopes.ts`) and classifies member receivers.
+ *
+ * The pipeline: read each match's captures → gather references, imports, scopes and
+ * bindings → mark definition names → bind locals → emit the references in file order.
  *
  * @module
  */
 
-import type { Node, QueryMatch } from "web-tree-sitter";
-import type {
-  ImportRecord,
-  ReceiverKind,
-  ReferenceKind,
-  ReferenceRecord,
-  SymbolRecord,
-} from "../types.ts";
+import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
+import type { ImportRecord, ReferenceKind, ReferenceRecord, SymbolRecord } from "../types.ts";
+import {
+  type Binding,
+  bindLocals,
+  classifyReceiver,
+  type Locals,
+  lookup,
+  popEnded,
+  type Scope,
+  typeName,
+} from "./local_scopes.ts";
 
 /** What a reference/import/local capture means. */
 export type RefRole =
@@ -97,29 +104,38 @@ interface RawRef {
   typed: boolean;
 }
 
-interface Scope {
-  start: number;
-  end: number;
-  node: Node;
-  /** Start of the scope's own `name` field (a function's name binds outside it). */
-  nameStart?: number;
-  /** Local names → their type when the scope shows it. */
-  bindings: Map<string, string | null>;
+/** The captures of one match, by role (the first of each role, as the engine reads them). */
+interface MatchCaptures {
+  ref: Node | null;
+  refKind: ReferenceKind | "ignore";
+  receiver: Node | null;
+  self: boolean;
+  typed: boolean;
+  module: Node | null;
+  name: Node | null;
+  alias: Node | null;
+  importKind: Node | null;
+  default: Node | null;
+  wildcard: boolean;
+  scope: Node | null;
+  local: Node | null;
+  type: Node | null;
+  package: Node | null;
 }
 
-interface Binding {
-  start: number;
-  end: number;
-  name: string;
-  type: string | null;
+/** What a file's matches hold before local names are resolved. */
+interface Gathered {
+  /** One candidate reference per name node (by start offset): the best-ranked one. */
+  refs: Map<number, RawRef>;
+  /** One import record per module node (by start offset). */
+  imports: Map<number, ImportRecord>;
+  scopes: Scope[];
+  bindings: Binding[];
+  package?: string;
 }
 
 const RANK_DEFINITION = -2;
 const RANK_IMPORT = -1;
-
-/** A name, or a path of names (`os.path`, `crate::a`, `App\Models`, `$this->x`). */
-const NAME_PATH = /^[$@]*[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::|->|\\)[$@]*[\p{L}_][\p{L}\p{N}_]*)*$/u;
-const PATH_SEPARATOR = /\.|::|->|\\/;
 
 /**
  * Reads references and imports from the matches of a file's query.
@@ -133,164 +149,183 @@ export function collectReferences(
   definitionNames: readonly Node[],
   symbols: readonly SymbolRecord[],
 ): FileReferences {
-  const refs = new Map<number, RawRef>();
-  const imports = new Map<number, ImportRecord>();
-  const scopes: Scope[] = [];
-  const seenScopes = new Set<number>();
-  const bindings: Binding[] = [];
-  let pkg: string | undefined;
+  const found = gather(matches, roles);
+  markDefinitions(found.refs, definitionNames);
+  const locals = bindLocals(found.scopes, found.bindings);
+  const references = emit(found.refs, found.scopes, locals, symbols);
+  const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+  return { references, imports, ...(found.package ? { package: found.package } : {}) };
+}
 
-  const offer = (r: RawRef) => {
-    const seen = refs.get(r.start);
-    if (!seen || r.rank < seen.rank) refs.set(r.start, r);
+/** Names the captures of one match by their role. */
+function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): MatchCaptures {
+  const c: MatchCaptures = {
+    ref: null,
+    refKind: "read",
+    receiver: null,
+    self: false,
+    typed: false,
+    module: null,
+    name: null,
+    alias: null,
+    importKind: null,
+    default: null,
+    wildcard: false,
+    scope: null,
+    local: null,
+    type: null,
+    package: null,
   };
-
-  for (const match of matches) {
-    let refNode: Node | null = null;
-    let refKind: ReferenceKind | "ignore" = "read";
-    let receiver: Node | null = null;
-    let self = false;
-    let typed = false;
-    let moduleNode: Node | null = null;
-    let nameNode: Node | null = null;
-    let aliasNode: Node | null = null;
-    let kindNode: Node | null = null;
-    let defaultNode: Node | null = null;
-    let wildcard = false;
-    let scopeNode: Node | null = null;
-    let localNode: Node | null = null;
-    let typeNode: Node | null = null;
-    for (const capture of match.captures) {
-      const role = roles.get(capture.name);
-      if (!role) continue;
-      const node = capture.node;
-      switch (role.role) {
-        case "reference":
-          refNode = node;
-          refKind = role.kind;
-          break;
-        case "receiver":
-          receiver ??= node;
-          break;
-        case "receiver.self":
-          receiver = node;
-          self = true;
-          break;
-        case "receiver.type":
-          receiver = node;
-          typed = true;
-          break;
-        case "import.module":
-          moduleNode ??= node;
-          break;
-        case "import.name":
-          nameNode ??= node;
-          break;
-        case "import.alias":
-          aliasNode ??= node;
-          break;
-        case "import.kind":
-          kindNode ??= node;
-          break;
-        case "import.default":
-          defaultNode ??= node;
-          break;
-        case "import.wildcard":
-          wildcard = true;
-          break;
-        case "local.scope":
-          scopeNode ??= node;
-          break;
-        case "local.definition":
-          localNode ??= node;
-          break;
-        case "local.type":
-          typeNode ??= node;
-          break;
-        case "package":
-          pkg ??= node.text;
-          break;
-      }
+  for (const capture of match.captures) {
+    const role = roles.get(capture.name);
+    if (!role) continue;
+    const node = capture.node;
+    switch (role.role) {
+      case "reference":
+        c.ref = node;
+        c.refKind = role.kind;
+        break;
+      case "receiver":
+        c.receiver ??= node;
+        break;
+      case "receiver.self":
+        c.receiver = node;
+        c.self = true;
+        break;
+      case "receiver.type":
+        c.receiver = node;
+        c.typed = true;
+        break;
+      case "import.module":
+        c.module ??= node;
+        break;
+      case "import.name":
+        c.name ??= node;
+        break;
+      case "import.alias":
+        c.alias ??= node;
+        break;
+      case "import.kind":
+        c.importKind ??= node;
+        break;
+      case "import.default":
+        c.default ??= node;
+        break;
+      case "import.wildcard":
+        c.wildcard = true;
+        break;
+      case "local.scope":
+        c.scope ??= node;
+        break;
+      case "local.definition":
+        c.local ??= node;
+        break;
+      case "local.type":
+        c.type ??= node;
+        break;
+      case "package":
+        c.package ??= node;
+        break;
     }
-    if (refNode) {
-      offer({
-        start: refNode.startIndex,
-        node: refNode,
-        kind: refKind,
+  }
+  return c;
+}
+
+/** Collects every match's reference, import, scope and binding. */
+function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRole>): Gathered {
+  const found: Gathered = { refs: new Map(), imports: new Map(), scopes: [], bindings: [] };
+  const seenScopes = new Set<number>();
+  for (const match of matches) {
+    const c = readMatch(match, roles);
+    if (c.package) found.package ??= c.package.text;
+    if (c.ref) {
+      offer(found.refs, {
+        start: c.ref.startIndex,
+        node: c.ref,
+        kind: c.refKind,
         rank: match.patternIndex,
-        receiver,
-        self,
-        typed,
+        receiver: c.receiver,
+        self: c.self,
+        typed: c.typed,
       });
     }
-    if (moduleNode) {
-      const key = moduleNode.startIndex;
-      let imp = imports.get(key);
-      if (!imp) {
-        imp = {
-          module: unquote(moduleNode.text),
-          line: moduleNode.startPosition.row + 1,
-          kind: "",
-          names: [],
-          alias: null,
-        };
-        imports.set(key, imp);
-      }
-      if (kindNode) imp.kind = kindNode.text;
-      if (nameNode) {
-        const name = nameNode.text;
-        const alias = aliasNode ? aliasNode.text : null;
-        if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
-          imp.names.push({ name, alias });
-        }
-        offer({
-          start: nameNode.startIndex,
-          node: nameNode,
-          kind: "import",
-          rank: RANK_IMPORT,
-          receiver: null,
-          self: false,
-          typed: false,
-        });
-      } else if (aliasNode) {
-        imp.alias = aliasNode.text;
-      }
-      if (defaultNode && !imp.names.some((n) => n.name === "default")) {
-        imp.names.push({ name: "default", alias: defaultNode.text });
-        offer({
-          start: defaultNode.startIndex,
-          node: defaultNode,
-          kind: "import",
-          rank: RANK_IMPORT,
-          receiver: null,
-          self: false,
-          typed: false,
-        });
-      }
-      if (wildcard && !imp.names.some((n) => n.name === "*")) {
-        imp.names.push({ name: "*", alias: null });
-      }
-    }
-    if (scopeNode && !seenScopes.has(scopeNode.id)) {
-      seenScopes.add(scopeNode.id);
-      scopes.push({
-        start: scopeNode.startIndex,
-        end: scopeNode.endIndex,
-        node: scopeNode,
+    if (c.module) addImport(found, c.module, c);
+    if (c.scope && !seenScopes.has(c.scope.id)) {
+      seenScopes.add(c.scope.id);
+      found.scopes.push({
+        start: c.scope.startIndex,
+        end: c.scope.endIndex,
+        node: c.scope,
         bindings: new Map(),
       });
     }
-    if (localNode) {
-      bindings.push({
-        start: localNode.startIndex,
-        end: localNode.endIndex,
-        name: localNode.text,
-        type: typeNode ? typeName(typeNode.text) : null,
+    if (c.local) {
+      found.bindings.push({
+        start: c.local.startIndex,
+        end: c.local.endIndex,
+        name: c.local.text,
+        type: c.type ? typeName(c.type.text) : null,
       });
     }
   }
+  return found;
+}
 
-  // Definition names are definitions, whatever pattern also saw them.
+/** Keeps the better-ranked of two candidates for one name node. */
+function offer(refs: Map<number, RawRef>, r: RawRef): void {
+  const seen = refs.get(r.start);
+  if (!seen || r.rank < seen.rank) refs.set(r.start, r);
+}
+
+/** An imported name: a reference of kind `import` that beats every pattern. */
+function importedName(node: Node): RawRef {
+  return {
+    start: node.startIndex,
+    node,
+    kind: "import",
+    rank: RANK_IMPORT,
+    receiver: null,
+    self: false,
+    typed: false,
+  };
+}
+
+/** Adds one match's import captures to the record of its module node. */
+function addImport(found: Gathered, moduleNode: Node, c: MatchCaptures): void {
+  const key = moduleNode.startIndex;
+  let imp = found.imports.get(key);
+  if (!imp) {
+    imp = {
+      module: unquote(moduleNode.text),
+      line: moduleNode.startPosition.row + 1,
+      kind: "",
+      names: [],
+      alias: null,
+    };
+    found.imports.set(key, imp);
+  }
+  if (c.importKind) imp.kind = c.importKind.text;
+  if (c.name) {
+    const name = c.name.text;
+    const alias = c.alias ? c.alias.text : null;
+    if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
+      imp.names.push({ name, alias });
+    }
+    offer(found.refs, importedName(c.name));
+  } else if (c.alias) {
+    imp.alias = c.alias.text;
+  }
+  if (c.default && !imp.names.some((n) => n.name === "default")) {
+    imp.names.push({ name: "default", alias: c.default.text });
+    offer(found.refs, importedName(c.default));
+  }
+  if (c.wildcard && !imp.names.some((n) => n.name === "*")) {
+    imp.names.push({ name: "*", alias: null });
+  }
+}
+
+/** Definition names are definitions, whatever pattern also saw them. */
+function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly Node[]): void {
   for (const node of definitionNames) {
     refs.set(node.startIndex, {
       start: node.startIndex,
@@ -302,14 +337,18 @@ export function collectReferences(
       typed: false,
     });
   }
+}
 
-  scopes.sort((a, b) => a.start - b.start || b.end - a.end);
-  const localSites = bindScopes(scopes, bindings);
-  const fileTypes = new Map<string, string>();
-  for (const b of bindings) {
-    if (!localSites.has(b.start) && b.type) fileTypes.set(b.name, b.type);
-  }
-
+/**
+ * The references in file order, walking the (sorted) scopes alongside: names bound
+ * locally are dropped, receivers classified, and each reference gets its enclosing symbol.
+ */
+function emit(
+  refs: ReadonlyMap<number, RawRef>,
+  scopes: readonly Scope[],
+  locals: Locals,
+  symbols: readonly SymbolRecord[],
+): ReferenceRecord[] {
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
   const scopeAt = enclosingSymbols(symbols);
   const out: ReferenceRecord[] = [];
@@ -324,7 +363,7 @@ export function collectReferences(
     popEnded(stack, r.start + 1);
     const name = r.node.text;
     if (r.kind !== "definition" && r.kind !== "import") {
-      if (localSites.has(r.start)) continue;
+      if (locals.sites.has(r.start)) continue;
       if (!r.receiver && lookup(stack, name) !== undefined) continue;
     }
     const pos = r.node.startPosition;
@@ -337,86 +376,13 @@ export function collectReferences(
       scope: scopeAt(line),
     };
     if (r.receiver) {
-      const [receiverKind, receiverText] = classifyReceiver(r, stack, fileTypes);
+      const [receiverKind, receiverText] = classifyReceiver(r.receiver, r, stack, locals.fileTypes);
       rec.receiverKind = receiverKind;
       if (receiverText !== null) rec.receiver = receiverText;
     }
     out.push(rec);
   }
-  const importList = [...imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  return { references: out, imports: importList, ...(pkg ? { package: pkg } : {}) };
-}
-
-/** Pops scopes that end at or before `pos`. */
-function popEnded(stack: Scope[], pos: number): void {
-  while (stack.length > 0 && stack[stack.length - 1].end < pos) stack.pop();
-}
-
-/** The binding of `name` in the innermost scope of `stack` that has one. */
-function lookup(stack: readonly Scope[], name: string): string | null | undefined {
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const b = stack[i].bindings;
-    if (b.has(name)) return b.get(name);
-  }
-  return undefined;
-}
-
-/**
- * Puts each binding in the innermost scope that holds it, except that a scope's own name
- * (`def helper` inside a function) binds in the scope around it. Returns the start
- * offsets of the bindings that are local (inside some scope).
- */
-function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> {
-  const local = new Set<number>();
-  bindings.sort((a, b) => a.start - b.start);
-  const stack: Scope[] = [];
-  let next = 0;
-  for (const b of bindings) {
-    while (next < scopes.length && scopes[next].start <= b.start) {
-      popEnded(stack, scopes[next].start + 1);
-      stack.push(scopes[next++]);
-    }
-    while (stack.length > 0 && stack[stack.length - 1].end < b.end) stack.pop();
-    let i = stack.length - 1;
-    if (i >= 0) {
-      const top = stack[i];
-      top.nameStart ??= top.node.childForFieldName("name")?.startIndex ?? -1;
-      if (top.nameStart === b.start) i--;
-    }
-    if (i < 0) continue;
-    const scope = stack[i];
-    const had = scope.bindings.get(b.name);
-    scope.bindings.set(b.name, b.type ?? had ?? null);
-    local.add(b.start);
-  }
-  return local;
-}
-
-function classifyReceiver(
-  r: RawRef,
-  stack: readonly Scope[],
-  fileTypes: ReadonlyMap<string, string>,
-): [ReceiverKind, string | null] {
-  const text = r.receiver!.text;
-  if (r.self) return ["self", text];
-  if (r.typed) return ["typed", typeName(text)];
-  if (!NAME_PATH.test(text)) return ["expr", null];
-  const first = text.split(PATH_SEPARATOR, 1)[0];
-  const whole = first === text;
-  const bound = lookup(stack, first);
-  if (bound !== undefined) {
-    if (!whole) return ["expr", null];
-    return bound ? ["typed", bound] : ["local", text];
-  }
-  const fileType = whole ? fileTypes.get(first) : undefined;
-  if (fileType) return ["typed", fileType];
-  return ["name", text];
-}
-
-/** `Foo<Bar>` → `Foo`; `pkg.Foo` stays as is. */
-function typeName(text: string): string {
-  const cut = text.search(/[<[({\s]/);
-  return (cut > 0 ? text.slice(0, cut) : text).replace(/^[*&]+/, "");
+  return out;
 }
 
 function unquote(text: string): string {

@@ -18,7 +18,8 @@
  * @module
  */
 
-import { codeTokens, identifierTokens, type TokenCache } from "./tokens.ts";
+import { codeTokens, identifierTokens, type TokenCache } from "../util/tokens.ts";
+import { sha256Hex } from "../util/hash.ts";
 
 /** Identifiers, exactly as `codeTokens` (./tokens.ts) finds them. */
 const IDENT = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
@@ -111,19 +112,6 @@ export function fnv1a(text: string): number {
     h = Math.imul(h, 0x01000193);
   }
   return h >>> 0;
-}
-
-/** Hex SHA-256 of the concatenation of `parts`. */
-export async function sha256Hex(...parts: Uint8Array[]): Promise<string> {
-  const total = parts.reduce((n, p) => n + p.length, 0);
-  const all = new Uint8Array(total);
-  let o = 0;
-  for (const p of parts) {
-    all.set(p, o);
-    o += p.length;
-  }
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", all));
-  return [...digest].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Null when the shipped model is present in `dir`; otherwise what is missing. */

@@ -9,8 +9,8 @@
  * @module
  */
 
-import { splitIdentifier } from "./fuzzy.ts";
-import { STOP_WORDS } from "./tokens.ts";
+import { splitIdentifier } from "../util/tokens.ts";
+import { STOP_WORDS } from "../util/tokens.ts";
 
 /** A loaded model. */
 export interface Embedder {

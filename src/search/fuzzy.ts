@@ -4,6 +4,8 @@
  * subsequence.
  */
 
+import { splitIdentifier } from "../util/tokens.ts";
+
 /** Match tiers, best first. */
 export const Tier = { Exact: 0, CaseInsensitive: 1, Prefix: 2, Parts: 3, Subsequence: 4 } as const;
 /** One of the tiers. */
@@ -13,22 +15,6 @@ export type Tier = (typeof Tier)[keyof typeof Tier];
 export interface FuzzyMatch {
   tier: Tier;
   score: number;
-}
-
-/**
- * Splits an identifier into lower-case parts at camelCase humps, `_`, `-`, `.`, `:`, `/`,
- * spaces and digit boundaries.
- *
- * @example
- * ```ts
- * splitIdentifier("parseHTTPResponse_v2"); // ["parse", "http", "response", "v", "2"]
- * ```
- */
-export function splitIdentifier(name: string): string[] {
-  const out: string[] = [];
-  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\p{ASCII}]+/gu;
-  for (const m of name.matchAll(re)) out.push(m[0].toLowerCase());
-  return out;
 }
 
 /** Matches `query` against `name`; null when it does not match at all. */

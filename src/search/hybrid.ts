@@ -8,18 +8,26 @@
 
 import { CodectxError } from "../errors.ts";
 import type { Project } from "../index/project.ts";
-import type { WireSearchItem } from "../tools/schemas.ts";
+import type { WireSearchItem } from "./item.ts";
 import type { ResolvedEmbedder } from "./embedder.ts";
 import { inProcessEmbedder } from "./providers.ts";
 import { type Bm25Params, DEFAULT_BM25 } from "./lexical.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
-import { chunkSymbol, type ChunkTable, chunkTable } from "./table.ts";
-import { codeTokens, queryTokens } from "./tokens.ts";
-import type { VectorProgress } from "./vector_sync.ts";
+import { type ChunkTable, chunkTable } from "./table.ts";
+import { present } from "./present.ts";
+import { compilePattern, grepTable } from "./grep.ts";
+import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./rerank.ts";
+import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } from "./scope.ts";
+import { queryTokens } from "../util/tokens.ts";
+import { projectVectors, type VectorProgress } from "./vector_sync.ts";
 import { type Hit, topK } from "./vectors.ts";
 
-/** Which side(s) of the search to use. */
-export type SearchMode = "hybrid" | "lexical" | "dense";
+/** Which side(s) of the ranked search to use. */
+export type RankedMode = "hybrid" | "lexical" | "dense";
+/** Ranked modes, and `exact`/`regex`: every match with its line and column (`grep.ts`). */
+export type SearchMode = RankedMode | "exact" | "regex";
+/** The modes, as the tool lists them. */
+export const SEARCH_MODES: readonly SearchMode[] = ["hybrid", "lexical", "dense", "exact", "regex"];
 
 /** The search options (wire names, as the tool takes them). */
 export interface SearchOptions {
@@ -31,8 +39,12 @@ export interface SearchOptions {
   path_prefix?: string;
   /** Only files of this language (`python`, `typescript`, …). */
   language?: string;
-  /** `hybrid` (default), `lexical` or `dense`. */
+  /** `hybrid` (default), `lexical`, `dense`, `exact` or `regex`. */
   mode?: SearchMode;
+  /** `code`, `docs`, `tests` or `all` (default: code, and docs ranked below code). */
+  scope?: SearchScope;
+  /** Also search test files (default false; scope `tests` and `all` include them). */
+  include_tests?: boolean;
   /** Wait until every chunk has its vector before answering (default: use what is there). */
   wait_for_vectors?: boolean;
 }
@@ -51,6 +63,14 @@ export interface FusionParams {
   rrfK: number;
   /** Candidates taken from each side before fusing. */
   candidates: number;
+  /**
+   * Score factor per chunk kind (`""`: chunks named after no definition: imports, module
+   * glue). Such chunks and type-only declarations share words with many questions but
+   * rarely answer one; kinds not listed keep 1.
+   */
+  kindWeights?: Readonly<Record<string, number>>;
+  /** Second stage of hybrid search (`rerank.ts`); null: the fused order is final. */
+  rerank?: RerankModel | null;
   bm25: Bm25Params;
 }
 
@@ -61,6 +81,8 @@ export const DEFAULT_FUSION: FusionParams = {
   nameBoost: 0.2,
   rrfK: 60,
   candidates: 200,
+  kindWeights: { "": 0.5, type: 0.6, interface: 0.6 },
+  rerank: DEFAULT_RERANK,
   bm25: DEFAULT_BM25,
 };
 
@@ -76,8 +98,6 @@ export interface SearchOutcome {
 
 /** Longest query accepted, in UTF-8 bytes. */
 export const MAX_QUERY_BYTES = 4096;
-/** Most lines in a snippet. */
-export const SNIPPET_LINES = 20;
 
 /** Checks the options; throws `invalid_argument` naming the parameter. */
 export function validateSearch(query: unknown, opts: SearchOptions): void {
@@ -96,18 +116,24 @@ export function validateSearch(query: unknown, opts: SearchOptions): void {
   if (t !== undefined && (typeof t !== "number" || !(t >= 0 && t <= 1))) {
     throw bad(`threshold must be a number from 0 to 1, got ${t}`);
   }
-  if (opts.mode !== undefined && !["hybrid", "lexical", "dense"].includes(opts.mode)) {
-    throw bad(`mode must be hybrid, lexical or dense, got '${opts.mode}'`);
+  if (opts.mode !== undefined && !SEARCH_MODES.includes(opts.mode)) {
+    throw bad(`mode must be one of ${SEARCH_MODES.join(", ")}, got '${opts.mode}'`);
+  }
+  if (opts.scope !== undefined && !SCOPES.includes(opts.scope)) {
+    throw bad(`scope must be one of ${SCOPES.join(", ")}, got '${opts.scope}'`);
+  }
+  if (opts.include_tests !== undefined && typeof opts.include_tests !== "boolean") {
+    throw bad(`include_tests must be true or false, got '${opts.include_tests}'`);
   }
 }
 
-/** Rows (files) that pass the filters. */
-function fileFilter(
-  project: Project,
-  table: ChunkTable,
-  opts: SearchOptions,
-): ((row: number) => boolean) | undefined {
-  if (!opts.path_prefix && !opts.language) return undefined;
+const classesOf = new WeakMap<ChunkTable, FileClass[]>();
+
+/**
+ * Per file of the table, the factor of its scores under the filters and the scope, 0 when
+ * it is left out.
+ */
+function fileWeights(project: Project, table: ChunkTable, opts: SearchOptions): Float32Array {
   let prefix = "";
   if (opts.path_prefix) {
     const rel = project.resolvePath(opts.path_prefix, "path_prefix");
@@ -132,50 +158,30 @@ function fileFilter(
       );
     }
   }
-  const ok = new Uint8Array(table.files.length);
-  table.files.forEach((f, i) => {
-    ok[i] = (prefix === "" || f.path === prefix.replace(/\/$/, "") || f.path.startsWith(prefix)) &&
-        (language === "" || f.language === language)
-      ? 1
-      : 0;
-  });
-  return (row) => ok[table.fileOfRow[row]] === 1;
-}
-
-/**
- * The most relevant lines of a chunk (at most {@link SNIPPET_LINES}): the window with the
- * most query-token hits, else the head of the chunk.
- */
-export function bestSnippet(
-  text: string,
-  startLine: number,
-  terms: ReadonlySet<string>,
-): { text: string; line: number } {
-  const lines = text.split("\n");
-  if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
-  const hits = lines.map((l) => {
-    let n = 0;
-    if (terms.size) { for (const t of codeTokens(l)) if (terms.has(t)) n++; }
-    return n;
-  });
-  let sum = 0;
-  for (let i = 0; i < SNIPPET_LINES; i++) sum += hits[i];
-  let best = sum;
-  let at = 0;
-  for (let i = SNIPPET_LINES; i < lines.length; i++) {
-    sum += hits[i] - hits[i - SNIPPET_LINES];
-    if (sum > best) {
-      best = sum;
-      at = i - SNIPPET_LINES + 1;
-    }
+  let classes = classesOf.get(table);
+  if (!classes) {
+    classes = table.files.map((f) => fileClass(f.path, f.language));
+    classesOf.set(table, classes);
   }
-  return { text: lines.slice(at, at + SNIPPET_LINES).join("\n"), line: startLine + at };
+  const byClass = classWeights(opts.scope, opts.include_tests);
+  const out = new Float32Array(table.files.length);
+  table.files.forEach((f, i) => {
+    const ok =
+      (prefix === "" || f.path === prefix.replace(/\/$/, "") || f.path.startsWith(prefix)) &&
+      (language === "" || f.language === language);
+    out[i] = ok ? byClass[classes[i]] ?? 0 : 0;
+  });
+  return out;
 }
 
 /** Both sides' scores for one query, before fusion. */
 export interface Retrieved {
   table: ChunkTable;
-  mode: SearchMode;
+  mode: RankedMode;
+  /** Factor of each file's scores (scope), 0 for files the filters leave out. */
+  fileWeight: Float32Array;
+  /** Whether a row's file is docs (prose). */
+  isDocs: (row: number) => boolean;
   /** Lexical score of every row (null in dense mode), and the query's largest possible. */
   lex: Float32Array | null;
   lexMax: number;
@@ -186,6 +192,8 @@ export interface Retrieved {
   /** Share of each row's symbol name that the query covers. */
   nameCover: (row: number) => number;
   terms: ReadonlySet<string>;
+  /** A term's weight for pointing at members: its idf when in the query, else 0. */
+  termWeight: (term: string) => number;
   vectors: VectorProgress;
 }
 
@@ -224,14 +232,20 @@ export async function retrieve(
 ): Promise<Retrieved> {
   validateSearch(query, opts);
   const mode = opts.mode ?? "hybrid";
+  if (mode === "exact" || mode === "regex") {
+    throw new CodectxError("invalid_argument", `mode ${mode} is not ranked; use searchProject`);
+  }
   const table = await chunkTable(project);
-  const accept = fileFilter(project, table, opts);
+  const fileWeight = fileWeights(project, table, opts);
+  const classes = classesOf.get(table)!;
+  const isDocs = (row: number) => classes[table.fileOfRow[row]] === "docs";
+  const accept = (row: number) => fileWeight[table.fileOfRow[row]] > 0;
   const n = table.chunks.length;
   const C = Math.max(fusion.candidates, (opts.top_k ?? 10) * 5);
   const qTokens = queryTokens(query);
 
   // Dense side: vectors of this generation, if the embedder has any yet.
-  const sync = project.vectors();
+  const sync = projectVectors(project);
   let progress = sync.progress();
   if (mode !== "lexical" && progress.state !== "off") {
     if (opts.wait_for_vectors) progress = await sync.settle();
@@ -277,22 +291,81 @@ export async function retrieve(
     for (const id of ids) if (qIds.has(id)) hit++;
     return hit / ids.length;
   };
+  const terms = new Set(qTokens);
+  const n1 = Math.max(1, n);
+  const termWeight = (t: string) => {
+    if (!terms.has(t)) return 0;
+    if (!lexical) return 1;
+    const df = lexical.df(t);
+    return Math.log(1 + (n1 - df + 0.5) / (df + 0.5));
+  };
   return {
     table,
     mode,
+    fileWeight,
+    isDocs,
     lex,
     lexMax,
     lexTop,
     dense,
     denseTop,
     nameCover,
-    terms: new Set(qTokens),
+    terms,
+    termWeight,
     vectors: sync.progress(),
   };
 }
 
-/** Stage 2: one score in [0, 1] per candidate row. */
-export function fuse(r: Retrieved, fusion: FusionParams = DEFAULT_FUSION): Map<number, number> {
+/**
+ * Stage 2: one score in [0, 1] per candidate row; in hybrid mode with a model, the fused
+ * list's best `depth` candidates re-scored by it (the others dropped).
+ */
+export function fuse(
+  r: Retrieved,
+  fusion: FusionParams = DEFAULT_FUSION,
+  depth = 50,
+): Map<number, number> {
+  const fused = fuseWeighted(r, fusion);
+  const model = fusion.rerank;
+  if (!model || r.mode !== "hybrid" || !r.dense) return fused;
+  const out = rerank(model, rerankInput(r), fused, Math.max(depth, model.depth));
+  // The scope's factors (docs below code) hold after re-scoring too.
+  for (const [row, s] of out) out.set(row, s * r.fileWeight[r.table.fileOfRow[row]]);
+  return out;
+}
+
+/** What the second stage needs of a query's retrieval. */
+export function rerankInput(r: Retrieved): RerankInput {
+  const rank = (hits: Hit[]) => new Map(hits.map((h, i) => [h.row, i]));
+  return {
+    table: r.table,
+    lex: r.lex,
+    dense: r.dense,
+    lexRank: rank(r.lexTop),
+    denseRank: rank(r.denseTop),
+    topLex: r.lexTop[0]?.score ?? 0,
+    topDense: r.denseTop[0]?.score ?? 0,
+    coverage: r.lexMax > 0 ? (r.lexTop[0]?.score ?? 0) / r.lexMax : 0,
+    terms: r.terms,
+    nameCover: r.nameCover,
+    isDocs: r.isDocs,
+  };
+}
+
+/** The first stage's fused score, kind and scope factors applied. */
+function fuseWeighted(r: Retrieved, fusion: FusionParams): Map<number, number> {
+  const scored = fuseSides(r, fusion);
+  const weights = fusion.kindWeights ?? {};
+  for (const [row, s] of scored) {
+    const kind = r.table.chunks[row].kind ?? "";
+    // Own keys only: `constructor` is a kind and a key every object inherits.
+    const k = Object.hasOwn(weights, kind) ? weights[kind] : 1;
+    scored.set(row, s * k * r.fileWeight[r.table.fileOfRow[row]]);
+  }
+  return scored;
+}
+
+function fuseSides(r: Retrieved, fusion: FusionParams): Map<number, number> {
   const { lex, lexTop, dense, denseTop, nameCover, mode } = r;
   const scored = new Map<number, number>();
   const boost = (row: number, s: number) =>
@@ -331,27 +404,6 @@ export function fuse(r: Retrieved, fusion: FusionParams = DEFAULT_FUSION): Map<n
   return scored;
 }
 
-/** Stage 3: best first, one result per symbol, threshold, top k, as search items. */
-export function present(
-  r: Retrieved,
-  scored: Map<number, number>,
-  topN = 10,
-  threshold = 0,
-): WireSearchItem[] {
-  const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  const seen = new Set<string>();
-  const out: WireSearchItem[] = [];
-  for (const [row, score] of ranked) {
-    if (out.length >= topN || score < threshold) break;
-    const c = r.table.chunks[row];
-    const key = c.symbol === null ? `${c.file}\0#${row}` : `${c.file}\0${c.symbol}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(toItem(r.table, row, score, r.terms));
-  }
-  return out;
-}
-
 /**
  * Runs a search and answers in the tool's shape.
  *
@@ -367,36 +419,28 @@ export async function searchProject(
   opts: SearchOptions = {},
   fusion: FusionParams = DEFAULT_FUSION,
 ): Promise<SearchOutcome> {
+  validateSearch(query, opts);
+  if (opts.mode === "exact" || opts.mode === "regex") {
+    const re = compilePattern(query, opts.mode);
+    const table = await chunkTable(project);
+    const weights = fileWeights(project, table, opts);
+    return {
+      query,
+      snippets: grepTable(table, re, opts.top_k ?? 10, (fi) => weights[fi] > 0),
+      index_state: await project.state(),
+      mode: opts.mode,
+      vectors: projectVectors(project).progress(),
+    };
+  }
   const r = await retrieve(project, query, opts, fusion);
-  const snippets = present(r, fuse(r, fusion), opts.top_k ?? 10, opts.threshold ?? 0);
+  const k = opts.top_k ?? 10;
+  const snippets = present(r, fuse(r, fusion, 2 * k), k, opts.threshold ?? 0);
   return {
     query,
     snippets,
     index_state: await project.state(),
     mode: r.mode,
     vectors: r.vectors,
-  };
-}
-
-function toItem(
-  table: ChunkTable,
-  row: number,
-  score: number,
-  terms: ReadonlySet<string>,
-): WireSearchItem {
-  const c = table.chunks[row];
-  const sym = chunkSymbol(table, row);
-  const whole = sym && c.startLine <= sym.startLine && c.endLine >= sym.endLine;
-  const snippet = bestSnippet(c.text, c.startLine, terms);
-  return {
-    file: c.file,
-    line: whole ? sym.startLine : c.startLine,
-    end_line: whole ? sym.endLine : c.endLine,
-    score: Math.round(Math.min(1, Math.max(0, score)) * 10000) / 10000,
-    snippet: snippet.text,
-    language: c.language,
-    symbol: c.symbol,
-    kind: c.kind,
   };
 }
 

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { FIELD_COUNT, type FileTerms } from "./terms.ts";
+import { FIELD_COUNT, type FileTerms } from "../index/terms.ts";
 
 /** BM25F parameters. */
 export interface Bm25Params {

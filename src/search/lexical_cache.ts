@@ -8,7 +8,7 @@
 import type { Project } from "../index/project.ts";
 import { type Bm25Params, buildLexicalIndex, DEFAULT_BM25, type LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
-import type { FileTerms } from "./terms.ts";
+import type { FileTerms } from "../index/terms.ts";
 
 interface State {
   generation: number;

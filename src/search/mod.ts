@@ -12,14 +12,12 @@
  */
 
 export {
-  bestSnippet,
   clearQueryVectorCache,
   DEFAULT_FUSION,
   fuse,
   type FusionParams,
   hybridSearch,
   MAX_QUERY_BYTES,
-  present,
   retrieve,
   type Retrieved,
   type SearchMode,
@@ -28,6 +26,7 @@ export {
   searchProject,
   validateSearch,
 } from "./hybrid.ts";
+export { bestSnippet, present, SNIPPET_LINES } from "./present.ts";
 export {
   type ChunkDocument,
   type Embedder,
@@ -37,6 +36,6 @@ export {
 } from "./embedder.ts";
 export { PROVIDERS, resolveEmbedder } from "./providers.ts";
 export { localModels, modelsDir, pullModel } from "./models.ts";
-export { codeTokens, queryTokens, stem, STOP_WORDS } from "./tokens.ts";
+export { codeTokens, queryTokens, stem, STOP_WORDS } from "../util/tokens.ts";
 export { FlatVectorIndex, type Quantization } from "./vectors.ts";
 export type { VectorProgress } from "./vector_sync.ts";

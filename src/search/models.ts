@@ -123,7 +123,7 @@ export async function pullModel(
   }
   const dir = modelsDir();
   await Deno.mkdir(dir, { recursive: true });
-  const tf = await import("@huggingface/transformers");
+  const tf = await import("npm:@huggingface/transformers@3.8.1");
   tf.env.allowRemoteModels = true;
   tf.env.allowLocalModels = true;
   tf.env.useFSCache = true;

@@ -11,6 +11,7 @@
 
 import type { IndexProgress } from "../index/indexer.ts";
 import type { Project } from "../index/project.ts";
+import type { Store } from "../store/kv.ts";
 import { errorMessage } from "../errors.ts";
 import type { ChunkDocument, Embedder, ResolvedEmbedder } from "./embedder.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
@@ -74,9 +75,70 @@ export function chunkDocument(table: ChunkTable, row: number): ChunkDocument {
   };
 }
 
+/** The vectors being built or complete, with what they were built from. */
+type Current = GenerationVectors & { table: ChunkTable; hashes: string[] };
+
+/** What one pass works on. */
+interface Run {
+  store: Store;
+  choice: ResolvedEmbedder;
+  table: ChunkTable;
+  /** The previous generation's vectors of the same embedder, if any. */
+  prev: Current | null;
+  dims: number;
+  index: FlatVectorIndex;
+  /** Text hash of each row's document. */
+  hashes: string[];
+  /** Files (table indexes) whose vectors are not all present yet. */
+  missing: Set<number>;
+  /** Vectors by text hash, for chunks that moved or whose file changed elsewhere. */
+  reuse: Map<string, Float32Array>;
+}
+
+/** How a project's vectors are made and who hears of their progress. */
+export interface VectorOptions {
+  /**
+   * The embedder choice: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
+   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
+   */
+  embedder?: string;
+  /** Progress of embedding, as `embed` phase events. */
+  onProgress?: (p: IndexProgress) => void;
+}
+
+const syncs = new WeakMap<Project, VectorSync>();
+
+/**
+ * The background embedding of `project`: one per open project, created on first use with
+ * `opts` (the service that opens the project passes them first; later `opts` are ignored).
+ *
+ * @example
+ * ```ts
+ * const progress = await projectVectors(project).settle();
+ * console.log(progress.done, progress.total);
+ * ```
+ */
+export function projectVectors(project: Project, opts: VectorOptions = {}): VectorSync {
+  let sync = syncs.get(project);
+  if (!sync) {
+    sync = new VectorSync(
+      project,
+      opts.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
+      opts.onProgress ?? (() => {}),
+    );
+    syncs.set(project, sync);
+  }
+  return sync;
+}
+
 /** The background embedding of one project. */
 export class VectorSync {
-  private current: (GenerationVectors & { table: ChunkTable; hashes: string[] }) | null = null;
+  private current: Current | null = null;
+  /**
+   * Passes that rebuilt the in-memory vectors (a new generation or embedder). Searches over
+   * an unchanged, complete set add none.
+   */
+  rebuilds = 0;
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
@@ -103,7 +165,7 @@ export class VectorSync {
     };
     this.stopListening = project.listen((e) => {
       if (e.type === "completed" && e.report.generation !== this.current?.generation) {
-        this.start();
+        this.restart();
       }
     });
   }
@@ -113,16 +175,21 @@ export class VectorSync {
     return { ...this.status };
   }
 
-  /** Starts (or restarts, for a newer generation) the background run. */
+  /**
+   * Starts the background run unless one is in flight. A run over a complete, unchanged
+   * set of vectors ends at once (one store read), so callers may call this per query.
+   */
   start(): void {
-    if (this.closed || this.spec === "none") return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
+    if (this.closed || this.spec === "none" || this.running) return;
     this.running = this.loop().finally(() => {
       this.running = null;
     });
+  }
+
+  /** A newer generation was committed: stop the run in flight at its next batch and redo. */
+  private restart(): void {
+    if (this.running) this.again = true;
+    else this.start();
   }
 
   /** Starts the run if needed and waits until the vectors are complete (or failed). */
@@ -180,17 +247,41 @@ export class VectorSync {
     this.emit({ phase: "embed", filesDone: this.status.done, filesTotal: this.status.total });
   }
 
+  /**
+   * One pass over the current generation, in stages: plan (skip when nothing changed) →
+   * vectors kept from the previous generation → blocks in the store → embed the rest →
+   * complete and collect garbage.
+   */
   private async runOnce(): Promise<void> {
+    const run = await this.plan();
+    if (!run) return;
+    this.rebuilds++;
+    this.keepPrevious(run);
+    await this.readStored(run);
+    this.status.done = run.index.count;
+    this.report(true);
+    if (!(await this.embedMissing(run))) return;
+    this.dropWorker();
+    await this.complete(run);
+  }
+
+  /**
+   * What this pass works on, or null when there is nothing to do: no index yet, embedder
+   * `none`, or the vectors of the current generation are already complete.
+   */
+  private async plan(): Promise<Run | null> {
     const store = this.project.store;
-    if ((await store.currentGeneration()) === null) return;
+    const generation = await store.currentGeneration();
+    if (generation === null) return null;
     const choice = await resolveEmbedder(this.spec);
     if (!choice) {
       this.status = { ...this.status, state: "off" };
-      return;
+      return null;
     }
+    const prev = this.current?.choice.id === choice.id ? this.current : null;
+    if (prev?.generation === generation && this.status.state === "complete") return null;
     const table = await chunkTable(this.project);
     const rows = table.chunks.length;
-    const prev = this.current?.choice.id === choice.id ? this.current : null;
     this.status = {
       embedder: choice.id,
       dimensions: prev?.index.dimensions ?? 0,
@@ -200,22 +291,39 @@ export class VectorSync {
       state: "embedding",
     };
     this.report(true);
+    const dims = await this.dimensions(choice, prev);
+    const index = new FlatVectorIndex(rows, dims);
+    const hashes = new Array<string>(rows).fill("");
+    this.current = { generation: table.generation, choice, index, table, hashes };
+    this.status.dimensions = dims;
+    return {
+      store,
+      choice,
+      table,
+      prev,
+      dims,
+      index,
+      hashes,
+      missing: new Set(),
+      reuse: new Map(),
+    };
+  }
 
-    // 1. What the store knows of this embedder: its dimensions, if it ever wrote.
+  /** The embedder's dimensions: known from the last generation or the store, else asked. */
+  private async dimensions(choice: ResolvedEmbedder, prev: Current | null): Promise<number> {
+    const store = this.project.store;
     const meta = await store.kv.get<{ dims: number }>(["vecmeta", choice.id]);
     let dims = prev?.index.dimensions ?? meta.value?.dims ?? 0;
     if (dims === 0) {
       dims = (await this.useWorker(choice)).dimensions;
       await store.kv.set(["vecmeta", choice.id], { dims });
     }
-    const index = new FlatVectorIndex(rows, dims);
-    const hashes = new Array<string>(rows).fill("");
-    this.current = { generation: table.generation, choice, index, table, hashes };
-    this.status.dimensions = dims;
+    return dims;
+  }
 
-    // 2. Whole files from the previous generation in memory.
-    const reuse = new Map<string, Float32Array>();
-    const missing = new Set<number>();
+  /** Whole files from the previous generation in memory; every old row is reusable by hash. */
+  private keepPrevious(run: Run): void {
+    const { table, prev, index, hashes, missing, reuse } = run;
     const prevStart = new Map(prev?.table.files.map((f) => [f.blob, f.start]) ?? []);
     table.files.forEach((f, fi) => {
       const at = prev ? prevStart.get(f.blob) : undefined;
@@ -233,14 +341,16 @@ export class VectorSync {
       }
       if (!complete) missing.add(fi);
     });
-    if (prev) {
-      for (let r = 0; r < prev.hashes.length; r++) {
-        const v = prev.index.get(r);
-        if (v && prev.hashes[r]) reuse.set(prev.hashes[r], v);
-      }
+    if (!prev) return;
+    for (let r = 0; r < prev.hashes.length; r++) {
+      const v = prev.index.get(r);
+      if (v && prev.hashes[r]) reuse.set(prev.hashes[r], v);
     }
+  }
 
-    // 3. Blocks in the store: whole files, and rows of other files for reuse by hash.
+  /** Blocks in the store: whole files, and rows of other files for reuse by hash. */
+  private async readStored(run: Run): Promise<void> {
+    const { store, choice, table, dims, index, hashes, missing, reuse } = run;
     const place = (fi: number, block: VectorBlock) => {
       const f = table.files[fi];
       if (block.dims !== dims || block.hashes.length !== f.end - f.start) return false;
@@ -251,44 +361,37 @@ export class VectorSync {
       }
       return true;
     };
-    const byBlob = new Map(table.files.map((f, fi) => [f.blob, fi]));
-    if (missing.size > SCAN_LIMIT) {
-      for await (const block of readAllBlocks(store, choice.id)) {
-        if (this.closed) return;
-        const fi = byBlob.get(block.blob);
-        if (fi !== undefined && missing.has(fi) && place(fi, block)) {
-          missing.delete(fi);
-          continue;
-        }
-        if (block.dims !== dims) continue;
-        block.hashes.forEach((h, i) =>
-          reuse.set(h, block.vectors.subarray(i * dims, (i + 1) * dims))
-        );
-      }
-    } else {
+    if (missing.size <= SCAN_LIMIT) {
       for (const fi of [...missing]) {
         const block = await readBlock(store, choice.id, table.files[fi].blob);
         if (block && place(fi, block)) missing.delete(fi);
       }
+      return;
     }
-    this.status.done = index.count;
-    this.report(true);
+    const byBlob = new Map(table.files.map((f, fi) => [f.blob, fi]));
+    for await (const block of readAllBlocks(store, choice.id)) {
+      if (this.closed) return;
+      const fi = byBlob.get(block.blob);
+      if (fi !== undefined && missing.has(fi) && place(fi, block)) {
+        missing.delete(fi);
+        continue;
+      }
+      if (block.dims !== dims) continue;
+      block.hashes.forEach((h, i) =>
+        reuse.set(h, block.vectors.subarray(i * dims, (i + 1) * dims))
+      );
+    }
+  }
 
-    // 4. The rest: reuse by text hash, embed what is new; write each file when complete.
+  /**
+   * The rest: reuse by text hash, embed what is new in batches, write each file's block as
+   * soon as it is complete. False when the pass was stopped (closed or superseded).
+   */
+  private async embedMissing(run: Run): Promise<boolean> {
+    const { choice, table, dims, index, hashes, missing, reuse } = run;
     const provider = choice.provider;
     const left = new Map<number, number>();
     const queue: Array<{ row: number; text: string }> = [];
-    const writeFile = async (fi: number) => {
-      const f = table.files[fi];
-      const vectors = new Float32Array((f.end - f.start) * dims);
-      for (let r = f.start; r < f.end; r++) vectors.set(index.get(r)!, (r - f.start) * dims);
-      await writeBlock(store, choice.id, {
-        blob: f.blob,
-        dims,
-        hashes: hashes.slice(f.start, f.end),
-        vectors,
-      });
-    };
     for (const fi of missing) {
       const f = table.files[fi];
       let n = 0;
@@ -304,13 +407,13 @@ export class VectorSync {
           n++;
         }
       }
-      if (n === 0) await writeFile(fi);
+      if (n === 0) await this.writeFile(run, fi);
       else left.set(fi, n);
     }
     this.status.done = index.count;
     this.report(true);
     for (let i = 0; i < queue.length; i += BATCH) {
-      if (this.closed || this.again) return;
+      if (this.closed || this.again) return false;
       const model = await this.useWorker(choice);
       if (model.dimensions !== dims) {
         throw new Error(
@@ -327,27 +430,43 @@ export class VectorSync {
         left.set(fi, n);
         if (n === 0) done.add(fi);
       });
-      for (const fi of done) await writeFile(fi);
+      for (const fi of done) await this.writeFile(run, fi);
       this.status.done = index.count;
       this.status.embedded += batch.length;
       this.report();
     }
-    this.dropWorker();
+    return true;
+  }
 
-    // 5. Complete: drop vectors no generation uses, if this one is still current.
+  /** Writes the vector block of file `fi` (all its rows are present). */
+  private async writeFile(run: Run, fi: number): Promise<void> {
+    const { store, choice, table, dims, index, hashes } = run;
+    const f = table.files[fi];
+    const vectors = new Float32Array((f.end - f.start) * dims);
+    for (let r = f.start; r < f.end; r++) vectors.set(index.get(r)!, (r - f.start) * dims);
+    await writeBlock(store, choice.id, {
+      blob: f.blob,
+      dims,
+      hashes: hashes.slice(f.start, f.end),
+      vectors,
+    });
+  }
+
+  /** Marks the generation complete and drops blocks no generation uses, if still current. */
+  private async complete(run: Run): Promise<void> {
+    const { store, choice, table, prev, index } = run;
     this.status = { ...this.status, done: index.count, state: "complete" };
     this.report(true);
-    if ((await store.currentGeneration()) === table.generation && !this.closed) {
-      const keep = new Set(table.files.map((f) => f.blob));
-      if (prev) {
-        await deleteBlocks(
-          store,
-          choice.id,
-          prev.table.files.map((f) => f.blob).filter((b) => !keep.has(b)),
-        );
-      } else {
-        await collectVectorGarbage(store, choice.id, keep);
-      }
+    if ((await store.currentGeneration()) !== table.generation || this.closed) return;
+    const keep = new Set(table.files.map((f) => f.blob));
+    if (prev) {
+      await deleteBlocks(
+        store,
+        choice.id,
+        prev.table.files.map((f) => f.blob).filter((b) => !keep.has(b)),
+      );
+    } else {
+      await collectVectorGarbage(store, choice.id, keep);
     }
   }
 }

@@ -16,10 +16,19 @@
  * readable; the next writer reuses the blobs already written and completes the new one.
  */
 
+import { CodectxError } from "../errors.ts";
+import { sha256Hex } from "../util/hash.ts";
+
 /** Bump when the stored shapes change; an older store is wiped and rebuilt. */
 export const STORE_FORMAT = 3;
 
 const PART_BYTES = 60_000;
+
+/**
+ * Bytes kept in a `reserve` file beside the store and given back when a run fails on a
+ * full disk, so that removing what the run wrote can itself be written.
+ */
+const RESERVE_BYTES = 512 * 1024;
 const BATCH_BYTES = 700_000;
 
 /** One file in a generation's manifest. */
@@ -65,14 +74,6 @@ export async function indexDirFor(root: string, home = defaultIndexHome()): Prom
   return `${home}/${base.replace(/[^\w.-]/g, "_")}-${digest.slice(0, 12)}`;
 }
 
-/** Hex SHA-256 of some bytes. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
-  let s = "";
-  for (const b of d) s += b.toString(16).padStart(2, "0");
-  return s;
-}
-
 /** The persisted index of one project. */
 export class Store {
   private constructor(readonly kv: Deno.Kv, readonly dir: string) {}
@@ -82,10 +83,11 @@ export class Store {
     await Deno.mkdir(dir, { recursive: true });
     const kv = await Deno.openKv(`${dir}/index.kv`);
     const store = new Store(kv, dir);
+    await store.keepReserve();
     const format = await kv.get<number>(["format"]);
     if (format.value !== STORE_FORMAT) {
       await store.wipe();
-      await kv.set(["format"], STORE_FORMAT);
+      await store.written(kv.set(["format"], STORE_FORMAT));
     }
     return store;
   }
@@ -130,7 +132,9 @@ export class Store {
     const cur = await this.kv.get(["current"]);
     const prev = (cur.value as { generation: number } | null)?.generation ?? null;
     if (prev !== expected) return false;
-    const res = await this.kv.atomic().check(cur).set(["current"], { generation }).commit();
+    const res = await this.written(
+      this.kv.atomic().check(cur).set(["current"], { generation }).commit(),
+    );
     return res.ok;
   }
 
@@ -144,7 +148,7 @@ export class Store {
     for (const [kind, value] of Object.entries(parts)) {
       await this.putLarge(["blob", kind, hash], value);
     }
-    await this.kv.set(["blobs", hash], Object.keys(parts));
+    await this.written(this.kv.set(["blobs", hash], Object.keys(parts)));
   }
 
   /** Reads one part (`"symbols"`, `"chunks"`, …) of a blob. */
@@ -188,25 +192,40 @@ export class Store {
     await this.deleteKeys(keys);
   }
 
-  /** Deletes generations other than the current one and blobs that it does not use. */
+  /**
+   * Deletes generations other than the current one and the one before it, and blobs that
+   * neither uses. The one before stays so that a reader (this process or another) still
+   * loading it when the flip happened finds every blob; it goes at the next commit.
+   */
   async collectGarbage(): Promise<{ generations: number; blobs: number }> {
     const current = await this.currentGeneration();
-    const manifest = current === null ? null : await this.readCurrent();
-    const used = new Set(manifest?.files.map((f) => f.blob) ?? []);
-    let gens = 0;
-    const genKeys: Deno.KvKey[] = [];
-    const seen = new Set<number>();
-    for await (const e of this.kv.list({ prefix: ["gen"] })) {
-      const g = e.key[1] as number;
-      if (g === current) continue;
-      genKeys.push(e.key);
-      if (!seen.has(g)) {
-        seen.add(g);
-        gens++;
-      }
+    const gens = new Set<number>();
+    for await (const e of this.kv.list({ prefix: ["gen"] })) gens.add(e.key[1] as number);
+    const previous =
+      [...gens].filter((g) => current !== null && g < current).sort((a, b) => b - a).find(() =>
+        true
+      ) ?? null;
+    const kept = [current, previous].filter((g): g is number => g !== null);
+    const used = new Set<string>();
+    for (const g of kept) {
+      const m = await this.getLarge<Manifest>(["gen", g]);
+      for (const f of m?.files ?? []) used.add(f.blob);
     }
+    const genKeys: Deno.KvKey[] = [];
+    let dropped = 0;
+    for await (const e of this.kv.list({ prefix: ["gen"] })) {
+      if (!kept.includes(e.key[1] as number)) genKeys.push(e.key);
+    }
+    for (const g of gens) if (!kept.includes(g)) dropped++;
     await this.deleteKeys(genKeys);
-    // Blobs: complete ones not in use, and parts of incomplete ones from killed runs.
+    return { generations: dropped, blobs: await this.dropBlobsExcept(used) };
+  }
+
+  /**
+   * Deletes every blob not in `used`, and the parts of incomplete ones (a run killed or
+   * failed mid-write). Returns how many complete blobs went.
+   */
+  async dropBlobsExcept(used: ReadonlySet<string>): Promise<number> {
     const complete = new Set<string>();
     const dropped: string[] = [];
     for await (const e of this.kv.list<string[]>({ prefix: ["blobs"] })) {
@@ -220,32 +239,64 @@ export class Store {
       if (!used.has(h) || !complete.has(h)) blobKeys.push(e.key);
     }
     await this.deleteKeys(blobKeys);
-    return { generations: gens, blobs: dropped.length };
+    return dropped.length;
+  }
+
+  /**
+   * After a failed run: removes what it wrote (blobs and manifests no committed generation
+   * uses), so that a full disk gets its space back for the next run. Best effort: it may
+   * fail on the same disk, and the next run cleans up too.
+   */
+  async discardUncommitted(): Promise<void> {
+    // On a full disk even a delete needs room (the write-ahead log): the reserve gives it.
+    await Deno.remove(this.reservePath).catch(() => {});
+    try {
+      await this.collectGarbage();
+    } catch {
+      // the next successful run collects the rest
+    }
+    await this.keepReserve();
+  }
+
+  private get reservePath(): string {
+    return `${this.dir}/reserve`;
+  }
+
+  /** Keeps {@link RESERVE_BYTES} of the disk for cleaning up after a full disk (best effort). */
+  private async keepReserve(): Promise<void> {
+    try {
+      const info = await Deno.stat(this.reservePath).catch(() => null);
+      if (info?.size === RESERVE_BYTES) return;
+      await Deno.writeFile(this.reservePath, new Uint8Array(RESERVE_BYTES));
+    } catch {
+      await Deno.remove(this.reservePath).catch(() => {});
+    }
   }
 
   /**
    * Takes the writer lease. A lease held by a live process of this machine is respected;
-   * one left by a dead process is taken over.
+   * one left by a dead process (or by a process whose pid was reused since: the start
+   * time differs) is taken over.
    */
   async acquireLease(): Promise<boolean> {
-    const me = { pid: Deno.pid, host: Deno.hostname(), at: Date.now() };
-    const cur = await this.kv.get<typeof me>(["lease"]);
-    if (cur.value && cur.value.pid !== me.pid && isAlive(cur.value.pid, cur.value.host)) {
-      return false;
-    }
-    const res = await this.kv.atomic().check(cur).set(["lease"], me).commit();
+    const me: Lease = { pid: Deno.pid, host: Deno.hostname(), at: Date.now(), start: START };
+    const cur = await this.kv.get<Lease>(["lease"]);
+    if (cur.value && !isMine(cur.value) && isAlive(cur.value)) return false;
+    const res = await this.written(this.kv.atomic().check(cur).set(["lease"], me).commit());
     return res.ok;
   }
 
   async releaseLease(): Promise<void> {
-    const cur = await this.kv.get<{ pid: number }>(["lease"]);
-    if (cur.value?.pid === Deno.pid) await this.kv.atomic().check(cur).delete(["lease"]).commit();
+    const cur = await this.kv.get<Lease>(["lease"]);
+    if (cur.value && isMine(cur.value)) {
+      await this.written(this.kv.atomic().check(cur).delete(["lease"]).commit());
+    }
   }
 
   /** Who holds the lease, if anyone alive. */
   async leaseHolder(): Promise<number | null> {
-    const cur = await this.kv.get<{ pid: number; host: string }>(["lease"]);
-    if (!cur.value || !isAlive(cur.value.pid, cur.value.host)) return null;
+    const cur = await this.kv.get<Lease>(["lease"]);
+    if (!cur.value || !isAlive(cur.value)) return null;
     return cur.value.pid;
   }
 
@@ -260,13 +311,13 @@ export class Store {
       op = op.set([...prefix, "p", i], part);
       pending += part.length + 64;
       if (pending >= BATCH_BYTES) {
-        await mustCommit(op);
+        await this.mustCommit(op);
         op = this.kv.atomic();
         pending = 0;
       }
     }
     op = op.set([...prefix, "n"], n);
-    await mustCommit(op);
+    await this.mustCommit(op);
   }
 
   /** Reads a value written by `putLarge`; null when absent or incomplete. */
@@ -285,14 +336,44 @@ export class Store {
     for (let i = 0; i < keys.length; i += 500) {
       let op = this.kv.atomic();
       for (const k of keys.slice(i, i + 500)) op = op.delete(k);
-      await mustCommit(op);
+      await this.mustCommit(op);
+    }
+  }
+
+  private async mustCommit(op: Deno.AtomicOperation): Promise<void> {
+    const res = await this.written(op.commit());
+    if (!res.ok) throw new Error("index store write failed; retry the indexing");
+  }
+
+  /**
+   * Awaits a write, turning the file system's refusals into one sentence: a full disk or a
+   * read-only index folder (`unavailable`), with what to do.
+   */
+  async written<T>(write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } catch (err) {
+      throw storeWriteError(err, this.dir);
     }
   }
 }
 
-async function mustCommit(op: Deno.AtomicOperation): Promise<void> {
-  const res = await op.commit();
-  if (!res.ok) throw new Error("index store write failed; retry the indexing");
+/** A write failure of the store as the user should read it. */
+export function storeWriteError(err: unknown, dir: string): Error {
+  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  if (/disk is full|no space left|ENOSPC|SQLITE_FULL|quota/i.test(text)) {
+    return new CodectxError(
+      "unavailable",
+      `disk full: free space under ${dir} and index again (the last complete index is still served)`,
+    );
+  }
+  if (/read-?only|EROFS|EACCES|permission denied/i.test(text)) {
+    return new CodectxError(
+      "unavailable",
+      `the index folder ${dir} is not writable: make it writable (or pass --index-dir) and index again`,
+    );
+  }
+  return err instanceof Error ? err : new Error(text);
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {
@@ -307,12 +388,39 @@ function concat(parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
-function isAlive(pid: number, host: string): boolean {
-  if (host !== Deno.hostname()) return true;
-  if (pid === Deno.pid) return true;
+/** The writer lease: who writes, since when, and when that process started. */
+interface Lease {
+  pid: number;
+  host: string;
+  at: number;
+  /** Start time of the process (clock ticks since boot, from `/proc/<pid>/stat`); null elsewhere. */
+  start?: number | null;
+}
+
+/** Start time of a process on Linux, or null when unknown. */
+function processStart(pid: number): number | null {
   try {
-    Deno.statSync(`/proc/${pid}`);
-    return true;
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // Fields after the command (which may hold spaces) start after the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const start = Number(fields[19]);
+    return Number.isFinite(start) ? start : null;
+  } catch {
+    return null;
+  }
+}
+
+const START = processStart(Deno.pid);
+
+function isMine(l: Lease): boolean {
+  return l.pid === Deno.pid && l.host === Deno.hostname() && (l.start ?? START) === START;
+}
+
+function isAlive(l: Lease): boolean {
+  if (l.host !== Deno.hostname()) return true;
+  if (isMine(l)) return true;
+  try {
+    Deno.statSync(`/proc/${l.pid}`);
   } catch {
     // No /proc entry: dead on Linux; elsewhere assume alive only if /proc is missing.
     try {
@@ -322,4 +430,8 @@ function isAlive(pid: number, host: string): boolean {
       return true;
     }
   }
+  // The pid lives; it is the lease holder only if it started when the holder did.
+  if (l.start === undefined || l.start === null) return true;
+  const start = processStart(l.pid);
+  return start === null || start === l.start;
 }

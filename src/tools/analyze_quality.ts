@@ -4,7 +4,7 @@
  * whole project.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import type { FileAnalysis } from "../analysis/analyze.ts";
 import type { FunctionMetrics } from "../analysis/metrics.ts";
 import { miRank } from "../analysis/metrics.ts";

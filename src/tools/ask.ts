@@ -4,7 +4,7 @@
  * chat endpoint writes the answer from the same retrieved sources.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { askQuestion, DEFAULT_ASK_TOP_K } from "../context/answer.ts";
 import { llmConfigFromEnv } from "../context/llm.ts";
 import { errorMessage } from "../errors.ts";

@@ -4,9 +4,11 @@
  * Every surface calls this; none runs a handler itself.
  */
 
-import type { z } from "zod";
+import type { z } from "npm:zod@4.1.9";
 import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
-import { Project, type ProjectOptions } from "../index/project.ts";
+import { holdToolPool } from "../analysis/pool.ts";
+import type { Project } from "../index/project.ts";
+import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
 import type { Tool } from "./tool.ts";
 
@@ -27,10 +29,15 @@ export interface ToolResult {
   error_code?: ErrorCode;
 }
 
-/** Who asked, for events and logs. */
+/** Who asked (for events and logs), and how long the call may take. */
 export interface CallMeta {
   requestId?: string;
   source?: string;
+  /**
+   * This call's time limit in ms, instead of the executor's; `0` means none (the CLI's
+   * `index` and `quality` over a whole tree, where the user is waiting on purpose).
+   */
+  timeoutMs?: number;
 }
 
 /** Events every surface can subscribe to (the bridge streams them). */
@@ -46,22 +53,25 @@ export type ExecutorEvent =
   };
 
 /** Executor options. */
-export interface ExecutorOptions extends ProjectOptions {
+export interface ExecutorOptions extends ServiceOptions {
   /** Time limit of one call (default 30 s). */
   timeoutMs?: number;
 }
 
 /** Runs tools against one project. */
 export interface Executor {
-  readonly project: Project;
   readonly tools: readonly Tool[];
+  /** What surfaces need besides tools: health, indexing events, background work. */
+  readonly service: Service;
   execute(call: ToolCall, meta?: CallMeta): Promise<ToolResult>;
   onEvent(fn: (e: ExecutorEvent) => void): () => void;
-  close(): void;
+  /** Closes the service (and so the project's store). */
+  close(): Promise<void>;
 }
 
 /**
- * Creates an executor over a project root (or an open project).
+ * Creates an executor over a project root (or an open project or service, which the
+ * executor then owns: `close()` closes it).
  *
  * @example
  * ```ts
@@ -71,10 +81,13 @@ export interface Executor {
  * ```
  */
 export async function createExecutor(
-  root: string | Project,
+  root: string | Project | ProjectService,
   opts: ExecutorOptions = {},
 ): Promise<Executor> {
-  const project = typeof root === "string" ? await Project.open(root, opts) : root;
+  const service = root instanceof ProjectService ? root : await ProjectService.open(root, opts);
+  const project = service.project;
+  // CPU-heavy tools run on the shared analysis workers while an executor is open.
+  const releasePool = holdToolPool();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const listeners = new Set<(e: ExecutorEvent) => void>();
   const emit = (e: ExecutorEvent) => {
@@ -88,14 +101,15 @@ export async function createExecutor(
   };
 
   return {
-    project,
+    service,
     tools: TOOLS,
     onEvent(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
     },
     close() {
-      project.close();
+      releasePool();
+      return service.close();
     },
     async execute(call, meta = {}) {
       const t0 = performance.now();
@@ -122,7 +136,7 @@ export async function createExecutor(
         const args = validate(tool, call.arguments);
         const payload = await withTimeout(
           (signal) => tool.handler(args, { project, signal }),
-          timeoutMs,
+          meta.timeoutMs ?? timeoutMs,
           tool.name,
         );
         result = {
@@ -180,12 +194,14 @@ export function validate(tool: Tool, raw: unknown): z.infer<Tool["input"]> {
   return parsed.data;
 }
 
+/** Runs `run` under a limit of `ms` (none when `ms` is 0), aborting its signal past it. */
 async function withTimeout<T>(
   run: (signal: AbortSignal) => Promise<T>,
   ms: number,
   name: string,
 ): Promise<T> {
   const ctrl = new AbortController();
+  if (ms <= 0) return await run(ctrl.signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => {

@@ -2,11 +2,11 @@
  * `explain_file`: the outline of one file — language, size, symbols, imports.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { CodectxError } from "../errors.ts";
 import { fileDependencies } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
-import { nearPaths } from "./suggest.ts";
+import { fileNotInIndex } from "../util/suggest.ts";
 import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
 
@@ -37,16 +37,7 @@ export const explainFileTool = defineTool({
     const rel = project.resolvePath(file_path);
     const index = await project.index();
     const entry = index.files.get(rel);
-    if (!entry) {
-      const near = nearPaths(rel, index.files.keys());
-      throw new CodectxError(
-        "not_found",
-        `file '${rel}' is not in the index` +
-          (near.length
-            ? `; did you mean ${near.join(", ")}?`
-            : "; check the path, or run index_project if it is new"),
-      );
-    }
+    if (!entry) throw fileNotInIndex(rel, index.files.keys());
     if (entry.skipped) {
       throw new CodectxError("not_found", `file '${rel}' is not indexed: it is ${entry.skipped}`);
     }

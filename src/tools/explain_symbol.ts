@@ -2,7 +2,7 @@
  * `explain_symbol`: one symbol's definition, source, doc, members, callers and callees.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { explainSymbol, MAX_NEIGHBOURS, MAX_SOURCE_LINES } from "../context/explain.ts";
 import { defineTool } from "./tool.ts";
 import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";

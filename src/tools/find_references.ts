@@ -3,7 +3,7 @@
  * its kind, resolved through scopes and imports.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { loadGraph } from "../graph/graph.ts";
 import { findReferences } from "../graph/references.ts";
 import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";

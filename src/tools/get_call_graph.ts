@@ -3,10 +3,10 @@
  * the same scopes and imports as `find_references`.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { callGraph, type CallNode } from "../graph/calls.ts";
 import { loadGraph } from "../graph/graph.ts";
-import { findSymbols } from "../graph/lookup.ts";
+import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { toMermaid } from "../graph/mermaid.ts";
 import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
@@ -66,12 +66,14 @@ export const getCallGraphTool = defineTool({
   handler: async ({ symbol_name, depth, file_path, format }, { project }) => {
     const file = file_path === undefined ? undefined : project.resolvePath(file_path);
     const graph = await loadGraph(project);
-    const [root, ...others] = findSymbols(graph, symbol_name, file);
+    const { symbol: root, candidates } = resolveSymbol(graphSymbolTable(graph), symbol_name, {
+      file,
+    });
     const g = callGraph(graph, root, depth ?? 1);
     return {
       symbol: root.qualifiedName,
       definition: toWireSymbol(root),
-      candidates: others.map(toWireSymbol),
+      candidates: candidates.map(toWireSymbol),
       callers: g.callers.map(wireNode),
       callees: g.callees.map(wireNode),
       edges: g.edges,

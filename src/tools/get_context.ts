@@ -3,7 +3,7 @@
  * packed to a token budget.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { buildContextWindow, DEFAULT_MAX_TOKENS, MAX_TOKENS_LIMIT } from "../context/window.ts";
 import { ENCODING } from "../context/tokens.ts";
 import { defineTool } from "./tool.ts";

@@ -3,11 +3,10 @@
  * and the files that import it; the whole graph when no file is given.
  */
 
-import { z } from "zod";
-import { CodectxError } from "../errors.ts";
+import { z } from "npm:zod@4.1.9";
 import { fileDependencies, wholeGraph } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
-import { nearPaths } from "./suggest.ts";
+import { fileNotInIndex } from "../util/suggest.ts";
 import { filePathArg } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
 
@@ -71,16 +70,7 @@ export const getDependenciesTool = defineTool({
       };
     }
     const file = graph.byPath.get(rel);
-    if (!file) {
-      const near = nearPaths(rel, graph.byPath.keys());
-      throw new CodectxError(
-        "not_found",
-        `file '${rel}' is not in the index` +
-          (near.length
-            ? `; did you mean ${near.join(", ")}?`
-            : "; check the path, or run index_project if it is new"),
-      );
-    }
+    if (!file) throw fileNotInIndex(rel, graph.byPath.keys());
     const d = fileDependencies(graph, file);
     return { file: d.file, language: d.language, imports: d.imports, imported_by: d.importedBy };
   },

@@ -1,9 +1,37 @@
 /**
  * `index_project`: brings the index up to date (incremental unless `force`).
+ *
+ * @module
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
+import type { IndexReport } from "../index/indexer.ts";
+import type { IndexState } from "../index/project.ts";
 import { defineTool } from "./tool.ts";
+
+/** What `index_project` answers (and `codectx index --json` prints): the run's report in
+ * wire shape, and the index state after it. */
+export type IndexPayload = Omit<IndexReport, "elapsedMs"> & {
+  elapsed_ms: number;
+  state: IndexState;
+};
+
+const output: z.ZodType<IndexPayload> = z.object({
+  files: z.number().int(),
+  chunks: z.number().int(),
+  symbols: z.number().int(),
+  changed: z.number().int(),
+  added: z.number().int(),
+  modified: z.number().int(),
+  deleted: z.number().int(),
+  parsed: z.number().int(),
+  skipped: z.number().int(),
+  languages: z.record(z.string(), z.number().int()),
+  errors: z.array(z.object({ file: z.string(), error: z.string() })),
+  generation: z.number().int(),
+  elapsed_ms: z.number(),
+  state: z.enum(["empty", "indexing", "ready"]),
+});
 
 /** The `index_project` tool. */
 export const indexProjectTool = defineTool({
@@ -13,22 +41,7 @@ export const indexProjectTool = defineTool({
   input: z.object({
     force: z.boolean().optional().describe("Re-parse every file, even unchanged ones"),
   }),
-  output: z.object({
-    files: z.number().int(),
-    chunks: z.number().int(),
-    symbols: z.number().int(),
-    changed: z.number().int(),
-    added: z.number().int(),
-    modified: z.number().int(),
-    deleted: z.number().int(),
-    parsed: z.number().int(),
-    skipped: z.number().int(),
-    languages: z.record(z.string(), z.number().int()),
-    errors: z.array(z.object({ file: z.string(), error: z.string() })),
-    generation: z.number().int(),
-    elapsed_ms: z.number(),
-    state: z.enum(["empty", "indexing", "ready"]),
-  }),
+  output,
   handler: async ({ force }, { project }) => {
     const r = await project.reindex({ force: force ?? false });
     return {

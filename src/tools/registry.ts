@@ -2,7 +2,7 @@
  * The 13 tools, in one list. Surfaces derive their tool lists and schemas from here.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { analyzeQualityTool } from "./analyze_quality.ts";
 import { askTool } from "./ask.ts";
 import { explainFileTool } from "./explain_file.ts";
@@ -18,7 +18,7 @@ import { summarizeRepoTool } from "./summarize_repo.ts";
 import type { Tool } from "./tool.ts";
 import { validateCodeTool } from "./validate_code.ts";
 
-/** Every tool, in the order the seed lists them. */
+/** Every tool, in the order the specification lists them (search first, ask last). */
 export const TOOLS: readonly Tool[] = [
   semanticSearchTool,
   explainSymbolTool,

@@ -1,9 +1,11 @@
 /**
  * Wire shapes (snake_case) shared by several tools, and the one conversion from the
  * in-memory records to them.
+ *
+ * @module
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import type { SymbolRecord } from "../types.ts";
 
 /** A symbol on the wire. */
@@ -21,18 +23,7 @@ export const symbolSchema = z.object({
 });
 export type WireSymbol = z.infer<typeof symbolSchema>;
 
-/** A search result item on the wire. */
-export const searchItemSchema = z.object({
-  file: z.string(),
-  line: z.number().int(),
-  end_line: z.number().int(),
-  score: z.number(),
-  snippet: z.string(),
-  language: z.string(),
-  symbol: z.string().nullable(),
-  kind: z.string().nullable(),
-});
-export type WireSearchItem = z.infer<typeof searchItemSchema>;
+export { searchItemSchema, type WireSearchItem } from "../search/item.ts";
 
 /** Converts a symbol record to its wire shape. */
 export function toWireSymbol(s: SymbolRecord): WireSymbol {

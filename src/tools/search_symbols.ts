@@ -1,31 +1,15 @@
 /**
- * `search_symbols`: fuzzy symbol search across the project, like LSP workspace/symbol.
+ * `search_symbols`: fuzzy symbol search across the project, like LSP workspace/symbol. A
+ * query that names a symbol (as explain_symbol and the other symbol tools would resolve it)
+ * lists that definition and its candidates first.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
+import { kindRank, resolveSymbol, type SymbolTable, symbolTable } from "../graph/lookup.ts";
 import { fuzzyMatch } from "../search/fuzzy.ts";
 import type { SymbolRecord } from "../types.ts";
 import { symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
-
-const KIND_RANK: Record<string, number> = {
-  class: 0,
-  interface: 0,
-  struct: 0,
-  trait: 0,
-  enum: 1,
-  type: 1,
-  function: 1,
-  method: 2,
-  constructor: 2,
-  module: 2,
-  namespace: 2,
-  macro: 3,
-  constant: 3,
-  field: 4,
-  variable: 4,
-  section: 5,
-};
 
 /** The `search_symbols` tool. */
 export const searchSymbolsTool = defineTool({
@@ -52,10 +36,12 @@ export const searchSymbolsTool = defineTool({
     const q = (query ?? "").trim();
     const qualified = /[.:]/.test(q);
     const prefix = path_prefix ? project.resolvePath(path_prefix, "path_prefix") : "";
-    const hits: Array<{ s: SymbolRecord; tier: number; score: number }> = [];
+    const inScope = (s: SymbolRecord) =>
+      (!kind || s.kind === kind) &&
+      (!prefix || s.file === prefix || s.file.startsWith(prefix + "/"));
+    const hits: Hit[] = [];
     for (const s of index.symbols) {
-      if (kind && s.kind !== kind) continue;
-      if (prefix && !(s.file === prefix || s.file.startsWith(prefix + "/"))) continue;
+      if (!inScope(s)) continue;
       if (q === "") {
         hits.push({ s, tier: 0, score: 0 });
         continue;
@@ -66,10 +52,12 @@ export const searchSymbolsTool = defineTool({
       if (m) hits.push({ s, tier: m.tier, score: m.score });
     }
     if (q !== "") {
+      const named = resolvedFirst(symbolTable(index), q, prefix, inScope, hits);
       hits.sort((a, b) =>
+        (named.get(a.s) ?? named.size) - (named.get(b.s) ?? named.size) ||
         a.tier - b.tier ||
         b.score - a.score ||
-        (KIND_RANK[a.s.kind] ?? 6) - (KIND_RANK[b.s.kind] ?? 6) ||
+        kindRank(a.s.kind) - kindRank(b.s.kind) ||
         Number(a.s.parent !== null) - Number(b.s.parent !== null) ||
         a.s.name.length - b.s.name.length ||
         a.s.file.length - b.s.file.length ||
@@ -87,6 +75,32 @@ export const searchSymbolsTool = defineTool({
     };
   },
 });
+
+type Hit = { s: SymbolRecord; tier: number; score: number };
+
+/**
+ * The definitions `query` resolves to (the shared resolver, as the other symbol tools read
+ * a name), by their place in its order; added to `hits` when the fuzzy match missed them
+ * (a module path, `Cls#m`). Empty when the query names no symbol.
+ */
+function resolvedFirst(
+  table: SymbolTable,
+  query: string,
+  prefix: string,
+  inScope: (s: SymbolRecord) => boolean,
+  hits: Hit[],
+): Map<SymbolRecord, number> {
+  let matches: SymbolRecord[];
+  try {
+    matches = resolveSymbol(table, query, { file: prefix || undefined }).matches.filter(inScope);
+  } catch {
+    return new Map();
+  }
+  const order = new Map(matches.map((s, i) => [s, i]));
+  const present = new Set(hits.map((h) => h.s));
+  for (const s of matches) if (!present.has(s)) hits.push({ s, tier: 0, score: 1 });
+  return order;
+}
 
 function round(x: number): number {
   return Math.round(Math.min(1, Math.max(0, x)) * 1000) / 1000;

@@ -1,10 +1,11 @@
 /**
  * `semantic_search`: Find code by meaning: ranked snippets for a question in plain words or code (hybrid lexical + vector search).
  *
- * Hybrid lexical (BM25F) + vector search over the project's chunks (`src/search/`).
+ * Hybrid lexical (BM25F) + vector search over the project's chunks, or exact/regex matches
+ * with line and column (`src/search/`).
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { searchProject } from "../search/hybrid.ts";
 import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
@@ -19,15 +20,22 @@ export const semanticSearchTool = defineTool({
     threshold: z.number().min(0).max(1).optional().describe("Minimum score in [0, 1]"),
     path_prefix: z.string().optional().describe("Only files under this folder"),
     language: z.string().optional().describe("Only files of this language"),
-    mode: z.enum(["hybrid", "lexical", "dense"]).optional().describe(
-      "Retrieval mode (default hybrid)",
+    mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).optional().describe(
+      "hybrid (default), lexical, dense; exact (a literal) or regex (JavaScript RegExp syntax): " +
+        "every match with its line and column, smart case (an upper-case letter makes it case-sensitive)",
+    ),
+    scope: z.enum(["code", "docs", "tests", "all"]).optional().describe(
+      "Which files: code, docs (Markdown), tests or all (default: code, with docs ranked below code)",
+    ),
+    include_tests: z.boolean().optional().describe(
+      "Also search test files (default false; scope tests and all include them)",
     ),
   }),
   output: z.object({
     query: z.string(),
     snippets: z.array(searchItemSchema),
     index_state: z.string().describe("ready, indexing or empty"),
-    mode: z.enum(["hybrid", "lexical", "dense"]).describe("The mode used"),
+    mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
     vectors: z.object({
       embedder: z.string(),
       dimensions: z.number().int(),

@@ -3,7 +3,7 @@
  * entry points, dependencies, central symbols — cached per index generation.
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
 import { summarizeRepo, SUMMARY_TOKENS } from "../context/summary.ts";
 import { symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";

@@ -3,7 +3,7 @@
  * Every surface (CLI, bridge, REST, MCP, mod.ts) is derived from these declarations.
  */
 
-import type { z } from "zod";
+import type { z } from "npm:zod@4.1.9";
 import type { Project } from "../index/project.ts";
 
 /** What a handler gets besides its arguments. */

@@ -1,16 +1,28 @@
 /**
  * `validate_code`: check a snippet before it lands — syntax errors, names that exist
- * nowhere (a hallucinated API), security issues, metrics.
+ * nowhere (a hallucinated API), security issues, metrics; in mode `explain` also what the
+ * snippet defines and calls, and which project symbols those calls reach.
+ *
+ * @module
  */
 
-import { z } from "zod";
+import { z } from "npm:zod@4.1.9";
+import { languageFromPath } from "../analysis/detect.ts";
+import { explainSnippet } from "../analysis/explain.ts";
 import { projectView } from "../analysis/project_view.ts";
-import { validateCode } from "../analysis/validate.ts";
+import { holdToolPool, toolPool } from "../analysis/pool.ts";
+import { checkCode } from "../analysis/validate.ts";
 import { issueSchema } from "./analyze_quality.ts";
 import { defineTool } from "./tool.ts";
 
 function round2(x: number): number {
   return Math.round(x * 100) / 100;
+}
+
+/** The explanation without its language (the payload names it once). */
+function withoutLanguage<T extends { language: string }>(e: T): Omit<T, "language"> {
+  const { language: _language, ...rest } = e;
+  return rest;
 }
 
 /** The `validate_code` tool. */
@@ -21,14 +33,19 @@ export const validateCodeTool = defineTool({
     "imports that exist nowhere — not in the snippet, the project, the language's builtins and " +
     "standard library, or a declared dependency — with near names from the project (catches " +
     "hallucinated APIs), security issues (bandit ids for Python) and metrics (complexity, " +
-    "maintainability index). The language comes from `language`, else `file_path`, else detection.",
+    "maintainability index). The language comes from `language`, else `file_path`, else detection. " +
+    "Mode `explain` adds `explanation`: the snippet's symbols, what each calls, and the project " +
+    "symbols those calls reach.",
   input: z.object({
     code: z.string().describe("The code to check (at most 1 MiB)"),
     language: z.string().optional().describe(
-      "Language id or common name: python, javascript, typescript, tsx, go, rust, java, c, cpp, csharp, ruby, php, kotlin, swift, scala, lua, bash",
+      "Language id or common name: python, javascript, typescript, tsx, go, rust, java, c, cpp, csharp, ruby, php, kotlin, swift, scala, lua, bash; or a file extension such as .py",
     ),
     file_path: z.string().optional().describe(
       "Where the code would live, relative to the project root (picks the language and resolves relative imports)",
+    ),
+    mode: z.enum(["validate", "explain"]).optional().describe(
+      "validate (default), or explain: also list the snippet's symbols, their calls and the project symbols they reach",
     ),
   }),
   output: z.object({
@@ -68,13 +85,42 @@ export const validateCodeTool = defineTool({
         rank: z.string(),
       })),
     }),
+    explanation: z.object({
+      symbols: z.array(z.object({
+        name: z.string(),
+        qualified_name: z.string(),
+        kind: z.string(),
+        line: z.number().int(),
+        end_line: z.number().int(),
+        signature: z.string(),
+        calls: z.array(z.string()),
+      })),
+      top_level_calls: z.array(z.string()).describe("Calls made outside any symbol"),
+      project_symbols: z.array(z.object({
+        name: z.string(),
+        qualified_name: z.string(),
+        kind: z.string(),
+        file: z.string(),
+        line: z.number().int(),
+      })).describe("Project symbols the snippet calls"),
+    }).optional().describe("Mode explain only"),
   }),
-  handler: async ({ code, language, file_path }, { project }) => {
+  handler: async ({ code, language: given, file_path, mode }, { project, signal }) => {
     const filePath = file_path === undefined ? undefined : project.resolvePath(file_path);
-    const v = await validateCode(
+    // A bare extension names the language of a file that lives outside the project.
+    const language = given?.startsWith(".") ? languageFromPath(`x${given}`) ?? given : given;
+    // Refused at once when too large; parsed and analyzed on a worker the call's time
+    // limit can stop, so the server's own thread stays free.
+    checkCode(code);
+    const release = holdToolPool();
+    const v = await toolPool().validate(
       { code, language, filePath },
       await projectView(project),
-    );
+      { signal },
+    ).finally(release);
+    const explanation = mode === "explain"
+      ? await explainSnippet(project, { code, language, filePath: file_path })
+      : undefined;
     const m = v.metrics;
     return {
       valid: v.valid,
@@ -103,6 +149,7 @@ export const validateCodeTool = defineTool({
           rank: f.rank,
         })),
       },
+      ...(explanation ? { explanation: withoutLanguage(explanation) } : {}),
     };
   },
 });

@@ -1,20 +1,23 @@
 /**
- * The REST API and web page (`codectx web`): DESIGN.md section 4. Every endpoint is a
- * tool call through the one executor; failures answer `{"error": {"code", "message"}}`
- * with the HTTP status of the code (400, 404, 413, 501, …).
+ * The REST API and web page (`codectx web`): `/health`, `/api/{search, symbols, symbol,
+ * references, file, deps, callgraph, quality, summary, ask, analyze}` and the page's files. Every endpoint is a tool call
+ * through the one executor, one small handler per route; failures answer
+ * `{"error": {"code", "message"}}` with the HTTP status of the code (400, 404, 413, …).
  *
  * @module
  */
 
-import { type Context, Hono } from "hono";
-import { explainSnippet } from "../analysis/explain.ts";
+import { type Context, Hono } from "npm:hono@4.12.7";
 import { CodectxError } from "../errors.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
-import { indexStatus } from "../http/status.ts";
 import { defined, type Executor } from "../tools/executor.ts";
 import { VERSION } from "../version.ts";
-import { PAGE_CSS, PAGE_HTML, PAGE_JS } from "./page.ts";
+import { mountAssets } from "./assets.ts";
+
+/** The names under `/api/`, as the not-found message lists them. */
+const ENDPOINTS =
+  "search,symbols,symbol,references,file,deps,callgraph,quality,summary,ask,analyze";
 
 /** What the REST app is built from. */
 export interface WebOptions {
@@ -48,6 +51,11 @@ function numberParam(c: Context, name: string): number | undefined {
   return n;
 }
 
+/** Reads an optional string query parameter; blank counts as absent. */
+function optionalParam(c: Context, name: string): string | undefined {
+  return c.req.query(name)?.trim() || undefined;
+}
+
 /** Reads a required string query parameter. */
 function requiredParam(c: Context, name: string, what: string): string {
   const v = c.req.query(name);
@@ -55,6 +63,239 @@ function requiredParam(c: Context, name: string, what: string): string {
     throw new CodectxError("invalid_argument", `${name} is required: ${what}`);
   }
   return v;
+}
+
+/** The last indexing progress event, as `/health` shows it while the index is being built. */
+interface Progress {
+  phase: string;
+  files_done: number;
+  files_total: number;
+}
+
+/** What every route handler gets. */
+interface Ctx {
+  executor: Executor;
+  maxBody: number;
+  /** The indexing run's latest progress; null when no run is going on. */
+  progress: Progress | null;
+  /** Runs a tool; a failure is thrown as the executor's code and message. */
+  tool(name: string, args: Json): Promise<{ payload: Json; ms: number }>;
+}
+
+/** Wraps a handler: thrown errors become the REST error body. */
+function route(ctx: Ctx, fn: (ctx: Ctx, c: Context) => Promise<Response>) {
+  return async (c: Context) => {
+    try {
+      return await fn(ctx, c);
+    } catch (err) {
+      return restErrorOf(err);
+    }
+  };
+}
+
+/** Reads a JSON object body; anything else is `invalid_argument` naming the shape wanted. */
+async function readJsonObject(ctx: Ctx, req: Request, shape: string): Promise<Json> {
+  const text = await readBodyText(req, ctx.maxBody);
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new CodectxError("invalid_argument", `the body is not valid JSON; send ${shape}`);
+  }
+  if (!isObject(body)) {
+    throw new CodectxError("invalid_argument", `the body must be a JSON object: ${shape}`);
+  }
+  return body;
+}
+
+/** `GET /health`: the project and its index. */
+async function health(ctx: Ctx): Promise<Response> {
+  const s = await ctx.executor.service.health();
+  const root = ctx.executor.service.root;
+  return jsonResponse({
+    status: "ok",
+    version: VERSION,
+    project: {
+      root,
+      name: root.split("/").filter(Boolean).pop() ?? root,
+      files: s.files,
+      chunks: s.chunks,
+      symbols: s.symbols,
+      languages: s.languages,
+    },
+    index: {
+      state: s.state,
+      vectors: s.vectors,
+      vectors_total: s.vectors_total,
+      vectors_state: s.vectors_state,
+      last_indexed_at: s.last_indexed_at,
+      progress: s.state === "indexing" ? ctx.progress : null,
+    },
+  });
+}
+
+/** `GET /api/search?q=…`: ranked snippets. */
+async function search(ctx: Ctx, c: Context): Promise<Response> {
+  const q = requiredParam(c, "q", "what to search for, e.g. /api/search?q=parse+config");
+  const { payload, ms } = await ctx.tool(
+    "semantic_search",
+    defined({
+      query: q,
+      top_k: intParam(c, "top_k", 1, 100) ?? 10,
+      threshold: numberParam(c, "threshold"),
+      path_prefix: c.req.query("path_prefix"),
+      language: c.req.query("language"),
+      mode: c.req.query("mode"),
+    }),
+  );
+  return jsonResponse({
+    query: q,
+    results: payload.snippets ?? [],
+    took_ms: ms,
+    index_state: payload.index_state,
+  });
+}
+
+/** `GET /api/symbols`: a file's outline (`file` alone) or a name search, paged. */
+async function symbols(ctx: Ctx, c: Context): Promise<Response> {
+  const q = optionalParam(c, "q");
+  const file = optionalParam(c, "file");
+  const kind = optionalParam(c, "kind");
+  const limit = intParam(c, "limit", 1, 500) ?? 50;
+  const offset = intParam(c, "offset", 0, 1_000_000) ?? 0;
+  if (file && !q) {
+    // A file's outline in source order, as the file holds it.
+    const { payload } = await ctx.tool("explain_file", { file_path: file });
+    const all = (Array.isArray(payload.symbols) ? payload.symbols : []).filter(
+      (s) => !kind || (isObject(s) && s.kind === kind),
+    );
+    return jsonResponse({ symbols: all.slice(offset, offset + limit), total: all.length });
+  }
+  const { payload } = await ctx.tool(
+    "search_symbols",
+    defined({ query: q, kind, limit, offset, path_prefix: file }),
+  );
+  return jsonResponse({ symbols: payload.symbols ?? [], total: payload.total ?? 0 });
+}
+
+/** `GET /api/symbol?name=…[&file=…]`: one symbol explained (signature, doc, source, neighbours). */
+async function symbol(ctx: Ctx, c: Context): Promise<Response> {
+  const name = requiredParam(c, "name", "the symbol, e.g. ?name=Session.request");
+  const file = optionalParam(c, "file");
+  const { payload } = await ctx.tool(
+    "explain_symbol",
+    defined({ symbol_name: name, file_path: file }),
+  );
+  return jsonResponse(payload);
+}
+
+/** `GET /api/references?symbol=…[&file=…&limit=…]`: every reference to a symbol. */
+async function references(ctx: Ctx, c: Context): Promise<Response> {
+  const name = requiredParam(c, "symbol", "the symbol, e.g. ?symbol=parse_config");
+  const { payload } = await ctx.tool(
+    "find_references",
+    defined({
+      symbol_name: name,
+      file_path: optionalParam(c, "file"),
+      limit: intParam(c, "limit", 1, 2000),
+    }),
+  );
+  return jsonResponse(payload);
+}
+
+/** `GET /api/file?path=…`: a file's outline, imports and importers. */
+async function file(ctx: Ctx, c: Context): Promise<Response> {
+  const path = requiredParam(c, "path", "the file, relative to the project root");
+  return jsonResponse((await ctx.tool("explain_file", { file_path: path })).payload);
+}
+
+/** `GET /api/quality[?path=…]`: maintainability, complexity and security findings. */
+async function quality(ctx: Ctx, c: Context): Promise<Response> {
+  const path = optionalParam(c, "path");
+  return jsonResponse((await ctx.tool("analyze_quality", defined({ path }))).payload);
+}
+
+/** `GET /api/deps[?file=…]`: a file's imports and importers, or the whole graph. */
+async function deps(ctx: Ctx, c: Context): Promise<Response> {
+  const file = optionalParam(c, "file");
+  const { payload } = await ctx.tool("get_dependencies", defined({ file_path: file }));
+  return jsonResponse(payload);
+}
+
+/** `GET /api/callgraph?symbol=…`: callers and callees. */
+async function callGraph(ctx: Ctx, c: Context): Promise<Response> {
+  const symbol = requiredParam(c, "symbol", "the function or method, e.g. ?symbol=main");
+  const { payload } = await ctx.tool(
+    "get_call_graph",
+    defined({
+      symbol_name: symbol,
+      depth: intParam(c, "depth", 1, 5),
+      file_path: optionalParam(c, "file"),
+    }),
+  );
+  return jsonResponse(payload);
+}
+
+/** `GET /api/summary`: the repository summary. */
+async function summary(ctx: Ctx): Promise<Response> {
+  return jsonResponse((await ctx.tool("summarize_repo", {})).payload);
+}
+
+/** `POST /api/ask`: JSON `{question, top_k?}` or the question as text. */
+async function ask(ctx: Ctx, c: Context): Promise<Response> {
+  const type = c.req.header("content-type") ?? "";
+  let question: unknown;
+  let topK: unknown;
+  if (/^application\/(.+\+)?json/i.test(type)) {
+    const body = await readJsonObject(ctx, c.req.raw, "{question, top_k?}");
+    question = body.question;
+    topK = body.top_k;
+  } else {
+    question = (await readBodyText(c.req.raw, ctx.maxBody)).trim();
+  }
+  if (typeof question !== "string" || question.trim() === "") {
+    throw new CodectxError(
+      "invalid_argument",
+      "question is required: send JSON {question, top_k?} or the question as text/plain",
+    );
+  }
+  const { payload } = await ctx.tool("ask", defined({ question, top_k: topK }));
+  return jsonResponse({
+    answer: payload.answer,
+    sources: payload.sources ?? [],
+    mode: payload.mode,
+    ...(payload.warning ? { warning: payload.warning } : {}),
+  });
+}
+
+/**
+ * `POST /api/analyze`: `validate_code` on a snippet; mode `explain` answers the snippet's
+ * symbols, their calls and the project symbols they reach (the tool's explain mode).
+ */
+async function analyze(ctx: Ctx, c: Context): Promise<Response> {
+  const shape = '{code, language?, file_path?, mode: "validate"|"explain"}';
+  const body = await readJsonObject(ctx, c.req.raw, shape);
+  const mode = body.mode ?? "validate";
+  if (mode !== "validate" && mode !== "explain") {
+    throw new CodectxError(
+      "invalid_argument",
+      `mode must be "validate" or "explain", not ${JSON.stringify(mode)}`,
+    );
+  }
+  if (typeof body.code !== "string" || body.code === "") {
+    throw new CodectxError("invalid_argument", `code is required: send ${shape}`);
+  }
+  const { payload } = await ctx.tool(
+    "validate_code",
+    defined({
+      code: body.code,
+      language: body.language,
+      file_path: body.file_path,
+      mode: mode === "explain" ? "explain" : undefined,
+    }),
+  );
+  if (mode === "validate") return jsonResponse(payload);
+  return jsonResponse({ language: payload.language, ...(payload.explanation as Json) });
 }
 
 /**
@@ -70,270 +311,50 @@ function requiredParam(c: Context, name: string, what: string): string {
  */
 export function createWebApp(opts: WebOptions): Hono {
   const { executor } = opts;
-  const project = executor.project;
-  const maxBody = opts.safety.maxBody ?? 1_048_576;
+  const ctx: Ctx = {
+    executor,
+    maxBody: opts.safety.maxBody ?? 1_048_576,
+    progress: null,
+    async tool(name, args) {
+      const r = await executor.execute({ tool_name: name, arguments: args }, { source: "web" });
+      if (!r.success) {
+        throw new CodectxError(r.error_code ?? "internal", r.error ?? `${name} failed`);
+      }
+      return { payload: r.result_payload, ms: r.execution_time_ms };
+    },
+  };
+  // Kept for `/health`, so the page can draw a progress bar while a run goes on.
+  executor.service.subscribe((e) => {
+    if (e.type === "progress") {
+      ctx.progress = {
+        phase: e.progress.phase,
+        files_done: e.progress.filesDone,
+        files_total: e.progress.filesTotal,
+      };
+    }
+  });
   const app = new Hono();
   app.use(safety(opts.safety, renderRestError));
-
-  /** Runs a tool; a failure is thrown as the executor's code and message. */
-  const tool = async (name: string, args: Json): Promise<{ payload: Json; ms: number }> => {
-    const r = await executor.execute({ tool_name: name, arguments: args }, { source: "web" });
-    if (!r.success) {
-      throw new CodectxError(r.error_code ?? "internal", r.error ?? `${name} failed`);
-    }
-    return { payload: r.result_payload, ms: r.execution_time_ms };
-  };
-
-  /** Wraps a handler: thrown errors become the REST error body. */
-  const route = (fn: (c: Context) => Promise<Response>) => async (c: Context) => {
-    try {
-      return await fn(c);
-    } catch (err) {
-      return restErrorOf(err);
-    }
-  };
-
-  const readJsonObject = async (req: Request, shape: string): Promise<Json> => {
-    const text = await readBodyText(req, maxBody);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new CodectxError("invalid_argument", `the body is not valid JSON; send ${shape}`);
-    }
-    if (!isObject(body)) {
-      throw new CodectxError("invalid_argument", `the body must be a JSON object: ${shape}`);
-    }
-    return body;
-  };
-
-  app.get("/", () =>
-    new Response(PAGE_HTML, {
-      headers: {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy":
-          "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'",
-        "Cache-Control": "no-cache",
-      },
-    }));
-  app.get("/app.js", () =>
-    new Response(PAGE_JS, {
-      headers: {
-        "Content-Type": "text/javascript; charset=utf-8",
-        "Cache-Control": "no-cache",
-      },
-    }));
-  app.get("/app.css", () =>
-    new Response(PAGE_CSS, {
-      headers: { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" },
-    }));
-
-  app.get(
-    "/health",
-    route(async () => {
-      const s = await indexStatus(project);
-      return jsonResponse({
-        status: "ok",
-        version: VERSION,
-        project: {
-          root: project.root,
-          name: project.name,
-          files: s.files,
-          chunks: s.chunks,
-          symbols: s.symbols,
-          languages: s.languages,
-        },
-        index: { state: s.state, vectors: s.vectors, last_indexed_at: s.last_indexed_at },
-      });
-    }),
-  );
-
-  app.get(
-    "/api/search",
-    route(async (c) => {
-      const q = requiredParam(c, "q", "what to search for, e.g. /api/search?q=parse+config");
-      const { payload, ms } = await tool(
-        "semantic_search",
-        defined({
-          query: q,
-          top_k: intParam(c, "top_k", 1, 100) ?? 10,
-          threshold: numberParam(c, "threshold"),
-          path_prefix: c.req.query("path_prefix"),
-          language: c.req.query("language"),
-          mode: c.req.query("mode"),
-        }),
-      );
-      return jsonResponse({
-        query: q,
-        results: payload.snippets ?? [],
-        took_ms: ms,
-        index_state: payload.index_state,
-      });
-    }),
-  );
-
-  app.get(
-    "/api/symbols",
-    route(async (c) => {
-      const q = c.req.query("q")?.trim() || undefined;
-      const file = c.req.query("file")?.trim() || undefined;
-      const kind = c.req.query("kind")?.trim() || undefined;
-      const limit = intParam(c, "limit", 1, 500) ?? 50;
-      const offset = intParam(c, "offset", 0, 1_000_000) ?? 0;
-      if (file && !q) {
-        // A file's outline in source order, as the file holds it.
-        const { payload } = await tool("explain_file", { file_path: file });
-        const all = (Array.isArray(payload.symbols) ? payload.symbols : []).filter(
-          (s) => !kind || (isObject(s) && s.kind === kind),
-        );
-        return jsonResponse({ symbols: all.slice(offset, offset + limit), total: all.length });
-      }
-      const { payload } = await tool(
-        "search_symbols",
-        defined({ query: q, kind, limit, offset, path_prefix: file }),
-      );
-      return jsonResponse({ symbols: payload.symbols ?? [], total: payload.total ?? 0 });
-    }),
-  );
-
-  app.get(
-    "/api/deps",
-    route(async (c) => {
-      const file = c.req.query("file")?.trim() || undefined;
-      const { payload } = await tool("get_dependencies", defined({ file_path: file }));
-      return jsonResponse(payload);
-    }),
-  );
-
-  app.get(
-    "/api/callgraph",
-    route(async (c) => {
-      const symbol = requiredParam(c, "symbol", "the function or method, e.g. ?symbol=main");
-      const { payload } = await tool(
-        "get_call_graph",
-        defined({
-          symbol_name: symbol,
-          depth: intParam(c, "depth", 1, 5),
-          file_path: c.req.query("file")?.trim() || undefined,
-        }),
-      );
-      return jsonResponse(payload);
-    }),
-  );
-
-  app.get(
-    "/api/summary",
-    route(async () => jsonResponse((await tool("summarize_repo", {})).payload)),
-  );
-
-  app.post(
-    "/api/ask",
-    route(async (c) => {
-      const type = c.req.header("content-type") ?? "";
-      let question: unknown;
-      let topK: unknown;
-      if (/^application\/(.+\+)?json/i.test(type)) {
-        const body = await readJsonObject(c.req.raw, "{question, top_k?}");
-        question = body.question;
-        topK = body.top_k;
-      } else {
-        question = (await readBodyText(c.req.raw, maxBody)).trim();
-      }
-      if (typeof question !== "string" || question.trim() === "") {
-        throw new CodectxError(
-          "invalid_argument",
-          "question is required: send JSON {question, top_k?} or the question as text/plain",
-        );
-      }
-      const { payload } = await tool("ask", defined({ question, top_k: topK }));
-      return jsonResponse({
-        answer: payload.answer,
-        sources: payload.sources ?? [],
-        mode: payload.mode,
-        ...(payload.warning ? { warning: payload.warning } : {}),
-      });
-    }),
-  );
-
-  app.post(
-    "/api/analyze",
-    route(async (c) => {
-      const shape = '{code, language?, file_path?, mode: "validate"|"explain"}';
-      const body = await readJsonObject(c.req.raw, shape);
-      const mode = body.mode ?? "validate";
-      if (mode !== "validate" && mode !== "explain") {
-        throw new CodectxError(
-          "invalid_argument",
-          `mode must be "validate" or "explain", not ${JSON.stringify(mode)}`,
-        );
-      }
-      if (typeof body.code !== "string" || body.code === "") {
-        throw new CodectxError("invalid_argument", `code is required: send ${shape}`);
-      }
-      if (mode === "validate") {
-        const { payload } = await tool(
-          "validate_code",
-          defined({ code: body.code, language: body.language, file_path: body.file_path }),
-        );
-        return jsonResponse(payload);
-      }
-      // The snippet's own symbols, what they call and the project symbols they reach.
-      const explanation = await explainSnippet(project, {
-        code: body.code,
-        language: typeof body.language === "string" ? body.language : undefined,
-        filePath: typeof body.file_path === "string" ? body.file_path : undefined,
-      });
-      return jsonResponse(explanation);
-    }),
-  );
-
-  app.post(
-    "/api/analyze",
-    route(async (c) => {
-      const shape = '{code, language?, file_path?, mode: "validate"|"explain"}';
-      const body = await readJsonObject(c.req.raw, shape);
-      const mode = body.mode ?? "validate";
-      if (mode !== "validate" && mode !== "explain") {
-        throw new CodectxError(
-          "invalid_argument",
-          `mode must be "validate" or "explain", not ${JSON.stringify(mode)}`,
-        );
-      }
-      if (typeof body.code !== "string" || body.code === "") {
-        throw new CodectxError("invalid_argument", `code is required: send ${shape}`);
-      }
-      if (mode === "validate") {
-        const { payload } = await tool(
-          "validate_code",
-          defined({ code: body.code, language: body.language, file_path: body.file_path }),
-        );
-        return jsonResponse(payload);
-      }
-      const where = typeof body.file_path === "string" ? ` (from ${body.file_path})` : "";
-      const question = `Explain this code${where}:\n${body.code}`;
-      if (question.length > 4096) {
-        throw new CodectxError(
-          "invalid_argument",
-          'code is too long to explain (at most about 4000 characters); send less, or use mode "validate"',
-        );
-      }
-      const { payload } = await tool("ask", { question });
-      return jsonResponse({
-        answer: payload.answer,
-        sources: payload.sources ?? [],
-        mode: payload.mode,
-        ...(payload.warning ? { warning: payload.warning } : {}),
-      });
-    }),
-  );
-
+  mountAssets(app);
+  app.get("/health", route(ctx, health));
+  app.get("/api/search", route(ctx, search));
+  app.get("/api/symbols", route(ctx, symbols));
+  app.get("/api/symbol", route(ctx, symbol));
+  app.get("/api/references", route(ctx, references));
+  app.get("/api/file", route(ctx, file));
+  app.get("/api/quality", route(ctx, quality));
+  app.get("/api/deps", route(ctx, deps));
+  app.get("/api/callgraph", route(ctx, callGraph));
+  app.get("/api/summary", route(ctx, summary));
+  app.post("/api/ask", route(ctx, ask));
+  app.post("/api/analyze", route(ctx, analyze));
   app.notFound((c) =>
     restError(
       404,
       "not_found",
       `no endpoint ${c.req.method} ${
         new URL(c.req.url).pathname
-      }; the API is /health and /api/{search,symbols,deps,callgraph,summary,ask,analyze}`,
+      }; the API is /health and /api/{${ENDPOINTS}}`,
     )
   );
   app.onError((err) => restErrorOf(err));

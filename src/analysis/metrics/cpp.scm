@@ -1,31 +1,23 @@
-; Metrics captures for C++; capture names are described in src/analysis/metrics.ts.
+; inherits: c
+; Metrics captures for C++: C's (c.scm) plus methods returning references, classes,
+; range loops, catch clauses and C++'s operator spellings; capture names are described
+; in src/analysis/metrics.ts.
 
-(function_definition
-  declarator: (function_declarator declarator: (_) @function.name)) @function
-(function_definition
-  declarator: (pointer_declarator
-    declarator: (function_declarator declarator: (_) @function.name))) @function
+; section: functions
+; inherited
 (function_definition
   declarator: (reference_declarator
     (function_declarator declarator: (_) @function.name))) @function
 (class_specifier name: (_) @class.name body: (_)) @class
 (struct_specifier name: (_) @class.name body: (_)) @class
 
-(if_statement) @decision
-(for_statement) @decision
+; section: decisions
+; inherited
 (for_range_loop) @decision
-(while_statement) @decision
-(do_statement) @decision
 (catch_clause) @decision
-(conditional_expression) @decision
-((case_statement) @decision (#not-match? @decision "^default"))
 
+; section: halstead.logical
 (binary_expression operator: ["&&" "||" "and" "or"]) @halstead.logical
-(binary_expression
-  operator: ["+" "-" "*" "/" "%" "<<" ">>" "&" "|" "^"]) @halstead.binary
-(binary_expression operator: ["==" "!=" "<" "<=" ">" ">=" "<=>"]) @halstead.compare
-(unary_expression) @halstead.unary
-(update_expression) @halstead.unary
-(assignment_expression) @halstead.assign
 
-(comment) @comment
+; section: halstead.compare
+(binary_expression operator: ["==" "!=" "<" "<=" ">" ">=" "<=>"]) @halstead.compare

@@ -1,6 +1,7 @@
 ; Metrics captures for JavaScript (and the base of TypeScript's); capture names are
 ; described in src/analysis/metrics.ts.
 
+; section: functions
 ; Named functions; an anonymous callback counts toward the function around it.
 (function_declaration name: (_) @function.name) @function
 (generator_function_declaration name: (_) @function.name) @function
@@ -15,6 +16,7 @@
 (class_declaration name: (_) @class.name) @class
 (class name: (_) @class.name) @class
 
+; section: decisions
 (if_statement) @decision
 (for_statement) @decision
 (for_in_statement) @decision
@@ -24,6 +26,7 @@
 (catch_clause) @decision
 (ternary_expression) @decision
 
+; section: halstead
 (binary_expression operator: ["&&" "||" "??"]) @halstead.logical
 (binary_expression
   operator: ["+" "-" "*" "/" "%" "**" "<<" ">>" ">>>" "&" "|" "^" "in" "instanceof"])
@@ -33,4 +36,5 @@
 (update_expression) @halstead.unary
 (augmented_assignment_expression) @halstead.assign
 
+; section: comments
 (comment) @comment

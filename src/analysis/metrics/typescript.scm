@@ -1,38 +1,8 @@
-; Metrics captures for TypeScript and TSX (JavaScript's plus TypeScript's declarations); capture names are
-; described in src/analysis/metrics.ts.
+; inherits: javascript
+; Metrics captures for TypeScript and TSX: JavaScript's (javascript.scm) plus TypeScript's
+; declarations; capture names are described in src/analysis/metrics.ts.
 
-; Named functions; an anonymous callback counts toward the function around it.
-(function_declaration name: (_) @function.name) @function
-(generator_function_declaration name: (_) @function.name) @function
-(method_definition name: (_) @function.name) @function
-(variable_declarator
-  name: (identifier) @function.name
-  value: [(arrow_function) (function_expression) (generator_function)] @function)
-(assignment_expression
-  left: (member_expression property: (_) @function.name)
-  right: [(arrow_function) (function_expression)] @function)
-(pair key: (_) @function.name value: [(arrow_function) (function_expression)] @function)
-(class_declaration name: (_) @class.name) @class
-(class name: (_) @class.name) @class
+; section: functions
+; inherited
 (abstract_class_declaration name: (_) @class.name) @class
 (interface_declaration name: (_) @class.name) @class
-
-(if_statement) @decision
-(for_statement) @decision
-(for_in_statement) @decision
-(while_statement) @decision
-(do_statement) @decision
-(switch_case) @decision
-(catch_clause) @decision
-(ternary_expression) @decision
-
-(binary_expression operator: ["&&" "||" "??"]) @halstead.logical
-(binary_expression
-  operator: ["+" "-" "*" "/" "%" "**" "<<" ">>" ">>>" "&" "|" "^" "in" "instanceof"])
-  @halstead.binary
-(binary_expression operator: ["==" "!=" "===" "!==" "<" ">" "<=" ">="]) @halstead.compare
-(unary_expression) @halstead.unary
-(update_expression) @halstead.unary
-(augmented_assignment_expression) @halstead.assign
-
-(comment) @comment

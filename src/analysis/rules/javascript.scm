@@ -2,6 +2,7 @@
 ; `new`, imports (ES and `require`), property assignments, object keys and JSX
 ; attributes (the `assign` facts), comments (for `nosec`).
 
+; section: facts
 (call_expression) @fact.call
 (new_expression) @fact.call
 (import_statement) @fact.import
@@ -13,5 +14,7 @@
 (assignment_expression left: (member_expression)) @fact.assign
 (assignment_expression left: (subscript_expression index: (string))) @fact.assign
 (pair) @fact.assign
+; section: jsx
 (jsx_attribute) @fact.assign
+; section: comments
 (comment) @fact.comment

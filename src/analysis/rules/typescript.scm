@@ -1,16 +1,5 @@
-; Security facts for TypeScript (JSX is in javascript.scm, which TSX uses), read by src/analysis/facts_js.ts: calls and
-; `new`, imports (ES and `require`), property assignments, object keys and JSX
-; attributes (the `assign` facts), comments (for `nosec`).
+; inherits: javascript
+; Security facts for TypeScript: JavaScript's (javascript.scm, which TSX uses) without
+; the JSX attributes, which TypeScript's grammar does not have.
 
-(call_expression) @fact.call
-(new_expression) @fact.call
-(import_statement) @fact.import
-((call_expression
-  function: (identifier) @_require
-  arguments: (arguments . (string)))
-  @fact.import
-  (#eq? @_require "require"))
-(assignment_expression left: (member_expression)) @fact.assign
-(assignment_expression left: (subscript_expression index: (string))) @fact.assign
-(pair) @fact.assign
-(comment) @fact.comment
+; section: jsx

@@ -2,6 +2,7 @@
 ; `#define NAME value` is a constant, `#define NAME(args)` a macro; `const` objects at
 ; file level are constants.
 
+; section: functions
 (function_definition
   declarator: [
     (function_declarator declarator: (identifier) @name)
@@ -11,6 +12,7 @@
   ]
   body: (_) @body) @definition.function
 
+; section: records
 (struct_specifier
   name: (type_identifier) @name
   body: (_) @body) @definition.struct
@@ -23,9 +25,11 @@
   name: (type_identifier) @name
   body: (_) @body) @definition.enum
 
+; section: types
 (type_definition
   declarator: (type_identifier) @name) @definition.type
 
+; section: macros
 (preproc_function_def
   name: (identifier) @name
   value: (_)? @body) @definition.macro
@@ -33,12 +37,14 @@
 (preproc_def
   name: (identifier) @name) @definition.constant
 
+; section: constants
 (translation_unit
   (declaration
     (type_qualifier) @_const
     declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
   (#eq? @_const "const"))
 
+; section: includes
 ; ---------------------------------------------------------------------------------------
 ; Includes, local scopes and references (read by ../references.ts). A system include
 ; keeps its brackets (`<stdio.h>`).
@@ -46,8 +52,10 @@
 (preproc_include path: (string_literal (string_content) @import.module))
 (preproc_include path: (system_lib_string) @import.module)
 
+; section: scopes
 (function_definition) @local.scope
 
+; section: locals
 (parameter_declaration declarator: (identifier) @local.definition)
 (parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.definition))
 (parameter_declaration declarator: (array_declarator declarator: (identifier) @local.definition))
@@ -61,7 +69,9 @@
   (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @local.definition))))
 (for_statement initializer: (declaration declarator: (init_declarator declarator: (identifier) @local.definition)))
 
+; section: calls
 (call_expression function: (identifier) @reference.call)
+; section: references
 (call_expression
   function: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.call))
 (assignment_expression left: (identifier) @reference.write)

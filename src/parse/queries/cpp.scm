@@ -1,8 +1,11 @@
+; inherits: c
 ; C++ definitions: C's, plus classes, namespaces, methods (bodies inside a class,
 ; declarations inside a class, and out-of-line `Type::name` definitions whose parent is
 ; `Type`), aliases, constants at namespace level. A method named like its class is a
 ; constructor.
+; Only what differs from c.scm is written here.
 
+; section: functions
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier
@@ -42,66 +45,35 @@
       declarator: (function_declarator declarator: [(identifier) (destructor_name)] @name))
   ] @definition.method)
 
+; section: records
 (class_specifier
   name: (type_identifier) @name
   body: (_) @body) @definition.class
 
-(struct_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.struct
+; inherited
 
-(union_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.struct
-
-(enum_specifier
-  name: (type_identifier) @name
-  body: (_) @body) @definition.enum
-
+; section: types
 (namespace_definition
   name: (_) @name
   body: (_) @body) @definition.namespace
 
-(type_definition
-  declarator: (type_identifier) @name) @definition.type
+; inherited
 
 (alias_declaration
   name: (type_identifier) @name) @definition.type
 
-(preproc_function_def
-  name: (identifier) @name
-  value: (_)? @body) @definition.macro
-
-(preproc_def
-  name: (identifier) @name) @definition.constant
-
+; section: constants
 ([(translation_unit) (declaration_list)]
   (declaration
     (type_qualifier) @_const
     declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
   (#match? @_const "^(const|constexpr)$"))
 
-; ---------------------------------------------------------------------------------------
-; Includes, local scopes and references (read by ../references.ts). A system include
-; keeps its brackets (`<stdio.h>`).
-
-(preproc_include path: (string_literal (string_content) @import.module))
-(preproc_include path: (system_lib_string) @import.module)
-
+; section: scopes
 [(function_definition) (lambda_expression)] @local.scope
 
-(parameter_declaration declarator: (identifier) @local.definition)
-(parameter_declaration declarator: (pointer_declarator declarator: (identifier) @local.definition))
-(parameter_declaration declarator: (array_declarator declarator: (identifier) @local.definition))
-(compound_statement (declaration declarator: (identifier) @local.definition))
-(compound_statement (declaration declarator: (init_declarator declarator: (identifier) @local.definition)))
-(compound_statement
-  (declaration declarator: (init_declarator declarator: (pointer_declarator declarator: (identifier) @local.definition))))
-(compound_statement (declaration declarator: (pointer_declarator declarator: (identifier) @local.definition)))
-(compound_statement (declaration declarator: (array_declarator declarator: (identifier) @local.definition)))
-(compound_statement
-  (declaration declarator: (init_declarator declarator: (array_declarator declarator: (identifier) @local.definition))))
-(for_statement initializer: (declaration declarator: (init_declarator declarator: (identifier) @local.definition)))
+; section: locals
+; inherited
 
 (compound_statement
   (declaration
@@ -128,7 +100,8 @@
 (for_range_loop declarator: (identifier) @local.definition)
 (lambda_capture_specifier (identifier) @local.definition)
 
-(call_expression function: (identifier) @reference.call)
+; section: calls
+; inherited
 (call_expression
   function: (field_expression argument: (this) @reference.receiver.self field: (field_identifier) @reference.call))
 (call_expression
@@ -147,12 +120,3 @@
   scope: (_) @reference.receiver name: (template_type name: (type_identifier) @reference.type))
 (field_expression argument: (this) @reference.receiver.self field: (field_identifier) @reference.read)
 (namespace_identifier) @reference.ignore
-(call_expression
-  function: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.call))
-(assignment_expression left: (identifier) @reference.write)
-(update_expression argument: (identifier) @reference.write)
-(assignment_expression
-  left: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.write))
-(field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.read)
-(type_identifier) @reference.type
-(identifier) @reference.read

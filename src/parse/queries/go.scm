@@ -34,10 +34,18 @@
 (method_spec
   name: (field_identifier) @name) @definition.method
 
+; Package-level `var`/`const`, alone or grouped (`var ( … )`); each name of
+; `var a, b int` is its own symbol (unfielded: a `name:` field pattern matches only the
+; first of repeated names). Inside a function they are locals.
 (source_file
   (const_declaration
     (const_spec
-      name: (identifier) @name) @definition.constant))
+      (identifier) @name) @definition.constant))
+
+(source_file
+  (var_declaration
+    (var_spec
+      (identifier) @name) @definition.variable))
 
 ; ---------------------------------------------------------------------------------------
 ; Imports, local scopes and references (read by ../references.ts).

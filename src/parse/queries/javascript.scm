@@ -3,6 +3,7 @@
 ; methods are captured as methods of the enclosing definition). Constants: `const`
 ; declarations at the top level.
 
+; section: functions
 (function_declaration
   name: (identifier) @name
   body: (_) @body) @definition.function
@@ -11,14 +12,17 @@
   name: (identifier) @name
   body: (_) @body) @definition.function
 
+; section: classes
 (class_declaration
   name: (identifier) @name
   body: (class_body) @body) @definition.class
 
+; section: methods
 (method_definition
   name: (_) @name
   body: (_) @body) @definition.method
 
+; section: field-methods
 (field_definition
   property: (_) @name
   value: [
@@ -26,6 +30,7 @@
     (function_expression body: (_) @body)
   ]) @definition.method
 
+; section: assigned
 (variable_declarator
   name: (identifier) @name
   value: [
@@ -38,10 +43,12 @@
   name: (identifier) @name
   value: (class body: (class_body) @body)) @definition.class
 
+; section: class-expressions
 (class
   name: (identifier) @name
   body: (class_body) @body) @definition.class
 
+; section: module-level
 (assignment_expression
   left: (member_expression property: (property_identifier) @name)
   right: (class body: (class_body) @body)) @definition.class
@@ -69,6 +76,7 @@
       kind: "const"
       (variable_declarator name: (identifier) @name) @definition.constant)))
 
+; section: imports
 ; ---------------------------------------------------------------------------------------
 ; Imports, local scopes and references (read by ../references.ts).
 
@@ -115,6 +123,7 @@
   function: (import)
   arguments: (arguments . (string (string_fragment) @import.module)))
 
+; section: scopes
 [
   (function_declaration)
   (generator_function_declaration)
@@ -140,6 +149,7 @@
 (function_declaration name: (identifier) @local.definition)
 (generator_function_declaration name: (identifier) @local.definition)
 
+; section: calls
 (import_specifier alias: (identifier) @reference.ignore)
 (namespace_import (identifier) @reference.ignore)
 (export_specifier alias: (_) @reference.ignore)
@@ -165,10 +175,12 @@
   constructor: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.call))
 (decorator (identifier) @reference.call)
 
+; section: inheritance
 (class_heritage (identifier) @reference.inherit)
 (class_heritage
   (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.inherit))
 
+; section: writes-and-reads
 (assignment_expression left: (identifier) @reference.write)
 (augmented_assignment_expression left: (identifier) @reference.write)
 (update_expression argument: (identifier) @reference.write)
@@ -185,6 +197,8 @@
 (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.read)
 (shorthand_property_identifier) @reference.read
 
+; section: late-locals
 (class_declaration name: (identifier) @local.definition)
 (formal_parameters (identifier) @local.definition)
+; section: catch-all
 (identifier) @reference.read

@@ -30,8 +30,9 @@
 (function_declaration
   name: (simple_identifier) @name) @definition.function
 
+; The grammar also files the return type under `name:`; only the identifier names it.
 (protocol_function_declaration
-  name: (_) @name) @definition.method
+  name: (simple_identifier) @name) @definition.method
 
 (init_declaration
   name: "init" @name

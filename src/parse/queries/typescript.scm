@@ -1,18 +1,18 @@
+; inherits: javascript
 ; TypeScript (and TSX) definitions: JavaScript's, plus interfaces, type aliases, enums,
 ; namespaces, overload and ambient signatures, abstract members. Interface members that
 ; are functions become methods of the interface.
+; Only what differs from javascript.scm is written here: TypeScript names classes with
+; `type_identifier`, calls fields `public_field_definition`, and wraps heritage in
+; `extends_clause`/`implements_clause`.
 
-(function_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.function
-
-(generator_function_declaration
-  name: (identifier) @name
-  body: (_) @body) @definition.function
+; section: functions
+; inherited
 
 (function_signature
   name: (identifier) @name) @definition.function
 
+; section: classes
 (class_declaration
   name: (type_identifier) @name
   body: (class_body) @body) @definition.class
@@ -40,9 +40,8 @@
   name: (_) @name
   body: (_) @body) @definition.module
 
-(method_definition
-  name: (_) @name
-  body: (_) @body) @definition.method
+; section: methods
+; inherited
 
 (method_signature
   name: (_) @name) @definition.method
@@ -53,6 +52,7 @@
 (abstract_method_signature
   name: (_) @name) @definition.method
 
+; section: field-methods
 (public_field_definition
   name: (_) @name
   value: [
@@ -60,166 +60,18 @@
     (function_expression body: (_) @body)
   ]) @definition.method
 
-(variable_declarator
-  name: (identifier) @name
-  value: [
-    (arrow_function body: (_) @body)
-    (function_expression body: (_) @body)
-    (generator_function body: (_) @body)
-  ]) @definition.function
-
-(variable_declarator
-  name: (identifier) @name
-  value: (class body: (class_body) @body)) @definition.class
-
+; section: class-expressions
 (class
   name: (type_identifier) @name
   body: (class_body) @body) @definition.class
 
-(assignment_expression
-  left: (member_expression property: (property_identifier) @name)
-  right: (class body: (class_body) @body)) @definition.class
-
-(assignment_expression
-  left: [
-    (identifier) @name
-    (member_expression property: (property_identifier) @name)
-  ]
-  right: [
-    (arrow_function body: (_) @body)
-    (function_expression body: (_) @body)
-  ]
-  ; `module.exports = function …` names the module, not a function.
-  (#not-eq? @name "exports")) @definition.function
-
-(program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator name: (identifier) @name) @definition.constant))
-
-(program
-  (export_statement
-    (lexical_declaration
-      kind: "const"
-      (variable_declarator name: (identifier) @name) @definition.constant)))
-
-; ---------------------------------------------------------------------------------------
-; Imports, local scopes and references (read by ../references.ts).
-
-(import_statement
-  (import_clause
-    (named_imports (import_specifier name: (_) @import.name alias: (_)? @import.alias)))
-  source: (string (string_fragment) @import.module))
-(import_statement
-  (import_clause (namespace_import (identifier) @import.alias))
-  source: (string (string_fragment) @import.module))
-(import_statement
-  (import_clause (identifier) @import.default)
-  source: (string (string_fragment) @import.module))
-(import_statement source: (string (string_fragment) @import.module))
-(export_statement
-  (export_clause (export_specifier name: (_) @import.name alias: (_)? @import.alias))
-  source: (string (string_fragment) @import.module))
-(export_statement
-  (namespace_export (_) @import.alias)
-  source: (string (string_fragment) @import.module))
-(export_statement
-  "*" @import.wildcard
-  source: (string (string_fragment) @import.module))
-(variable_declarator
-  name: (identifier) @import.alias
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @import.module) .))
-  (#eq? @_require "require"))
-(variable_declarator
-  name: (object_pattern [
-    (shorthand_property_identifier_pattern) @import.name
-    (pair_pattern key: (property_identifier) @import.name value: (identifier) @import.alias)
-  ])
-  value: (call_expression
-    function: (identifier) @_require
-    arguments: (arguments . (string (string_fragment) @import.module) .))
-  (#eq? @_require "require"))
-(call_expression
-  function: (identifier) @_require
-  arguments: (arguments . (string (string_fragment) @import.module) .)
-  (#eq? @_require "require"))
-(call_expression
-  function: (import)
-  arguments: (arguments . (string (string_fragment) @import.module)))
-
-[
-  (function_declaration)
-  (generator_function_declaration)
-  (function_expression)
-  (generator_function)
-  (arrow_function)
-  (method_definition)
-] @local.scope
-
-(arrow_function parameter: (identifier) @local.definition)
-(assignment_pattern left: (identifier) @local.definition)
-(rest_pattern (identifier) @local.definition)
-(object_pattern (shorthand_property_identifier_pattern) @local.definition)
-(object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.definition)
-(pair_pattern value: (identifier) @local.definition)
-(array_pattern (identifier) @local.definition)
-(variable_declarator
-  name: (identifier) @local.definition
-  value: (new_expression constructor: (identifier) @local.type))
-(variable_declarator name: (identifier) @local.definition)
-(catch_clause parameter: (identifier) @local.definition)
-(for_in_statement left: (identifier) @local.definition)
-(function_declaration name: (identifier) @local.definition)
-(generator_function_declaration name: (identifier) @local.definition)
-
-(import_specifier alias: (identifier) @reference.ignore)
-(namespace_import (identifier) @reference.ignore)
-(export_specifier alias: (_) @reference.ignore)
-(labeled_statement label: (statement_identifier) @reference.ignore)
-
-(call_expression function: (identifier) @reference.call)
-(call_expression
-  function: (member_expression
-    object: (this) @reference.receiver.self
-    property: (property_identifier) @reference.call))
-(call_expression
-  function: (member_expression
-    object: (super) @reference.receiver.self
-    property: (property_identifier) @reference.call))
-(call_expression
-  function: (member_expression
-    object: (new_expression constructor: [(identifier) (member_expression)] @reference.receiver.type)
-    property: (property_identifier) @reference.call))
-(call_expression
-  function: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.call))
-(new_expression constructor: (identifier) @reference.call)
-(new_expression
-  constructor: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.call))
-(decorator (identifier) @reference.call)
-
+; section: inheritance
 (class_heritage (extends_clause value: (identifier) @reference.inherit))
 (class_heritage
   (extends_clause
     value: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.inherit)))
 
-(assignment_expression left: (identifier) @reference.write)
-(augmented_assignment_expression left: (identifier) @reference.write)
-(update_expression argument: (identifier) @reference.write)
-(assignment_expression
-  left: (member_expression object: (this) @reference.receiver.self property: (property_identifier) @reference.write))
-(assignment_expression
-  left: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.write))
-(augmented_assignment_expression
-  left: (member_expression object: (this) @reference.receiver.self property: (property_identifier) @reference.write))
-(augmented_assignment_expression
-  left: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.write))
-
-(member_expression object: (this) @reference.receiver.self property: (property_identifier) @reference.read)
-(member_expression object: (_) @reference.receiver property: (property_identifier) @reference.read)
-(shorthand_property_identifier) @reference.read
-
+; section: late-locals
 (required_parameter
   pattern: (identifier) @local.definition
   type: (type_annotation [
@@ -258,4 +110,3 @@
 ])
 (nested_type_identifier module: (_) @reference.receiver name: (type_identifier) @reference.type)
 (type_identifier) @reference.type
-(identifier) @reference.read

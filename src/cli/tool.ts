@@ -1,0 +1,46 @@
+/**
+ * `codectx tool NAME [--args JSON]`: runs any tool through the executor and prints its
+ * whole result (`{tool_name, success, result_payload, execution_time_ms, error?}`).
+ *
+ * @module
+ */
+
+import { errorMessage } from "../errors.ts";
+import { TOOL_NAMES } from "../tools/registry.ts";
+import { openExecutor, parse, UsageError } from "./args.ts";
+
+const HELP = `Usage: codectx tool NAME [--args JSON] [--path DIR] [--index-dir DIR]
+
+Runs one tool and prints its JSON result. Tools: ${TOOL_NAMES.join(", ")}.
+  --args JSON       the tool's arguments, e.g. '{"file_path": "src/app.py"}'
+  --path DIR        project root (default: current directory)
+  --index-dir DIR   where the index lives
+`;
+
+export async function cmdTool(args: string[]): Promise<number> {
+  const { values, positionals } = parse(args, { args: { type: "string" } }, 1);
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  const name = positionals[0];
+  if (!name) throw new UsageError(`tool needs a NAME; tools: ${TOOL_NAMES.join(", ")}`);
+  let parsedArgs: unknown = {};
+  if (values.args !== undefined) {
+    try {
+      parsedArgs = JSON.parse(values.args as string);
+    } catch (err) {
+      throw new UsageError(`--args is not valid JSON: ${errorMessage(err)}`);
+    }
+  }
+  const executor = await openExecutor(values);
+  try {
+    const result = await executor.execute({ tool_name: name, arguments: parsedArgs }, {
+      source: "cli",
+    });
+    console.log(JSON.stringify({ tool_name: name, ...result }, null, 2));
+    return result.success ? 0 : 1;
+  } finally {
+    await executor.close();
+  }
+}

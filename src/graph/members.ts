@@ -1,0 +1,154 @@
+/**
+ * Classes and their members: which class encloses a symbol, what a class inherits from
+ * (its `inherit` references, resolved), and its members by name, bases included. Members
+ * are looked for beside the class (same file, same folder and family; anywhere in the
+ * family for languages with global scoping).
+ *
+ * Results are cached, so they live as long as the name resolver that owns this.
+ *
+ * @module
+ */
+
+import type { SymbolRecord } from "../types.ts";
+import type { CodeGraph, GraphFile } from "./graph.ts";
+import { refsByScope } from "./ref_scopes.ts";
+import { dirOf } from "./resolve/types.ts";
+import { CLASS_LIKE, MAX_DEPTH, symbolsOf, type Target } from "./targets.ts";
+
+/** What class lookups need from the name resolver that owns them. */
+export interface NameLookup {
+  /** The file a symbol is defined in. */
+  fileOf(s: SymbolRecord): GraphFile | undefined;
+  /** The position of a symbol in its file's symbols. */
+  indexOf(s: SymbolRecord): number;
+  /** The symbols reference `i` of file `f` refers to. */
+  resolveRef(f: GraphFile, i: number): SymbolRecord[];
+  /** A name used bare in file `f` at a reference whose enclosing symbol is `scope`. */
+  name(f: GraphFile, name: string, scope: number, depth: number): Target[];
+}
+
+/** Class lookups of one graph, owned by its name resolver. */
+export class Members {
+  private readonly memberCache = new Map<SymbolRecord, Map<string, SymbolRecord[]>>();
+  private readonly byQualified = new Map<GraphFile, Map<string, SymbolRecord>>();
+  private readonly inherits = new Map<GraphFile, Map<number, number[]>>();
+  private byParent: Map<string, SymbolRecord[]> | null = null;
+  /** How deep `bases` → `resolveRef` → `members` → `bases` has nested (cyclic inheritance). */
+  private basesDepth = 0;
+
+  constructor(private readonly graph: CodeGraph, private readonly names: NameLookup) {}
+
+  /** Members named `name` of a class, its bases included (cached). */
+  members(cls: SymbolRecord, name: string, seen = new Set<SymbolRecord>()): SymbolRecord[] {
+    let byName = this.memberCache.get(cls);
+    if (!byName) this.memberCache.set(cls, byName = new Map());
+    const hit = byName.get(name);
+    if (hit) return hit;
+    seen.add(cls);
+    let out = this.ownMembers(cls, name);
+    if (out.length === 0 && seen.size <= MAX_DEPTH) {
+      for (const base of this.bases(cls)) {
+        if (seen.has(base)) continue;
+        out = this.members(base, name, seen);
+        if (out.length) break;
+      }
+    }
+    byName.set(name, out);
+    return out;
+  }
+
+  private ownMembers(cls: SymbolRecord, name: string): SymbolRecord[] {
+    const home = this.names.fileOf(cls);
+    if (!home) return [];
+    const global = home.resolver?.scoping === "global";
+    const dir = dirOf(home.path);
+    return (this.childrenOf().get(cls.qualifiedName) ?? []).filter((s) => {
+      if (s.name !== name) return false;
+      const g = this.names.fileOf(s);
+      if (!g) return false;
+      return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
+    });
+  }
+
+  /** Every symbol with a parent, by the parent's qualified name (built on first use). */
+  private childrenOf(): Map<string, SymbolRecord[]> {
+    if (!this.byParent) {
+      this.byParent = new Map();
+      for (const f of this.graph.files) {
+        for (const s of f.symbols) {
+          if (s.parent === null) continue;
+          const list = this.byParent.get(s.parent);
+          if (list) list.push(s);
+          else this.byParent.set(s.parent, [s]);
+        }
+      }
+    }
+    return this.byParent;
+  }
+
+  /** The classes a class inherits from (its `inherit` references, resolved). */
+  bases(cls: SymbolRecord): SymbolRecord[] {
+    const f = this.names.fileOf(cls);
+    if (!f || this.basesDepth >= MAX_DEPTH) return [];
+    this.basesDepth++;
+    try {
+      return this.basesIn(f, cls);
+    } finally {
+      this.basesDepth--;
+    }
+  }
+
+  private basesIn(f: GraphFile, cls: SymbolRecord): SymbolRecord[] {
+    const out: SymbolRecord[] = [];
+    for (const i of this.inheritsIn(f).get(this.names.indexOf(cls)) ?? []) {
+      for (const s of this.names.resolveRef(f, i)) {
+        if (CLASS_LIKE.has(s.kind) && s !== cls) out.push(s);
+      }
+    }
+    return out;
+  }
+
+  /** The file's `inherit` references by the index of the class that makes them (cached). */
+  private inheritsIn(f: GraphFile): Map<number, number[]> {
+    let byScope = this.inherits.get(f);
+    if (!byScope) this.inherits.set(f, byScope = refsByScope(f.part, "inherit"));
+    return byScope;
+  }
+
+  /** The class a reference's enclosing symbol belongs to (`self`/`this`), or null. */
+  enclosingClass(f: GraphFile, scope: number): SymbolRecord | null {
+    if (scope < 0) return null;
+    const s = f.symbols[scope];
+    if (!s) return null;
+    if (CLASS_LIKE.has(s.kind)) return s;
+    return s.parent === null ? null : this.classNamed(f, s.parent);
+  }
+
+  /** The class a nested class is declared in, or null. */
+  outerClass(cls: SymbolRecord): SymbolRecord | null {
+    const f = this.names.fileOf(cls);
+    return f && cls.parent !== null ? this.classNamed(f, cls.parent) : null;
+  }
+
+  /** A class by qualified name: in the file, else (Go receiver, Rust `impl`) by name. */
+  private classNamed(f: GraphFile, qualified: string): SymbolRecord | null {
+    let map = this.byQualified.get(f);
+    if (!map) {
+      map = new Map();
+      for (const s of f.symbols) if (!map.has(s.qualifiedName)) map.set(s.qualifiedName, s);
+      this.byQualified.set(f, map);
+    }
+    for (let q: string | null = qualified; q !== null;) {
+      const s = map.get(q);
+      if (s && CLASS_LIKE.has(s.kind)) return s;
+      if (s) {
+        q = s.parent;
+        continue;
+      }
+      break;
+    }
+    const last = qualified.slice(qualified.lastIndexOf(".") + 1);
+    return symbolsOf(this.names.name(f, last, -1, 0)).find((x) => CLASS_LIKE.has(x.kind)) ??
+      null;
+  }
+}

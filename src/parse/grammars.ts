@@ -1,0 +1,137 @@
+/**
+ * Grammars for the parse engine: the tree-sitter language of an id (its wasm file), its
+ * one query (`queries/<lang>.scm`, read by the query loader) compiled once, and what each
+ * capture name means to the engine.
+ *
+ * @module
+ */
+
+import { Language, Parser, Query } from "npm:web-tree-sitter@0.25.10";
+import { createRequire } from "node:module";
+import type { SymbolKind } from "../types.ts";
+import { type GrammarInfo, languageById } from "./languages.ts";
+import { readQuery } from "./query_loader.ts";
+import { type RefRole, refRoleOf } from "./references.ts";
+import { IMPORT_RENAMES, renameImports } from "./wasm_imports.ts";
+
+/** What a definition capture name means to the engine. */
+export type Role =
+  | { readonly role: "definition"; readonly kind: SymbolKind }
+  | { readonly role: "scope" | "local" | "name" | "body" | "parent" | "other" };
+
+/** A grammar ready to use: parser, compiled query, capture roles. */
+export interface Loaded {
+  readonly info: GrammarInfo;
+  readonly parser: Parser;
+  readonly query: Query;
+  readonly roles: Map<string, Role>;
+  /** Roles of the reference, import and local-scope captures (see `references.ts`). */
+  readonly refRoles: Map<string, RefRole>;
+  readonly sets: {
+    readonly comment: Set<string>;
+    readonly wrapper: Set<string>;
+    readonly group: Set<string>;
+    readonly attribute: Set<string>;
+    readonly modifier: Set<string>;
+    readonly ctor: Set<string>;
+    readonly methodParent: Set<SymbolKind>;
+  };
+}
+
+const KINDS: ReadonlySet<string> = new Set<SymbolKind>([
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+  "type",
+  "constant",
+  "variable",
+  "field",
+  "module",
+  "namespace",
+  "macro",
+  "section",
+]);
+
+let initPromise: Promise<void> | undefined;
+/** Grammar loads run one at a time: concurrent `Language.load` calls corrupt wasm linking. */
+let loadChain: Promise<unknown> = Promise.resolve();
+const grammars = new Map<string, Promise<Loaded>>();
+
+function roleOf(name: string): Role {
+  if (name.startsWith("definition.")) {
+    const kind = name.slice("definition.".length);
+    if (!KINDS.has(kind)) throw new Error(`unknown definition kind in capture @${name}`);
+    return { role: "definition", kind: kind as SymbolKind };
+  }
+  if (
+    name === "scope" || name === "local" || name === "name" || name === "body" || name === "parent"
+  ) {
+    return { role: name };
+  }
+  return { role: "other" };
+}
+
+async function load(info: GrammarInfo): Promise<Loaded> {
+  initPromise ??= Parser.init();
+  await initPromise;
+  const wasmPath = createRequire(import.meta.url).resolve(`tree-sitter-wasms/out/${info.wasm}`);
+  const bytes = renameImports(await Deno.readFile(wasmPath), IMPORT_RENAMES);
+  const loading = loadChain.catch(() => {}).then(() => Language.load(bytes));
+  loadChain = loading;
+  const language = await loading;
+  const query = new Query(
+    language,
+    await readQuery(new URL(`./queries/${info.query}`, import.meta.url)),
+  );
+  const parser = new Parser();
+  parser.setLanguage(language);
+  const roles = new Map<string, Role>();
+  const refRoles = new Map<string, RefRole>();
+  for (const name of query.captureNames) {
+    roles.set(name, roleOf(name));
+    const refRole = refRoleOf(name);
+    if (refRole) refRoles.set(name, refRole);
+  }
+  return {
+    info,
+    parser,
+    query,
+    roles,
+    refRoles,
+    sets: {
+      comment: new Set(info.commentTypes),
+      wrapper: new Set(info.wrapperTypes),
+      group: new Set(info.groupTypes),
+      attribute: new Set(info.attributeTypes),
+      modifier: new Set(info.modifierTypes),
+      ctor: new Set(info.constructorNames),
+      methodParent: new Set(info.methodParents),
+    },
+  };
+}
+
+/**
+ * Load (once) the grammar and compiled query of a tree-sitter language. Rejects when the
+ * wasm file or the query cannot be loaded, or the query does not compile.
+ *
+ * @example
+ * ```ts
+ * await loadGrammar("rust"); // compiles src/parse/queries/rust.scm
+ * ```
+ */
+export function loadGrammar(languageId: string): Promise<Loaded> {
+  let loaded = grammars.get(languageId);
+  if (!loaded) {
+    const info = languageById(languageId)?.grammar;
+    loaded = info
+      ? load(info)
+      : Promise.reject(new Error(`no tree-sitter grammar for language '${languageId}'`));
+    grammars.set(languageId, loaded);
+  }
+  return loaded;
+}

@@ -1,0 +1,111 @@
+/**
+ * Stage 3 of a ranked search: from fused scores to search items — best first, one per
+ * symbol, each pointing at the member that matched, with the most relevant lines.
+ *
+ * @module
+ */
+
+import { chunkSymbol, type ChunkTable } from "./table.ts";
+import type { WireSearchItem } from "./item.ts";
+import { overloadImplementation, pointAtMember } from "./members.ts";
+import { codeTokens } from "../util/tokens.ts";
+
+/** Most lines in a snippet. */
+export const SNIPPET_LINES = 20;
+
+/** What presenting needs of a retrieval: the rows, the query's terms and their weights. */
+export interface Presentable {
+  table: ChunkTable;
+  terms: ReadonlySet<string>;
+  /** A term's weight for pointing at members: its idf when in the query, else 0. */
+  termWeight: (term: string) => number;
+}
+
+/** Stage 3: best first, one result per symbol, threshold, top k, as search items. */
+export function present(
+  r: Presentable,
+  scored: Map<number, number>,
+  topN = 10,
+  threshold = 0,
+): WireSearchItem[] {
+  const ranked = [...scored].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  const seen = new Set<string>();
+  const out: WireSearchItem[] = [];
+  for (const [row, score] of ranked) {
+    if (out.length >= topN || score < threshold) break;
+    const item = toItem(r, row, score);
+    const key = item.symbol === null ? `${item.file}\0#${row}` : `${item.file}\0${item.symbol}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(item);
+  }
+  return out;
+}
+
+/**
+ * The most relevant lines of a chunk (at most {@link SNIPPET_LINES}): the window with the
+ * most query-token hits, else the head of the chunk.
+ */
+export function bestSnippet(
+  text: string,
+  startLine: number,
+  terms: ReadonlySet<string>,
+): { text: string; line: number } {
+  const lines = text.split("\n");
+  if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
+  const hits = lines.map((l) => {
+    let n = 0;
+    if (terms.size) { for (const t of codeTokens(l)) if (terms.has(t)) n++; }
+    return n;
+  });
+  let sum = 0;
+  for (let i = 0; i < SNIPPET_LINES; i++) sum += hits[i];
+  let best = sum;
+  let at = 0;
+  for (let i = SNIPPET_LINES; i < lines.length; i++) {
+    sum += hits[i] - hits[i - SNIPPET_LINES];
+    if (sum > best) {
+      best = sum;
+      at = i - SNIPPET_LINES + 1;
+    }
+  }
+  return { text: lines.slice(at, at + SNIPPET_LINES).join("\n"), line: startLine + at };
+}
+
+/** The row of the chunk that holds `line` of the file of `row` (or `row` itself). */
+function rowAt(table: ChunkTable, row: number, line: number): number {
+  const f = table.files[table.fileOfRow[row]];
+  for (let i = f.start; i < f.end; i++) {
+    const c = table.chunks[i];
+    if (c.startLine <= line && line <= c.endLine) return i;
+  }
+  return row;
+}
+
+function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
+  let row = hitRow;
+  const symbols = r.table.index.symbolsByFile.get(r.table.chunks[row].file) ?? [];
+  let own = chunkSymbol(r.table, row);
+  const impl = overloadImplementation(own, r.table.chunks[row], symbols);
+  if (impl) {
+    row = rowAt(r.table, row, impl.line);
+    own = impl;
+  }
+  const c = r.table.chunks[row];
+  const at = pointAtMember(c, own, symbols, r.termWeight);
+  const lines = c.text.split("\n");
+  const text = at.from === 0 && at.to === lines.length
+    ? c.text
+    : lines.slice(at.from, at.to).join("\n");
+  const snippet = bestSnippet(text, c.startLine + at.from, r.terms);
+  return {
+    file: c.file,
+    line: at.line,
+    end_line: at.endLine,
+    score: Math.round(Math.min(1, Math.max(0, score)) * 10000) / 10000,
+    snippet: snippet.text,
+    language: c.language,
+    symbol: at.symbol,
+    kind: at.kind,
+  };
+}

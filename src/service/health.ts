@@ -1,0 +1,89 @@
+/**
+ * The index figures health endpoints show: state and counts of the committed generation.
+ *
+ * @module
+ */
+
+import { summarize } from "../index/indexer.ts";
+import type { IndexState, Project } from "../index/project.ts";
+import type { VectorSync } from "../search/vector_sync.ts";
+
+/** What `/health` tells about the index. */
+export interface IndexStatus {
+  state: IndexState;
+  generation: number | null;
+  files: number;
+  chunks: number;
+  symbols: number;
+  /** Chunks with a vector (filled in the background behind lexical search). */
+  vectors: number;
+  /** Chunks that will have one when embedding is complete. */
+  vectors_total: number;
+  /** `off`, `idle`, `embedding`, `complete` or `error`. */
+  vectors_state: string;
+  embedder: string;
+  languages: Record<string, number>;
+  last_indexed_at: string | null;
+}
+
+interface Counts {
+  files: number;
+  chunks: number;
+  symbols: number;
+  languages: Record<string, number>;
+  createdAt: string;
+}
+
+const cache = new WeakMap<Project, { generation: number; counts: Counts }>();
+
+/**
+ * State and counts of a project's index. Counts come from the committed manifest (read
+ * once per generation), so they are right also before this process has indexed.
+ */
+export async function indexStatus(project: Project, vectors: VectorSync): Promise<IndexStatus> {
+  const state = await project.state();
+  const generation = await project.store.currentGeneration();
+  let counts: Counts | null = null;
+  if (generation !== null) {
+    const hit = cache.get(project);
+    if (hit?.generation === generation) counts = hit.counts;
+    else {
+      const manifest = await project.store.readCurrent();
+      if (manifest) {
+        const r = summarize(manifest.files, {
+          generation: manifest.generation,
+          changed: 0,
+          added: 0,
+          modified: 0,
+          deleted: 0,
+          parsed: 0,
+          elapsedMs: manifest.elapsedMs,
+        });
+        counts = {
+          files: r.files,
+          chunks: r.chunks,
+          symbols: r.symbols,
+          languages: r.languages,
+          createdAt: manifest.createdAt,
+        };
+        cache.set(project, { generation: manifest.generation, counts });
+      }
+    }
+  }
+  // Asking is enough to start the background embedding when it has not started yet.
+  if (vectors.progress().state === "idle") vectors.start();
+  const vec = vectors.progress();
+  return {
+    state,
+    generation,
+    files: counts?.files ?? 0,
+    chunks: counts?.chunks ?? 0,
+    symbols: counts?.symbols ?? 0,
+    vectors: vec.done,
+    vectors_total: vec.total,
+    vectors_state: vec.state,
+    embedder: vec.embedder,
+    languages: counts?.languages ?? {},
+    last_indexed_at: project.lastIndexedAt ?? counts?.createdAt ?? null,
+  };
+}

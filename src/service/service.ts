@@ -1,0 +1,184 @@
+/**
+ * The project service: what a process that serves one project runs besides tool calls.
+ * It opens the project (the read model tools query), runs indexing, fills vectors behind
+ * lexical search, watches the tree, and tells surfaces how far all that is (`health()`,
+ * `subscribe()`). The executor owns one; surfaces reach it as `executor.service`.
+ *
+ * @example
+ * ```ts
+ * const service = await ProjectService.open("./my-repo");
+ * const stop = service.subscribe((e) => console.error(e.type));
+ * await service.start({ watch: false });
+ * console.log((await service.health()).files);
+ * stop();
+ * await service.close();
+ * ```
+ *
+ * @module
+ */
+
+import { errorMessage } from "../errors.ts";
+import type { IndexProgress, IndexReport } from "../index/indexer.ts";
+import { Project, type ProjectListener, type ProjectOptions } from "../index/project.ts";
+import { type ProjectWatcher, watchProject } from "../index/watch.ts";
+import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
+import { defaultIndexHome } from "../store/kv.ts";
+import { type IndexStatus, indexStatus } from "./health.ts";
+
+/** How a project is opened and its vectors made. */
+export interface ServiceOptions extends ProjectOptions {
+  /**
+   * Embedder of the vectors: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
+   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
+   */
+  embedder?: string;
+}
+
+export type { IndexProgress };
+
+/** An indexing event: progress of a phase (`walk`, `parse`, `write`, `embed`…) or a commit. */
+export type ServiceEvent = Parameters<ProjectListener>[0];
+
+/** Options of {@linkcode ProjectService.start}. */
+export interface StartOptions {
+  /** Re-index after changes to the tree (default true). */
+  watch?: boolean;
+  /** Where log lines go (default stderr). */
+  log?: (line: string) => void;
+}
+
+/** What surfaces may ask of the service: no tool, no index internals. */
+export interface Service {
+  /** Real path of the project root. */
+  readonly root: string;
+  /** Index state, counts and vector progress, as health endpoints show them. */
+  health(): Promise<IndexStatus>;
+  /** Listens to indexing and embedding events; returns the function that stops listening. */
+  subscribe(fn: (e: ServiceEvent) => void): () => void;
+  /**
+   * Builds the index in the background, then the vectors, and watches the tree. Resolves
+   * after the first indexing run, successful or not.
+   */
+  start(opts?: StartOptions): Promise<void>;
+  /** Waits until the vectors of the current index are complete (or failed, or off). */
+  vectorsReady(): Promise<VectorProgress>;
+  /** Stops watching, lets a run in flight end (bounded), closes the store. */
+  close(): Promise<void>;
+}
+
+/** One line for a finished indexing run. */
+export function reportLine(r: IndexReport): string {
+  return `indexed ${r.files} files, ${r.chunks} chunks, ${r.symbols} symbols in ${
+    (r.elapsedMs / 1000).toFixed(2)
+  } s (${r.changed} changed)`;
+}
+
+/** The service of one open project. */
+export class ProjectService implements Service {
+  private readonly listeners = new Set<(e: ServiceEvent) => void>();
+  private watcher: ProjectWatcher | null = null;
+  private started: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+  /** The embedding of this project's chunks. */
+  readonly vectors: VectorSync;
+
+  private constructor(
+    /** The read model tools query. */
+    readonly project: Project,
+    embedder: string | undefined,
+  ) {
+    project.listen((e) => this.emit(e));
+    this.vectors = projectVectors(project, {
+      embedder,
+      onProgress: (progress) => this.emit({ type: "progress", progress }),
+    });
+  }
+
+  /**
+   * Opens the project at `root` (or wraps an open one); fails with `invalid_argument` when
+   * `root` is not a directory.
+   */
+  static async open(root: string | Project, opts: ServiceOptions = {}): Promise<ProjectService> {
+    const project = typeof root === "string" ? await Project.open(root, opts) : root;
+    return new ProjectService(project, opts.embedder);
+  }
+
+  get root(): string {
+    return this.project.root;
+  }
+
+  health(): Promise<IndexStatus> {
+    return indexStatus(this.project, this.vectors);
+  }
+
+  subscribe(fn: (e: ServiceEvent) => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  start(opts: StartOptions = {}): Promise<void> {
+    this.started ??= this.startOnce(opts);
+    return this.started;
+  }
+
+  vectorsReady(): Promise<VectorProgress> {
+    return this.vectors.settle();
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      this.watcher?.close();
+      await Promise.race([this.project.settled(), delay(5_000)]);
+      this.vectors.close();
+      this.project.close();
+    })();
+    return this.closing;
+  }
+
+  private async startOnce(opts: StartOptions): Promise<void> {
+    const log = opts.log ?? ((line: string) => console.error(line));
+    log(`codectx: project ${this.root}`);
+    if (opts.watch ?? true) await this.watch(log);
+    try {
+      log(`codectx: ${reportLine(await this.project.reindex())}`);
+      // Vectors fill in behind lexical search, which is ready now.
+      this.vectors.start();
+    } catch (err) {
+      log(`codectx: indexing failed: ${errorMessage(err)}`);
+    }
+  }
+
+  private async watch(log: (line: string) => void): Promise<void> {
+    const ignorePaths: string[] = [];
+    for (const p of [this.project.store.dir, defaultIndexHome()]) {
+      ignorePaths.push(await Deno.realPath(p).catch(() => p));
+    }
+    this.watcher = watchProject(this.project, {
+      ignorePaths,
+      onReindex: (r) => {
+        if (r.changed > 0) log(`codectx: re-${reportLine(r)}`);
+      },
+      onError: (err) => log(`codectx: watch: ${errorMessage(err)}`),
+    });
+    if (!this.watcher.active) {
+      log("codectx: not watching the project; run index_project after changes");
+    }
+  }
+
+  private emit(e: ServiceEvent): void {
+    for (const fn of this.listeners) {
+      try {
+        fn(e);
+      } catch {
+        // a listener's failure is not the indexer's
+      }
+    }
+  }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    Deno.unrefTimer(t);
+  });
+}

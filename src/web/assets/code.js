@@ -1,0 +1,133 @@
+// @ts-check
+/// <reference no-default-lib="true" />
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="esnext" />
+/**
+ * Source code on the page: a table of numbered lines in which known names are links (to a
+ * symbol's view), some lines are marked (the line a link pointed at, a search's matching
+ * lines) and search terms are highlighted.
+ *
+ * @module
+ */
+
+import { el } from "./dom.js";
+
+/**
+ * How `renderCode` shows a piece of source.
+ * @typedef {{
+ *   first?: number,
+ *   focus?: number[],
+ *   names?: Map<string, string>,
+ *   terms?: string[],
+ * }} CodeOptions
+ * `first` is the number of the first line (1), `focus` the lines to mark, `names` maps an
+ * identifier to the address it links to, `terms` are words to highlight (case-insensitive);
+ * a line holding one is marked as a match.
+ */
+
+/** Identifiers, in every language the index knows well enough. */
+const IDENT = /[A-Za-z_$][\w$]*/g;
+
+/**
+ * Escapes a word for a regular expression.
+ * @param {string} s
+ * @returns {string}
+ */
+function escapeRe(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** English words too common to be worth a highlight. */
+const STOP = new Set(
+  "the and for are but not you all any can how what when where which who why with from this that into its our out was were has have had does did get set"
+    .split(" "),
+);
+
+/**
+ * The words of a search worth highlighting: three characters or more, not a common English
+ * word, longest first.
+ * @param {string} query
+ * @returns {string[]}
+ */
+export function searchTerms(query) {
+  const words = query.toLowerCase().split(/[^\p{L}\p{N}_$]+/u)
+    .filter((w) => w.length >= 3 && !STOP.has(w));
+  return [...new Set(words)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * One line's text with links on known names and `<mark>` on search terms.
+ * @param {string} text
+ * @param {Map<string, string> | undefined} names
+ * @param {RegExp | null} termRe
+ * @returns {{ nodes: Node[], matched: boolean }}
+ */
+function renderLine(text, names, termRe) {
+  /** @type {Node[]} */
+  const nodes = [];
+  let matched = false;
+  /** @param {string} s */
+  const plain = (s) => {
+    if (!termRe || !s) {
+      if (s) nodes.push(document.createTextNode(s));
+      return;
+    }
+    let last = 0;
+    for (const m of s.matchAll(termRe)) {
+      const at = m.index || 0;
+      if (at > last) nodes.push(document.createTextNode(s.slice(last, at)));
+      nodes.push(el("mark", { text: m[0] }));
+      matched = true;
+      last = at + m[0].length;
+    }
+    if (last < s.length) nodes.push(document.createTextNode(s.slice(last)));
+  };
+  if (!names || names.size === 0) {
+    plain(text);
+    return { nodes, matched };
+  }
+  let last = 0;
+  for (const m of text.matchAll(IDENT)) {
+    const target = names.get(m[0]);
+    if (!target) continue;
+    const at = m.index || 0;
+    plain(text.slice(last, at));
+    const a = el("a", { href: target, class: "name" });
+    const before = nodes.length;
+    plain(m[0]);
+    a.append(...nodes.splice(before));
+    nodes.push(a);
+    last = at + m[0].length;
+  }
+  plain(text.slice(last));
+  return { nodes, matched };
+}
+
+/**
+ * Renders source as a table of numbered lines.
+ * @param {string} source
+ * @param {CodeOptions} [opts]
+ * @returns {HTMLElement}
+ */
+export function renderCode(source, opts) {
+  const o = opts || {};
+  const first = o.first || 1;
+  const focus = new Set(o.focus || []);
+  const termRe = o.terms && o.terms.length
+    ? new RegExp(o.terms.map(escapeRe).join("|"), "gi")
+    : null;
+  const body = el("tbody");
+  source.replace(/\n$/, "").split("\n").forEach((text, i) => {
+    const n = first + i;
+    const { nodes, matched } = renderLine(text, o.names, termRe);
+    const cls = (focus.has(n) ? " focus" : "") + (matched ? " hit" : "");
+    body.appendChild(
+      el("tr", { class: cls.trim(), "data-line": n }, [
+        el("td", { class: "ln", text: String(n) }),
+        el("td", { class: "src" }, nodes),
+      ]),
+    );
+  });
+  return el("table", { class: "code" }, [body]);
+}

@@ -1,0 +1,211 @@
+// @ts-check
+/// <reference no-default-lib="true" />
+/// <reference lib="dom" />
+/// <reference lib="dom.iterable" />
+/// <reference lib="esnext" />
+/**
+ * The picture views: the call graph of a symbol (`#/graph/calls/main?depth=2`) and the
+ * dependency graph, of a file's neighbourhood (`#/graph/deps/app/main.py?depth=2`) or of the
+ * whole project folded by folder (`#/graph/deps?fold=1`), with import cycles in red. Calls
+ * that resolve to nothing in the project (builtins, library calls) are folded into one node
+ * per caller unless asked for; nodes are grouped in boxes by file or folder.
+ *
+ * @module
+ */
+
+/** @import { Route } from "./route.js" */
+/** @import { DepsAnswer, CallGraph } from "./rest.js" */
+/** @import { PicNode, PicEdge } from "./pictures.js" */
+import { el, note } from "./dom.js";
+import { drawDot } from "./graphviz.js";
+import {
+  callPicture,
+  depsPicture,
+  folderOf,
+  MAX_NODES,
+  neighbourhoodPicture,
+  toDot,
+} from "./pictures.js";
+import { get } from "./rest.js";
+import { href } from "./route.js";
+
+/**
+ * The controls above a picture: which graph, of what, how deep, what to show.
+ * @param {string} kind `calls` or `deps`
+ * @param {string} subject
+ * @param {URLSearchParams} p
+ * @returns {HTMLElement}
+ */
+function controls(kind, subject, p) {
+  const input = /** @type {HTMLInputElement} */ (el("input", {
+    id: "graph-subject",
+    value: subject,
+    placeholder: kind === "calls"
+      ? "function or method, e.g. main or Greeter.greet"
+      : "file, e.g. src/app.py (empty: the whole project)",
+  }));
+  const depth =
+    /** @type {HTMLSelectElement} */ (el("select", { id: "graph-depth", title: "depth" }));
+  ["1", "2", "3", "4", "5"].forEach((d) => {
+    const o = /** @type {HTMLOptionElement} */ (el("option", { value: d, text: "depth " + d }));
+    o.selected = d === (p.get("depth") || "1");
+    depth.appendChild(o);
+  });
+  const fold = /** @type {HTMLSelectElement} */ (el("select", { id: "graph-fold", title: "fold" }));
+  [["", "auto"], ["0", "files"], ["1", "folders"], ["2", "folders, 2 levels"], [
+    "3",
+    "folders, 3 levels",
+  ]]
+    .forEach(([v, label]) => {
+      const o = /** @type {HTMLOptionElement} */ (el("option", { value: v, text: label }));
+      o.selected = v === (p.get("fold") || "");
+      fold.appendChild(o);
+    });
+  const ext =
+    /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "graph-external" }));
+  ext.checked = p.get("external") === "1";
+  const form = el("form", { class: "bar", id: "graph-form" }, [
+    el("span", { class: "seg" }, [
+      el("a", { href: href("graph", "calls"), class: kind === "calls" ? "on" : "", text: "Calls" }),
+      el("a", {
+        href: href("graph", "deps"),
+        class: kind === "deps" ? "on" : "",
+        text: "Dependencies",
+      }),
+    ]),
+    input,
+    depth,
+    kind === "calls"
+      ? el("label", { class: "check" }, [ext, " external calls"])
+      : input.value
+      ? ""
+      : fold,
+    el("button", { text: "Draw" }),
+  ]);
+  const go = () => {
+    const s = input.value.trim();
+    if (kind === "calls" && !s) return;
+    location.hash = href("graph", kind + (s ? "/" + s : ""), {
+      depth: s ? depth.value : undefined,
+      file: kind === "calls" && s === subject ? p.get("file") : undefined,
+      external: kind === "calls" && ext.checked ? "1" : undefined,
+      fold: kind === "deps" && !s ? fold.value : undefined,
+      under: kind === "deps" && !s ? p.get("under") : undefined,
+    });
+  };
+  form.addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    go();
+  });
+  [depth, fold, ext].forEach((c) => c.addEventListener("change", go));
+  return form;
+}
+
+/**
+ * The automatic fold of the whole project: files when there are few, else the shallowest
+ * folder level with at most 40 nodes.
+ * @param {DepsAnswer} d
+ * @returns {number}
+ */
+function autoFold(d) {
+  const files = (d.nodes || []).map((n) => n.file);
+  if (files.length <= 40) return 0;
+  for (let f = 1; f < 6; f++) {
+    if (new Set(files.map((x) => folderOf(x, f))).size > 40) return Math.max(1, f - 1);
+  }
+  return 5;
+}
+
+/**
+ * Renders a picture view into `out`.
+ * @param {HTMLElement} out
+ * @param {Route} route
+ */
+export async function graphView(out, route) {
+  const slash = route.arg.indexOf("/");
+  const kind = (slash >= 0 ? route.arg.slice(0, slash) : route.arg) || "calls";
+  const subject = slash >= 0 ? route.arg.slice(slash + 1) : "";
+  const p = route.params;
+  const depth = Number(p.get("depth") || "1");
+  out.appendChild(controls(kind, subject, p));
+  const box = el("div", { id: "graph-out", class: "graph" });
+  out.appendChild(box);
+  /** @type {{ nodes: PicNode[], edges: PicEdge[], cut: number }} */
+  let pic;
+  /** @type {string} */
+  let caption;
+  if (kind === "calls") {
+    if (!subject) {
+      box.appendChild(note("Name a function or method to draw its callers and callees.", "muted"));
+      return;
+    }
+    const g = /** @type {CallGraph} */ (await get("/api/callgraph", {
+      symbol: subject,
+      depth,
+      file: p.get("file") || undefined,
+    }));
+    pic = callPicture(g, p.get("external") === "1");
+    caption = "Calls of " + g.symbol + (g.definition ? " (" + g.definition.file + ")" : "") +
+      ", " + depth + (depth > 1 ? " hops" : " hop") + ": " + (g.callers || []).length +
+      " callers, " + (g.callees || []).length + " callees";
+  } else if (kind === "deps") {
+    const whole = /** @type {DepsAnswer} */ (await get("/api/deps"));
+    if (subject) {
+      const own = /** @type {DepsAnswer} */ (await get("/api/deps", { file: subject }));
+      pic = neighbourhoodPicture(whole, own, own.file || subject, depth);
+      caption = "Imports around " + (own.file || subject) + ", " + depth +
+        (depth > 1 ? " hops" : " hop") + " both ways";
+    } else {
+      const under = p.get("under") || "";
+      const fold = p.get("fold") ? Number(p.get("fold")) : autoFold(whole);
+      pic = depsPicture(whole, fold, under);
+      caption = (under ? "Files under " + under : "The whole project") +
+        (fold && !under ? ", folded to " + fold + " folder level" + (fold > 1 ? "s" : "") : "") +
+        " · " + (whole.cycles || []).length + " import cycles" +
+        ((whole.external || []).length
+          ? " · external: " + (whole.external || []).slice(0, 8).map((x) => x.package).join(", ")
+          : "");
+    }
+  } else {
+    throw new Error("no picture '" + kind + "': use #/graph/calls/<symbol> or #/graph/deps");
+  }
+  box.appendChild(el("p", { class: "muted", id: "graph-caption", text: caption }));
+  if (pic.cut) {
+    box.appendChild(
+      note(
+        "Only the first " + MAX_NODES + " nodes are drawn; lower the depth or fold more.",
+        "muted",
+      ),
+    );
+  }
+  if (pic.nodes.length <= 1 && !pic.edges.length) {
+    box.appendChild(
+      note("Nothing to draw: no " + (kind === "calls" ? "calls" : "imports") + " here.", "muted"),
+    );
+    return;
+  }
+  await drawDot(box, toDot(pic.nodes, pic.edges));
+  box.appendChild(legend(kind));
+}
+
+/**
+ * What the colours of a picture mean.
+ * @param {string} kind
+ * @returns {HTMLElement}
+ */
+function legend(kind) {
+  const items = kind === "calls"
+    ? [["center", "this symbol"], ["unresolved", "outside the project"], [
+      "res-resolved",
+      "resolved call",
+    ], ["res-unresolved", "unresolved call"]]
+    : [["center", "this file"], ["folder", "folder"], ["cycle", "import cycle"], [
+      "external",
+      "external packages",
+    ]];
+  return el(
+    "p",
+    { class: "legend" },
+    items.map(([cls, text]) => el("span", { class: "key " + cls, text })),
+  );
+}

@@ -1,0 +1,502 @@
+/**
+ * Hardening: what an outsider's request, a changed file or a failing disk must not do —
+ * freeze the server's thread, outlive a call's time limit, read outside the root, hang
+ * indexing, crash the process or lose the index. Real servers on ephemeral ports, real
+ * workers, real files (FIFOs, symlinks, a full file system).
+ */
+
+import assert from "node:assert/strict";
+import { Node } from "web-tree-sitter";
+import { analyzeSource } from "../src/analysis/analyze.ts";
+import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
+import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
+import { validateCode } from "../src/analysis/validate.ts";
+import { createBridgeApp } from "../src/bridge/app.ts";
+import { createEventHub, sseResponse } from "../src/bridge/events.ts";
+import { startServer } from "../src/http/serve.ts";
+import { ingest } from "../src/index/ingest.ts";
+import { walk } from "../src/index/walker.ts";
+import { Store } from "../src/store/kv.ts";
+import { createExecutor } from "../src/tools/executor.ts";
+import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
+import { poll, rawHttp } from "./surfaces_helpers.ts";
+
+/** Nested calls with keyword arguments: `y = f(a=f(a=…1…))`. */
+function nestedKeywordCalls(n: number): string {
+  return "y = " + "f(a=".repeat(n) + "1" + ")".repeat(n) + "\n";
+}
+
+/** Counts reads of `Node.parent` while `fn` runs. */
+async function countParentReads(fn: () => Promise<unknown>): Promise<number> {
+  const desc = Object.getOwnPropertyDescriptor(Node.prototype, "parent")!;
+  let reads = 0;
+  Object.defineProperty(Node.prototype, "parent", {
+    ...desc,
+    get(this: Node) {
+      reads++;
+      return desc.get!.call(this);
+    },
+  });
+  try {
+    await fn();
+  } finally {
+    Object.defineProperty(Node.prototype, "parent", desc);
+  }
+  return reads;
+}
+
+Deno.test("analysis reads no parent chains: nested calls, strings and keywords", async () => {
+  const inputs = [
+    nestedKeywordCalls(120),
+    "x = " + '"a" + '.repeat(300) + '"b"\n',
+    "q = " + '("select " + '.repeat(120) + "x" + ")".repeat(120) + "\n",
+    "password = 'hunter2'\nd['token'] = 'abc'\nif user == 'admin': pass\n",
+  ];
+  for (const code of inputs) {
+    const reads = await countParentReads(async () => {
+      await validateCode({ code, language: "python" }, EMPTY_VIEW);
+      await analyzeSource("a.py", code, "python");
+    });
+    // A few per syntax error at most; before, one per keyword and several per string.
+    assert.ok(reads <= 40, `Node.parent read ${reads} times for ${code.slice(0, 30)}…`);
+  }
+});
+
+Deno.test("code nested past the depth limit is refused with a sentence naming it", async () => {
+  const deep = "x = " + "[".repeat(MAX_TREE_DEPTH) + "]".repeat(MAX_TREE_DEPTH) + "\n";
+  await assert.rejects(
+    validateCode({ code: deep, language: "python" }, EMPTY_VIEW),
+    (err: Error & { code?: string }) =>
+      err.code === "invalid_argument" && err.message.includes(`${MAX_TREE_DEPTH} syntax levels`),
+  );
+  const a = await analyzeSource("deep.py", deep, "python");
+  assert.equal(a.tooDeep, true);
+  assert.equal(a.metrics, null);
+  // Hand-written nesting is far from it.
+  const fine = "x = " + "[".repeat(60) + "]".repeat(60) + "\n";
+  assert.equal((await validateCode({ code: fine, language: "python" }, EMPTY_VIEW)).valid, true);
+});
+
+Deno.test("a slow validate_code runs off the server's thread and is stopped at its limit", async () => {
+  const root = await makeProject({ "app.py": "def main():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const executor = await createExecutor(root, { indexDir, timeoutMs: 2_000 });
+  const hub = createEventHub();
+  const server = startServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    label: "bridge",
+    build: (port) =>
+      createBridgeApp({
+        executor,
+        hub,
+        safety: { hostname: "127.0.0.1", port: () => port, maxBody: 4_194_304 },
+      }).fetch,
+  });
+  try {
+    await executor.service.start({ watch: false, log: () => {} });
+    // Unclosed brackets: a flat tree (under the depth limit) that takes the query engine
+    // tens of seconds; it ran on the server's thread before analysis moved to workers.
+    const code = "x = " + "(".repeat(80_000) + "\n";
+    let invokeDone = false;
+    const invoke = fetch(`${server.url}/tools/invoke`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ tool_name: "validate_code", arguments: { code, language: "python" } }),
+    }).then(async (r) => {
+      invokeDone = true;
+      return { status: r.status, body: await r.json() };
+    });
+    // The server's own routes answer while the call runs.
+    await new Promise((r) => setTimeout(r, 300));
+    const health = await fetch(`${server.url}/health`);
+    assert.equal(health.status, 200);
+    await health.body?.cancel();
+    assert.equal(invokeDone, false, "the call ended before /health was asked; make it slower");
+    const answer = await invoke;
+    assert.equal(answer.body.success, false, JSON.stringify(answer.body).slice(0, 300));
+    assert.equal(answer.body.error_code, "timeout");
+    // The worker was stopped and replaced: the next call works.
+    const next = await executor.execute({
+      tool_name: "validate_code",
+      arguments: { code: "import os\nos.system('ls')\n", language: "python" },
+    });
+    assert.equal(next.success, true, next.error ?? "");
+  } finally {
+    hub.close();
+    await server.shutdown();
+    await executor.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+/** Runs a shell script in a private mount namespace (as root, or as a user with userns). */
+async function inMountNamespace(script: string): Promise<{ code: number; out: string }> {
+  const out = await new Deno.Command("unshare", {
+    args: ["-rm", "sh", "-c", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, out: dec.decode(out.stdout) + dec.decode(out.stderr) };
+}
+
+Deno.test("a full disk fails the run with one line, keeps the last index, and the next run completes", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 1; i <= 5; i++) files[`m${i}.py`] = `def small_fn_${i}():\n    return ${i}\n`;
+  const root = await makeProject(files);
+  const mnt = await Deno.makeTempDir({ prefix: "codectx-full-" });
+  const idx = `${mnt}/idx`;
+  const cli = (args: string) =>
+    `"${Deno.execPath()}" run -A "${
+      new URL("../cli.ts", import.meta.url).pathname
+    }" ${args} --path "${root}" --index-dir "${idx}"`;
+  // 400 files of 300 functions: their blobs need far more than the 3 MB file system.
+  const big = `for i in $(seq 1 400); do j=0; while [ $j -lt 300 ]; do ` +
+    `echo "def g_\${i}_\${j}(a, b):\\n    return a + b * $j  # padding $i $j $RANDOM$RANDOM"; ` +
+    `j=$((j+1)); done > "${root}/big_$i.py"; done`;
+  const script = [
+    `mount -t tmpfs -o size=3m tmpfs "${mnt}" || exit 97`,
+    `${cli("index")} >/dev/null 2>&1; echo "rc1=$?"`,
+    big,
+    `${cli("index")} 2>&1; echo "rc2=$?"`,
+    `${cli("search small_fn_3 --no-wait")} 2>/dev/null; echo "rc3=$?"`,
+    // The user frees space (here: the file system grows) and indexes again.
+    `mount -o remount,size=8m "${mnt}"; rm -f "${root}"/big_*.py`,
+    `echo 'def after_full():\n    return 0' > "${root}/after.py"`,
+    `${cli("index")} >/dev/null 2>&1; echo "rc4=$?"`,
+    `${cli("search after_full --no-wait")} 2>/dev/null; echo "rc5=$?"`,
+  ].join("\n");
+  try {
+    const { code, out } = await inMountNamespace(script);
+    assert.notEqual(code, 97, `no small file system could be mounted here:\n${out}`);
+    assert.match(out, /rc1=0/);
+    assert.match(out, /disk full: free space under \S+ and index again/);
+    assert.match(out, /rc2=1/);
+    assert.doesNotMatch(out, /^\s+at /m, `a stack trace was printed:\n${out.slice(0, 2000)}`);
+    assert.doesNotMatch(out, /Uncaught/);
+    // The last good index still answers, and the next run completes.
+    assert.match(out, /small_fn_3[\s\S]*rc3=0/);
+    assert.match(out, /rc4=0/);
+    assert.match(out, /after_full[\s\S]*rc5=0/);
+  } finally {
+    await cleanup(root, mnt);
+  }
+});
+
+/** Settles with `what` timed out after `ms`, so that a hang fails the test instead of stalling it. */
+function guard<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} hung (${ms / 1000} s)`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+Deno.test("files swapped after the walk: a FIFO is skipped, a symlink out of the root is not read", async () => {
+  const SECRET = "OUTSIDE_ROOT_SECRET_91c2";
+  const root = await makeProject({
+    "a.py": "def keep_a():\n    return 1\n",
+    "b.py": "def swapped_b():\n    return 2\n",
+    "c.py": "def swapped_c():\n    return 3\n",
+  });
+  const outside = await Deno.makeTempDir({ prefix: "codectx-outside-" });
+  await Deno.writeTextFile(`${outside}/secret.py`, `def ${SECRET}():\n    return 0\n`);
+  const indexDir = await tempIndexDir();
+  const store = await Store.open(indexDir);
+  try {
+    const entries = await walk(root);
+    assert.equal(entries.length, 3);
+    // Between the walk and the read: b.py becomes a FIFO, c.py a link out of the root.
+    await Deno.remove(`${root}/b.py`);
+    const mk = await new Deno.Command("mkfifo", { args: [`${root}/b.py`] }).output();
+    assert.equal(mk.code, 0);
+    await Deno.remove(`${root}/c.py`);
+    await Deno.symlink(`${outside}/secret.py`, `${root}/c.py`);
+    const got = await guard(ingest(entries, new Map(), store, { workers: 0 }), 20_000, "ingest");
+    const byPath = new Map(got.files.map((f) => [f.path, f]));
+    assert.equal(byPath.get("a.py")?.skipped, undefined);
+    assert.equal(byPath.get("b.py")?.skipped, "unreadable");
+    assert.equal(byPath.get("c.py")?.skipped, "unreadable");
+    const symbols = await store.readAllBlobs<Array<{ name: string }>>(
+      "symbols",
+      new Set(got.files.map((f) => f.blob).filter(Boolean)),
+    );
+    assert.doesNotMatch(JSON.stringify([...symbols.values()]), new RegExp(SECRET));
+  } finally {
+    store.close();
+    await cleanup(root, outside, indexDir);
+  }
+});
+
+Deno.test("answers read live files through the same checks: a swapped file leaks nothing", async () => {
+  const SECRET = "OUTSIDE_ROOT_SECRET_4d7e";
+  const root = await makeProject({
+    "app.py": 'def handler(x):\n    """Handles x."""\n    return helper(x)\n\n\n' +
+      "def helper(y):\n    return y + 1\n",
+  });
+  const outside = await Deno.makeTempDir({ prefix: "codectx-outside-" });
+  const lines = Array.from({ length: 12 }, (_, i) => `# ${SECRET} line ${i}`).join("\n");
+  await Deno.writeTextFile(`${outside}/secret.py`, lines + "\n");
+  const indexDir = await tempIndexDir();
+  const executor = await createExecutor(root, { indexDir });
+  try {
+    await executor.service.start({ watch: false, log: () => {} });
+    // After indexing, app.py becomes a link to a file outside the root.
+    await Deno.remove(`${root}/app.py`);
+    await Deno.symlink(`${outside}/secret.py`, `${root}/app.py`);
+    for (
+      const call of [
+        { tool_name: "explain_symbol", arguments: { symbol_name: "handler" } },
+        { tool_name: "get_context", arguments: { symbol_name: "handler" } },
+        { tool_name: "explain_file", arguments: { file_path: "app.py" } },
+      ]
+    ) {
+      const r = await executor.execute(call);
+      assert.doesNotMatch(JSON.stringify(r), new RegExp(SECRET), `${call.tool_name} leaked`);
+    }
+    // And a FIFO in its place does not hang the answer.
+    await Deno.remove(`${root}/app.py`);
+    await new Deno.Command("mkfifo", { args: [`${root}/app.py`] }).output();
+    const r = await guard(
+      executor.execute({ tool_name: "explain_symbol", arguments: { symbol_name: "handler" } }),
+      20_000,
+      "explain_symbol on a FIFO",
+    );
+    assert.doesNotMatch(JSON.stringify(r), new RegExp(SECRET));
+  } finally {
+    await executor.close();
+    await cleanup(root, outside, indexDir);
+  }
+});
+
+Deno.test("the HTTP edge: bad Host, another site, descriptor exhaustion", async () => {
+  const root = await makeProject({ "a.py": "def alpha():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  // A low descriptor limit: 400 open connections exhaust it.
+  const proc = new Deno.Command("sh", {
+    args: [
+      "-c",
+      `ulimit -n 256; exec "${Deno.execPath()}" run -A "${CLI}" serve --port 0 --no-watch ` +
+      `--path "${root}" --index-dir "${indexDir}"`,
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const reading = (async () => {
+    const dec = new TextDecoder();
+    for await (const c of proc.stderr) log += dec.decode(c, { stream: true });
+  })();
+  try {
+    const port = await poll("the announcement", () => {
+      const m = /listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(log);
+      return Promise.resolve(m ? Number(m[1]) : null);
+    });
+    const base = `http://127.0.0.1:${port}`;
+    await poll("the index", async () => {
+      const r = await fetch(`${base}/health`);
+      return (await r.json()).index?.state === "ready";
+    });
+    // A Host that is no URL: a JSON 403, no stack trace.
+    const bad = await rawHttp(
+      port,
+      `GET /health HTTP/1.1\nHost: 127.0.0.1:99999999\nConnection: close`,
+    );
+    assert.match(bad, /^HTTP\/1\.1 403/);
+    assert.match(bad, /"code":"forbidden"/);
+    // A page of another site (no Origin on a simple GET) runs nothing.
+    const cross = await fetch(`${base}/tools/list`, {
+      headers: { "Sec-Fetch-Site": "cross-site" },
+    });
+    assert.equal(cross.status, 403);
+    await cross.body?.cancel();
+    const same = await fetch(`${base}/tools/list`, {
+      headers: { "Sec-Fetch-Site": "same-origin" },
+    });
+    assert.equal(same.status, 200);
+    await same.body?.cancel();
+    // Out of descriptors: the server survives and answers again once they are closed.
+    const conns: Deno.Conn[] = [];
+    for (let i = 0; i < 400; i++) {
+      try {
+        conns.push(await Deno.connect({ hostname: "127.0.0.1", port }));
+      } catch {
+        break; // refused while the server is out of descriptors
+      }
+    }
+    await new Promise((r) => setTimeout(r, 500));
+    for (const c of conns) c.close();
+    const health = await poll("/health after descriptor exhaustion", async () => {
+      const r = await fetch(`${base}/health`);
+      await r.body?.cancel();
+      return r.status === 200;
+    }).catch((err) => {
+      throw new Error(`${err.message}\nserver log:\n${log}`);
+    });
+    assert.equal(health, true);
+    assert.match(log, /out of file descriptors/);
+    assert.doesNotMatch(log, /Uncaught|^\s+at /m, log);
+  } finally {
+    try {
+      proc.kill("SIGTERM");
+    } catch {
+      // gone
+    }
+    await proc.status;
+    await reading;
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("event streams: a subscriber that does not read is dropped; streams are capped", async () => {
+  const hub = createEventHub();
+  const limits = { maxQueued: 16, maxStreams: 3 };
+  const server = startServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    label: "bridge",
+    build: () => () => sseResponse(hub, null, 60_000, limits),
+  });
+  try {
+    const idle = await fetch(server.url); // never read
+    const reader = await fetch(server.url);
+    const third = await fetch(server.url);
+    const fourth = await fetch(server.url);
+    assert.equal(fourth.status, 503);
+    await fourth.body?.cancel();
+    await third.body?.cancel();
+    let received = 0;
+    const reading = (async () => {
+      const dec = new TextDecoder();
+      try {
+        for await (const chunk of reader.body!) {
+          received += (dec.decode(chunk).match(/^event: tool\.completed$/gm) ?? []).length;
+        }
+      } catch {
+        // the stream ends when the hub closes
+      }
+    })();
+    const pad = "x".repeat(1024);
+    // 40 MB of events: more than the socket buffers take for the client that never reads.
+    for (let i = 0; i < 40_000 && hub.subscribers() > 1; i++) {
+      hub.publish("tool.completed", { i, pad });
+      if (i % 4 === 0) await new Promise((r) => setTimeout(r, 0));
+    }
+    assert.equal(hub.subscribers(), 1, "the stream that is not read was not dropped");
+    hub.close();
+    await reading;
+    assert.ok(received > 0);
+    await idle.body?.cancel();
+  } finally {
+    hub.close();
+    await server.shutdown();
+  }
+});
+
+Deno.test("MCP stdio: garbage, oversized and invalid lines get JSON-RPC errors; the server goes on", async () => {
+  const root = await makeProject({ "a.py": "def alpha():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, "--no-watch"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = proc.stdin.getWriter();
+  const enc = new TextEncoder();
+  const lines: string[] = [];
+  const reading = (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const c of proc.stdout) {
+      buf += dec.decode(c, { stream: true });
+      for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n")) {
+        lines.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+    }
+  })();
+  try {
+    await writer.write(enc.encode("this is not json\n"));
+    const huge = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"validate_code",` +
+      `"arguments":{"code":"${"x".repeat(11 * 1024 * 1024)}"}}}\n`;
+    await writer.write(enc.encode(huge));
+    await writer.write(enc.encode('{"foo":1}\n'));
+    await writer.write(enc.encode(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: {
+          protocolVersion: "2025-06-18",
+          capabilities: {},
+          clientInfo: { name: "t", version: "1" },
+        },
+      }) + "\n",
+    ));
+    await poll("four answers", () => Promise.resolve(lines.length >= 4 ? true : null));
+    const answers = lines.map((l) => JSON.parse(l));
+    assert.equal(answers[0].error.code, -32700);
+    assert.equal(answers[1].id, 7);
+    assert.equal(answers[1].error.code, -32600);
+    assert.match(answers[1].error.message, /larger than 10485760 bytes/);
+    assert.equal(answers[2].error.code, -32600);
+    assert.equal(answers[3].id, 1);
+    assert.equal(answers[3].result.serverInfo.name, "codectx");
+  } finally {
+    await writer.close().catch(() => {});
+    await proc.status;
+    await reading;
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("a second process on an index being built answers busy with a sentence, not internal", async () => {
+  const root = await makeProject({ "a.py": "def alpha():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  // Another process holds the writer lease of an index that has no generation yet.
+  const holder = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const { Store } = await import(${
+        JSON.stringify(new URL("../src/store/kv.ts", import.meta.url).href)
+      });
+       const s = await Store.open(${JSON.stringify(indexDir)});
+       console.log(await s.acquireLease() ? "held" : "refused");
+       for await (const _ of Deno.stdin.readable) { /* until the test closes stdin */ }
+       await s.releaseLease(); s.close();`,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const out = holder.stdout.getReader();
+  const first = new TextDecoder().decode((await out.read()).value);
+  assert.match(first, /held/);
+  const executor = await createExecutor(root, { indexDir });
+  try {
+    const r = await executor.execute({
+      tool_name: "search_symbols",
+      arguments: { query: "alpha" },
+    });
+    assert.equal(r.success, false);
+    assert.equal(r.error_code, "busy", r.error ?? "");
+    assert.match(r.error ?? "", /another codectx process \(pid \d+\) is indexing this project/);
+    // Once the other process is done, the same executor indexes and answers.
+    await holder.stdin.close();
+    await holder.status;
+    const after = await executor.execute({
+      tool_name: "search_symbols",
+      arguments: { query: "alpha" },
+    });
+    assert.equal(after.success, true, after.error ?? "");
+  } finally {
+    await holder.stdin.close().catch(() => {});
+    await out.cancel().catch(() => {});
+    await holder.status;
+    await executor.close();
+    await cleanup(root, indexDir);
+  }
+});

@@ -1,0 +1,115 @@
+/**
+ * The README's install line, run as a user would: `deno task install:cli` from the clone into
+ * a temporary `DENO_INSTALL_ROOT`, then the installed `codectx` command, called from another
+ * folder through PATH, prints its version and indexes a small project.
+ */
+
+import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { REPO } from "./surfaces_helpers.ts";
+
+/** Runs `cmd args` with `env` added to this process's environment; never throws. */
+async function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd: string; env: Record<string, string> },
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(cmd, {
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder();
+  return { code: out.code, stdout: text.decode(out.stdout), stderr: text.decode(out.stderr) };
+}
+
+Deno.test("install: `deno task install:cli` gives a codectx command that works from anywhere", async () => {
+  const root = await Deno.makeTempDir({ prefix: "codectx-install-" });
+  const project = await makeProject({
+    "app/main.py":
+      "def greet(name):\n    return f'hello {name}'\n\n\ndef main():\n    greet('x')\n",
+    "web/util.ts": "export function slug(s: string): string {\n  return s.toLowerCase();\n}\n",
+  });
+  const indexDir = await tempIndexDir();
+  // The shim calls `deno` from PATH, as it will on the user's machine.
+  const env = {
+    DENO_INSTALL_ROOT: root,
+    PATH: `${join(root, "bin")}:${dirname(Deno.execPath())}:/usr/bin:/bin`,
+    NO_COLOR: "1",
+  };
+  try {
+    const install = await run(Deno.execPath(), ["task", "install:cli"], { cwd: REPO, env });
+    assert.equal(install.code, 0, install.stderr);
+    // The first install used to print a box about npm build scripts it had not run.
+    assert.doesNotMatch(install.stderr + install.stdout, /Ignored build scripts|approve-scripts/);
+    const shim = await Deno.readTextFile(join(root, "bin", "codectx"));
+    assert.match(shim, /cli\.ts/);
+
+    const version = await run("codectx", ["--version"], { cwd: project, env });
+    assert.equal(version.code, 0, version.stderr);
+    assert.match(version.stdout, /^codectx \d+\.\d+\.\d+/);
+
+    const index = await run(
+      "codectx",
+      ["index", "--path", project, "--index-dir", indexDir, "--json"],
+      { cwd: project, env },
+    );
+    assert.equal(index.code, 0, index.stderr);
+    const report = JSON.parse(index.stdout);
+    assert.equal(report.files, 2);
+    assert.ok(report.symbols >= 3, index.stdout);
+    assert.doesNotMatch(index.stderr, /Ignored build scripts|unstable/i);
+  } finally {
+    await cleanup(root, project, indexDir);
+  }
+});
+
+/** A program that imports codectx, indexes `project` and looks a symbol up. */
+function importer(specifier: string, project: string, indexDir: string): string {
+  return `import { createExecutor, indexProject } from ${JSON.stringify(specifier)};
+const opts = { indexDir: ${JSON.stringify(indexDir)} };
+const report = await indexProject(${JSON.stringify(project)}, opts);
+const ex = await createExecutor(${JSON.stringify(project)}, opts);
+const r = await ex.execute({ tool_name: "search_symbols", arguments: { query: "greet" } });
+await ex.close();
+console.log(JSON.stringify({ files: report.files, symbols: r.result_payload.symbols }));
+`;
+}
+
+Deno.test("mod.ts imported from another folder and from another Deno project, no --config", async () => {
+  const project = await makeProject({
+    "app/main.py": "def greet(name):\n    return f'hello {name}'\n",
+  });
+  const byPath = await Deno.makeTempDir({ prefix: "codectx-importer-" });
+  const otherProject = await Deno.makeTempDir({ prefix: "codectx-importer-" });
+  const indexDir = await tempIndexDir();
+  try {
+    const mod = new URL("../mod.ts", import.meta.url).href;
+    await Deno.writeTextFile(join(byPath, "main.ts"), importer(mod, project, indexDir));
+    // Another project: its own import map, which knows codectx but none of its dependencies.
+    await Deno.writeTextFile(
+      join(otherProject, "deno.json"),
+      JSON.stringify({ imports: { "@codectx/codectx": mod }, unstable: ["kv"] }),
+    );
+    await Deno.writeTextFile(
+      join(otherProject, "main.ts"),
+      importer("@codectx/codectx", project, indexDir),
+    );
+    for (const [dir, flags] of [[byPath, ["--unstable-kv"]], [otherProject, []]] as const) {
+      const out = await run(Deno.execPath(), ["run", "-A", ...flags, "main.ts"], {
+        cwd: dir,
+        env: { NO_COLOR: "1" },
+      });
+      assert.equal(out.code, 0, `${dir}: ${out.stderr}`);
+      const answer = JSON.parse(out.stdout);
+      assert.equal(answer.files, 1);
+      assert.equal(answer.symbols[0].name, "greet", out.stdout);
+      assert.equal(answer.symbols[0].file, "app/main.py");
+    }
+  } finally {
+    await cleanup(project, byPath, otherProject, indexDir);
+  }
+});

@@ -1,0 +1,399 @@
+/**
+ * The web page of `codectx web` in a real browser: Debian's chromium driven by
+ * `playwright-core` against the real CLI serving a small project in Python, TypeScript and
+ * Go written here. Search → result → symbol view; the call-graph and dependency-graph
+ * pictures; deep links, the back button and `/`; an error that clears the previous picture;
+ * Summary, Ask and Quality; no request leaving 127.0.0.1; and CORS as the browser enforces
+ * it. Each step saves a screenshot (the folder is printed).
+ */
+
+import assert from "node:assert/strict";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { http, obj, poll, startCli } from "./surfaces_helpers.ts";
+
+/** Debian's chromium; CI installs it when a browser test exists. */
+const CHROMIUM = "/usr/bin/chromium";
+
+/** A shop in three languages, with an import cycle and a security finding. */
+const PROJECT: Record<string, string> = {
+  "README.md":
+    "# Shop\n\nA small shop: a cart in Python, a web layer in TypeScript, a calculator in Go.\n",
+  "shop/__init__.py": "",
+  "shop/cart.py": `"""The shopping cart."""
+
+from shop.prices import price_of
+
+
+class Cart:
+    """Holds items and totals them."""
+
+    def __init__(self):
+        self.items = []
+
+    def add(self, name: str) -> None:
+        """Put an item in the cart."""
+        self.items.append(name)
+
+    def total(self) -> float:
+        """Sum of the prices of the items."""
+        return sum(price_of(item) for item in self.items)
+
+
+def checkout(names: list) -> float:
+    """Fill a cart with the named items and return what they cost."""
+    cart = Cart()
+    for name in names:
+        cart.add(name)
+    print("checking out", len(names))
+    return cart.total()
+`,
+  "shop/prices.py": `"""Prices of items, read from a price list."""
+
+from shop.cart import Cart
+
+PRICES = {"apple": 0.5, "pear": 0.75}
+
+
+def price_of(name: str) -> float:
+    """The price of one item, evaluated from the price list."""
+    return eval(str(PRICES.get(name, 0)))
+
+
+def cart_value(cart: Cart) -> float:
+    """What a whole cart is worth."""
+    return cart.total()
+`,
+  "web/util.ts": `/** Formats an amount of money. */
+export function formatTotal(amount: number): string {
+  return amount.toFixed(2);
+}
+`,
+  "web/api.ts": `import { formatTotal } from "./util.ts";
+
+/** Answers the total of a basket as text. */
+export function totalText(prices: number[]): string {
+  return formatTotal(prices.reduce((a, b) => a + b, 0));
+}
+`,
+  "go.mod": "module example.com/shop\n\ngo 1.21\n",
+  "pkg/calc/calc.go": `package calc
+
+// Sum adds the numbers.
+func Sum(xs []float64) float64 {
+	t := 0.0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
+`,
+  "cmd/shop/main.go": `package main
+
+import (
+	"fmt"
+
+	"example.com/shop/pkg/calc"
+)
+
+func main() {
+	fmt.Println(calc.Sum([]float64{1, 2}))
+}
+`,
+};
+
+/** Waits until the page's view has finished drawing. */
+async function settled(page: Page): Promise<void> {
+  // A selector, not a script: the page's Content-Security-Policy forbids evaluated strings.
+  await page.waitForSelector("main#view:not([aria-busy]) > .view > *", { state: "attached" });
+}
+
+/** Opens an address fresh (a hash-only `goto` would keep the old view). */
+async function open(page: Page, url: string): Promise<void> {
+  await page.goto("about:blank");
+  await page.goto(url);
+  await settled(page);
+}
+
+/** The labels of the nodes of the picture on the page. */
+async function nodeLabels(page: Page): Promise<string[]> {
+  await page.waitForSelector("#graph-out svg g.node");
+  return await page.$$eval(
+    "#graph-out svg g.node text",
+    (ts) => ts.map((t) => t.textContent ?? ""),
+  );
+}
+
+/** A tiny page on another port that calls the API from the browser and says what happened. */
+function corsPage(api: string): string {
+  return `<!doctype html><title>cors</title><p id="out">waiting</p><script>
+fetch(${JSON.stringify(api + "/health")}).then((r) => r.json())
+  .then((h) => { document.getElementById("out").textContent = "allowed " + h.status; })
+  .catch((e) => { document.getElementById("out").textContent = "blocked " + e.name; });
+</script>`;
+}
+
+Deno.test("web page in chromium: views, pictures, deep links, errors, offline, CORS", async (t) => {
+  const have = await Deno.stat(CHROMIUM).catch(() => null);
+  if (!have) {
+    throw new Error(
+      `chromium is missing at ${CHROMIUM}: install it with 'apt-get install -y chromium' ` +
+        "(.ci/run does this when a browser test exists)",
+    );
+  }
+  const root = await makeProject(PROJECT);
+  const indexDir = await tempIndexDir();
+  const profile = await Deno.makeTempDir({ prefix: "codectx-chromium-" });
+  const shots = await Deno.makeTempDir({ prefix: "codectx-web-shots-" });
+  console.log(`screenshots: ${shots}`);
+  const srv = await startCli("web", [
+    "--port",
+    "0",
+    "--path",
+    root,
+    "--index-dir",
+    indexDir,
+    "--no-watch",
+  ]);
+  // A second server for the CORS pages, on its own port.
+  const other = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    () => new Response(corsPage(srv.url), { headers: { "Content-Type": "text/html" } }),
+  );
+  const otherPort = other.addr.port;
+  let context: BrowserContext | null = null;
+  try {
+    await poll("the index", async () => {
+      const h = await http(`${srv.url}/health`);
+      return obj(h.json.index).state === "ready";
+    });
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      viewport: { width: 1280, height: 900 },
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-sync",
+        // A name that is not localhost but still reaches this machine: a foreign origin.
+        "--host-resolver-rules=MAP evil.test 127.0.0.1",
+      ],
+    });
+    // Every request the page makes is checked here: only loopback may be reached.
+    const left: string[] = [];
+    await context.route("**/*", (route) => {
+      const u = new URL(route.request().url());
+      if (u.protocol === "about:" || u.protocol === "data:") return route.continue();
+      if (u.hostname === "127.0.0.1" || u.hostname === "localhost" || u.hostname === "evil.test") {
+        return route.continue();
+      }
+      left.push(u.href);
+      return route.abort();
+    });
+    const page = context.pages()[0] ?? await context.newPage();
+    const pageErrors: string[] = [];
+    page.on("pageerror", (e) => pageErrors.push(e.message));
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(r.url()));
+    const shot = (name: string) =>
+      page.screenshot({ path: `${shots}/${name}.png`, fullPage: true });
+    const base = srv.url + "/";
+
+    await t.step("search → a result → the symbol view with source and callers", async () => {
+      await open(page, base);
+      await page.click("h1");
+      await page.keyboard.press("/");
+      assert.equal(
+        await page.evaluate("document.activeElement && document.activeElement.id"),
+        "q",
+        "/ focuses search",
+      );
+      await page.keyboard.type("price of one item from the price list");
+      await page.keyboard.press("Enter");
+      await page.waitForSelector("#search-results li.hit");
+      await settled(page);
+      assert.match(page.url(), /#\/search\?q=price/);
+      const marks = await page.$$eval("#search-results mark", (ms) => ms.map((m) => m.textContent));
+      assert.ok(marks.some((m) => /price|item/i.test(m ?? "")), marks.join());
+      assert.ok(!marks.some((m) => /^(the|of|from)$/i.test(m ?? "")), "no stop word marked");
+      await shot("search");
+      await page.click("#search-results a.title:text-is('price_of')");
+      await page.waitForSelector("#symbol-name");
+      await settled(page);
+      assert.equal(await page.textContent("#symbol-name"), "price_of");
+      const source = await page.textContent("#symbol-source");
+      assert.match(source ?? "", /def price_of\(name: str\) -> float:/);
+      // Line numbers start at the symbol's first line (8 in prices.py).
+      assert.equal(await page.textContent("#symbol-source tr:first-child td.ln"), "8");
+      const callers = await page.textContent("#callers");
+      assert.match(callers ?? "", /Cart\.total/);
+      assert.match(callers ?? "", /shop\/cart\.py:18/);
+      assert.ok(await page.$("#callers .badge[title=resolution]"), "callers show a resolution");
+      const refs = await page.$$eval("#references h4 a", (as) => as.map((a) => a.textContent));
+      assert.deepEqual(refs.sort(), ["shop/cart.py", "shop/prices.py"]);
+      await shot("symbol");
+    });
+
+    await t.step(
+      "a reference opens the file view at its line, with outline and imports",
+      async () => {
+        await page.click("#references a.ln-link[href='#/file/shop/cart.py:18']");
+        await page.waitForSelector("#file-name");
+        await settled(page);
+        assert.equal(await page.textContent("#file-name"), "shop/cart.py");
+        assert.ok(await page.$("#file-source tr.focus[data-line='18']"), "line 18 is marked");
+        const outline = await page.$$eval("#outline a.name", (as) => as.map((a) => a.textContent));
+        assert.deepEqual(outline, ["Cart", "__init__", "add", "total", "checkout"]);
+        assert.ok(
+          await page.$("#imports a[href='#/file/shop/prices.py']"),
+          "import links to its file",
+        );
+        assert.ok(await page.$("#importers a[href='#/file/shop/prices.py']"), "importer listed");
+        // A name in the source is a link to its symbol.
+        assert.ok(await page.$("#file-source a.name:text-is('price_of')"), "names link");
+        await shot("file");
+        await page.click("#outline a.name:text-is('checkout')");
+        await page.waitForSelector("#symbol-name:text-is('checkout')");
+        await page.goBack();
+        await page.waitForSelector("#file-name:text-is('shop/cart.py')");
+        await page.goBack();
+        await page.waitForSelector("#symbol-name:text-is('price_of')");
+      },
+    );
+
+    await t.step("the call graph is an SVG with the expected nodes; externals fold", async () => {
+      await open(page, base + "#/graph/calls/checkout?depth=2");
+      const labels = await nodeLabels(page);
+      for (const want of ["checkout", "Cart", "Cart.add", "Cart.total", "price_of"]) {
+        assert.ok(labels.includes(want), `${want} in ${labels.join(" | ")}`);
+      }
+      assert.ok(labels.some((l) => /^\+\d+ external: /.test(l)), labels.join(" | "));
+      assert.ok(!labels.includes("print"), "builtins are folded by default");
+      assert.ok(await page.$("#graph-out svg g.node.center"), "the symbol is marked");
+      await shot("callgraph");
+      await page.check("#graph-external");
+      await page.waitForURL(/external=1/);
+      await settled(page);
+      assert.ok((await nodeLabels(page)).includes("print"), "external calls shown on request");
+      // A click on a node opens that node's graph.
+      await page.click("#graph-out svg g.node:has(text:text-is('Cart.total')) a");
+      await page.waitForURL(/#\/graph\/calls\/Cart\.total/);
+      await settled(page);
+      assert.match(await page.textContent("#graph-caption") ?? "", /Calls of Cart\.total/);
+    });
+
+    await t.step("an error replaces the previous picture", async () => {
+      await open(page, base + "#/graph/calls/checkout");
+      await nodeLabels(page);
+      await page.fill("#graph-subject", "no_such_function_here");
+      await page.press("#graph-subject", "Enter");
+      await page.waitForSelector(".note.error");
+      await settled(page);
+      assert.equal(await page.$$eval("svg", (s) => s.length), 0, "the old picture is gone");
+      assert.match(await page.textContent(".note.error") ?? "", /no_such_function_here/);
+      assert.ok(await page.$("#graph-form"), "the controls stay to correct the request");
+      await shot("graph-error");
+    });
+
+    await t.step("dependency pictures: a file's neighbourhood, the project, cycles", async () => {
+      await open(page, base + "#/graph/deps/shop/cart.py");
+      const near = await nodeLabels(page);
+      assert.ok(near.includes("cart.py") && near.includes("prices.py"), near.join(" | "));
+      assert.ok(await page.$("#graph-out svg g.edge.cycle"), "the import cycle is red");
+      await shot("deps-file");
+      await open(page, base + "#/graph/deps");
+      const all = await nodeLabels(page);
+      for (const f of ["cart.py", "prices.py", "api.ts", "util.ts", "main.go"]) {
+        assert.ok(all.includes(f), `${f} in ${all.join(" | ")}`);
+      }
+      await open(page, base + "#/graph/deps?fold=1");
+      const folded = await nodeLabels(page);
+      assert.ok(folded.some((l) => /^shop\/ \(3 files\)$/.test(l)), folded.join(" | "));
+      assert.ok(folded.some((l) => /^web\/ \(2 files\)$/.test(l)), folded.join(" | "));
+      const cyclic = await page.$$eval(
+        "#graph-out g.node.cycle text",
+        (ts) => ts.map((x) => x.textContent),
+      );
+      assert.deepEqual(cyclic, ["shop/ (3 files)"], "a folder holding a cycle is marked");
+      await shot("deps-project");
+    });
+
+    await t.step("deep links open their view directly; the back button works", async () => {
+      await open(page, base + "#/symbol/Cart.add");
+      assert.equal(await page.textContent("#symbol-name"), "Cart.add");
+      await open(page, base + "#/file/shop/cart.py:14");
+      assert.ok(await page.$("#file-source tr.focus[data-line='14']"));
+      await open(page, base + "#/graph/calls/checkout?depth=2");
+      assert.equal(await page.inputValue("#graph-depth"), "2");
+      await nodeLabels(page);
+      await page.click("#tabs a[data-tab=summary]");
+      await page.waitForSelector("#summary .markdown");
+      await page.goBack();
+      await page.waitForSelector("#graph-out svg g.node");
+      assert.match(page.url(), /#\/graph\/calls\/checkout\?depth=2$/);
+    });
+
+    await t.step("Summary and Ask are rendered Markdown with links to file:line", async () => {
+      await open(page, base + "#/summary");
+      assert.ok(await page.$("#summary .markdown h2"), "headings are elements");
+      const text = await page.textContent("#summary") ?? "";
+      assert.ok(!/^#{1,6} /m.test(text) && !text.includes("```"), "no raw Markdown");
+      await shot("summary");
+      await open(page, base + "#/ask?q=" + encodeURIComponent("how is the cart total computed?"));
+      await page.waitForSelector("#ask-out .markdown");
+      const cites = await page.$$eval(
+        "#ask-out .markdown a[href^='#/file/']",
+        (as) => as.map((a) => a.getAttribute("href")),
+      );
+      assert.ok(cites.some((h) => /^#\/file\/shop\/cart\.py:\d+$/.test(h ?? "")), cites.join());
+      assert.ok(await page.$("#ask-out .markdown pre code"), "code blocks are code");
+      await shot("ask");
+    });
+
+    await t.step("Quality: complex functions and security findings link to the code", async () => {
+      await open(page, base + "#/quality");
+      await page.waitForSelector("#worst-functions");
+      const fns = await page.$$eval("#worst-functions tbody tr", (rs) => rs.length);
+      assert.ok(fns >= 5, `functions: ${fns}`);
+      const finding = await page.$("#findings a.where[href='#/file/shop/prices.py:10']");
+      assert.ok(finding, await page.textContent("#findings") ?? "no findings");
+      assert.match(await page.textContent("#findings") ?? "", /eval/i);
+      await shot("quality");
+    });
+
+    await t.step("nothing left 127.0.0.1 and the page raised no error", () => {
+      assert.deepEqual(left, []);
+      assert.ok(requested.length > 10);
+      for (const u of requested) {
+        const host = new URL(u).hostname;
+        assert.ok(host === "127.0.0.1" || u.startsWith("about:"), u);
+      }
+      assert.ok(requested.some((u) => u.endsWith("/vendor/viz.js")), "the layout library is local");
+      assert.deepEqual(pageErrors, []);
+    });
+
+    await t.step(
+      "CORS: another localhost port may call the API, a foreign origin may not",
+      async () => {
+        const p = await context!.newPage();
+        await p.goto(`http://localhost:${otherPort}/`);
+        await p.waitForSelector("#out:not(:text-is('waiting'))");
+        assert.equal(await p.textContent("#out"), "allowed ok");
+        await p.goto(`http://evil.test:${otherPort}/`);
+        await p.waitForSelector("#out:not(:text-is('waiting'))");
+        assert.equal(await p.textContent("#out"), "blocked TypeError");
+        await p.screenshot({ path: `${shots}/cors-blocked.png` });
+        await p.close();
+      },
+    );
+  } finally {
+    await context?.close();
+    await other.shutdown();
+    await srv.stop();
+    await cleanup(root, indexDir, profile);
+  }
+});
