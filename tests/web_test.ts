@@ -39,6 +39,12 @@ function assertError(a: Answer, status: number, code: string, message?: RegExp):
 
 Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) => {
   const fx = await fixtureCopy();
+  // A test file, so search's scope and include_tests have something to tell apart.
+  await Deno.mkdir(`${fx.root}/tests`);
+  await Deno.writeTextFile(
+    `${fx.root}/tests/test_greeter.py`,
+    'from app.main import Greeter\n\n\ndef test_greeter_says_zanzibar():\n    assert Greeter("zanzibar").greet\n',
+  );
   const srv = await startCli("web", [
     "--port",
     "0",
@@ -185,6 +191,47 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       await stillServing();
     });
 
+    await t.step("GET /api/search: scope, include_tests, exact and regex modes", async () => {
+      const files = (a: Answer) => arr(a.json.results).map((r) => String(obj(r).file));
+      const plain = await get("/api/search?q=zanzibar&mode=lexical");
+      assert.equal(plain.status, 200, plain.text);
+      assert.ok(!files(plain).includes("tests/test_greeter.py"), "tests are left out by default");
+      for (const q of ["include_tests=1", "scope=tests", "scope=all"]) {
+        const a = await get(`/api/search?q=zanzibar&mode=lexical&${q}`);
+        assert.ok(files(a).includes("tests/test_greeter.py"), `${q}: ${a.text}`);
+      }
+      const docs = await get("/api/search?q=fixture+project&scope=docs&mode=lexical");
+      assert.ok(files(docs).length > 0 && files(docs).every((f) => f.endsWith(".md")), docs.text);
+
+      const exact = await get("/api/search?q=" + encodeURIComponent("def greet(") + "&mode=exact");
+      assert.equal(exact.status, 200, exact.text);
+      assert.equal(exact.json.mode, "exact");
+      const hit = obj(arr(exact.json.results)[0]);
+      assert.deepEqual([hit.file, hit.line, hit.column], ["app/main.py", 13, 5]);
+      const regex = await get(
+        "/api/search?q=" + encodeURIComponent("def (parse|slug)\\w+") + "&mode=regex",
+      );
+      assert.equal(regex.status, 200, regex.text);
+      assert.deepEqual(
+        arr(regex.json.results).map((r) => obj(r).symbol).sort(),
+        ["parse_config", "slugify"],
+      );
+      assertError(
+        await get("/api/search?q=" + encodeURIComponent("def (") + "&mode=regex"),
+        400,
+        "invalid_argument",
+        /query 'def \(' is not a valid regular expression/,
+      );
+      assertError(await get("/api/search?q=x&mode=fuzzy"), 400, "invalid_argument", /mode/);
+      assertError(await get("/api/search?q=x&scope=src"), 400, "invalid_argument", /scope/);
+      assertError(
+        await get("/api/search?q=x&include_tests=maybe"),
+        400,
+        "invalid_argument",
+        /include_tests must be 1, 0, true or false/,
+      );
+    });
+
     await t.step("GET /api/deps, /api/callgraph, /api/summary", async () => {
       assertTool(await get("/api/deps?file=app/main.py"), "get_dependencies");
       const graph = await get("/api/deps");
@@ -219,6 +266,19 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assert.equal(f.json.file, "app/main.py");
       assertError(await get("/api/file"), 400, "invalid_argument", /path is required/);
       assertError(await get("/api/file?path=../../etc/passwd"), 400, "outside_root");
+      assert.equal(f.json.source, undefined, "the text only on request");
+      const withText = await get("/api/file?path=app/main.py&source=1");
+      assertTool(withText, "explain_file");
+      const text = await Deno.readTextFile(`${fx.root}/app/main.py`);
+      assert.equal(withText.json.source, text);
+      assert.equal(withText.json.source_truncated, false);
+      assertError(await get("/api/file?path=app/main.py&source=yes"), 400, "invalid_argument");
+      assertError(
+        await get(`/api/file?path=${encodeURIComponent(fx.secretFile)}&source=1`),
+        400,
+        "outside_root",
+      );
+      assertError(await get("/api/file?path=app/escape.py&source=1"), 400, "outside_root");
       assertTool(await get("/api/quality"), "analyze_quality");
     });
 
@@ -342,6 +402,16 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assert.match(host, /"code":"forbidden"/);
       await stillServing();
     });
+
+    await t.step(
+      "a file swapped for a link out of the root after indexing is refused",
+      async () => {
+        const file = `${fx.root}/app/utils.py`;
+        await Deno.remove(file);
+        await Deno.symlink(fx.secretFile, file);
+        assertError(await get("/api/file?path=app/utils.py&source=1"), 400, "outside_root");
+      },
+    );
 
     await t.step("no answer carried a byte of a file outside the root", () => {
       for (const text of seen) {

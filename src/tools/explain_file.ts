@@ -1,21 +1,65 @@
 /**
- * `explain_file`: the outline of one file — language, size, symbols, imports.
+ * `explain_file`: the outline of one file — language, size, symbols, imports — and, on
+ * request (`include_source`), its text, read through the same safe read as indexing and cut
+ * at {@link MAX_SOURCE_LINES} lines or {@link MAX_SOURCE_BYTES} bytes.
  */
 
 import { z } from "npm:zod@4.1.9";
 import { CodectxError } from "../errors.ts";
 import { fileDependencies } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
+import { readProjectFile, UnsafeFileError } from "../index/safe_read.ts";
 import { fileNotInIndex } from "../util/suggest.ts";
 import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
+
+/** At most this many lines of a file's text are answered. */
+export const MAX_SOURCE_LINES = 20_000;
+/** At most this many bytes of a file's text are answered (the index's file size limit). */
+export const MAX_SOURCE_BYTES = 1_048_576;
+
+/** The text of an indexed file, cut at the limits; `truncated` when it was cut. */
+async function readSource(
+  root: string,
+  rel: string,
+): Promise<{ source: string; truncated: boolean }> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readProjectFile(root, rel, { maxBytes: MAX_SOURCE_BYTES });
+  } catch (err) {
+    if (err instanceof UnsafeFileError && err.reason === "outside_root") {
+      throw new CodectxError("outside_root", `${err.message}; pass a file inside the project`);
+    }
+    if (err instanceof UnsafeFileError && err.reason === "too_large") {
+      throw new CodectxError(
+        "invalid_argument",
+        `${err.message}; files over ${MAX_SOURCE_BYTES} bytes are outlined without their text (drop include_source)`,
+      );
+    }
+    throw new CodectxError(
+      "not_found",
+      `${
+        err instanceof Error ? err.message : String(err)
+      }; re-index with index_project if it changed`,
+    );
+  }
+  const text = new TextDecoder().decode(bytes).replace(/\r\n?/g, "\n");
+  const lines = text.split("\n");
+  if (lines.length <= MAX_SOURCE_LINES) return { source: text, truncated: false };
+  return { source: lines.slice(0, MAX_SOURCE_LINES).join("\n"), truncated: true };
+}
 
 /** The `explain_file` tool. */
 export const explainFileTool = defineTool({
   name: "explain_file",
   description:
-    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it.",
-  input: z.object({ file_path: filePathArg }),
+    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it; include_source adds the file's text.",
+  input: z.object({
+    file_path: filePathArg,
+    include_source: z.boolean().optional().describe(
+      `Also answer the file's text in source (at most ${MAX_SOURCE_LINES} lines / ${MAX_SOURCE_BYTES} bytes; source_truncated says when it was cut)`,
+    ),
+  }),
   output: z.object({
     file: z.string(),
     language: z.string(),
@@ -32,8 +76,12 @@ export const explainFileTool = defineTool({
     })),
     imported_by: z.array(z.string()),
     parse_error: z.string().nullable(),
+    source: z.string().optional().describe("The file's text, with include_source"),
+    source_truncated: z.boolean().optional().describe(
+      `Whether source stops at ${MAX_SOURCE_LINES} lines`,
+    ),
   }),
-  handler: async ({ file_path }, { project }) => {
+  handler: async ({ file_path, include_source }, { project }) => {
     const rel = project.resolvePath(file_path);
     const index = await project.index();
     const entry = index.files.get(rel);
@@ -44,6 +92,7 @@ export const explainFileTool = defineTool({
     const graph = await loadGraph(project);
     const graphFile = graph.byPath.get(rel);
     const deps = graphFile ? fileDependencies(graph, graphFile) : null;
+    const text = include_source ? await readSource(project.root, rel) : null;
     return {
       file: rel,
       language: entry.language,
@@ -53,6 +102,7 @@ export const explainFileTool = defineTool({
       imports: deps?.imports ?? [],
       imported_by: deps?.importedBy ?? [],
       parse_error: entry.error ?? null,
+      ...(text ? { source: text.source, source_truncated: text.truncated } : {}),
     };
   },
 });

@@ -56,6 +56,15 @@ function optionalParam(c: Context, name: string): string | undefined {
   return c.req.query(name)?.trim() || undefined;
 }
 
+/** Reads a boolean query parameter (`1`/`true`/`0`/`false`); absent → undefined. */
+function boolParam(c: Context, name: string): boolean | undefined {
+  const raw = c.req.query(name)?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return undefined;
+  if (raw === "1" || raw === "true") return true;
+  if (raw === "0" || raw === "false") return false;
+  throw new CodectxError("invalid_argument", `${name} must be 1, 0, true or false, not '${raw}'`);
+}
+
 /** Reads a required string query parameter. */
 function requiredParam(c: Context, name: string, what: string): string {
   const v = c.req.query(name);
@@ -134,7 +143,11 @@ async function health(ctx: Ctx): Promise<Response> {
   });
 }
 
-/** `GET /api/search?q=…`: ranked snippets. */
+/**
+ * `GET /api/search?q=…[&mode=hybrid|lexical|dense|exact|regex&scope=code|docs|tests|all
+ * &include_tests=1&language=…&path_prefix=…&top_k=…&threshold=…]`: ranked snippets, or every
+ * exact/regex match with its line and column; a bad regex is a 400 naming the query.
+ */
 async function search(ctx: Ctx, c: Context): Promise<Response> {
   const q = requiredParam(c, "q", "what to search for, e.g. /api/search?q=parse+config");
   const { payload, ms } = await ctx.tool(
@@ -146,10 +159,13 @@ async function search(ctx: Ctx, c: Context): Promise<Response> {
       path_prefix: c.req.query("path_prefix"),
       language: c.req.query("language"),
       mode: c.req.query("mode"),
+      scope: optionalParam(c, "scope"),
+      include_tests: boolParam(c, "include_tests"),
     }),
   );
   return jsonResponse({
     query: q,
+    mode: payload.mode,
     results: payload.snippets ?? [],
     took_ms: ms,
     index_state: payload.index_state,
@@ -203,10 +219,18 @@ async function references(ctx: Ctx, c: Context): Promise<Response> {
   return jsonResponse(payload);
 }
 
-/** `GET /api/file?path=…`: a file's outline, imports and importers. */
+/**
+ * `GET /api/file?path=…[&source=1]`: a file's outline, imports and importers; `source=1`
+ * adds its text (explain_file's `include_source`, read through the safe read).
+ */
 async function file(ctx: Ctx, c: Context): Promise<Response> {
   const path = requiredParam(c, "path", "the file, relative to the project root");
-  return jsonResponse((await ctx.tool("explain_file", { file_path: path })).payload);
+  const source = boolParam(c, "source");
+  const { payload } = await ctx.tool(
+    "explain_file",
+    defined({ file_path: path, include_source: source || undefined }),
+  );
+  return jsonResponse(payload);
 }
 
 /** `GET /api/quality[?path=…]`: maintainability, complexity and security findings. */

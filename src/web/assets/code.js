@@ -20,10 +20,12 @@ import { el } from "./dom.js";
  *   focus?: number[],
  *   names?: Map<string, string>,
  *   terms?: string[],
+ *   pattern?: RegExp | null,
  * }} CodeOptions
  * `first` is the number of the first line (1), `focus` the lines to mark, `names` maps an
- * identifier to the address it links to, `terms` are words to highlight (case-insensitive);
- * a line holding one is marked as a match.
+ * identifier to the address it links to, `terms` are words to highlight (case-insensitive),
+ * `pattern` a regular expression to highlight instead (a `g` flag is added); a line holding
+ * a highlight is marked as a match.
  */
 
 /** Identifiers, in every language the index knows well enough. */
@@ -36,6 +38,22 @@ const IDENT = /[A-Za-z_$][\w$]*/g;
  */
 function escapeRe(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/**
+ * What an `exact` or `regex` search matches, with the server's smart case (an upper-case
+ * letter makes it case-sensitive); null for a pattern the browser cannot compile.
+ * @param {string} query
+ * @param {string} mode `exact` or `regex`
+ * @returns {RegExp | null}
+ */
+export function matchPattern(query, mode) {
+  const flags = /\p{Lu}/u.test(query) ? "gu" : "giu";
+  try {
+    return new RegExp(mode === "exact" ? escapeRe(query) : query, flags);
+  } catch {
+    return null;
+  }
 }
 
 /** English words too common to be worth a highlight. */
@@ -75,6 +93,7 @@ function renderLine(text, names, termRe) {
     }
     let last = 0;
     for (const m of s.matchAll(termRe)) {
+      if (!m[0]) continue; // a pattern that can match nothing marks nothing
       const at = m.index || 0;
       if (at > last) nodes.push(document.createTextNode(s.slice(last, at)));
       nodes.push(el("mark", { text: m[0] }));
@@ -114,7 +133,12 @@ export function renderCode(source, opts) {
   const o = opts || {};
   const first = o.first || 1;
   const focus = new Set(o.focus || []);
-  const termRe = o.terms && o.terms.length
+  const termRe = o.pattern
+    ? new RegExp(
+      o.pattern.source,
+      o.pattern.flags.includes("g") ? o.pattern.flags : o.pattern.flags + "g",
+    )
+    : o.terms && o.terms.length
     ? new RegExp(o.terms.map(escapeRe).join("|"), "gi")
     : null;
   const body = el("tbody");

@@ -4,9 +4,9 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 /**
- * The file view (`#/file/app/main.py:18`): the outline, the source with line numbers (the
- * line of the address marked and scrolled to), imports and importers. Names defined in the
- * file or imported into it are links to their symbol views.
+ * The file view (`#/file/app/main.py:18`): the outline, the whole source with line numbers
+ * (the line of the address marked and scrolled to), imports and importers. Names defined in
+ * the file or imported into it are links to their symbol views.
  *
  * @module
  */
@@ -34,6 +34,12 @@ function namesOf(f) {
   });
   f.symbols.forEach((s) => {
     if (!s.parent) names.set(s.name, symbolHref(s.qualified_name, f.file));
+  });
+  // Members link too, unless a top-level or imported name already holds the word.
+  f.symbols.forEach((s) => {
+    if (s.parent && !names.has(s.name)) {
+      names.set(s.name, symbolHref(s.qualified_name, f.file));
+    }
   });
   return names;
 }
@@ -110,8 +116,8 @@ function around(symbols, line) {
 }
 
 /**
- * The source pane: the whole file when the API gives it, else the source of the symbol
- * around the line.
+ * The source pane: the whole file (the API's `source`), or, when the API cannot give the text
+ * (a file over its size limit), the source of the symbol around the line.
  * @param {FileAnswer} f
  * @param {number} line
  * @returns {Promise<HTMLElement>}
@@ -120,7 +126,12 @@ async function source(f, line) {
   const names = namesOf(f);
   const focus = line ? [line] : [];
   if (typeof f.source === "string") {
-    return el("div", { id: "file-source" }, [renderCode(f.source, { names, focus })]);
+    return el("div", { id: "file-source" }, [
+      renderCode(f.source, { names, focus }),
+      f.source_truncated
+        ? note("The file is cut here: the API answers its first lines only.", "muted")
+        : "",
+    ]);
   }
   const s = around(f.symbols, line);
   if (!s) return note("This file defines no symbol, and the API does not serve its text.", "muted");
@@ -141,6 +152,20 @@ async function source(f, line) {
 }
 
 /**
+ * The file with its text; a file whose text the API refuses (too large) is outlined without.
+ * @param {string} path
+ * @returns {Promise<FileAnswer>}
+ */
+async function loadFile(path) {
+  try {
+    return /** @type {FileAnswer} */ (await get("/api/file", { path, source: 1 }));
+  } catch (err) {
+    if (!/include_source/.test(err instanceof Error ? err.message : "")) throw err;
+    return /** @type {FileAnswer} */ (await get("/api/file", { path }));
+  }
+}
+
+/**
  * Renders the file view into `out` and scrolls to the line of the address.
  * @param {HTMLElement} out
  * @param {Route} route
@@ -151,7 +176,7 @@ export async function fileView(out, route) {
     out.appendChild(note("Open a file from a search result, a symbol or the graph.", "muted"));
     return;
   }
-  const f = /** @type {FileAnswer} */ (await get("/api/file", { path: file }));
+  const f = await loadFile(file);
   out.appendChild(el("div", { class: "view-head" }, [
     el("h2", { id: "file-name", text: f.file }),
     el("span", { class: "badge", text: f.language }),

@@ -17,8 +17,9 @@
  */
 /**
  * One search hit of `/api/search`.
+ * `column` is where an exact or regex match starts on its line.
  * @typedef {Where & { end_line: number, symbol?: string | null, kind?: string | null,
- *   score: number, snippet: string, language: string }} SearchHit
+ *   score: number, snippet: string, language: string, column?: number }} SearchHit
  */
 /**
  * One symbol, as every endpoint answers it.
@@ -55,7 +56,8 @@
  */
 /**
  * `GET /api/search`.
- * @typedef {{ results: SearchHit[], took_ms: number, index_state?: string }} SearchAnswer
+ * @typedef {{ results: SearchHit[], took_ms: number, index_state?: string, mode?: string }}
+ *   SearchAnswer
  */
 /**
  * `GET /api/symbols`.
@@ -80,10 +82,11 @@
  *   total: number, truncated: boolean }} ReferencesAnswer
  */
 /**
- * `GET /api/file`: a file's outline; `source` is the whole text when the API has it.
+ * `GET /api/file`: a file's outline; with `source=1` also its text (`source_truncated` when
+ * the file is longer than the API answers).
  * @typedef {{ file: string, language: string, lines: number, size: number,
  *   symbols: SymbolInfo[], imports: ImportInfo[], imported_by: string[],
- *   parse_error: string | null, source?: string }} FileAnswer
+ *   parse_error: string | null, source?: string, source_truncated?: boolean }} FileAnswer
  */
 /**
  * `GET /api/deps`: one file's imports, or (no file) the whole graph.

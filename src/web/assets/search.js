@@ -4,22 +4,23 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 /**
- * The search view (`#/search?q=…&language=…&path=…&mode=…`): the header's search box with
- * filters, results with their matching lines highlighted; a result's title opens its symbol
- * (or its file at the line) in one click.
+ * The search view (`#/search?q=…&scope=…&tests=1&language=…&path=…&mode=…`): the header's
+ * search box with filters (scope code/docs/tests/all, test files, language, folder, mode
+ * hybrid/lexical/dense/exact/regex), results with their matching lines highlighted; a
+ * result's title opens its symbol (or its file at the line) in one click.
  *
  * @module
  */
 
 /** @import { Route } from "./route.js" */
 /** @import { SearchAnswer, SearchHit } from "./rest.js" */
-import { renderCode, searchTerms } from "./code.js";
+import { matchPattern, renderCode, searchTerms } from "./code.js";
 import { el, link, note } from "./dom.js";
 import { get } from "./rest.js";
 import { fileHref, href, symbolHref } from "./route.js";
 
 /** The filters a search address may carry, beside `q`. */
-const FILTERS = ["language", "path", "mode", "k"];
+const FILTERS = ["scope", "tests", "language", "path", "mode", "k"];
 
 /**
  * The address of a search for this text with the filters of `params`.
@@ -63,6 +64,14 @@ function select(name, options, value) {
  */
 function filterBar(route, languages, query) {
   const p = route.params;
+  const scope = select(
+    "scope",
+    [["", "code"], ["docs", "docs"], ["tests", "tests"], ["all", "all files"]],
+    p.get("scope") || "",
+  );
+  const tests =
+    /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "filter-tests" }));
+  tests.checked = p.get("tests") === "1";
   const lang = select(
     "language",
     [["", "any language"], ...languages.map((l) => /** @type {[string, string]} */ ([l, l]))],
@@ -70,10 +79,20 @@ function filterBar(route, languages, query) {
   );
   const mode = select(
     "mode",
-    [["", "hybrid"], ["lexical", "lexical (words)"], ["dense", "dense (meaning)"]],
+    [
+      ["", "hybrid"],
+      ["lexical", "lexical (words)"],
+      ["dense", "dense (meaning)"],
+      ["exact", "exact text"],
+      ["regex", "regex"],
+    ],
     p.get("mode") || "",
   );
-  const k = select("k", [["", "10 results"], ["20", "20"], ["50", "50"]], p.get("k") || "");
+  const k = select(
+    "k",
+    [["", "10 results"], ["20", "20"], ["50", "50"], ["100", "100"]],
+    p.get("k") || "",
+  );
   const path = /** @type {HTMLInputElement} */ (el("input", {
     name: "path",
     id: "filter-path",
@@ -81,6 +100,8 @@ function filterBar(route, languages, query) {
     value: p.get("path") || "",
   }));
   const form = el("form", { class: "bar filters", id: "search-filters" }, [
+    scope,
+    el("label", { class: "check", title: "also search test files" }, [tests, " tests"]),
     lang,
     path,
     mode,
@@ -89,16 +110,17 @@ function filterBar(route, languages, query) {
   ]);
   const go = () => {
     const next = new URLSearchParams();
-    [lang, mode, k, path].forEach((f) => {
+    [scope, lang, mode, k, path].forEach((f) => {
       if (f.value.trim()) next.set(f.name, f.value.trim());
     });
+    if (tests.checked) next.set("tests", "1");
     if (query()) location.hash = searchHref(query(), next);
   };
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     go();
   });
-  [lang, mode, k].forEach((s) => s.addEventListener("change", go));
+  [scope, tests, lang, mode, k].forEach((s) => s.addEventListener("change", go));
   return form;
 }
 
@@ -107,9 +129,10 @@ function filterBar(route, languages, query) {
  * score, and the snippet with the query's words highlighted.
  * @param {SearchHit} hit
  * @param {string[]} terms
+ * @param {RegExp | null} pattern what an exact or regex search matched, to highlight
  * @returns {HTMLElement}
  */
-function result(hit, terms) {
+function result(hit, terms, pattern) {
   const title = hit.symbol
     ? link(symbolHref(hit.symbol, hit.file), hit.symbol, "title")
     : link(fileHref(hit.file, hit.line), hit.file, "title");
@@ -117,10 +140,18 @@ function result(hit, terms) {
     el("div", { class: "hit-head" }, [
       title,
       hit.kind ? el("span", { class: "badge", text: hit.kind }) : "",
-      link(fileHref(hit.file, hit.line), hit.file + ":" + hit.line + "–" + hit.end_line, "where"),
-      el("span", { class: "muted", text: hit.language + " · score " + hit.score.toFixed(3) }),
+      link(
+        fileHref(hit.file, hit.line),
+        hit.file + ":" + hit.line +
+          (hit.column ? ":" + hit.column : hit.end_line !== hit.line ? "–" + hit.end_line : ""),
+        "where",
+      ),
+      el("span", {
+        class: "muted",
+        text: hit.language + (hit.column ? "" : " · score " + hit.score.toFixed(3)),
+      }),
     ]),
-    renderCode(hit.snippet, { first: hit.line, terms }),
+    renderCode(hit.snippet, { first: hit.line, terms, pattern }),
   ]);
 }
 
@@ -149,8 +180,12 @@ export async function searchView(out, route, languages, query) {
     language: p.get("language") || undefined,
     path_prefix: p.get("path") || undefined,
     mode: p.get("mode") || undefined,
+    scope: p.get("scope") || undefined,
+    include_tests: p.get("tests") === "1" ? "1" : undefined,
   }));
-  const terms = searchTerms(text);
+  const mode = p.get("mode") || "";
+  const pattern = mode === "exact" || mode === "regex" ? matchPattern(text, mode) : null;
+  const terms = pattern ? [] : searchTerms(text);
   results.appendChild(el("p", {
     class: "muted",
     id: "search-meta",
@@ -163,5 +198,7 @@ export async function searchView(out, route, languages, query) {
     results.appendChild(note("Nothing found for “" + text + "” with these filters.", "muted"));
     return;
   }
-  results.appendChild(el("ol", { class: "results" }, answer.results.map((h) => result(h, terms))));
+  results.appendChild(
+    el("ol", { class: "results" }, answer.results.map((h) => result(h, terms, pattern))),
+  );
 }
