@@ -11,6 +11,7 @@ import { loadGrammar } from "../parse/parser.ts";
 import { languageById } from "../parse/languages.ts";
 import { readQuery as readQueryFile } from "../parse/query_loader.ts";
 import { ANALYSIS_LANGUAGES, type AnalysisSpec } from "./spec.ts";
+import { assetUrl } from "../util/assets.ts";
 
 /** A language ready for analysis. */
 export interface AnalysisGrammar {
@@ -36,7 +37,7 @@ const cache = new Map<string, Promise<AnalysisGrammar>>();
 
 /** A query file of this folder (`metrics/c.scm`), its `; inherits:` line applied. */
 function readQuery(path: string): Promise<string> {
-  return readQueryFile(new URL(`./${path}`, import.meta.url));
+  return readQueryFile(assetUrl(`src/analysis/${path}`));
 }
 
 async function load(id: string, spec: AnalysisSpec): Promise<AnalysisGrammar> {

@@ -13,6 +13,7 @@ import { analyzeSource, type FileAnalysis } from "./analyze.ts";
 import { family, type ProjectView } from "./project_view.ts";
 import { VALIDATABLE } from "./detect.ts";
 import { validateCode, type Validation } from "./validate.ts";
+import { assetUrl } from "../util/assets.ts";
 
 /** One file to analyze. */
 export interface AnalyzeJob {
@@ -73,7 +74,7 @@ export interface AnalysisPool {
 /** Time limit of one file's analysis in a folder run (a file past it is skipped). */
 export const FILE_TIMEOUT_MS = 30_000;
 
-const WORKER_URL = new URL("./worker.ts", import.meta.url);
+const WORKER_URL = assetUrl("src/analysis/worker.ts");
 
 /** Project views a worker keeps (the current generation and the one before). */
 export const KEEP_VIEWS = 2;

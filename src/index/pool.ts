@@ -4,6 +4,7 @@
  * @module
  */
 
+import { assetUrl } from "../util/assets.ts";
 import { createWorkerPool } from "../util/worker_pool.ts";
 import { extract, type Extraction } from "./extract.ts";
 
@@ -27,7 +28,7 @@ export interface ParseJob {
  */
 export function createParsePool(size = defaultPoolSize()): ParsePool {
   const pool = createWorkerPool<ParseJob, Extraction>({
-    url: new URL("./worker.ts", import.meta.url),
+    url: assetUrl("src/index/worker.ts"),
     size,
     name: "parse",
     affinity: (job) => job.language,

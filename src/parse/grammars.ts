@@ -7,8 +7,8 @@
  */
 
 import { Language, Parser, Query } from "npm:web-tree-sitter@0.25.10";
-import { createRequire } from "node:module";
 import type { SymbolKind } from "../types.ts";
+import { assetUrl, packageFileUrl } from "../util/assets.ts";
 import { type GrammarInfo, languageById } from "./languages.ts";
 import { readQuery } from "./query_loader.ts";
 import { type RefRole, refRoleOf } from "./references.ts";
@@ -79,14 +79,14 @@ function roleOf(name: string): Role {
 async function load(info: GrammarInfo): Promise<Loaded> {
   initPromise ??= Parser.init();
   await initPromise;
-  const wasmPath = createRequire(import.meta.url).resolve(`tree-sitter-wasms/out/${info.wasm}`);
-  const bytes = renameImports(await Deno.readFile(wasmPath), IMPORT_RENAMES);
+  const wasmUrl = packageFileUrl(`tree-sitter-wasms/out/${info.wasm}`);
+  const bytes = renameImports(await Deno.readFile(wasmUrl), IMPORT_RENAMES);
   const loading = loadChain.catch(() => {}).then(() => Language.load(bytes));
   loadChain = loading;
   const language = await loading;
   const query = new Query(
     language,
-    await readQuery(new URL(`./queries/${info.query}`, import.meta.url)),
+    await readQuery(assetUrl(`src/parse/queries/${info.query}`)),
   );
   const parser = new Parser();
   parser.setLanguage(language);

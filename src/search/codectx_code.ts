@@ -20,6 +20,7 @@
 
 import { codeTokens, identifierTokens, type TokenCache } from "../util/tokens.ts";
 import { sha256Hex } from "../util/hash.ts";
+import { assetUrl } from "../util/assets.ts";
 
 /** Identifiers, exactly as `codeTokens` (./tokens.ts) finds them. */
 const IDENT = /[\p{L}_$][\p{L}\p{N}_$]*/gu;
@@ -52,7 +53,7 @@ function forEachAsciiIdentifier(text: string, visit: (word: string) => void): vo
 }
 
 /** Where the shipped model lives. */
-export const MODEL_DIR: URL = new URL("../../model/codectx-code/", import.meta.url);
+export const MODEL_DIR: URL = assetUrl("model/codectx-code/");
 
 /** The parts of `manifest.json` the runtime reads. */
 export interface CodectxCodeManifest {

@@ -5,6 +5,7 @@
  */
 
 import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
+import { assetUrl } from "../util/assets.ts";
 
 type Outgoing =
   | { type: "loaded"; id: string; dimensions: number }
@@ -22,7 +23,7 @@ type Outgoing =
  * ```
  */
 export function workerEmbedder(choice: ResolvedEmbedder): Promise<Embedder> {
-  const worker = new Worker(new URL("./embed_worker.ts", import.meta.url), { type: "module" });
+  const worker = new Worker(assetUrl("src/search/embed_worker.ts"), { type: "module" });
   const waiting = new Map<
     number,
     { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void; n: number }

@@ -10,6 +10,7 @@
  */
 
 import type { Hono } from "npm:hono@4.12.7";
+import { assetUrl, packageFileUrl } from "../util/assets.ts";
 
 /** How one URL path of the page is answered. */
 interface Asset {
@@ -28,7 +29,7 @@ const CONTENT_SECURITY_POLICY =
   "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /** The layout library's browser module (the WebAssembly is inside it). */
-const VIZ = "@viz-js/viz";
+const VIZ = "@viz-js/viz/dist/viz.js";
 
 /** One of the page's script modules. */
 function script(file: string): Asset {
@@ -80,23 +81,11 @@ const texts = new Map<string, Promise<string>>();
  * or the module an npm specifier resolves to.
  */
 async function readAsset(file: string): Promise<string> {
-  if (file === VIZ) return await readPackage(file);
-  const url = new URL(`./assets/${file}`, import.meta.url);
+  const url = file === VIZ ? packageFileUrl(VIZ) : assetUrl(`src/web/assets/${file}`);
   if (url.protocol === "file:") return await Deno.readTextFile(url);
   const res = await fetch(url);
   if (!res.ok) throw new Error(`cannot read the web page's ${file} (${url}): HTTP ${res.status}`);
   return await res.text();
-}
-
-/** The text of the module an npm package specifier resolves to in the installed packages. */
-async function readPackage(specifier: string): Promise<string> {
-  const url = new URL(import.meta.resolve(specifier));
-  if (url.protocol !== "file:") {
-    throw new Error(
-      `the web page needs ${specifier} from node_modules, but it resolves to ${url}; run 'deno install' in the codectx folder`,
-    );
-  }
-  return await Deno.readTextFile(url);
 }
 
 /** One file's text, read once. */
