@@ -39,9 +39,67 @@
     (generator_function body: (_) @body)
   ]) @definition.function
 
+; `var f = (function f(…) {…})`, `var proto = module.exports = function …`: the
+; declared name is the function (a chained or parenthesized value).
+(variable_declarator
+  name: (identifier) @name
+  value: [
+    (parenthesized_expression [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
+    ])
+    (assignment_expression right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
+    ])
+  ]) @definition.function
+
 (variable_declarator
   name: (identifier) @name
   value: (class body: (class_body) @body)) @definition.class
+
+; Object-literal properties holding a function (`connector: () => new Subject()`) are
+; methods of the object's definition, like `meth() {…}`.
+(pair
+  key: [
+    (property_identifier) @name
+    (string (string_fragment) @name)
+    (number) @name
+  ]
+  value: [
+    (arrow_function body: (_) @body)
+    (function_expression body: (_) @body)
+    (generator_function body: (_) @body)
+  ]) @definition.method
+
+; A named function expression that is no value of a name: passed as an argument
+; (`defineGetter(req, 'ip', function ip() …)`), called at once (`(function f() {…})()`)
+; or exported (`module.exports = function query() …`).
+(arguments
+  [
+    (function_expression name: (identifier) @name body: (_) @body)
+    (generator_function name: (identifier) @name body: (_) @body)
+  ] @definition.function)
+
+(call_expression
+  function: (parenthesized_expression
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function))
+
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @_module
+    property: (property_identifier) @_exports)
+  right: [
+    (function_expression name: (identifier) @name body: (_) @body)
+    (generator_function name: (identifier) @name body: (_) @body)
+  ] @definition.function
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
 
 ; section: class-expressions
 (class
@@ -61,6 +119,13 @@
   right: [
     (arrow_function body: (_) @body)
     (function_expression body: (_) @body)
+    (generator_function body: (_) @body)
+    ; `a.x = a.y = function …`: each name of the chain.
+    (assignment_expression right: [
+      (arrow_function body: (_) @body)
+      (function_expression body: (_) @body)
+      (generator_function body: (_) @body)
+    ])
   ]
   ; `module.exports = function …` names the module, not a function.
   (#not-eq? @name "exports")) @definition.function

@@ -43,11 +43,19 @@
 ; section: methods
 ; inherited
 
-(method_signature
-  name: (_) @name) @definition.method
+; Members of an interface or a class: the same signatures inside an inline object type
+; (`WebSocket?: { new (url: string): WebSocket }`) belong to no outline.
+(interface_body
+  (method_signature
+    name: (_) @name) @definition.method)
 
-(construct_signature
-  "new" @name) @definition.method
+(class_body
+  (method_signature
+    name: (_) @name) @definition.method)
+
+(interface_body
+  (construct_signature
+    "new" @name) @definition.method)
 
 (abstract_method_signature
   name: (_) @name) @definition.method

@@ -1,0 +1,137 @@
+/**
+ * Definitions an editor's outline shows, in the forms JavaScript and TypeScript write
+ * them: functions exported through `module.exports`, named function expressions passed
+ * as arguments or called at once, chained and parenthesized values, functions held by
+ * object-literal properties; and what is no definition: a construct or method signature
+ * inside an inline object type. Each case is a small file written here and fails
+ * without its query pattern.
+ */
+
+import assert from "node:assert/strict";
+import { parseSource } from "../src/parse/parser.ts";
+import type { SymbolRecord } from "../src/types.ts";
+
+async function symbolsOf(path: string, source: string): Promise<SymbolRecord[]> {
+  const parsed = await parseSource(path, source);
+  assert.equal(parsed.error, undefined, `${path}: ${parsed.error}`);
+  return parsed.symbols;
+}
+
+/** `kind qualifiedName line` per symbol, in order. */
+function outline(symbols: SymbolRecord[]): string[] {
+  return symbols.map((s) => `${s.kind} ${s.qualifiedName} ${s.line}`);
+}
+
+for (const ext of ["js", "ts"]) {
+  Deno.test(`${ext}: module.exports = function query() defines query`, async () => {
+    const symbols = await symbolsOf(
+      `lib/query.${ext}`,
+      "module.exports = function query(options) {\n  return options;\n};\n",
+    );
+    assert.deepEqual(outline(symbols), ["function query 1"]);
+    assert.equal(symbols[0].signature, "function query(options)");
+  });
+
+  Deno.test(`${ext}: an anonymous module.exports function is no symbol named exports`, async () => {
+    const symbols = await symbolsOf(`lib/anon.${ext}`, "module.exports = function () {};\n");
+    assert.deepEqual(outline(symbols), []);
+  });
+
+  Deno.test(`${ext}: a named function expression passed as an argument`, async () => {
+    const symbols = await symbolsOf(
+      `lib/request.${ext}`,
+      [
+        "defineGetter(req, 'protocol', function protocol() {",
+        "  return 'http';",
+        "});",
+        "items.map(function (x) { return x; });",
+        "(function boot() {})();",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), ["function protocol 1", "function boot 5"]);
+  });
+
+  Deno.test(`${ext}: chained assignments define every name of the chain`, async () => {
+    const symbols = await symbolsOf(
+      `lib/app.${ext}`,
+      [
+        "var proto = module.exports = function (options) {",
+        "  return options;",
+        "};",
+        "exports.a = exports.b = () => 1;",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), ["function proto 1", "function a 4", "function a.b 4"]);
+  });
+
+  Deno.test(`${ext}: a parenthesized function value is the declared name's function`, async () => {
+    const symbols = await symbolsOf(
+      `lib/lodash.${ext}`,
+      [
+        "var runInContext = (function runInContext(context) {",
+        "  function baseEach(x) { return x; }",
+        "  return baseEach(context);",
+        "});",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), [
+      "function runInContext 1",
+      "function runInContext.baseEach 2",
+    ]);
+  });
+
+  Deno.test(`${ext}: object-literal properties holding functions are methods`, async () => {
+    const symbols = await symbolsOf(
+      `lib/config.${ext}`,
+      [
+        "export const config = {",
+        "  connector: () => new Subject(),",
+        "  reset: function () {},",
+        "  'quoted-key': async () => 1,",
+        "  size: 3,",
+        "  build() {},",
+        "};",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), [
+      "constant config 1",
+      "method config.connector 2",
+      "method config.reset 3",
+      "method config.quoted-key 4",
+      "method config.build 6",
+    ]);
+  });
+}
+
+Deno.test("ts: a construct signature inside an inline type is no method of the interface", async () => {
+  const symbols = await symbolsOf(
+    "src/options.ts",
+    [
+      "export interface Options {",
+      "  WebSocket?: { new (url: string): WebSocket; close(): void };",
+      "  connect(): void;",
+      "}",
+      "type Shape = { area(): number };",
+      "interface Factory {",
+      "  new (size: number): Factory;",
+      "}",
+      "declare class Socket {",
+      "  send(data: string): void;",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  assert.deepEqual(outline(symbols), [
+    "interface Options 1",
+    "method Options.connect 3",
+    "type Shape 5",
+    "interface Factory 6",
+    "method Factory.new 7",
+    "class Socket 9",
+    "method Socket.send 10",
+  ]);
+});
