@@ -2,7 +2,7 @@
  * Deno KV persistence of the index, in generations.
  *
  * Layout (all keys under one KV file per project):
- * - `["format"]` — the layout version; a different one wipes the store.
+ * - `["format"]` — the layout version; a different one rebuilds the store (`format.ts`).
  * - `["current"]` — `{generation}` of the last complete index; flipped atomically at commit.
  * - `["gen", n, …]` — the manifest of generation n (every file with size, mtime, hash), stored
  *   in parts because a KV value holds at most 64 KiB.
@@ -18,6 +18,7 @@
 
 import { CodectxError } from "../errors.ts";
 import { sha256Hex } from "../util/hash.ts";
+import { formatChange } from "./format.ts";
 
 /** Bump when the stored shapes change; an older store is wiped and rebuilt. */
 export const STORE_FORMAT = 3;
@@ -84,8 +85,11 @@ export class Store {
     const kv = await Deno.openKv(`${dir}/index.kv`);
     const store = new Store(kv, dir);
     await store.keepReserve();
-    const format = await kv.get<number>(["format"]);
-    if (format.value !== STORE_FORMAT) {
+    const found = (await kv.get(["format"])).value;
+    const hasData = found !== STORE_FORMAT && !(await kv.list({ prefix: [] }).next()).done;
+    const change = formatChange(dir, found, hasData, STORE_FORMAT);
+    if (change) {
+      if (change.message) console.error(change.message);
       await store.wipe();
       await store.written(kv.set(["format"], STORE_FORMAT));
     }
