@@ -9,6 +9,7 @@
 import { cmdQuality, cmdValidate } from "./src/cli/analysis.ts";
 import { UsageError } from "./src/cli/args.ts";
 import { cmdAsk, cmdContext, cmdExplain, cmdSummary } from "./src/cli/context.ts";
+import { cmdDoctor } from "./src/cli/doctor.ts";
 import { cmdCalls, cmdDeps, cmdRefs } from "./src/cli/graph.ts";
 import { cmdIndex } from "./src/cli/index.ts";
 import { cmdMcp } from "./src/cli/mcp.ts";
@@ -49,6 +50,7 @@ Commands:
            --max-body BYTES (default 1 MiB), --no-watch (do not re-index on changes)
   setup    CLIENT [--write] [--config-file F]   MCP entry for claude-desktop, claude-code,
                                           cursor, vscode or codex (--write merges it)
+  doctor   [--json]                     check Deno, grammars, model, index folder, free space
 
 Options for every command:
   --path DIR        project root (default: current directory)
@@ -81,6 +83,7 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
   refs: cmdRefs,
   deps: cmdDeps,
   calls: cmdCalls,
+  doctor: cmdDoctor,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */
