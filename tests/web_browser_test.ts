@@ -8,12 +8,15 @@
  */
 
 import assert from "node:assert/strict";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
-import { http, obj, poll, startCli } from "./surfaces_helpers.ts";
-
-/** Debian's chromium; CI installs it when a browser test exists. */
-const CHROMIUM = "/usr/bin/chromium";
+import {
+  type Browser,
+  launch,
+  needChromium,
+  nodeLabels,
+  open,
+  serveProject,
+  settled,
+} from "./web_browser_helpers.ts";
 
 /** A shop in three languages, with an import cycle and a security finding. */
 const PROJECT: Record<string, string> = {
@@ -102,28 +105,6 @@ func main() {
 `,
 };
 
-/** Waits until the page's view has finished drawing. */
-async function settled(page: Page): Promise<void> {
-  // A selector, not a script: the page's Content-Security-Policy forbids evaluated strings.
-  await page.waitForSelector("main#view:not([aria-busy]) > .view > *", { state: "attached" });
-}
-
-/** Opens an address fresh (a hash-only `goto` would keep the old view). */
-async function open(page: Page, url: string): Promise<void> {
-  await page.goto("about:blank");
-  await page.goto(url);
-  await settled(page);
-}
-
-/** The labels of the nodes of the picture on the page. */
-async function nodeLabels(page: Page): Promise<string[]> {
-  await page.waitForSelector("#graph-out svg g.node");
-  return await page.$$eval(
-    "#graph-out svg g.node text",
-    (ts) => ts.map((t) => t.textContent ?? ""),
-  );
-}
-
 /** A tiny page on another port that calls the API from the browser and says what happened. */
 function corsPage(api: string): string {
   return `<!doctype html><title>cors</title><p id="out">waiting</p><script>
@@ -134,67 +115,22 @@ fetch(${JSON.stringify(api + "/health")}).then((r) => r.json())
 }
 
 Deno.test("web page in chromium: views, pictures, deep links, errors, offline, CORS", async (t) => {
-  const have = await Deno.stat(CHROMIUM).catch(() => null);
-  if (!have) {
-    throw new Error(
-      `chromium is missing at ${CHROMIUM}: install it with 'apt-get install -y chromium' ` +
-        "(.ci/run does this when a browser test exists)",
-    );
-  }
-  const root = await makeProject(PROJECT);
-  const indexDir = await tempIndexDir();
-  const profile = await Deno.makeTempDir({ prefix: "codectx-chromium-" });
+  await needChromium();
   const shots = await Deno.makeTempDir({ prefix: "codectx-web-shots-" });
   console.log(`screenshots: ${shots}`);
-  const srv = await startCli("web", [
-    "--port",
-    "0",
-    "--path",
-    root,
-    "--index-dir",
-    indexDir,
-    "--no-watch",
-  ]);
+  const project = await serveProject(PROJECT);
+  const srv = project.srv;
   // A second server for the CORS pages, on its own port.
   const other = Deno.serve(
     { hostname: "127.0.0.1", port: 0, onListen: () => {} },
     () => new Response(corsPage(srv.url), { headers: { "Content-Type": "text/html" } }),
   );
   const otherPort = other.addr.port;
-  let context: BrowserContext | null = null;
+  let browser: Browser | null = null;
   try {
-    await poll("the index", async () => {
-      const h = await http(`${srv.url}/health`);
-      return obj(h.json.index).state === "ready";
-    });
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
-      headless: true,
-      viewport: { width: 1280, height: 900 },
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-        "--disable-sync",
-        // A name that is not localhost but still reaches this machine: a foreign origin.
-        "--host-resolver-rules=MAP evil.test 127.0.0.1",
-      ],
-    });
-    // Every request the page makes is checked here: only loopback may be reached.
-    const left: string[] = [];
-    await context.route("**/*", (route) => {
-      const u = new URL(route.request().url());
-      if (u.protocol === "about:" || u.protocol === "data:") return route.continue();
-      if (u.hostname === "127.0.0.1" || u.hostname === "localhost" || u.hostname === "evil.test") {
-        return route.continue();
-      }
-      left.push(u.href);
-      return route.abort();
-    });
-    const page = context.pages()[0] ?? await context.newPage();
+    // A name that is not localhost but still reaches this machine: a foreign origin.
+    browser = await launch(["evil.test"]);
+    const { context, page, left } = browser;
     const pageErrors: string[] = [];
     page.on("pageerror", (e) => pageErrors.push(e.message));
     const requested: string[] = [];
@@ -232,7 +168,7 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       const callers = await page.textContent("#callers");
       assert.match(callers ?? "", /Cart\.total/);
       assert.match(callers ?? "", /shop\/cart\.py:18/);
-      assert.ok(await page.$("#callers .badge[title=resolution]"), "callers show a resolution");
+      assert.ok(await page.$("#callers .badge[title^=resolution]"), "callers show a resolution");
       const refs = await page.$$eval("#references h4 a", (as) => as.map((a) => a.textContent));
       assert.deepEqual(refs.sort(), ["shop/cart.py", "shop/prices.py"]);
       await shot("symbol");
@@ -253,15 +189,71 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
           "import links to its file",
         );
         assert.ok(await page.$("#importers a[href='#/file/shop/prices.py']"), "importer listed");
-        // A name in the source is a link to its symbol.
-        assert.ok(await page.$("#file-source a.name:text-is('price_of')"), "names link");
+        // The whole file, numbered from 1.
+        const rows = await page.$$eval(
+          "#file-source tr",
+          (rs) =>
+            rs.map((r) => [r.getAttribute("data-line"), r.querySelector(".src")?.textContent]),
+        );
+        assert.equal(rows.length, 27);
+        assert.deepEqual(rows[0], ["1", '"""The shopping cart."""']);
+        assert.deepEqual(rows[20], ["21", "def checkout(names: list) -> float:"]);
+        // The marked line is scrolled into the middle of the window.
+        const box = await page.$eval(
+          "#file-source tr.focus",
+          (r) => [r.getBoundingClientRect().top, r.ownerDocument.documentElement.clientHeight],
+        );
+        assert.ok(box[0] > 0 && box[0] < box[1], `line 18 is on screen: ${box}`);
         await shot("file");
+        // A name in the source is a link to its symbol.
+        await page.click("#file-source tr[data-line='18'] a.name:text-is('price_of')");
+        await page.waitForSelector("#symbol-name:text-is('price_of')");
+        await page.goBack();
+        await page.waitForSelector("#file-source tr.focus[data-line='18']");
         await page.click("#outline a.name:text-is('checkout')");
         await page.waitForSelector("#symbol-name:text-is('checkout')");
         await page.goBack();
         await page.waitForSelector("#file-name:text-is('shop/cart.py')");
         await page.goBack();
         await page.waitForSelector("#symbol-name:text-is('price_of')");
+      },
+    );
+
+    await t.step(
+      "search filters: exact and regex matches are marked; scope in the address",
+      async () => {
+        await open(page, base + "#/search?q=" + encodeURIComponent("price_of(") + "&mode=exact");
+        await page.waitForSelector("#search-results li.hit");
+        assert.equal(await page.inputValue("#filter-mode"), "exact");
+        const marks = await page.$$eval(
+          "#search-results mark",
+          (ms) => ms.map((m) => m.textContent),
+        );
+        assert.ok(
+          marks.length >= 2 && marks.every((m) => m === "price_of("),
+          marks.join(),
+        );
+        assert.ok(
+          await page.$("#search-results a.where:text-is('shop/cart.py:18:20')"),
+          "line and column of the match",
+        );
+        await open(page, base + "#/search?q=" + encodeURIComponent("def \\w+_of") + "&mode=regex");
+        await page.waitForSelector("#search-results mark");
+        assert.deepEqual(
+          await page.$$eval("#search-results mark", (ms) => ms.map((m) => m.textContent)),
+          ["def price_of"],
+        );
+        await shot("search-regex");
+        await page.selectOption("#filter-scope", "all");
+        await page.waitForURL(/scope=all/);
+        await settled(page);
+        assert.match(page.url(), /mode=regex/);
+        await page.check("#filter-tests");
+        await page.waitForURL(/tests=1/);
+        await settled(page);
+        await open(page, base + "#/search?q=" + encodeURIComponent("def (") + "&mode=regex");
+        assert.match(await page.textContent(".note.error") ?? "", /not a valid regular expression/);
+        assert.ok(await page.$("#search-filters"), "the filters stay to correct the pattern");
       },
     );
 
@@ -379,7 +371,7 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
     await t.step(
       "CORS: another localhost port may call the API, a foreign origin may not",
       async () => {
-        const p = await context!.newPage();
+        const p = await context.newPage();
         await p.goto(`http://localhost:${otherPort}/`);
         await p.waitForSelector("#out:not(:text-is('waiting'))");
         assert.equal(await p.textContent("#out"), "allowed ok");
@@ -391,9 +383,8 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       },
     );
   } finally {
-    await context?.close();
+    await browser?.close();
     await other.shutdown();
-    await srv.stop();
-    await cleanup(root, indexDir, profile);
+    await project.stop();
   }
 });

@@ -205,7 +205,7 @@ async function symbol(ctx: Ctx, c: Context): Promise<Response> {
   return jsonResponse(payload);
 }
 
-/** `GET /api/references?symbol=…[&file=…&limit=…]`: every reference to a symbol. */
+/** `GET /api/references?symbol=…[&file=…&limit=…&include_tests=0]`: every reference to a symbol. */
 async function references(ctx: Ctx, c: Context): Promise<Response> {
   const name = requiredParam(c, "symbol", "the symbol, e.g. ?symbol=parse_config");
   const { payload } = await ctx.tool(
@@ -214,6 +214,7 @@ async function references(ctx: Ctx, c: Context): Promise<Response> {
       symbol_name: name,
       file_path: optionalParam(c, "file"),
       limit: intParam(c, "limit", 1, 2000),
+      include_tests: boolParam(c, "include_tests"),
     }),
   );
   return jsonResponse(payload);
@@ -246,7 +247,7 @@ async function deps(ctx: Ctx, c: Context): Promise<Response> {
   return jsonResponse(payload);
 }
 
-/** `GET /api/callgraph?symbol=…`: callers and callees. */
+/** `GET /api/callgraph?symbol=…[&depth=…&file=…&include_tests=0]`: callers and callees. */
 async function callGraph(ctx: Ctx, c: Context): Promise<Response> {
   const symbol = requiredParam(c, "symbol", "the function or method, e.g. ?symbol=main");
   const { payload } = await ctx.tool(
@@ -255,6 +256,7 @@ async function callGraph(ctx: Ctx, c: Context): Promise<Response> {
       symbol_name: symbol,
       depth: intParam(c, "depth", 1, 5),
       file_path: optionalParam(c, "file"),
+      include_tests: boolParam(c, "include_tests"),
     }),
   );
   return jsonResponse(payload);

@@ -195,10 +195,13 @@ export async function graphView(out, route) {
  */
 function legend(kind) {
   const items = kind === "calls"
-    ? [["center", "this symbol"], ["unresolved", "outside the project"], [
-      "res-resolved",
-      "resolved call",
-    ], ["res-unresolved", "unresolved call"]]
+    ? [
+      ["center", "this symbol"],
+      ["unresolved", "outside the project or receiver unknown"],
+      ["res-exact", "exact call"],
+      ["res-inferred", "inferred from a type"],
+      ["res-name", "matched by name only"],
+    ]
     : [["center", "this file"], ["folder", "folder"], ["cycle", "import cycle"], [
       "external",
       "external packages",

@@ -94,8 +94,22 @@ export function toDot(nodes, edges) {
 }
 
 /**
- * The call graph's nodes and edges: callers and callees grouped by file, unresolved calls
- * folded per caller into one `+N external` node unless `external` is set.
+ * Whether a call leaves the project (a builtin or a library call): the API's `external` flag,
+ * or, from an API without it, a callee with no file.
+ * @param {{ external?: boolean }} edge
+ * @param {CallNode | undefined} target
+ * @returns {boolean}
+ */
+function leavesProject(edge, target) {
+  if (edge.external !== undefined) return edge.external;
+  return !!target && !target.file && target.kind !== "file";
+}
+
+/**
+ * The call graph's nodes and edges: callers and callees grouped by file, calls that leave the
+ * project (builtins, libraries) folded per caller into one `+N external` node unless `external`
+ * is set. A call matched by name only (`resolution: "name"`) is a dashed edge; a callee whose
+ * receiver could not be typed (`kind: "unknown"`) is a dashed node outside the file boxes.
  * @param {CallGraph} g
  * @param {boolean} external
  * @returns {{ nodes: PicNode[], edges: PicEdge[], cut: number }}
@@ -128,6 +142,7 @@ export function callPicture(g, external) {
     const file = center ? def?.file : n?.file;
     const isFile = n?.kind === "file";
     const unresolved = !center && !file;
+    const maybe = unresolved && n?.kind === "unknown";
     const id = "n" + nodes.size;
     nodes.set(name, {
       id,
@@ -141,9 +156,11 @@ export function callPicture(g, external) {
       tooltip: (center ? "this symbol: " : "") + name +
         (file
           ? " — " + file + ":" + ((center ? def?.line : n?.line) || "")
+          : maybe
+          ? " — receiver of unknown type; project symbols of this name exist"
           : " — not in the project"),
       cls: "node-call" + (center ? " center" : "") + (unresolved ? " unresolved" : "") +
-        (isFile ? " toplevel" : ""),
+        (maybe ? " unknown" : "") + (isFile ? " toplevel" : ""),
     });
     return id;
   };
@@ -152,7 +169,7 @@ export function callPicture(g, external) {
   const edges = new Map();
   (g.edges || []).forEach((e) => {
     const target = info.get(e.to);
-    if (!external && e.to !== g.symbol && target && !target.file) {
+    if (!external && e.to !== g.symbol && leavesProject(e, target)) {
       const list = folded.get(e.from) || [];
       if (!list.includes(e.to)) list.push(e.to);
       folded.set(e.from, list);
@@ -169,7 +186,7 @@ export function callPicture(g, external) {
     edges.set(key, {
       from: a,
       to: b,
-      cls: "edge-call res-" + (resolutionOf(e) || "unknown"),
+      cls: "edge-call res-" + (resolutionOf(e) || "unknown") + (e.external ? " external" : ""),
       tooltip: resolutionOf(e) + " call at " + e.file + ":" + e.line,
     });
   });

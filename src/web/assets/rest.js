@@ -35,15 +35,17 @@
  */
 /**
  * One node of `/api/callgraph`: `call_file:call_line` is the call that reached it.
- * `resolution` (`exact`, `inferred`, `name`) is preferred over the older `resolved` flag.
+ * `resolution` (`exact`, `inferred`, `name`) is preferred over the older `resolved` flag;
+ * `external` marks builtins and library calls (`kind` `builtin`/`external`), `kind`
+ * `unknown` a call whose receiver could not be typed.
  * @typedef {{ name: string, file: string | null, line: number | null, kind: string,
  *   call_file: string, call_line: number, depth: number, resolved?: boolean,
- *   resolution?: string }} CallNode
+ *   resolution?: string, external?: boolean }} CallNode
  */
 /**
  * One call edge of `/api/callgraph`; `file` and `line` say where the call is.
  * @typedef {{ from: string, to: string, file: string, line: number, resolved?: boolean,
- *   resolution?: string }} Edge
+ *   resolution?: string, external?: boolean }} Edge
  */
 /**
  * `GET /health`: `index.progress` while an indexing run goes on.
@@ -67,9 +69,11 @@
  * `GET /api/symbol`: one symbol explained.
  * @typedef {{ symbol: SymbolInfo, source: string, source_truncated: boolean, doc: string,
  *   parent: SymbolInfo | null, children: SymbolInfo[],
- *   callers: { name: string, file: string, line: number }[], callers_total: number,
- *   callees: { name: string, file: string, line: number }[], callees_total: number,
- *   references: number, candidates: SymbolInfo[] }} SymbolAnswer
+ *   callers: { name: string, file: string, line: number, resolution?: string }[],
+ *   callers_total: number,
+ *   callees: { name: string, file: string, line: number, resolution?: string }[],
+ *   callees_total: number, references: number, candidates: SymbolInfo[],
+ *   unresolved_candidates?: number }} SymbolAnswer
  */
 /**
  * One reference of `/api/references`.
@@ -78,8 +82,10 @@
  */
 /**
  * `GET /api/references`.
+ * `by_resolution` counts all found references by how they were resolved.
  * @typedef {{ symbol: string, definitions: SymbolInfo[], references: Reference[],
- *   total: number, truncated: boolean }} ReferencesAnswer
+ *   total: number, truncated: boolean,
+ *   by_resolution?: { exact: number, inferred: number, name: number } }} ReferencesAnswer
  */
 /**
  * `GET /api/file`: a file's outline; with `source=1` also its text (`source_truncated` when
@@ -99,7 +105,8 @@
 /**
  * `GET /api/callgraph`.
  * @typedef {{ symbol: string, definition?: SymbolInfo, candidates?: SymbolInfo[],
- *   edges?: Edge[], callers?: CallNode[], callees?: CallNode[] }} CallGraph
+ *   edges?: Edge[], callers?: CallNode[], callees?: CallNode[],
+ *   unresolved_candidates?: number }} CallGraph
  */
 /**
  * `GET /api/summary`.

@@ -189,7 +189,9 @@ export async function searchView(out, route, languages, query) {
   results.appendChild(el("p", {
     class: "muted",
     id: "search-meta",
-    text: answer.results.length + " results in " + Math.round(answer.took_ms) + " ms" +
+    text: answer.results.length + (answer.results.length === 1 ? " result" : " results") +
+      (answer.mode === "exact" || answer.mode === "regex" ? " (" + answer.mode + " matches)" : "") +
+      " in " + Math.round(answer.took_ms) + " ms" +
       (answer.index_state && answer.index_state !== "ready"
         ? " (index " + answer.index_state + ")"
         : ""),

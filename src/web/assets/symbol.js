@@ -39,7 +39,43 @@ export function resolutionOf(x) {
  */
 export function resolutionBadge(x) {
   const r = resolutionOf(x);
-  return r ? el("span", { class: "badge res-" + r, text: r, title: "resolution" }) : "";
+  if (!r) return "";
+  return el("span", {
+    class: "badge res-" + r,
+    text: r,
+    title: "resolution: " + (RESOLUTION_MEANS[r] || r),
+  });
+}
+
+/**
+ * What each resolution means, for the badges' tooltips.
+ * @type {Record<string, string>}
+ */
+export const RESOLUTION_MEANS = {
+  exact: "resolved through scopes, imports or paths",
+  inferred: "resolved from the receiver's likely type",
+  name: "matched by name only: it may be another symbol of this name",
+  resolved: "resolved to a project symbol",
+  unresolved: "not resolved to a project symbol",
+};
+
+/**
+ * "3 exact · 1 inferred · 2 name only", from the references' counts.
+ * @param {{ exact: number, inferred: number, name: number } | undefined} counts
+ * @returns {HTMLElement | string}
+ */
+function resolutionCounts(counts) {
+  if (!counts) return "";
+  /** @type {[string, number][]} */
+  const parts = [["exact", counts.exact], ["inferred", counts.inferred], ["name", counts.name]];
+  return el(
+    "p",
+    { class: "muted res-counts", id: "references-by-resolution" },
+    parts.filter(([, n]) => n > 0).flatMap(([r, n]) => [
+      el("span", { class: "badge res-" + r, text: n + " " + (r === "name" ? "name only" : r) }),
+      " ",
+    ]),
+  );
 }
 
 /**
@@ -217,10 +253,18 @@ export async function symbolView(out, route) {
       " for the rest.",
     ]));
   }
+  const maybe = g.unresolved_candidates || 0;
   out.appendChild(el("div", { class: "columns" }, [
     el("section", null, [
       el("h3", { text: "Callers (" + (g.callers || []).length + ")" }),
       callTable(g.callers || [], "Nothing calls it.", "callers"),
+      maybe
+        ? note(
+          maybe + " more call" + (maybe > 1 ? "s" : "") + " of this name through a receiver " +
+            "of unknown type may call it.",
+          "muted",
+        )
+        : "",
     ]),
     el("section", null, [
       el("h3", { text: "Callees (" + (g.callees || []).length + ")" }),
@@ -228,6 +272,7 @@ export async function symbolView(out, route) {
     ]),
   ]));
   out.appendChild(el("h3", { text: "References (" + refs.total + ")" }));
+  out.append(resolutionCounts(refs.by_resolution));
   out.appendChild(referenceList(refs));
 }
 
