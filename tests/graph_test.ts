@@ -261,17 +261,21 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
         format: "mermaid",
       });
       assert.ok(rows(deep.callers).some((c) => c.name === "py/main.py" && c.depth === 2));
+      // A builtin is a labelled callee, not a project node: it is not drawn.
       const bool = rows(deep.callees).find((c) => c.name === "bool")!;
-      assert.deepEqual([bool.resolved, bool.file, bool.depth], [false, null, 2]);
+      assert.deepEqual(
+        [bool.resolved, bool.file, bool.depth, bool.kind, bool.external, bool.resolution],
+        [false, null, 2, "builtin", true, "exact"],
+      );
       assert.ok(
         rows(deep.edges).some((e) =>
-          e.from === "User.validate" && e.to === "bool" && e.resolved === false
+          e.from === "User.validate" && e.to === "bool" && e.resolved === false && e.external
         ),
       );
       const mermaid = String(deep.mermaid);
       assert.match(mermaid, /^graph LR\n/);
       assert.match(mermaid, /\["User\.save"\]/);
-      assert.match(mermaid, /stroke-dasharray/);
+      assert.doesNotMatch(mermaid, /"bool"/);
 
       const go = await call(ex, "get_call_graph", { symbol_name: "Reverse" });
       assert.deepEqual(rows(go.callers).map((c) => c.name).sort(), ["Double", "main"]);

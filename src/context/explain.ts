@@ -5,10 +5,13 @@
  * @module
  */
 
-import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
+import { callIndexOf } from "../graph/calls.ts";
+import { loadGraph } from "../graph/graph.ts";
+import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
+import type { Sureness } from "../graph/names.ts";
+import { referencesOf } from "../graph/references.ts";
 import type { Project } from "../index/project.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
-import { graphFor } from "./graph.ts";
 import { SourceReader } from "./source.ts";
 
 /** Most source lines returned. */
@@ -16,11 +19,12 @@ export const MAX_SOURCE_LINES = 200;
 /** Most callers and callees listed. */
 export const MAX_NEIGHBOURS = 50;
 
-/** A caller or callee: a name with a place. */
+/** A caller or callee: a name with a place, and how sure the call is. */
 export interface Neighbour {
   name: string;
   file: string;
   line: number;
+  resolution: Sureness;
 }
 
 /** What `explain_symbol` knows of one symbol. */
@@ -37,6 +41,8 @@ export interface Explanation {
   /** Called symbols and where they are defined. */
   callees: Neighbour[];
   calleesTotal: number;
+  /** Calls of its name through a receiver of unknown type that resolved to nothing. */
+  unresolvedCandidates: number;
   references: number;
   candidates: SymbolRecord[];
 }
@@ -57,9 +63,8 @@ export async function explainSymbol(
   name: string,
   file?: string,
 ): Promise<Explanation> {
-  const index = await project.index();
-  const { symbol, candidates } = resolveSymbol(symbolTable(index), name, { file });
-  const graph = await graphFor(project, index);
+  const code = await loadGraph(project);
+  const { symbol, candidates } = resolveSymbol(graphSymbolTable(code), name, { file });
   const reader = new SourceReader(project.root);
   const all = await reader.span(symbol.file, symbol.startLine, symbol.endLine);
   const cut = all.length > MAX_SOURCE_LINES;
@@ -71,7 +76,7 @@ export async function explainSymbol(
       }–${symbol.endLine}; use get_context or read the file for the rest)`
       : "");
 
-  const fileSymbols = index.symbolsByFile.get(symbol.file) ?? [];
+  const fileSymbols = code.byPath.get(symbol.file)?.symbols ?? [];
   const inside = new Set(
     fileSymbols.filter((s) =>
       s === symbol || (s.startLine >= symbol.startLine && s.endLine <= symbol.endLine &&
@@ -88,21 +93,37 @@ export async function explainSymbol(
     s.parent === symbol.qualifiedName && inside.has(s) && s !== symbol
   );
 
-  // Callers: calls for callables, every use for types and constants.
+  // Callers: calls for callables, every use for types and constants; each says how sure.
+  const calls = callIndexOf(code);
+  const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
   const callable = CALLABLE.has(symbol.kind);
-  const uses = graph.usesOf(symbol).filter((u) =>
-    !inside.has(u.from as SymbolRecord) && (!callable || u.kind === "call")
-  );
-  const callers = uses.map((u) => ({
-    name: u.from ? u.from.qualifiedName : "<top level>",
-    file: u.file,
-    line: u.line,
-  }));
+  const callers: Neighbour[] = callable
+    ? calls.callersOf(symbol).filter((c) => !inside.has(c.caller as SymbolRecord)).map((c) => ({
+      name: c.caller ? c.caller.qualifiedName : "<top level>",
+      file: c.file.path,
+      line: c.line,
+      resolution: c.resolution,
+    }))
+    : uses.map((r) => ({
+      name: r.in ?? "<top level>",
+      file: r.file,
+      line: r.line,
+      resolution: r.resolution,
+    })).filter((r) =>
+      !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine)
+    );
   const calleeSet = new Map<SymbolRecord, Neighbour>();
   for (const s of inside) {
-    for (const u of graph.usedBy(s)) {
-      if (u.kind !== "call" || inside.has(u.to) || calleeSet.has(u.to)) continue;
-      calleeSet.set(u.to, { name: u.to.qualifiedName, file: u.to.file, line: u.to.line });
+    for (const site of calls.callsFrom(s)) {
+      for (const t of site.targets) {
+        if (inside.has(t) || calleeSet.has(t)) continue;
+        calleeSet.set(t, {
+          name: t.qualifiedName,
+          file: t.file,
+          line: t.line,
+          resolution: site.resolution,
+        });
+      }
     }
   }
   const callees = [...calleeSet.values()];
@@ -117,7 +138,8 @@ export async function explainSymbol(
     callersTotal: callers.length,
     callees: callees.slice(0, MAX_NEIGHBOURS),
     calleesTotal: callees.length,
-    references: graph.referenceCount(symbol),
+    unresolvedCandidates: callable ? calls.candidatesOf(symbol).length : 0,
+    references: uses.length,
     candidates,
   };
 }

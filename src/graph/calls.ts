@@ -1,7 +1,10 @@
 /**
  * The call graph around a symbol: who calls it and what it calls, resolved through the
  * same scopes and imports as references, walked up to a depth without looping on
- * cycles. A call the graph cannot resolve is kept as a callee with `resolved: false`.
+ * cycles. Every edge says how sure it is (`resolution`, see {@link Sureness}); only
+ * exact and inferred edges count as resolved and are walked further. A call that leads
+ * outside the project is a callee labelled `builtin` or `external`, not a project node;
+ * a call whose receiver is unknown while project symbols of that name exist is `unknown`.
  *
  * @module
  */
@@ -9,18 +12,25 @@
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
-import { CLASS_LIKE, namesOf } from "./names.ts";
+import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
+import { isTestFile } from "../index/test_files.ts";
+import { MEMBER_KINDS } from "./targets.ts";
 
-/** A node of the call graph: a symbol, a file's top level, or an unresolved callee. */
+/** A node of the call graph: a symbol, a file's top level, or a call outside the project. */
 export interface CallNode {
   /** Qualified name; the file path for top-level code; the call as written when unresolved. */
   name: string;
   file: string | null;
-  /** Line of the definition (null when unresolved). */
+  /** Line of the definition (null outside the project). */
   line: number | null;
+  /** The symbol's kind, `file`, or `builtin`, `external`, `unknown` for calls outside it. */
   kind: string;
+  /** True for exact and inferred edges to project symbols. */
   resolved: boolean;
+  resolution: Sureness;
+  /** True for builtins and library calls. */
+  external: boolean;
   /** Hops from the root symbol. */
   depth: number;
   /** Where the call that reached it is (the first one found). */
@@ -35,6 +45,8 @@ export interface CallEdge {
   file: string;
   line: number;
   resolved: boolean;
+  resolution: Sureness;
+  external: boolean;
 }
 
 /** What {@link callGraph} answers. */
@@ -43,9 +55,33 @@ export interface CallGraphResult {
   callers: CallNode[];
   callees: CallNode[];
   edges: CallEdge[];
+  /**
+   * Calls of the root's name through a receiver of unknown type that resolved to nothing:
+   * they may call it, but nothing says so.
+   */
+  unresolvedCandidates: number;
 }
 
-type Caller = { symbol: SymbolRecord | null; file: GraphFile };
+/** Options of {@link callGraph}. */
+export interface CallGraphOptions {
+  /** Count calls in test files (default true); see `index/test_files.ts`. */
+  includeTests?: boolean;
+}
+
+/** A call site and where it leads. */
+export interface CallSite {
+  /** The calling symbol, or null for a file's top-level code. */
+  caller: SymbolRecord | null;
+  file: GraphFile;
+  line: number;
+  /** Project symbols it calls (overload stubs folded into their implementation). */
+  targets: SymbolRecord[];
+  resolution: Sureness;
+  /** For a call that reaches no project symbol: what it is. */
+  outside: "builtin" | "external" | "unknown" | null;
+  /** The call as written (`os.getcwd`, `len`). */
+  written: string;
+}
 
 /**
  * Callers and callees of `root`, `depth` hops each way (1–5).
@@ -53,12 +89,19 @@ type Caller = { symbol: SymbolRecord | null; file: GraphFile };
  * @example
  * ```ts
  * const g = callGraph(graph, findSymbols(graph, "main")[0], 2);
- * g.edges.map((e) => `${e.from} -> ${e.to}`);
+ * g.edges.map((e) => `${e.from} -> ${e.to} (${e.resolution})`);
  * ```
  */
-export function callGraph(graph: CodeGraph, root: SymbolRecord, depth: number): CallGraphResult {
-  const names = namesOf(graph);
-  const calls = new CallIndex(graph);
+export function callGraph(
+  graph: CodeGraph,
+  root: SymbolRecord,
+  depth: number,
+  opts: CallGraphOptions = {},
+): CallGraphResult {
+  const calls = callIndexOf(graph);
+  const includeTests = opts.includeTests ?? true;
+  const keep = (f: GraphFile) => includeTests || !isTestFile(f.path);
+  root = calls.implementation(root);
   const edges: CallEdge[] = [];
   const edgeKeys = new Set<string>();
   const addEdge = (e: CallEdge) => {
@@ -68,7 +111,6 @@ export function callGraph(graph: CodeGraph, root: SymbolRecord, depth: number): 
       edges.push(e);
     }
   };
-  const label = (c: Caller) => c.symbol?.qualifiedName ?? c.file.path;
 
   // Callers, breadth first.
   const callers: CallNode[] = [];
@@ -78,29 +120,35 @@ export function callGraph(graph: CodeGraph, root: SymbolRecord, depth: number): 
     const next: SymbolRecord[] = [];
     for (const target of frontier) {
       for (const site of calls.callersOf(target)) {
-        const from = label(site.caller);
+        if (!keep(site.file)) continue;
+        const from = site.caller?.qualifiedName ?? site.file.path;
+        const resolved = site.resolution !== "name";
         addEdge({
           from,
           to: target.qualifiedName,
-          file: site.caller.file.path,
+          file: site.file.path,
           line: site.line,
-          resolved: true,
+          resolved,
+          resolution: site.resolution,
+          external: false,
         });
-        const key = site.caller.symbol ?? `file:${site.caller.file.path}`;
+        const key = site.caller ?? `file:${site.file.path}`;
         if (seenUp.has(key)) continue;
         seenUp.add(key);
-        const s = site.caller.symbol;
+        const s = site.caller;
         callers.push({
           name: from,
-          file: site.caller.file.path,
+          file: site.file.path,
           line: s ? s.line : 1,
           kind: s ? s.kind : "file",
-          resolved: true,
+          resolved,
+          resolution: site.resolution,
+          external: false,
           depth: d,
-          callFile: site.caller.file.path,
+          callFile: site.file.path,
           callLine: site.line,
         });
-        if (s) next.push(s);
+        if (s && resolved) next.push(s);
       }
     }
     frontier = next;
@@ -113,43 +161,46 @@ export function callGraph(graph: CodeGraph, root: SymbolRecord, depth: number): 
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next: SymbolRecord[] = [];
     for (const source of frontier) {
-      const f = names.fileOf(source);
-      if (!f) continue;
-      for (const i of calls.callsIn(f, names.indexOf(source))) {
-        const r = refAt(f.part, i);
-        const targets = names.resolveRef(f, i);
-        if (targets.length === 0) {
-          const written = r.receiverKind === "name" && r.receiver
-            ? `${r.receiver}.${r.name}`
-            : r.name;
+      for (const site of calls.callsFrom(source)) {
+        if (site.outside) {
+          const external = site.outside !== "unknown";
           addEdge({
             from: source.qualifiedName,
-            to: written,
-            file: f.path,
-            line: r.line,
+            to: site.written,
+            file: site.file.path,
+            line: site.line,
             resolved: false,
+            resolution: site.resolution,
+            external,
           });
-          if (seenDown.has(`?${written}`)) continue;
-          seenDown.add(`?${written}`);
+          const key = `?${site.written}`;
+          if (seenDown.has(key)) continue;
+          seenDown.add(key);
           callees.push({
-            name: written,
+            name: site.written,
             file: null,
             line: null,
-            kind: "unknown",
+            kind: site.outside,
             resolved: false,
+            resolution: site.resolution,
+            external,
             depth: d,
-            callFile: f.path,
-            callLine: r.line,
+            callFile: site.file.path,
+            callLine: site.line,
           });
           continue;
         }
-        for (const t of targets) {
+        const resolved = site.resolution !== "name";
+        for (const t of site.targets) {
+          if (!keep(site.file) || (!includeTests && isTestFile(t.file))) continue;
           addEdge({
             from: source.qualifiedName,
             to: t.qualifiedName,
-            file: f.path,
-            line: r.line,
-            resolved: true,
+            file: site.file.path,
+            line: site.line,
+            resolved,
+            resolution: site.resolution,
+            external: false,
           });
           if (seenDown.has(t)) continue;
           seenDown.add(t);
@@ -158,28 +209,56 @@ export function callGraph(graph: CodeGraph, root: SymbolRecord, depth: number): 
             file: t.file,
             line: t.line,
             kind: t.kind,
-            resolved: true,
+            resolved,
+            resolution: site.resolution,
+            external: false,
             depth: d,
-            callFile: f.path,
-            callLine: r.line,
+            callFile: site.file.path,
+            callLine: site.line,
           });
-          next.push(t);
+          if (resolved) next.push(t);
         }
       }
     }
     frontier = next;
   }
-  return { symbol: root, callers, callees, edges };
+  const unresolvedCandidates = calls.candidatesOf(root).filter((f) => keep(f)).length;
+  return { symbol: root, callers, callees, edges, unresolvedCandidates };
+}
+
+const indexes = new WeakMap<CodeGraph, CallIndex>();
+
+/** The call index of a graph (one per graph, so its caches live as long as it). */
+export function callIndexOf(graph: CodeGraph): CallIndex {
+  let c = indexes.get(graph);
+  if (!c) indexes.set(graph, c = new CallIndex(graph));
+  return c;
 }
 
 /** Call references per enclosing symbol and call sites per target, for one graph. */
-class CallIndex {
+export class CallIndex {
   private readonly byScope = new Map<GraphFile, Map<number, number[]>>();
 
   constructor(private readonly graph: CodeGraph) {}
 
+  /**
+   * The definition that holds the body of an overloaded function: the last of the
+   * definitions with its qualified name in its file (Python `@overload` stubs and
+   * TypeScript overload signatures come before the implementation). Others as they are.
+   */
+  implementation(s: SymbolRecord): SymbolRecord {
+    if (s.kind !== "function" && s.kind !== "method") return s;
+    const f = namesOf(this.graph).fileOf(s);
+    if (!f) return s;
+    let last = s;
+    for (const x of f.symbols) {
+      if (x.qualifiedName === s.qualifiedName && x.kind === s.kind && x.line > last.line) last = x;
+    }
+    return last;
+  }
+
   /** Indexes of the call references whose enclosing symbol is `scope` in file `f`. */
-  callsIn(f: GraphFile, scope: number): number[] {
+  private callsIn(f: GraphFile, scope: number): number[] {
     let map = this.byScope.get(f);
     if (!map) {
       map = new Map();
@@ -196,10 +275,60 @@ class CallIndex {
     return map.get(scope) ?? [];
   }
 
-  /** Calls of `target` (of its class too, for a constructor), with the calling symbol. */
-  callersOf(target: SymbolRecord): Array<{ caller: Caller; line: number }> {
+  /** The calls made directly in `source`'s body, in source order, each resolved. */
+  callsFrom(source: SymbolRecord): CallSite[] {
     const names = namesOf(this.graph);
-    const wanted = new Set<SymbolRecord>([target]);
+    const f = names.fileOf(source);
+    if (!f) return [];
+    const out: CallSite[] = [];
+    for (const i of this.callsIn(f, names.indexOf(source))) {
+      const r = refAt(f.part, i);
+      const how = names.resolveRefHow(f, i);
+      const written = r.receiverKind === "name" && r.receiver ? `${r.receiver}.${r.name}` : r.name;
+      const site: CallSite = {
+        caller: source,
+        file: f,
+        line: r.line,
+        targets: [],
+        resolution: how.resolution,
+        outside: null,
+        written,
+      };
+      if (how.symbols.length) {
+        site.targets = [...new Set(how.symbols.map((t) => this.implementation(t)))];
+      } else if (how.external) {
+        site.outside = "external";
+        site.resolution = "exact";
+      } else if (!r.receiverKind) {
+        // A bare name nothing in scope defines: the language's (Python `len`, Go `append`,
+        // JS `setTimeout`) — or, where names are global, a library's (C `printf`).
+        site.outside = f.resolver?.scoping === "global" ? "external" : "builtin";
+        site.resolution = "exact";
+      } else if (this.projectMembers(f, r.name) === 0) {
+        // A member no project file defines (`", ".join`, `list.append`): not ours.
+        site.outside = "external";
+        site.resolution = "name";
+      } else {
+        site.outside = "unknown";
+        site.resolution = "name";
+      }
+      out.push(site);
+    }
+    return out;
+  }
+
+  /** How many members named `name` the project defines in `f`'s language family. */
+  private projectMembers(f: GraphFile, name: string): number {
+    const names = namesOf(this.graph);
+    return (this.graph.symbolsByName.get(name) ?? []).filter((s) =>
+      s.parent !== null && MEMBER_KINDS.has(s.kind) && names.fileOf(s)?.resolver === f.resolver
+    ).length;
+  }
+
+  /** Calls of `target` (of its class too, for a constructor), each with its resolution. */
+  callersOf(target: SymbolRecord): CallSite[] {
+    const names = namesOf(this.graph);
+    const wanted = new Set<SymbolRecord>([target, ...this.overloads(target)]);
     const lookFor = new Set<string>([target.name]);
     if (target.kind === "constructor") {
       const f = names.fileOf(target);
@@ -209,17 +338,55 @@ class CallIndex {
         lookFor.add(cls.name);
       }
     }
-    const out: Array<{ caller: Caller; line: number }> = [];
+    const out: CallSite[] = [];
     for (const n of names.aliases(lookFor)) {
       for (const code of this.graph.occurrences(n)) {
         const f = this.graph.files[Math.floor(code / OCC_SHIFT)];
         const i = code % OCC_SHIFT;
         const r = refAt(f.part, i);
         if (r.kind !== "call") continue;
-        if (!names.resolveRef(f, i).some((s) => wanted.has(s))) continue;
-        out.push({ caller: { symbol: f.symbols[r.scope] ?? null, file: f }, line: r.line });
+        const how = names.resolveRefHow(f, i);
+        if (!how.symbols.some((s) => wanted.has(s))) continue;
+        out.push({
+          caller: f.symbols[r.scope] ?? null,
+          file: f,
+          line: r.line,
+          targets: [target],
+          resolution: how.resolution,
+          outside: null,
+          written: r.name,
+        });
       }
     }
     return out;
+  }
+
+  /**
+   * The files of the calls of `target`'s name (one entry per call) made through a
+   * receiver of unknown type that resolved to nothing: candidates, not callers.
+   */
+  candidatesOf(target: SymbolRecord): GraphFile[] {
+    const names = namesOf(this.graph);
+    const home = names.fileOf(target);
+    const out: GraphFile[] = [];
+    for (const code of this.graph.occurrences(target.name)) {
+      const f = this.graph.files[Math.floor(code / OCC_SHIFT)];
+      if (f.resolver !== home?.resolver) continue;
+      const i = code % OCC_SHIFT;
+      const r = refAt(f.part, i);
+      if (r.kind !== "call" || !r.receiverKind) continue;
+      const how = names.resolveRefHow(f, i);
+      if (how.symbols.length === 0 && !how.external) out.push(f);
+    }
+    return out;
+  }
+
+  /** The other definitions of an overloaded function (its stubs). */
+  private overloads(s: SymbolRecord): SymbolRecord[] {
+    if (s.kind !== "function" && s.kind !== "method") return [];
+    const f = namesOf(this.graph).fileOf(s);
+    return f
+      ? f.symbols.filter((x) => x !== s && x.qualifiedName === s.qualifiedName && x.kind === s.kind)
+      : [];
   }
 }

@@ -23,6 +23,7 @@
 
 import { CodectxError } from "../errors.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { isTestFile } from "../index/test_files.ts";
 import { editDistance } from "../util/suggest.ts";
 import type { CodeGraph } from "./graph.ts";
 
@@ -59,9 +60,11 @@ export function kindRank(kind: SymbolKind): number {
  * name means several definitions.
  */
 export function isAuxiliary(file: string): boolean {
-  return /(^|\/)(tests?|testing|__tests__|spec|examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i
-    .test(file) || /(^|\/)(test_[^/]*|[^/]*_test\.\w+|[^/]*\.(test|spec)\.\w+)$/i.test(file);
+  return isTestFile(file) || AUXILIARY_DIR.test(file);
 }
+
+/** Folders of code that is not the project's main code, tests apart. */
+const AUXILIARY_DIR = /(^|\/)(examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i;
 
 /**
  * Orders the definitions one name may mean, best first: main code before tests, then

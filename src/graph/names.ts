@@ -28,10 +28,41 @@ import {
 export { CLASS_LIKE, symbolsOf, type Target } from "./targets.ts";
 
 const PATH_SEPARATOR = /\.|::|->|\\/;
+/** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
+const SUPER = /^super\b/;
+
+/**
+ * How sure a resolution is: `exact` through scopes, imports, module paths and the
+ * enclosing class; `inferred` through the receiver's likely type (an annotation, a
+ * declared type, `x = Foo()`) or the one project-wide definition of a language whose
+ * names are global (C, Ruby, PHP…); `name` when only the name matched (a member of a
+ * receiver of unknown type, the one member of that name in the project).
+ */
+export type Sureness = "exact" | "inferred" | "name";
+
+/** What one reference leads to, and how sure that is. */
+export interface RefTargets {
+  symbols: SymbolRecord[];
+  resolution: Sureness;
+  /** True when it leads outside the project (an external import, a member of one). */
+  external: boolean;
+}
+
+const NOTHING: RefTargets = { symbols: [], resolution: "name", external: false };
+
+function targetsOf(targets: readonly Target[], resolution: Sureness): RefTargets {
+  const symbols = symbolsOf(targets);
+  if (symbols.length) return { symbols, resolution, external: false };
+  return { symbols, resolution, external: targets.some((t) => t.kind === "external") };
+}
+
+function byName(symbols: SymbolRecord[]): RefTargets {
+  return { symbols, resolution: "name", external: false };
+}
 
 /** Resolves names of one graph; get it with {@link namesOf}. */
 export class Names {
-  private readonly refCache = new Map<number, SymbolRecord[]>();
+  private readonly refCache = new Map<number, RefTargets>();
   private readonly fileOfSymbol = new Map<SymbolRecord, GraphFile>();
   private readonly indexOfSymbol = new Map<SymbolRecord, number>();
   private readonly aliasCache = new Map<string, Set<string>>();
@@ -66,6 +97,11 @@ export class Names {
    * nothing of the project (a local of another kind, a builtin, an external package).
    */
   resolveRef(f: GraphFile, i: number): SymbolRecord[] {
+    return this.resolveRefHow(f, i).symbols;
+  }
+
+  /** What reference `i` of file `f` leads to, and how sure that is (cached). */
+  resolveRefHow(f: GraphFile, i: number): RefTargets {
     const key = f.id * 2 ** 22 + i;
     let hit = this.refCache.get(key);
     if (!hit) {
@@ -75,41 +111,61 @@ export class Names {
     return hit;
   }
 
-  private resolveRecord(f: GraphFile, r: ReferenceRecord): SymbolRecord[] {
+  private resolveRecord(f: GraphFile, r: ReferenceRecord): RefTargets {
     if (r.kind === "definition") {
       const s = f.symbols.find((x) => x.line === r.line && x.name === r.name);
-      return s ? [s] : [];
+      return s ? { symbols: [s], resolution: "exact", external: false } : NOTHING;
     }
-    if (r.kind === "import" && !r.receiverKind) return this.imported(f, r);
+    if (r.kind === "import" && !r.receiverKind) return targetsOf(this.imported(f, r), "exact");
     switch (r.receiverKind) {
-      case undefined:
-        return symbolsOf(this.name(f, r.name, r.scope, 0));
+      case undefined: {
+        const found = targetsOf(this.name(f, r.name, r.scope, 0, false), "exact");
+        if (found.symbols.length || found.external) return found;
+        const global = this.globalName(f, r.name);
+        return {
+          symbols: global,
+          resolution: global.length === 1 ? "inferred" : "name",
+          external: false,
+        };
+      }
       case "self": {
         const cls = this.enclosingClass(f, r.scope);
-        if (cls) return this.members(cls, r.name);
-        return this.unique(f, r.name);
+        if (!cls) return byName(this.unique(f, r.name));
+        if (SUPER.test(r.receiver ?? "")) {
+          for (const base of this.bases(cls)) {
+            const m = this.members(base, r.name);
+            if (m.length) return { symbols: m, resolution: "exact", external: false };
+          }
+          return NOTHING;
+        }
+        return { symbols: this.members(cls, r.name), resolution: "exact", external: false };
       }
       case "typed": {
         const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
-        const classes = symbolsOf(this.path(f, segments, r.scope) ?? []).filter((s) =>
-          CLASS_LIKE.has(s.kind)
-        );
-        if (classes.length === 0) return this.unique(f, r.name);
-        return classes.flatMap((c) => this.members(c, r.name));
+        const owners = this.path(f, segments, r.scope) ?? [];
+        const classes = symbolsOf(owners).filter((s) => CLASS_LIKE.has(s.kind));
+        if (classes.length === 0) {
+          if (owners.some((t) => t.kind === "external")) {
+            return { symbols: [], resolution: "inferred", external: true };
+          }
+          return byName(this.unique(f, r.name));
+        }
+        const symbols = classes.flatMap((c) => this.members(c, r.name));
+        return { symbols, resolution: "inferred", external: false };
       }
       case "name": {
         const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
         const owners = this.path(f, segments, r.scope);
-        if (owners === null) return this.unique(f, r.name);
-        return symbolsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)));
+        if (owners === null) return byName(this.unique(f, r.name));
+        return targetsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)), "exact");
       }
       default:
-        return this.unique(f, r.name);
+        return byName(this.unique(f, r.name));
     }
   }
 
   /** An imported name where it is imported: what the import statement at that line binds. */
-  private imported(f: GraphFile, r: ReferenceRecord): SymbolRecord[] {
+  private imported(f: GraphFile, r: ReferenceRecord): Target[] {
     let best: number | null = null;
     for (const i of f.imports) {
       if (i.record.line <= r.line && (best === null || i.record.line > best)) {
@@ -124,7 +180,7 @@ export class Names {
         if ("name" in b && b.name === r.name) out.push(...this.binding(b, 1));
       }
     }
-    return symbolsOf(out);
+    return out;
   }
 
   /**
@@ -164,7 +220,7 @@ export class Names {
     let targets: Target[] = pathHead
       ? [{ kind: "module", module: pathHead }]
       : this.name(f, head, scope, 0);
-    if (targets.length === 0) return f.externalNames.has(head) ? [] : null;
+    if (targets.length === 0) return f.externalNames.has(head) ? [{ kind: "external" }] : null;
     for (const seg of rest) {
       targets = targets.flatMap((t) => this.memberOfTarget(t, seg, 0));
       if (targets.length === 0) return [];
@@ -173,7 +229,7 @@ export class Names {
   }
 
   /** A name used bare in file `f` at a reference whose enclosing symbol is `scope`. */
-  name(f: GraphFile, name: string, scope: number, depth: number): Target[] {
+  name(f: GraphFile, name: string, scope: number, depth: number, global = true): Target[] {
     if (depth > MAX_DEPTH) return [];
     const resolver = f.resolver;
     if (resolver?.implicitThis && scope >= 0) {
@@ -209,14 +265,20 @@ export class Names {
       const out = this.moduleMember(m, name, depth + 1);
       if (out.length) return out;
     }
-    if (scoping === "global") {
-      const out = (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
-        const g = this.fileOf(s);
-        return g !== undefined && g.resolver === resolver && g.top.get(name)?.includes(s);
-      });
-      if (out.length) return out.map(symbolTarget);
-    }
+    if (global) return this.globalName(f, name).map(symbolTarget);
     return [];
+  }
+
+  /**
+   * A name of a language whose top-level names are global (C, Ruby, PHP…): every
+   * top-level definition of that name in the family; empty for other languages.
+   */
+  private globalName(f: GraphFile, name: string): SymbolRecord[] {
+    if (f.resolver?.scoping !== "global") return [];
+    return (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+      const g = this.fileOf(s);
+      return g !== undefined && g.resolver === f.resolver && g.top.get(name)?.includes(s);
+    });
   }
 
   /** Files of the same package as `f` (same folder and family; same declared package). */
@@ -298,6 +360,7 @@ export class Names {
   }
 
   private memberOfTarget(t: Target, name: string, depth: number): Target[] {
+    if (t.kind === "external") return [t];
     if (t.kind === "module") return this.moduleMember(t.module, name, depth);
     if (t.kind === "symbol" && CLASS_LIKE.has(t.symbol.kind)) {
       return this.members(t.symbol, name).map(symbolTarget);

@@ -10,9 +10,10 @@ import type { ReferenceKind, SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { findSymbols } from "./lookup.ts";
-import { namesOf } from "./names.ts";
+import { namesOf, type Sureness } from "./names.ts";
 import { refAt } from "../index/graph_part.ts";
 import { readProjectFileSync } from "../index/safe_read.ts";
+import { isTestFile } from "../index/test_files.ts";
 
 /** One occurrence. */
 export interface Reference {
@@ -26,6 +27,8 @@ export interface Reference {
   symbol: string;
   /** Qualified name of the enclosing symbol, or null at the top of the file. */
   in: string | null;
+  /** How sure it is that this occurrence means the symbol (see {@link Sureness}). */
+  resolution: Sureness;
 }
 
 /** What {@link findReferences} answers. */
@@ -34,6 +37,8 @@ export interface ReferencesResult {
   references: Reference[];
   total: number;
   truncated: boolean;
+  /** How many of all found (before `limit`) are exact, inferred, name-only. */
+  byResolution: Record<Sureness, number>;
 }
 
 /** Options of {@link findReferences}. */
@@ -44,6 +49,8 @@ export interface ReferencesOptions {
   limit?: number;
   /** Leave out the definitions themselves. */
   excludeDefinitions?: boolean;
+  /** Count occurrences in test files (default true); see `index/test_files.ts`. */
+  includeTests?: boolean;
 }
 
 /**
@@ -62,14 +69,23 @@ export function findReferences(
   opts: ReferencesOptions = {},
 ): ReferencesResult {
   const definitions = findSymbols(graph, name, opts.file);
-  const found = referencesOf(graph, definitions, opts.excludeDefinitions ?? false);
+  const found = referencesOf(graph, definitions, opts.excludeDefinitions ?? false)
+    .filter((r) => (opts.includeTests ?? true) || !isTestFile(r.file));
+  const byResolution: Record<Sureness, number> = { exact: 0, inferred: 0, name: 0 };
+  for (const r of found) byResolution[r.resolution]++;
   const limit = opts.limit ?? 200;
   const lines = linesOf(graph);
   const references = found.slice(0, limit).map((o) => ({
     ...o,
     context: lines.line(o.file, o.line),
   }));
-  return { definitions, references, total: found.length, truncated: found.length > limit };
+  return {
+    definitions,
+    references,
+    total: found.length,
+    truncated: found.length > limit,
+    byResolution,
+  };
 }
 
 /** The occurrences (without context) that resolve to any of `targets`, sorted. */
@@ -85,7 +101,8 @@ export function referencesOf(
     for (const code of graph.occurrences(n)) {
       const f = graph.files[Math.floor(code / OCC_SHIFT)];
       const i = code % OCC_SHIFT;
-      const hit = names.resolveRef(f, i).find((s) => wanted.has(s));
+      const how = names.resolveRefHow(f, i);
+      const hit = how.symbols.find((s) => wanted.has(s));
       if (!hit) continue;
       const r = refAt(f.part, i);
       if (excludeDefinitions && r.kind === "definition") continue;
@@ -96,6 +113,7 @@ export function referencesOf(
         kind: r.kind,
         symbol: hit.qualifiedName,
         in: enclosing(f, r.scope),
+        resolution: how.resolution,
       });
     }
   }

@@ -1,9 +1,12 @@
 /**
  * What kind of file a search result comes from (code, docs or tests) and which kinds a
- * search covers: the `scope` and `include_tests` arguments of `semantic_search`.
+ * search covers: the `scope` and `include_tests` arguments of `semantic_search`. What a
+ * test file is: the one rule in `index/test_files.ts`.
  *
  * @module
  */
+
+import { isTestFile } from "../index/test_files.ts";
 
 /** The kinds of file. */
 export type FileClass = "code" | "docs" | "tests";
@@ -16,10 +19,6 @@ export const SCOPES: readonly SearchScope[] = ["code", "docs", "tests", "all"];
 
 /** Prose formats: their sections are docs wherever they live. */
 const DOC_LANGUAGES = new Set(["markdown"]);
-/** Test folders and test file names of the common ecosystems. */
-const TEST_DIR = /(^|\/)(tests?|__tests__|testing|spec|specs|testdata|src\/test)\//;
-const TEST_FILE =
-  /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|dart)|conftest\.py|[^/]*\.(test|spec)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|swift|scala)|[^/]*_spec\.rb)$/;
 
 /**
  * The class of a file by its path and language.
@@ -33,7 +32,7 @@ const TEST_FILE =
  */
 export function fileClass(path: string, language: string): FileClass {
   if (DOC_LANGUAGES.has(language)) return "docs";
-  if (TEST_DIR.test(path) || TEST_FILE.test(path)) return "tests";
+  if (isTestFile(path)) return "tests";
   return "code";
 }
 

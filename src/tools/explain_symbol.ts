@@ -5,9 +5,20 @@
 import { z } from "npm:zod@4.1.9";
 import { explainSymbol, MAX_NEIGHBOURS, MAX_SOURCE_LINES } from "../context/explain.ts";
 import { defineTool } from "./tool.ts";
-import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";
+import {
+  filePathArg,
+  resolutionSchema,
+  symbolNameArg,
+  symbolSchema,
+  toWireSymbol,
+} from "./schemas.ts";
 
-const neighbour = z.object({ name: z.string(), file: z.string(), line: z.number().int() });
+const neighbour = z.object({
+  name: z.string(),
+  file: z.string(),
+  line: z.number().int(),
+  resolution: resolutionSchema,
+});
 
 /** The `explain_symbol` tool. */
 export const explainSymbolTool = defineTool({
@@ -35,6 +46,9 @@ export const explainSymbolTool = defineTool({
       `Called symbols and where they are defined, at most ${MAX_NEIGHBOURS}`,
     ),
     callees_total: z.number().int(),
+    unresolved_candidates: z.number().int().describe(
+      "Calls of its name through a receiver of unknown type that resolved to nothing: they may call it",
+    ),
     references: z.number().int(),
     candidates: z.array(symbolSchema),
   }),
@@ -52,6 +66,7 @@ export const explainSymbolTool = defineTool({
       callers_total: e.callersTotal,
       callees: e.callees,
       callees_total: e.calleesTotal,
+      unresolved_candidates: e.unresolvedCandidates,
       references: e.references,
       candidates: e.candidates.map(toWireSymbol),
     };

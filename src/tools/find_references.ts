@@ -6,20 +6,28 @@
 import { z } from "npm:zod@4.1.9";
 import { loadGraph } from "../graph/graph.ts";
 import { findReferences } from "../graph/references.ts";
-import { filePathArg, symbolNameArg, symbolSchema, toWireSymbol } from "./schemas.ts";
+import {
+  filePathArg,
+  includeTestsArg,
+  resolutionSchema,
+  symbolNameArg,
+  symbolSchema,
+  toWireSymbol,
+} from "./schemas.ts";
 import { defineTool } from "./tool.ts";
 
 /** The `find_references` tool. */
 export const findReferencesTool = defineTool({
   name: "find_references",
   description:
-    "Find every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write). Resolved through scopes and imports: a local that shadows the name is not a reference, an alias is. `file_path` narrows an ambiguous name to the definition in that file.",
+    "Find every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write). Resolved through scopes and imports: a local that shadows the name is not a reference, an alias is. Each reference says how sure it is (`resolution`: exact through scope/import, inferred from a receiver's likely type, name when only the name matched). `file_path` narrows an ambiguous name to the definition in that file; `include_tests: false` leaves out test files.",
   input: z.object({
     symbol_name: symbolNameArg,
     file_path: filePathArg.optional(),
     limit: z.number().int().min(1).max(2000).optional().describe(
       "Most references returned (1–2000, default 200); `total` counts them all",
     ),
+    include_tests: includeTestsArg,
   }),
   output: z.object({
     symbol: z.string(),
@@ -32,20 +40,27 @@ export const findReferencesTool = defineTool({
       kind: z.string(),
       symbol: z.string().describe("Qualified name of the definition it refers to"),
       in: z.string().nullable().describe("Qualified name of the enclosing symbol"),
+      resolution: resolutionSchema,
     })),
     total: z.number().int(),
     truncated: z.boolean(),
+    by_resolution: z.object({
+      exact: z.number().int(),
+      inferred: z.number().int(),
+      name: z.number().int(),
+    }).describe("How many of all found (`total`) are exact, inferred, name-only"),
   }),
-  handler: async ({ symbol_name, file_path, limit }, { project }) => {
+  handler: async ({ symbol_name, file_path, limit, include_tests }, { project }) => {
     const file = file_path === undefined ? undefined : project.resolvePath(file_path);
     const graph = await loadGraph(project);
-    const r = findReferences(graph, symbol_name, { file, limit });
+    const r = findReferences(graph, symbol_name, { file, limit, includeTests: include_tests });
     return {
       symbol: r.definitions[0].qualifiedName,
       definitions: r.definitions.map(toWireSymbol),
       references: r.references,
       total: r.total,
       truncated: r.truncated,
+      by_resolution: r.byResolution,
     };
   },
 });

@@ -96,6 +96,22 @@ export function expandUse(text: string): UsePath[] {
   );
 }
 
+/** The `path`s of a manifest's `[lib]` (kind "lib") or `[[bin]]` (kind "bin") tables. */
+function targetPaths(manifest: string, kind: "lib" | "bin"): string[] {
+  const header = kind === "lib" ? /^\s*\[lib\]\s*$/ : /^\s*\[\[bin\]\]\s*$/;
+  const out: string[] = [];
+  let inside = false;
+  for (const line of manifest.split("\n")) {
+    if (/^\s*\[/.test(line)) {
+      inside = header.test(line);
+      continue;
+    }
+    const m = inside ? /^\s*path\s*=\s*"([^"]+)"/.exec(line) : null;
+    if (m) out.push(m[1]);
+  }
+  return out;
+}
+
 class RustFamily implements FamilyResolver {
   /** Crate name → root file. */
   private readonly crates = new Map<string, string>();
@@ -113,13 +129,20 @@ class RustFamily implements FamilyResolver {
         }
       }
       if (f === "Cargo.toml" || f.endsWith("/Cargo.toml")) {
-        const name = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/m.exec(
-          project.readText(f) ?? "",
-        );
+        const manifest = project.readText(f) ?? "";
+        const name = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/m.exec(manifest);
         const dir = dirOf(f);
-        const root = ["src/lib.rs", "src/main.rs", "lib.rs"].map((r) => joinPath(dir, r)!).find((
-          r,
-        ) => project.has(r));
+        // `[lib]` and `[[bin]]` may set their root file (`path = "crates/core/main.rs"`).
+        const lib = targetPaths(manifest, "lib").map((p) => joinPath(dir, p)!);
+        const bins = targetPaths(manifest, "bin").map((p) => joinPath(dir, p)!);
+        for (const r of [...lib, ...bins]) {
+          if (project.has(r) && !this.roots.includes(r)) this.roots.push(r);
+        }
+        const root = [
+          ...lib,
+          ...["src/lib.rs", "src/main.rs", "lib.rs"].map((r) => joinPath(dir, r)!),
+          ...bins,
+        ].find((r) => project.has(r));
         if (name && root) this.crates.set(name[1].replaceAll("-", "_"), root);
       }
     }
@@ -190,7 +213,7 @@ class RustFamily implements FamilyResolver {
       };
     }
     const paths = imp.kind === "extern"
-      ? [{ segments: [text], alias: null, glob: false }]
+      ? [{ segments: [text], alias: imp.alias ?? null, glob: false }]
       : expandUse(text.replace(/^::/, ""));
     const names = paths.map((p) =>
       p.glob ? "*" : (p.alias ? `${p.segments.at(-1)} as ${p.alias}` : p.segments.at(-1) ?? "")

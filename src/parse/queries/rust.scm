@@ -71,7 +71,8 @@
 
 (use_declaration "use" @import.kind argument: (_) @import.module)
 (mod_item "mod" @import.kind name: (identifier) @import.module !body)
-(extern_crate_declaration "extern" @import.kind name: (identifier) @import.module)
+(extern_crate_declaration
+  "extern" @import.kind name: (identifier) @import.module alias: (identifier)? @import.alias)
 
 (use_declaration argument: (scoped_identifier name: (identifier) @reference.import))
 (use_list (identifier) @reference.import)
@@ -84,6 +85,7 @@
 (use_wildcard (identifier) @reference.ignore)
 (mod_item name: (identifier) @reference.ignore)
 (extern_crate_declaration name: (identifier) @reference.ignore)
+(extern_crate_declaration alias: (identifier) @reference.ignore)
 
 [
   (function_item)
