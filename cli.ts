@@ -55,7 +55,7 @@ Commands:
 Options for every command:
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives (default: $CODECTX_HOME, $XDG_CACHE_HOME/codectx or ~/.cache/codectx)
-  --help            this help
+  --help            this help; 'codectx COMMAND --help' (or 'codectx help COMMAND') for one command
   --version         the version
 `;
 
@@ -89,7 +89,8 @@ const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
 /** Runs the CLI on `argv`, returning the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === "--help" || cmd === "help") return help();
+  if (cmd === undefined || cmd === "--help") return help();
+  if (cmd === "help") return rest[0] ? await main([rest[0], "--help"]) : help();
   if (cmd === "--version" || cmd === "-V") {
     console.log(`codectx ${VERSION}`);
     return 0;
@@ -113,5 +114,8 @@ export async function main(argv: string[]): Promise<number> {
     return 1;
   }
 }
+
+/** The command names `codectx` knows (each answers `--help`). */
+export const COMMAND_NAMES: readonly string[] = Object.keys(COMMANDS);
 
 if (import.meta.main) Deno.exit(await main(Deno.args));

@@ -75,3 +75,24 @@ Deno.test("cli: index prints a summary; tool prints JSON", async () => {
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("cli: every command answers --help with its own usage, and `help COMMAND` too", async () => {
+  const { COMMAND_NAMES, main } = await import("../cli.ts");
+  assert.ok(COMMAND_NAMES.length >= 18);
+  const printed: string[] = [];
+  const log = console.log;
+  console.log = (...parts: unknown[]) => printed.push(parts.join(" "));
+  try {
+    for (const name of COMMAND_NAMES) {
+      for (const argv of [[name, "--help"], ["help", name]]) {
+        printed.length = 0;
+        assert.equal(await main(argv), 0, argv.join(" "));
+        const text = printed.join("\n");
+        assert.match(text, new RegExp(`Usage: codectx ${name}\\b`), `${argv.join(" ")}:\n${text}`);
+        assert.doesNotMatch(text, /Usage: codectx <command>/, argv.join(" "));
+      }
+    }
+  } finally {
+    console.log = log;
+  }
+});
