@@ -6,7 +6,9 @@
  * @module
  */
 
+import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Store } from "../store/kv.ts";
 
 /** Language families that share names (TypeScript calls JavaScript). */
 export function family(language: string): string {
@@ -17,13 +19,20 @@ export function family(language: string): string {
 export interface ProjectView {
   /** Symbol names of files of a language family. */
   symbolNames(language: string): ReadonlySet<string>;
-  /** Top-level symbol names of a file. */
+  /**
+   * Names other modules can import from a file: its top-level symbols and the names its
+   * imports bind (`from .utils import echo` in a package's `__init__.py`, `export { x }
+   * from "./y"`); `*` among them when it takes in all of another module's names.
+   */
   topLevelNames(path: string): ReadonlySet<string> | undefined;
   /** Indexed file paths. */
   files: ReadonlySet<string>;
   /** Python module names the project defines (`pkg.util` for `src/pkg/util.py`) → path. */
   pythonModules: ReadonlyMap<string, string>;
-  /** Declared dependencies: Python import names, npm/deno package names, Go module paths. */
+  /**
+   * Declared dependencies: Python import names, npm/deno package names (the project's own
+   * package names included: a package may import itself by name), Go module paths.
+   */
   dependencies: { python: Set<string>; javascript: Set<string>; go: Set<string> };
   /** Go module path of the project (go.mod), or "". */
   goModule: string;
@@ -54,7 +63,7 @@ export async function projectView(project: Project): Promise<ProjectView> {
   const index = await project.index();
   let v = views.get(index);
   if (!v) {
-    v = build(project.root, index);
+    v = build(project.root, index, project.store);
     views.set(index, v);
   }
   return v;
@@ -108,7 +117,10 @@ async function readText(path: string): Promise<string | null> {
   }
 }
 
-async function build(root: string, index: LoadedIndex): Promise<ProjectView> {
+/** Families whose snippets are checked against the names files import. */
+const IMPORTING = new Set(["python", "javascript"]);
+
+async function build(root: string, index: LoadedIndex, store: Store): Promise<ProjectView> {
   const byFamily = new Map<string, Set<string>>();
   const topLevel = new Map<string, Set<string>>();
   for (const s of index.symbols) {
@@ -120,6 +132,25 @@ async function build(root: string, index: LoadedIndex): Promise<ProjectView> {
       let t = topLevel.get(s.file);
       if (!t) topLevel.set(s.file, t = new Set());
       t.add(s.name);
+    }
+  }
+  // Names bound by imports are importable from the file too (re-exports).
+  const importing = [...index.files.values()].filter((f) =>
+    !f.skipped && IMPORTING.has(family(f.language))
+  );
+  const parts = await store.readAllBlobs<GraphPart>(
+    GRAPH_PART,
+    new Set(importing.map((f) => f.blob)),
+  );
+  for (const f of importing) {
+    const imports = parts.get(f.blob)?.imports ?? [];
+    if (imports.length === 0) continue;
+    let t = topLevel.get(f.path);
+    if (!t) topLevel.set(f.path, t = new Set());
+    for (const imp of imports) {
+      if (imp.alias) t.add(imp.alias);
+      else if (imp.names.length === 0 && f.language === "python") t.add(imp.module.split(".")[0]);
+      for (const n of imp.names) t.add(n.alias ?? n.name);
     }
   }
   const files = new Set<string>();
@@ -224,6 +255,7 @@ async function readJsDeps(root: string, files: Set<string>, out: Set<string>) {
     } catch {
       continue;
     }
+    if (typeof json.name === "string" && json.name) out.add(json.name);
     for (
       const key of [
         "dependencies",

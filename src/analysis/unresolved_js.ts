@@ -57,7 +57,8 @@ export async function jsImport(node: Node, ctx: Context): Promise<void> {
       return;
     }
     const names = ctx.view.topLevelNames(file);
-    if (!names) return;
+    // `export * from "./x"` re-exports names not listed here: say nothing.
+    if (!names || names.has("*")) return;
     for (const b of bindings) {
       if (b.member && b.member !== "default" && !names.has(b.member)) {
         report(ctx, b.node, b.member, "import", names);
@@ -108,7 +109,9 @@ export async function jsMember(
     const bare = spec.startsWith("node:") ? spec.slice(5) : spec;
     if (NODE_MODULES.has(bare)) names = await nodeExports(bare);
   }
-  if (names && !names.has(member)) report(ctx, node, `${head}.${member}`, "member", names);
+  if (names && !names.has(member) && !names.has("*")) {
+    report(ctx, node, `${head}.${member}`, "member", names);
+  }
 }
 
 /** The local names an import binds: default, namespace, named (with aliases), `const x = require(…)`. */

@@ -118,7 +118,10 @@ function pythonModuleCandidates(ctx: Context): string[] {
   ];
 }
 
-/** Names defined by a module, when known: a stdlib list, or a project file's symbols. */
+/**
+ * Names a module defines, when known: a stdlib list, or a project file's symbols and the
+ * names its imports bind (a package's `__init__.py` re-exports from its submodules).
+ */
 function pythonModuleNames(module: string, ctx: Context): ReadonlySet<string> | undefined {
   if (PY_MEMBERS[module]) {
     return new Set([
@@ -130,6 +133,8 @@ function pythonModuleNames(module: string, ctx: Context): ReadonlySet<string> | 
   const path = ctx.view.pythonModules.get(module);
   if (path) {
     const names = new Set(ctx.view.topLevelNames(path) ?? []);
+    // `from .core import *` takes in names not listed here: say nothing.
+    if (names.has("*")) return undefined;
     // Submodules of a package are importable names too.
     const prefix = path.endsWith("/__init__.py") ? path.slice(0, -"__init__.py".length) : null;
     if (prefix) {

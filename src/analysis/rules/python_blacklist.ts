@@ -325,14 +325,8 @@ export const PYTHON_BLACKLIST_CALLS: Rule[] = [
     "FTP-related functions are being called. FTP is considered insecure. Use SSH/SFTP/SCP or some other encrypted protocol.",
     319,
   ),
-  callBlacklist(
-    "B322",
-    "input",
-    ["input"],
-    "HIGH",
-    "The input method in Python 2 will read from standard input, evaluate and run the resulting string as python source code. This is similar, though in many ways worse, then using eval. On Python 2, use raw_input instead, input is safe in Python 3.",
-    78,
-  ),
+  // B322 (`input`) is left out: it is Python 2's `input`, which evaluated what it read;
+  // Python 3's `input` returns a string and is safe (bandit dropped the check for that reason).
   callBlacklist(
     "B323",
     "unverified_context",

@@ -1,0 +1,582 @@
+/**
+ * `find_references` and callers (`get_call_graph`) against language servers no one here
+ * wrote, driven over their own protocol (LSP on stdio, `bench/lsp_client.ts`): pyright for
+ * Python, typescript-language-server (the TypeScript LanguageService) for JavaScript and
+ * TypeScript, gopls for Go. For Rust, with no language server here, a labelled set
+ * (`bench/labels/rust_refs.json`: symbol, file, line of each reference, checked by reading
+ * the code) over real crates.
+ *
+ * Real code is fetched at run time into `--cache` (npm tarballs via `npm pack`, Debian
+ * packages via `apt-get download` + `dpkg -x`); nothing of it is committed. Per repository,
+ * symbols (functions, methods, classes, types, top-level constants and variables) are
+ * taken from the server's document symbols and sampled with a fixed seed. codectx answers
+ * through its tools (`index_project`, `find_references`, `get_call_graph`) on the same tree.
+ *
+ * The figures are definitions-independent: a sampled symbol whose definition codectx does
+ * not find at the server's file and line is counted as a definition miss and left out of the
+ * reference and caller figures (those misses are for the definitions bench).
+ * References compare `file:line:column`; callers compare the call site's `file:line`.
+ * Repositories marked held-out (click, urfave/cli, got, ripgrep) are never tuned on and are
+ * printed separately.
+ *
+ * Needs: `npm install --prefix /tmp/oracles pyright typescript-language-server typescript`
+ * (or `--oracles DIR`), `gopls` and `go` (Debian `apt-get install gopls golang-go`).
+ *
+ * Run: `deno run -A bench/refs_vs_lsp.ts [--lang python,go,javascript,typescript,rust]
+ *   [--symbols 30] [--seed 13] [--repo NAME] [--verbose]`
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { createExecutor, type Executor } from "../mod.ts";
+import { type AbsSpot, type DocSymbol, LspClient } from "./lsp_client.ts";
+
+const { values } = parseArgs({
+  options: {
+    lang: { type: "string", default: "python,go,javascript,typescript,rust" },
+    symbols: { type: "string", default: "30" },
+    seed: { type: "string", default: "13" },
+    repo: { type: "string" },
+    cache: { type: "string" },
+    oracles: { type: "string", default: "/tmp/oracles" },
+    verbose: { type: "boolean" },
+    "lsp-log": { type: "boolean" },
+  },
+});
+const cache = values.cache ?? `${Deno.env.get("TMPDIR") ?? "/tmp"}/codectx-bench`;
+const bin = `${values.oracles}/node_modules/.bin`;
+
+// ---------------------------------------------------------------------------------------
+// Corpora
+
+interface Corpus {
+  lang: "python" | "go" | "javascript" | "typescript" | "rust";
+  name: string;
+  heldOut: boolean;
+  /** Returns the workspace root (absolute) and environment for the server. */
+  fetch: () => Promise<{ root: string; env?: Record<string, string> }>;
+}
+
+async function sh(cmd: string, cwd: string): Promise<void> {
+  const out = await new Deno.Command("sh", { args: ["-c", cmd], cwd, stderr: "piped" }).output();
+  if (!out.success) {
+    throw new Error(`${cmd} failed in ${cwd}: ${new TextDecoder().decode(out.stderr)}`);
+  }
+}
+
+const exists = (p: string) => Deno.stat(p).then(() => true, () => false);
+
+/** A Debian binary package unpacked (no system change) into the cache. */
+async function deb(name: string): Promise<string> {
+  const dir = `${cache}/deb/${name}`;
+  if (!(await exists(`${dir}/x`))) {
+    await Deno.mkdir(dir, { recursive: true });
+    await sh(`apt-get download ${name} && dpkg -x ${name}_*.deb x`, dir);
+  }
+  return `${dir}/x`;
+}
+
+/** An npm tarball unpacked into the cache. */
+async function npm(spec: string): Promise<string> {
+  const dir = `${cache}/npm/${spec.replace(/[/@]/g, "_")}`;
+  if (!(await exists(`${dir}/package`))) {
+    await Deno.mkdir(dir, { recursive: true });
+    await sh(`npm pack ${spec} --silent && tar xzf *.tgz`, dir);
+  }
+  return `${dir}/package`;
+}
+
+/** Writes a tsconfig that puts every file of `root` in one project (the server's view). */
+async function tsProject(root: string): Promise<{ root: string }> {
+  await Deno.writeTextFile(
+    `${root}/tsconfig.json`,
+    JSON.stringify({
+      compilerOptions: {
+        allowJs: true,
+        checkJs: false,
+        noEmit: true,
+        target: "es2022",
+        module: "esnext",
+        moduleResolution: "bundler",
+        skipLibCheck: true,
+        strict: false,
+      },
+      include: ["**/*"],
+      exclude: ["node_modules"],
+    }),
+  );
+  return { root };
+}
+
+/**
+ * A Python package from Debian. Its `.pyi` stubs are removed from the unpacked copy: with
+ * them the server resolves imports to the stub, a second declaration codectx does not
+ * model, and both answers would be about different things.
+ */
+const py = (pkg: string) => async () => {
+  const root = `${await deb(pkg)}/usr/lib/python3/dist-packages`;
+  for (const f of walk(root, /\.pyi$/)) await Deno.remove(f);
+  return { root };
+};
+const go = (pkg: string, path: string) => async () => {
+  const x = await deb(pkg);
+  return {
+    root: `${x}/usr/share/gocode/src/${path}`,
+    env: { GOPATH: `${x}/usr/share/gocode`, GO111MODULE: "off", GOFLAGS: "-mod=mod" },
+  };
+};
+
+const CORPORA: Corpus[] = [
+  { lang: "python", name: "attrs", heldOut: false, fetch: py("python3-attr") },
+  { lang: "python", name: "jinja2", heldOut: false, fetch: py("python3-jinja2") },
+  { lang: "python", name: "click", heldOut: true, fetch: py("python3-click") },
+  {
+    lang: "go",
+    name: "go-cmp",
+    heldOut: false,
+    fetch: go("golang-github-google-go-cmp-dev", "github.com/google/go-cmp"),
+  },
+  {
+    lang: "go",
+    name: "cobra",
+    heldOut: false,
+    fetch: go("golang-github-spf13-cobra-dev", "github.com/spf13/cobra"),
+  },
+  {
+    lang: "go",
+    name: "urfave-cli-v2",
+    heldOut: true,
+    fetch: go("golang-github-urfave-cli-v2-dev", "github.com/urfave/cli/v2"),
+  },
+  {
+    lang: "javascript",
+    name: "express",
+    heldOut: false,
+    fetch: async () => tsProject(await npm("express@4.21.2")),
+  },
+  {
+    lang: "javascript",
+    name: "moment",
+    heldOut: false,
+    fetch: async () => tsProject(`${await npm("moment@2.30.1")}/src`),
+  },
+  {
+    lang: "javascript",
+    name: "got",
+    heldOut: true,
+    fetch: async () => tsProject(`${await npm("got@14.4.7")}/dist/source`),
+  },
+  {
+    lang: "typescript",
+    name: "rxjs",
+    heldOut: false,
+    fetch: async () => tsProject(`${await npm("rxjs@7.8.2")}/src`),
+  },
+  {
+    lang: "typescript",
+    name: "query-core",
+    heldOut: false,
+    fetch: async () => tsProject(`${await npm("@tanstack/query-core@5.62.0")}/src`),
+  },
+];
+
+const EXT: Record<Corpus["lang"], RegExp> = {
+  python: /\.py$/,
+  go: /\.go$/,
+  javascript: /\.(m|c)?js$/,
+  typescript: /(?<!\.d)\.tsx?$/,
+  rust: /\.rs$/,
+};
+const LANGUAGE_ID: Record<Corpus["lang"], string> = {
+  python: "python",
+  go: "go",
+  javascript: "javascript",
+  typescript: "typescript",
+  rust: "rust",
+};
+
+function server(c: Corpus, root: string, env?: Record<string, string>) {
+  const verbose = values["lsp-log"];
+  if (c.lang === "python") {
+    return LspClient.start({
+      command: [`${bin}/pyright-langserver`, "--stdio"],
+      root,
+      verbose,
+      settings: { python: { analysis: { diagnosticMode: "openFilesOnly" } } },
+    });
+  }
+  if (c.lang === "go") {
+    return LspClient.start({
+      command: ["gopls"],
+      root,
+      verbose,
+      env: { ...Deno.env.toObject(), ...env },
+    });
+  }
+  return LspClient.start({
+    command: [`${bin}/typescript-language-server`, "--stdio"],
+    root,
+    verbose,
+    initializationOptions: { tsserver: { path: `${values.oracles}/node_modules/typescript/lib` } },
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// Sampling
+
+/** Deterministic PRNG (mulberry32). */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function walk(dir: string, re: RegExp, out: string[] = []): string[] {
+  for (const e of [...Deno.readDirSync(dir)].sort((a, b) => a.name < b.name ? -1 : 1)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory && e.name !== "node_modules" && !e.name.startsWith(".")) walk(p, re, out);
+    else if (e.isFile && re.test(e.name)) out.push(p);
+  }
+  return out;
+}
+
+// LSP SymbolKind numbers.
+const CALLABLE = new Set([6, 12]); // method, function
+const TYPES = new Set([5, 10, 11, 23]); // class, enum, interface, struct
+const VALUES = new Set([13, 14]); // variable, constant (top level only)
+
+interface Sampled {
+  file: string; // absolute
+  rel: string;
+  sym: DocSymbol;
+  /** Name codectx is asked for (container chain + name). */
+  query: string;
+  callable: boolean;
+}
+
+/** Go's document symbols name methods `(*T).M` or `(T).M`; split them. */
+function normalize(s: DocSymbol): DocSymbol {
+  const m = /^\(\*?(\w+)\)\.(\w+)$/.exec(s.name);
+  return m ? { ...s, name: m[2], containers: [m[1]] } : s;
+}
+
+async function sample(lsp: LspClient, c: Corpus, root: string, files: string[]) {
+  const pool: Sampled[] = [];
+  for (const file of files) {
+    lsp.open(file, LANGUAGE_ID[c.lang]);
+    let syms: DocSymbol[];
+    try {
+      syms = await lsp.documentSymbols(file);
+    } catch {
+      continue;
+    }
+    for (const raw of syms) {
+      const s = normalize(raw);
+      if (!/^[A-Za-z_$][\w$]*$/.test(s.name) || /^__\w+__$/.test(s.name)) continue;
+      if (s.containers.some((n) => !/^[A-Za-z_$][\w$]*$/.test(n))) continue;
+      const ok = CALLABLE.has(s.kind) || TYPES.has(s.kind) ||
+        (VALUES.has(s.kind) && s.containers.length === 0);
+      if (!ok) continue;
+      pool.push({
+        file,
+        rel: file.slice(root.length + 1),
+        sym: s,
+        query: [...s.containers, s.name].join("."),
+        callable: CALLABLE.has(s.kind),
+      });
+    }
+  }
+  const next = rng(Number(values.seed));
+  for (let i = pool.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [pool[i], pool[j]] = [pool[j], pool[i]];
+  }
+  return { picked: pool.slice(0, Number(values.symbols)), poolSize: pool.length };
+}
+
+// ---------------------------------------------------------------------------------------
+// codectx
+
+async function call(ex: Executor, tool: string, args: Record<string, unknown>) {
+  const r = await ex.execute({ tool_name: tool, arguments: args }, {
+    source: "bench",
+    timeoutMs: 0,
+  });
+  return r.success ? r.result_payload : null;
+}
+
+interface Wire {
+  file: string;
+  line: number;
+  column?: number;
+  call_file?: string;
+  call_line?: number;
+  resolved?: boolean;
+}
+
+/** codectx's answer for one symbol, or why it has none. */
+async function ours(ex: Executor, s: Sampled) {
+  const line = s.sym.line0 + 1;
+  let refs = await call(ex, "find_references", {
+    symbol_name: s.query,
+    file_path: s.rel,
+    limit: 2000,
+  });
+  let defs = (refs?.definitions ?? []) as Wire[];
+  if (!defs.some((d) => d.file === s.rel && d.line === line) && s.query !== s.sym.name) {
+    refs = await call(ex, "find_references", {
+      symbol_name: s.sym.name,
+      file_path: s.rel,
+      limit: 2000,
+    });
+    defs = (refs?.definitions ?? []) as Wire[];
+  }
+  const def = defs.find((d) => d.file === s.rel && d.line === line);
+  if (!refs || !def) {
+    return { miss: defs.length ? `found ${defs.map((d) => `${d.file}:${d.line}`)}` : "not found" };
+  }
+  const references = new Set(
+    (refs.references as Wire[]).map((r) => `${r.file}:${r.line}:${r.column}`),
+  );
+  const callers = new Set<string>();
+  if (s.callable) {
+    const g = await call(ex, "get_call_graph", {
+      symbol_name: (refs.symbol as string) ?? s.query,
+      file_path: s.rel,
+    });
+    // Every call site is an edge (callers lists each calling function once).
+    const edges = (g?.edges ?? []) as Array<Wire & { to: string }>;
+    for (const e of edges) {
+      if (e.to === g?.symbol && e.resolved !== false) callers.add(`${e.file}:${e.line}`);
+    }
+  }
+  return { references, callers, ambiguous: defs.length > 1 };
+}
+
+// ---------------------------------------------------------------------------------------
+// Comparison
+
+interface Tally {
+  refTp: number;
+  refOurs: number;
+  refOracle: number;
+  callTp: number;
+  callOurs: number;
+  callOracle: number;
+  symbols: number;
+  defMiss: number;
+  callSymbols: number;
+}
+const zero = (): Tally => ({
+  refTp: 0,
+  refOurs: 0,
+  refOracle: 0,
+  callTp: 0,
+  callOurs: 0,
+  callOracle: 0,
+  symbols: 0,
+  defMiss: 0,
+  callSymbols: 0,
+});
+
+function add(t: Tally, u: Tally): void {
+  for (const k of Object.keys(t) as Array<keyof Tally>) t[k] += u[k];
+}
+
+/** Lines of failing cases, for the hand-off. */
+const cases: string[] = [];
+
+function compare(
+  label: string,
+  tally: Tally,
+  oracle: Set<string>,
+  mine: Set<string>,
+  kind: "refs" | "callers",
+) {
+  let tp = 0;
+  for (const x of mine) if (oracle.has(x)) tp++;
+  if (kind === "refs") {
+    tally.refTp += tp;
+    tally.refOurs += mine.size;
+    tally.refOracle += oracle.size;
+  } else {
+    tally.callTp += tp;
+    tally.callOurs += mine.size;
+    tally.callOracle += oracle.size;
+  }
+  const missed = [...oracle].filter((x) => !mine.has(x));
+  const extra = [...mine].filter((x) => !oracle.has(x));
+  if (missed.length || extra.length) {
+    cases.push(
+      `${label} ${kind}: server ${oracle.size}, codectx ${mine.size}, common ${tp}` +
+        (missed.length ? `; missed ${missed.slice(0, 5).join(" ")}` : "") +
+        (extra.length ? `; extra ${extra.slice(0, 5).join(" ")}` : ""),
+    );
+  }
+}
+
+async function openCodectx(root: string): Promise<{ ex: Executor; indexDir: string }> {
+  const indexDir = await Deno.makeTempDir({ prefix: "codectx-bench-lsp-" });
+  const ex = await createExecutor(root, { indexDir, embedder: "none" });
+  await call(ex, "index_project", {});
+  return { ex, indexDir };
+}
+
+async function runLsp(c: Corpus): Promise<Tally> {
+  const t = zero();
+  const { root: rawRoot, env } = await c.fetch();
+  const root = await Deno.realPath(rawRoot);
+  const files = walk(root, EXT[c.lang]);
+  const { ex, indexDir } = await openCodectx(root);
+  const lsp = await server(c, root, env);
+  try {
+    const { picked, poolSize } = await sample(lsp, c, root, files);
+    await lsp.idle(60_000);
+    const rel = (p: string) => p.startsWith(root + "/") ? p.slice(root.length + 1) : null;
+    const keys = (spots: AbsSpot[], withColumn: boolean) =>
+      new Set(
+        spots.flatMap((s) => {
+          const r = rel(s.path);
+          return r === null ? [] : [withColumn ? `${r}:${s.line}:${s.column}` : `${r}:${s.line}`];
+        }),
+      );
+    for (const s of picked) {
+      const label = `[${c.lang}/${c.name}] ${s.query} (${s.rel}:${s.sym.line0 + 1})`;
+      const mine = await ours(ex, s);
+      if ("miss" in mine) {
+        t.defMiss++;
+        cases.push(`${label} definition: codectx ${mine.miss}`);
+        continue;
+      }
+      t.symbols++;
+      const refs = keys(await lsp.references(s.file, s.sym.line0, s.sym.char0), true);
+      compare(label, t, refs, mine.references, "refs");
+      if (s.callable) {
+        const inc = await lsp.incomingCalls(s.file, s.sym.line0, s.sym.char0).catch(() => null);
+        if (inc !== null) {
+          t.callSymbols++;
+          compare(label, t, keys(inc, false), mine.callers, "callers");
+        }
+      }
+    }
+    console.error(
+      `${c.lang}/${c.name}: ${files.length} files, ${poolSize} symbols, ${picked.length} sampled`,
+    );
+  } finally {
+    await lsp.close();
+    await ex.close();
+    await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// Rust: the labelled set
+
+interface RustLabels {
+  crates: Record<string, { package: string; path: string; heldOut: boolean }>;
+  symbols: Array<{
+    crate: string;
+    symbol: string;
+    /** Definition, `file:line`. */
+    definition: string;
+    /** Every reference (definition included), `file:line` (one per line per use). */
+    references: string[];
+  }>;
+}
+
+async function runRust(heldOut: boolean): Promise<Tally> {
+  const t = zero();
+  const labels: RustLabels = JSON.parse(
+    await Deno.readTextFile(new URL("./labels/rust_refs.json", import.meta.url)),
+  );
+  for (const [crate, info] of Object.entries(labels.crates)) {
+    if (info.heldOut !== heldOut || (values.repo && values.repo !== crate)) continue;
+    const root = await Deno.realPath(`${await deb(info.package)}/${info.path}`);
+    const { ex, indexDir } = await openCodectx(root);
+    try {
+      for (const l of labels.symbols.filter((s) => s.crate === crate)) {
+        const [file, line] = l.definition.split(":");
+        const s: Sampled = {
+          file: `${root}/${file}`,
+          rel: file,
+          sym: {
+            name: l.symbol.split(".").at(-1)!,
+            kind: 12,
+            containers: [],
+            line0: +line - 1,
+            char0: 0,
+          },
+          query: l.symbol,
+          callable: false,
+        };
+        const label = `[rust/${crate}] ${l.symbol} (${l.definition})`;
+        const mine = await ours(ex, s);
+        if ("miss" in mine) {
+          t.defMiss++;
+          cases.push(`${label} definition: codectx ${mine.miss}`);
+          continue;
+        }
+        t.symbols++;
+        const lines = new Set([...mine.references].map((k) => k.replace(/:\d+$/, "")));
+        compare(label, t, new Set(l.references), lines, "refs");
+      }
+    } finally {
+      await ex.close();
+      await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+    }
+  }
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------
+// Main
+
+const langs = values.lang.split(",");
+const pct = (a: number, b: number) => (b === 0 ? "n/a" : (a / b).toFixed(3));
+const rows: string[] = [];
+for (const lang of langs) {
+  for (const heldOut of [false, true]) {
+    const total = zero();
+    const names: string[] = [];
+    if (lang === "rust") {
+      add(total, await runRust(heldOut));
+      names.push(heldOut ? "ripgrep (labels)" : "labelled crates");
+    } else {
+      for (const c of CORPORA) {
+        if (c.lang !== lang || c.heldOut !== heldOut) continue;
+        if (values.repo && values.repo !== c.name) continue;
+        try {
+          add(total, await runLsp(c));
+          names.push(c.name);
+        } catch (e) {
+          console.error(`${lang}/${c.name}: skipped: ${(e as Error).message}`);
+        }
+      }
+    }
+    if (total.symbols + total.defMiss === 0) continue;
+    rows.push(
+      `${lang.padEnd(10)} ${heldOut ? "held-out" : "tuned   "} [${
+        names.join(", ")
+      }] symbols ${total.symbols} (+${total.defMiss} definition misses) | references P ${
+        pct(total.refTp, total.refOurs)
+      } R ${
+        pct(total.refTp, total.refOracle)
+      } (${total.refTp}/${total.refOurs}/${total.refOracle}) | callers P ${
+        pct(total.callTp, total.callOurs)
+      } R ${
+        pct(total.callTp, total.callOracle)
+      } (${total.callTp}/${total.callOurs}/${total.callOracle}, ${total.callSymbols} functions)`,
+    );
+    console.log(rows.at(-1));
+  }
+}
+if (values.verbose) { for (const c of cases) console.log(`  ${c}`); }
+console.log(`load average: ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);
+console.log("figures: common/codectx/server; callers compare call-site file:line");

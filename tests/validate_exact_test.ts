@@ -1,0 +1,164 @@
+/**
+ * `validate_code` inside the project a snippet belongs to: a package's own names,
+ * re-exported through its `__init__.py` or an `export … from`, resolve; a package imports
+ * itself by the name its manifest gives; Python 3's `input` is not a security issue.
+ * A misspelled name is still reported.
+ */
+
+import assert from "node:assert/strict";
+import { createExecutor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+interface Validated {
+  unresolved_symbols: Array<{ name: string; kind: string; suggestions: string[] }>;
+  security_issues: Array<{ test_id: string; line: number }>;
+}
+
+/** Validates `code` as `file_path` inside a project made of `files`. */
+async function validateIn(
+  files: Record<string, string>,
+  code: string,
+  filePath: string,
+): Promise<Validated> {
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  // No time limit: the first call starts the analysis workers, slow on a loaded machine.
+  const ex = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  try {
+    const r = await ex.execute({
+      tool_name: "validate_code",
+      arguments: { code, file_path: filePath },
+    });
+    assert.ok(r.success, r.error ?? "");
+    return r.result_payload as unknown as Validated;
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+}
+
+const unresolved = (v: Validated) => v.unresolved_symbols.map((u) => `${u.kind} ${u.name}`);
+
+/** A package laid out like click: names defined in submodules, re-exported by `__init__`. */
+const CLICK_LIKE = {
+  "pyproject.toml": '[project]\nname = "clicky"\ndependencies = []\n',
+  "src/clicky/__init__.py": `from .decorators import command as command
+from .decorators import group
+from .utils import echo as echo
+from . import types
+`,
+  "src/clicky/decorators.py": `def command(name=None):
+    return name
+
+
+def group(name=None):
+    return name
+`,
+  "src/clicky/utils.py": `def echo(message=None):
+    print(message)
+`,
+  "src/clicky/types.py": `class ParamType:
+    pass
+`,
+};
+
+Deno.test("a package's names re-exported by its __init__.py resolve inside the package", async () => {
+  const v = await validateIn(
+    CLICK_LIKE,
+    `import clicky
+from clicky import echo, group, types
+
+
+@clicky.command()
+def main():
+    echo("hi")
+    return clicky.echo, types.ParamType, group
+`,
+    "src/clicky/cli.py",
+  );
+  assert.deepEqual(unresolved(v), []);
+});
+
+Deno.test("a misspelled re-exported name is still reported, with the right name suggested", async () => {
+  const v = await validateIn(
+    CLICK_LIKE,
+    `import clicky
+from clicky import echoo
+
+
+@clicky.comand()
+def main():
+    return echoo
+`,
+    "src/clicky/cli.py",
+  );
+  assert.deepEqual(
+    v.unresolved_symbols.map((u) => [u.kind, u.name, u.suggestions[0]]),
+    [["import", "clicky.echoo", "echo"], ["member", "clicky.comand", "command"]],
+  );
+});
+
+Deno.test("a star import in __init__.py makes its names unknown, not missing", async () => {
+  const v = await validateIn(
+    {
+      "pkg/__init__.py": "from .core import *\n",
+      "pkg/core.py": "def run():\n    pass\n",
+    },
+    "from pkg import run\nimport pkg\npkg.run()\n",
+    "app.py",
+  );
+  assert.deepEqual(unresolved(v), []);
+});
+
+/** A package laid out like got: its manifest names it, its index re-exports. */
+const GOT_LIKE = {
+  "package.json": JSON.stringify({ name: "gotlike", type: "module", dependencies: {} }),
+  "source/index.ts": `import create from "./create.js";
+export * from "./types.js";
+export { default as Options } from "./options.js";
+const got = create();
+export default got;
+`,
+  "source/create.ts": "export default function create() {\n  return {};\n}\n",
+  "source/options.ts": "export default class Options {}\n",
+  "source/types.ts": "export type Method = 'get' | 'post';\n",
+};
+
+Deno.test("a package imports itself by its manifest's name", async () => {
+  const v = await validateIn(
+    GOT_LIKE,
+    `import got from "gotlike";
+import { Options } from "./index.js";
+import create from "./create.js";
+export const client = got;
+export const o = new Options();
+export const c = create();
+`,
+    "source/client.ts",
+  );
+  assert.deepEqual(unresolved(v), []);
+});
+
+Deno.test("a misspelled package name or re-export is still reported", async () => {
+  const v = await validateIn(
+    GOT_LIKE,
+    `import got from "gotlik";
+import { Optoins } from "./options.js";
+export const client = got;
+`,
+    "source/client.ts",
+  );
+  assert.deepEqual(unresolved(v), ["import gotlik", "import Optoins"]);
+});
+
+Deno.test("Python 3's input() is not reported as Python 2's B322", async () => {
+  const v = await validateIn(
+    { "app.py": "x = 1\n" },
+    `name = input("name? ")
+print(name)
+eval(name)
+`,
+    "app.py",
+  );
+  assert.deepEqual(v.security_issues.map((i) => `${i.line} ${i.test_id}`), ["3 B307"]);
+});
