@@ -104,7 +104,7 @@ function explainSymbol(p: Obj): string {
   const s = isObj(p.symbol) ? p.symbol : undefined;
   const candidates = objs(p.candidates);
   if (!s) return listOf("Several symbols match; pass file_path", candidates, symbolLine);
-  const at = (o: Obj) => `${str(o.name)} ${loc(o)}`;
+  const at = (o: Obj) => `${str(o.name)} ${loc(o)}${sureness(o)}`;
   return join([
     `# ${str(s.qualified_name) || str(s.name)} — ${str(s.kind)} in ${loc(s)}`,
     p.parent ? `In ${str(p.parent)}.` : "",
@@ -183,7 +183,9 @@ function findReferences(p: Obj): string {
   const groups = [...byFile].map(([file, rs]) =>
     `${file}\n${
       rs.map((r) =>
-        `  ${num(r.line)} ${str(r.kind)}${r.in ? ` in ${str(r.in)}` : ""}: ${str(r.context).trim()}`
+        `  ${num(r.line)} ${str(r.kind)}${sureness(r)}${r.in ? ` in ${str(r.in)}` : ""}: ${
+          str(r.context).trim()
+        }`
       ).join("\n")
     }`
   );
@@ -226,6 +228,15 @@ function getDependencies(p: Obj): string {
   ]);
 }
 
+/** How sure a reference or call is, when less than exact (issue 13's `resolution`). */
+function sureness(o: Obj): string {
+  return o.resolution === "name"
+    ? ", by name only"
+    : o.resolution === "inferred"
+    ? ", inferred from the receiver's type"
+    : "";
+}
+
 /** Callers or callees as an indented tree, following `edges` from the root. */
 function callTree(root: string, nodes: Obj[], edges: Obj[], direction: "in" | "out"): string {
   const byName = new Map(nodes.map((n) => [str(n.name), n]));
@@ -243,7 +254,11 @@ function callTree(root: string, nodes: Obj[], edges: Obj[], direction: "in" | "o
       seen.add(target);
       const n = byName.get(target) as Obj;
       const where = n.file ? ` ${str(n.file)}:${num(n.line)}` : "";
-      const kind = n.resolved === false ? " (unresolved)" : n.kind ? ` (${str(n.kind)})` : "";
+      const kind = n.resolved === false && !n.resolution
+        ? " (unresolved)"
+        : n.kind
+        ? ` (${str(n.kind)}${sureness(n)})`
+        : "";
       lines.push(`${"  ".repeat(depth)}- ${target}${kind}${where} ← call at ${loc(e)}`);
       walk(target, depth + 1);
     }
@@ -262,6 +277,11 @@ function getCallGraph(p: Obj): string {
     def ? `# ${root} (${str(def.kind)}) ${loc(def)}` : `# ${root}`,
     `Callers:\n${callers || "- none found"}`,
     `Callees:\n${callees || "- none found"}`,
+    num(p.unresolved_candidates)
+      ? `${
+        num(p.unresolved_candidates)
+      } more calls of this name through a receiver of unknown type may call it (unresolved candidates).`
+      : "",
     p.mermaid ? fence(p.mermaid, "mermaid") : "",
     listOf("Other symbols with this name", objs(p.candidates), symbolLine),
   ]);

@@ -46,9 +46,7 @@ export const explainSymbolTool = defineTool({
       `Called symbols and where they are defined, at most ${MAX_NEIGHBOURS}`,
     ),
     callees_total: z.number().int(),
-    unresolved_candidates: z.number().int().describe(
-      "Calls of its name through a receiver of unknown type that resolved to nothing: they may call it",
-    ),
+    unresolved_candidates: z.number().int(),
     references: z.number().int(),
     candidates: z.array(symbolSchema),
   }),

@@ -20,7 +20,7 @@ import { defineTool } from "./tool.ts";
 export const findReferencesTool = defineTool({
   name: "find_references",
   description:
-    "Find every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write). Resolved through scopes and imports: a local that shadows the name is not a reference, an alias is. Each reference says how sure it is (`resolution`: exact through scope/import, inferred from a receiver's likely type, name when only the name matched). `file_path` narrows an ambiguous name to the definition in that file; `include_tests: false` leaves out test files.",
+    "Every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write) and `resolution` (exact, inferred, name), through scopes and imports: a shadowing local is not one, an alias is. `file_path` narrows an ambiguous name.",
   input: z.object({
     symbol_name: symbolNameArg,
     file_path: filePathArg.optional(),
@@ -48,7 +48,7 @@ export const findReferencesTool = defineTool({
       exact: z.number().int(),
       inferred: z.number().int(),
       name: z.number().int(),
-    }).describe("How many of all found (`total`) are exact, inferred, name-only"),
+    }),
   }),
   handler: async ({ symbol_name, file_path, limit, include_tests }, { project }) => {
     const file = file_path === undefined ? undefined : project.resolvePath(file_path);

@@ -54,7 +54,7 @@ function wireNode(n: CallNode): z.infer<typeof nodeSchema> {
 export const getCallGraphTool = defineTool({
   name: "get_call_graph",
   description:
-    'Callers and callees of a function or method (name, file, definition line, call line), walked `depth` hops (1–5) without looping on cycles. Each node and edge says how sure it is (`resolution`: exact, inferred, or name — matched by name only, `resolved: false`, not walked further). Builtins and library calls are callees with `kind: "builtin"`/`"external"` and `external: true`, not project nodes. `unresolved_candidates` counts calls of the name whose receiver could not be resolved (they may call it). `include_tests: false` leaves out test files. `format: "mermaid"` adds a Mermaid graph of the project edges.',
+    'Callers and callees of a function or method, walked `depth` hops (1–5) without looping on cycles. Each node and edge has a `resolution` (exact, inferred, or name: matched by name only, not walked further). Builtins and library calls are `external` callees. `format: "mermaid"` adds a Mermaid graph.',
   input: z.object({
     symbol_name: symbolNameArg,
     depth: z.number().int().min(1).max(5).optional().describe("How many hops (1–5, default 1)"),
@@ -78,7 +78,7 @@ export const getCallGraphTool = defineTool({
       external: z.boolean(),
     })),
     unresolved_candidates: z.number().int().describe(
-      "Calls of this name through a receiver of unknown type that resolved to nothing: they may call it",
+      "Calls of this name on receivers of unknown type (may call it)",
     ),
     mermaid: z.string().optional(),
   }),

@@ -58,10 +58,10 @@ export const topKArg = z.number().int().min(1).max(100).describe(
 
 /** How sure a reference or call edge is (find_references, get_call_graph, explain_symbol). */
 export const resolutionSchema = z.enum(["exact", "inferred", "name"]).describe(
-  "exact: resolved through scope/import/path/enclosing class; inferred: from the receiver's likely type; name: matched by name only (not a confident answer)",
+  "exact: through scope/import; inferred: from the receiver's type; name: by name only",
 );
 
 /** `include_tests` of the graph tools: default true (see `index/test_files.ts`). */
 export const includeTestsArg = z.boolean().optional().describe(
-  "Count test files (default true); false answers the callers/references in the main code only",
+  "Count test files (default true)",
 );
