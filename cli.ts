@@ -6,18 +6,7 @@
  * option is a one-line error and exit code 2.
  */
 
-import { cmdQuality, cmdValidate } from "./src/cli/analysis.ts";
 import { UsageError } from "./src/cli/args.ts";
-import { cmdAsk, cmdContext, cmdExplain, cmdSummary } from "./src/cli/context.ts";
-import { cmdDoctor } from "./src/cli/doctor.ts";
-import { cmdCalls, cmdDeps, cmdRefs } from "./src/cli/graph.ts";
-import { cmdIndex } from "./src/cli/index.ts";
-import { cmdMcp } from "./src/cli/mcp.ts";
-import { cmdModels, cmdSearch } from "./src/cli/search.ts";
-import { cmdServe } from "./src/cli/serve.ts";
-import { cmdSetup } from "./src/cli/setup.ts";
-import { cmdTool } from "./src/cli/tool.ts";
-import { cmdWeb } from "./src/cli/web.ts";
 import { errorMessage } from "./src/errors.ts";
 import { TOOL_NAMES } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
@@ -64,26 +53,31 @@ function help(): number {
   return 0;
 }
 
-/** Commands by name; surfaces register theirs here. */
-const COMMANDS: Record<string, (args: string[]) => Promise<number>> = {
-  index: cmdIndex,
-  tool: cmdTool,
-  serve: cmdServe,
-  web: cmdWeb,
-  mcp: cmdMcp,
-  setup: cmdSetup,
-  explain: cmdExplain,
-  context: cmdContext,
-  summary: cmdSummary,
-  ask: cmdAsk,
-  quality: cmdQuality,
-  validate: cmdValidate,
-  search: cmdSearch,
-  models: cmdModels,
-  refs: cmdRefs,
-  deps: cmdDeps,
-  calls: cmdCalls,
-  doctor: cmdDoctor,
+type Command = (args: string[]) => Promise<number>;
+
+/**
+ * Commands by name, each loaded when it runs: `index` does not load the MCP SDK or the HTTP
+ * server, and no command loads an embedder it does not use.
+ */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  index: async () => (await import("./src/cli/index.ts")).cmdIndex,
+  tool: async () => (await import("./src/cli/tool.ts")).cmdTool,
+  serve: async () => (await import("./src/cli/serve.ts")).cmdServe,
+  web: async () => (await import("./src/cli/web.ts")).cmdWeb,
+  mcp: async () => (await import("./src/cli/mcp.ts")).cmdMcp,
+  setup: async () => (await import("./src/cli/setup.ts")).cmdSetup,
+  explain: async () => (await import("./src/cli/context.ts")).cmdExplain,
+  context: async () => (await import("./src/cli/context.ts")).cmdContext,
+  summary: async () => (await import("./src/cli/context.ts")).cmdSummary,
+  ask: async () => (await import("./src/cli/context.ts")).cmdAsk,
+  quality: async () => (await import("./src/cli/analysis.ts")).cmdQuality,
+  validate: async () => (await import("./src/cli/analysis.ts")).cmdValidate,
+  search: async () => (await import("./src/cli/search.ts")).cmdSearch,
+  models: async () => (await import("./src/cli/search.ts")).cmdModels,
+  refs: async () => (await import("./src/cli/graph.ts")).cmdRefs,
+  deps: async () => (await import("./src/cli/graph.ts")).cmdDeps,
+  calls: async () => (await import("./src/cli/graph.ts")).cmdCalls,
+  doctor: async () => (await import("./src/cli/doctor.ts")).cmdDoctor,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */
@@ -104,7 +98,7 @@ export async function main(argv: string[]): Promise<number> {
           : `unknown command '${cmd}'; see codectx --help`,
       );
     }
-    return await run(rest);
+    return await (await run())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
       console.error(`codectx: ${err.message}`);

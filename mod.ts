@@ -12,33 +12,106 @@
  * const ex = await createExecutor("./my-repo", { indexDir: "/tmp/my-repo-index" });
  * const r = await ex.execute({ tool_name: "explain_file", arguments: { file_path: "src/app.ts" } });
  * console.log(r.success ? r.result_payload.symbols : r.error);
- * ex.close();
+ * await ex.close();
  * ```
  *
  * @module
  */
 
 import { CodectxError } from "./src/errors.ts";
-import type { IndexPayload } from "./src/tools/index_project.ts";
-import {
-  createExecutor,
-  defined,
-  type Executor,
-  type ExecutorOptions,
-} from "./src/tools/executor.ts";
+import { createExecutor as openExecutor, defined } from "./src/tools/executor.ts";
 
 export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
-export type { IndexPayload as IndexSummary } from "./src/tools/index_project.ts";
-export {
-  createExecutor,
-  type Executor,
-  type ExecutorEvent,
-  type ExecutorOptions,
-  type ToolCall,
-  type ToolResult,
-} from "./src/tools/executor.ts";
+export type { ExecutorEvent, ToolCall, ToolResult } from "./src/tools/executor.ts";
 export { describeTools, TOOL_NAMES, type ToolDescription } from "./src/tools/registry.ts";
 export { VERSION } from "./src/version.ts";
+
+import type { ExecutorEvent, ToolCall, ToolResult } from "./src/tools/executor.ts";
+
+/** How a project is opened: where its index lives, how it is parsed and embedded. */
+export interface ExecutorOptions {
+  /** Index folder (default: one folder per root under `$CODECTX_HOME` or `~/.cache/codectx`). */
+  indexDir?: string;
+  /** Parsing workers (default: one per core). */
+  workers?: number;
+  /** Extra ignore patterns (gitignore syntax), on top of `.gitignore` and `.codectxignore`. */
+  exclude?: string[];
+  /**
+   * Embedder of the vectors: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
+   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
+   */
+  embedder?: string;
+  /** Time limit of one call in milliseconds (default 30,000). */
+  timeoutMs?: number;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** An id that the call's events carry (default: a new one). */
+  requestId?: string;
+  /** Who asks, for events and logs (default `mod`). */
+  source?: string;
+  /** This call's time limit in milliseconds instead of the executor's; `0`: none. */
+  timeoutMs?: number;
+}
+
+/** Runs the 13 tools against one open project; what every surface of codectx calls. */
+export interface Executor {
+  /** Runs one tool: validates its arguments, applies the time limit, never throws. */
+  execute(call: ToolCall, meta?: CallOptions): Promise<ToolResult>;
+  /** Calls `fn` when a tool starts and ends; returns the function that unsubscribes. */
+  onEvent(fn: (e: ExecutorEvent) => void): () => void;
+  /** Closes the project (its index store and background work). */
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the project at `root` (a folder) and returns its executor; close it when done.
+ *
+ * @example
+ * ```ts
+ * import { createExecutor } from "@codectx/codectx";
+ * const ex = await createExecutor("./my-repo");
+ * const r = await ex.execute({ tool_name: "search_symbols", arguments: { query: "parse" } });
+ * if (r.success) console.log(r.result_payload.symbols);
+ * await ex.close();
+ * ```
+ */
+export async function createExecutor(root: string, opts: ExecutorOptions = {}): Promise<Executor> {
+  return await openExecutor(root, opts);
+}
+
+/** What {@linkcode indexProject} returns: the run's counts and the index state after it. */
+export interface IndexSummary {
+  /** Files in the index. */
+  files: number;
+  /** Search chunks in the index. */
+  chunks: number;
+  /** Symbols (definitions) in the index. */
+  symbols: number;
+  /** Files added, modified or deleted since the last run. */
+  changed: number;
+  /** Files new since the last run. */
+  added: number;
+  /** Files whose content changed. */
+  modified: number;
+  /** Files gone. */
+  deleted: number;
+  /** Files parsed by this run. */
+  parsed: number;
+  /** Files skipped (binary or unreadable). */
+  skipped: number;
+  /** Files per language. */
+  languages: Record<string, number>;
+  /** Files that failed to parse, with the reason. */
+  errors: Array<{ file: string; error: string }>;
+  /** The index generation after the run. */
+  generation: number;
+  /** How long the run took. */
+  elapsed_ms: number;
+  /** `ready` once an index is complete. */
+  state: "empty" | "indexing" | "ready";
+}
 
 /** Where a function runs: a project root or an executor. */
 export type Target = string | Executor;
@@ -53,7 +126,7 @@ async function call(
   args: Record<string, unknown>,
   opts: OpenOptions = {},
 ): Promise<Record<string, unknown>> {
-  const executor = typeof target === "string" ? await createExecutor(target, opts) : target;
+  const executor = typeof target === "string" ? await openExecutor(target, opts) : target;
   try {
     const r = await executor.execute({ tool_name: toolName, arguments: args }, { source: "mod" });
     if (!r.success) {
@@ -79,20 +152,28 @@ async function call(
 export async function indexProject(
   root: Target,
   opts: OpenOptions & { force?: boolean } = {},
-): Promise<IndexPayload> {
+): Promise<IndexSummary> {
   const { force, ...open } = opts;
-  return await call(root, "index_project", defined({ force }), open) as unknown as IndexPayload;
+  return await call(root, "index_project", defined({ force }), open) as unknown as IndexSummary;
 }
 
 /** A search result: a ranked snippet with its file, lines, score and symbol. */
 export interface SearchHit {
+  /** File, relative to the project root. */
   file: string;
+  /** First line of the snippet (1-based). */
   line: number;
+  /** Last line of the snippet. */
   end_line: number;
+  /** Fused score; higher ranks first. */
   score: number;
+  /** The code (or text) of the hit. */
   snippet: string;
+  /** Language id of the file. */
   language: string;
+  /** The symbol the snippet belongs to, if any. */
   symbol: string | null;
+  /** That symbol's kind (`function`, `method`, `class`…). */
   kind: string | null;
 }
 
@@ -124,10 +205,15 @@ export async function hybridSearch(
 
 /** What {@linkcode buildContext} returns (the `get_context` tool's payload). */
 export interface ContextWindow {
+  /** The symbol the window is for (qualified). */
   symbol: string;
+  /** The window as Markdown. */
   text: string;
+  /** Its size in cl100k tokens (at most `max_tokens`). */
   tokens: number;
+  /** Each piece of code in the window: where it is and why it was chosen. */
   sources: Array<{ file: string; line: number; end_line: number; reason: string }>;
+  /** Whether something was left out to fit the budget. */
   truncated: boolean;
 }
 
@@ -158,9 +244,13 @@ export async function buildContext(
 
 /** What {@linkcode analyzeQuality} returns (the `analyze_quality` tool's payload). */
 export interface QualityReport {
+  /** The folder or file analyzed, relative to the root (`.` for the root). */
   path: string;
+  /** Maintainability index on radon's 0–100 scale. */
   maintainability_index: number;
+  /** Per-file metrics (loc, sloc, complexity, maintainability index, rank). */
   files: Array<Record<string, unknown>>;
+  /** Security findings (bandit's test ids for Python). */
   bandit_issues: Array<Record<string, unknown>>;
 }
 

@@ -29,6 +29,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
 
 /** A failure the user can act on; `message` says what to do next. */
 export class CodectxError extends Error {
+  /** An error with a code (its HTTP status is `HTTP_STATUS[code]`) and a message saying what to do. */
   constructor(readonly code: ErrorCode, message: string) {
     super(message);
     this.name = "CodectxError";

@@ -14,14 +14,19 @@ import type { Tool } from "./tool.ts";
 
 /** A tool invocation. */
 export interface ToolCall {
+  /** One of `TOOL_NAMES`. */
   tool_name: string;
+  /** The tool's arguments (an object; validated against its input schema). */
   arguments?: unknown;
 }
 
 /** The result of one invocation, in wire shape. */
 export interface ToolResult {
+  /** Whether the tool answered. */
   success: boolean;
+  /** The tool's answer (its output schema); `{}` on failure. */
   result_payload: Record<string, unknown>;
+  /** Time the call took. */
   execution_time_ms: number;
   /** Present when `success` is false: what went wrong and what to do. */
   error?: string;

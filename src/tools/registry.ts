@@ -45,9 +45,13 @@ export function findTool(name: string): Tool | undefined {
 
 /** A tool's description with JSON Schemas of its input and output, as `/tools/list` gives it. */
 export interface ToolDescription {
+  /** The tool's name (snake_case). */
   name: string;
+  /** What it does, for a person or a model. */
   description: string;
+  /** JSON Schema of its arguments. */
   input_schema: Record<string, unknown>;
+  /** JSON Schema of its payload. */
   output_schema: Record<string, unknown>;
 }
 
