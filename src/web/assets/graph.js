@@ -15,7 +15,7 @@
 
 /** @import { Route } from "./route.js" */
 /** @import { DepsAnswer, CallGraph } from "./rest.js" */
-/** @import { PicNode, PicEdge } from "./pictures.js" */
+/** @import { Picture } from "./pictures.js" */
 import { el, note } from "./dom.js";
 import { drawDot } from "./graphviz.js";
 import {
@@ -74,7 +74,7 @@ function controls(kind, subject, p) {
       }),
     ]),
     input,
-    depth,
+    kind === "deps" && !input.value ? "" : depth,
     kind === "calls"
       ? el("label", { class: "check" }, [ext, " external calls"])
       : input.value
@@ -102,16 +102,20 @@ function controls(kind, subject, p) {
 }
 
 /**
- * The automatic fold of the whole project: files when there are few, else the shallowest
- * folder level with at most 40 nodes.
+ * The automatic fold of the whole project: files when there are few, else the deepest
+ * folder level with at most 40 nodes that still adds folders.
  * @param {DepsAnswer} d
  * @returns {number}
  */
 function autoFold(d) {
   const files = (d.nodes || []).map((n) => n.file);
   if (files.length <= 40) return 0;
+  let before = 0;
   for (let f = 1; f < 6; f++) {
-    if (new Set(files.map((x) => folderOf(x, f))).size > 40) return Math.max(1, f - 1);
+    const count = new Set(files.map((x) => folderOf(x, f))).size;
+    // Past 40 nodes, or no deeper folders: the level above.
+    if (count > 40 || count === before) return Math.max(1, f - 1);
+    before = count;
   }
   return 5;
 }
@@ -130,7 +134,7 @@ export async function graphView(out, route) {
   out.appendChild(controls(kind, subject, p));
   const box = el("div", { id: "graph-out", class: "graph" });
   out.appendChild(box);
-  /** @type {{ nodes: PicNode[], edges: PicEdge[], cut: number }} */
+  /** @type {Picture} */
   let pic;
   /** @type {string} */
   let caption;
@@ -161,7 +165,8 @@ export async function graphView(out, route) {
       pic = depsPicture(whole, fold, under);
       caption = (under ? "Files under " + under : "The whole project") +
         (fold && !under ? ", folded to " + fold + " folder level" + (fold > 1 ? "s" : "") : "") +
-        " · " + (whole.cycles || []).length + " import cycles" +
+        " · " + (whole.cycles || []).length +
+        ((whole.cycles || []).length === 1 ? " import cycle" : " import cycles") +
         ((whole.external || []).length
           ? " · external: " + (whole.external || []).slice(0, 8).map((x) => x.package).join(", ")
           : "");
@@ -184,7 +189,23 @@ export async function graphView(out, route) {
     );
     return;
   }
-  await drawDot(box, toDot(pic.nodes, pic.edges));
+  if (pic.hidden) {
+    box.appendChild(
+      note(
+        pic.hidden + (pic.hidden > 1 ? " calls" : " call") + " leaving the project " +
+          (pic.hidden > 1 ? "are" : "is") + " hidden; tick “external calls” to draw them.",
+        "muted",
+      ),
+    );
+  }
+  // A picture of more than a few nodes is laid out both ways; the one that fits the frame
+  // at the larger scale is shown.
+  await drawDot(
+    box,
+    pic.nodes.length > 8
+      ? [toDot(pic.nodes, pic.edges, "LR"), toDot(pic.nodes, pic.edges, "TB")]
+      : toDot(pic.nodes, pic.edges),
+  );
   box.appendChild(legend(kind));
 }
 

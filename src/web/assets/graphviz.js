@@ -62,20 +62,48 @@ export function dotAttrs(attrs) {
 }
 
 /**
- * Lays out DOT text and shows it in `out` as a pannable, zoomable SVG.
+ * Lays out DOT text and shows it in `out` as a pannable, zoomable SVG. Given several
+ * layouts of one graph (e.g. left-to-right and top-down), the one that fits the frame at the
+ * largest scale is shown.
  * @param {HTMLElement} out
- * @param {string} dot
+ * @param {string | string[]} dot
  * @returns {Promise<SVGSVGElement>}
  */
 export async function drawDot(out, dot) {
   const v = await loadViz();
-  const picture = v.renderSVGElement(dot);
-  picture.classList.add("graph-svg");
-  const box = panZoom(picture);
+  const W = Math.max(1, out.clientWidth), H = frameHeight();
+  /** @type {SVGSVGElement | null} */
+  let picture = null;
+  let best = -1;
+  (Array.isArray(dot) ? dot : [dot]).forEach((d) => {
+    const p = v.renderSVGElement(d);
+    const b = p.viewBox.baseVal;
+    // Never larger than natural size (4/3 px a point): two layouts that both fit tie.
+    const fit = Math.min(4 / 3, W / Math.max(1, b.width), H / Math.max(1, b.height));
+    if (fit > best) {
+      best = fit;
+      picture = p;
+    }
+  });
+  const shown = /** @type {SVGSVGElement} */ (/** @type {unknown} */ (picture));
+  shown.classList.add("graph-svg");
+  const box = panZoom(shown);
   out.appendChild(box);
   box.dispatchEvent(new Event("mounted"));
-  return picture;
+  return shown;
 }
+
+/** The frame's height in CSS pixels, as the stylesheet sets it (72% of the window, ≤ 760). */
+function frameHeight() {
+  return Math.min(innerHeight * 0.72, 760);
+}
+
+/**
+ * The smallest scale (CSS pixels per Graphviz point) a picture is first shown at: a 10 pt
+ * label is then 10 px high. A picture that would be smaller when whole is first shown in
+ * part, around its centre node, at this scale; "fit" shows it whole.
+ */
+const READABLE_SCALE = 1;
 
 /**
  * A frame around an SVG with drag to pan, wheel to zoom at the pointer, and buttons to zoom
@@ -92,10 +120,13 @@ function panZoom(picture) {
     picture.setAttribute("viewBox", view.x + " " + view.y + " " + view.w + " " + view.h);
   };
   /**
-   * The view at start and after "fit": the whole picture, never drawn larger than its
-   * natural size (a Graphviz point is 4/3 of a CSS pixel), in a frame no taller than needed.
+   * The view after "fit": the whole picture, never drawn larger than its natural size (a
+   * Graphviz point is 4/3 of a CSS pixel), in a frame no taller than needed. At start
+   * (`readable`), a picture too big to read whole is shown at {@link READABLE_SCALE} around
+   * its centre node (or its middle).
+   * @param {boolean} readable
    */
-  const initial = () => {
+  const initial = (readable) => {
     frame.style.height = "";
     frame.style.height = Math.min(full.h * 4 / 3 + 24, frame.clientHeight) + "px";
     const W = Math.max(1, frame.clientWidth), H = Math.max(1, frame.clientHeight);
@@ -103,6 +134,34 @@ function panZoom(picture) {
     const w = W / scale, h = H / scale;
     view = { x: full.x - (w - full.w) / 2, y: full.y - (h - full.h) / 2, w, h };
     widest = Math.max(full.w * 4, w);
+    apply();
+    const part = readable && scale < READABLE_SCALE;
+    hint.hidden = !part;
+    if (!part) return;
+    // Where the centre node is, in the picture's units (the view fills the frame exactly).
+    const r = frame.getBoundingClientRect();
+    const center = picture.querySelector("g.node.center");
+    let cx = full.x + full.w / 2, cy = full.y + full.h / 2;
+    if (center) {
+      const c = center.getBoundingClientRect();
+      cx = view.x + (c.left + c.width / 2 - r.left) * view.w / r.width;
+      cy = view.y + (c.top + c.height / 2 - r.top) * view.h / r.height;
+    }
+    const pw = W / READABLE_SCALE, ph = H / READABLE_SCALE;
+    // Keep the view on the picture (the centre moves in from the edges); a side the frame
+    // holds whole is centred.
+    /**
+     * @param {number} c
+     * @param {number} size
+     * @param {number} from
+     * @param {number} length
+     */
+    const place = (c, size, from, length) =>
+      size >= length
+        ? from - (size - length) / 2
+        : Math.min(Math.max(c - size / 2, from), from + length - size);
+    const x = place(cx, pw, full.x, full.w), y = place(cy, ph, full.y, full.h);
+    view = { x, y, w: pw, h: ph };
     apply();
   };
   picture.removeAttribute("width");
@@ -120,6 +179,10 @@ function panZoom(picture) {
     apply();
   };
   const frame = el("div", { class: "graph-frame" });
+  const hint = el("span", {
+    class: "graph-hint",
+    text: "Part of the picture, at reading size: drag to move, wheel to zoom, “fit” for all.",
+  });
   frame.addEventListener("wheel", (ev) => {
     const e = /** @type {WheelEvent} */ (ev);
     e.preventDefault();
@@ -177,11 +240,11 @@ function panZoom(picture) {
       type: "button",
       text: "fit",
       title: "show the whole picture",
-      onclick: () => initial(),
+      onclick: () => initial(false),
     }),
   ]);
   frame.appendChild(picture);
-  const box = el("div", { class: "graph-box" }, [tools, frame]);
-  box.addEventListener("mounted", initial);
+  const box = el("div", { class: "graph-box" }, [tools, frame, hint]);
+  box.addEventListener("mounted", () => initial(true));
   return box;
 }

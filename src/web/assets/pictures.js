@@ -16,16 +16,29 @@ import { dotAttrs, dotQuote } from "./graphviz.js";
 import { fileHref, href } from "./route.js";
 import { resolutionOf } from "./symbol.js";
 
-export const MAX_NODES = 200;
+/** At most this many nodes are drawn. */
+export const MAX_NODES = 250;
 
-/** Graph-wide DOT defaults: left to right, compact, the page's font. */
-const DOT_HEAD = [
-  'graph [rankdir=LR, bgcolor="transparent", fontname="Helvetica", fontsize=10, ' +
-  "nodesep=0.18, ranksep=0.5, pad=0.2, newrank=true]",
-  'node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica", ' +
-  'fontsize=10, height=0.28, margin="0.12,0.04"]',
-  'edge [arrowsize=0.6, color="#8a94a6"]',
-].join(";\n");
+/** Above this many project nodes, calls that leave the project are not drawn. */
+const FOLD_EXTERNAL_MAX = 30;
+
+/** Above this many boxes, boxes are gathered in their folder's box. */
+const FLAT_GROUPS = 12;
+
+/**
+ * Graph-wide DOT defaults: compact, the page's font.
+ * @param {string} rankdir `LR` or `TB`
+ * @returns {string}
+ */
+function dotHead(rankdir) {
+  return [
+    "graph [rankdir=" + rankdir + ', bgcolor="transparent", fontname="Helvetica", ' +
+    "fontsize=10, nodesep=0.18, ranksep=0.5, pad=0.2, newrank=true]",
+    'node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica", ' +
+    'fontsize=10, height=0.28, margin="0.12,0.04"]',
+    'edge [arrowsize=0.6, color="#8a94a6"]',
+  ].join(";\n");
+}
 
 /**
  * A node of a picture.
@@ -37,47 +50,99 @@ const DOT_HEAD = [
  * @typedef {{ from: string, to: string, cls: string, tooltip: string, label?: string,
  *   weight?: number }} PicEdge
  */
+/**
+ * A picture: its nodes and edges, how many nodes were cut at {@link MAX_NODES}, and how many
+ * calls leaving the project were left out.
+ * @typedef {{ nodes: PicNode[], edges: PicEdge[], cut: number, hidden?: number }} Picture
+ */
+/**
+ * A box of a picture: its label, its nodes and the boxes inside it.
+ * @typedef {{ label: string, nodes: PicNode[], inner: Box[] }} Box
+ */
 
 /**
- * DOT text of nodes in boxes by group, and edges.
+ * The boxes the nodes are drawn in. Each node's `group` (a file or a folder) is a box; when
+ * there are more than {@link FLAT_GROUPS} of them, they are gathered in their parent folder's
+ * box, and a group of one node is left out of its own box (its folder's box says where it is).
  * @param {PicNode[]} nodes
- * @param {PicEdge[]} edges
- * @returns {string}
+ * @returns {{ loose: PicNode[], boxes: Box[] }}
  */
-export function toDot(nodes, edges) {
+export function boxesOf(nodes) {
   /** @type {Map<string, PicNode[]>} */
   const groups = new Map();
+  /** @type {PicNode[]} */
+  const loose = [];
   nodes.forEach((n) => {
+    if (!n.group) return loose.push(n);
     const list = groups.get(n.group) || [];
     list.push(n);
     groups.set(n.group, list);
   });
+  if (groups.size <= FLAT_GROUPS) {
+    return {
+      loose,
+      boxes: [...groups].map(([label, list]) => ({ label, nodes: list, inner: [] })),
+    };
+  }
+  /** @type {Map<string, Box>} */
+  const outer = new Map();
+  /** @type {Box[]} */
+  const top = [];
+  groups.forEach((list, group) => {
+    const cut = group.lastIndexOf("/");
+    const parent = cut > 0 ? group.slice(0, cut) : "";
+    const own = list.length > 1 ? { label: group.slice(cut + 1), nodes: list, inner: [] } : null;
+    if (!parent) {
+      if (own) top.push({ ...own, label: group });
+      else loose.push(...list);
+      return;
+    }
+    let box = outer.get(parent);
+    if (!box) {
+      box = { label: parent + "/", nodes: [], inner: [] };
+      outer.set(parent, box);
+    }
+    if (own) box.inner.push(own);
+    else box.nodes.push(...list);
+  });
+  return { loose, boxes: [...top, ...outer.values()] };
+}
+
+/**
+ * DOT text of nodes in boxes (see {@link boxesOf}) and edges.
+ * @param {PicNode[]} nodes
+ * @param {PicEdge[]} edges
+ * @param {string} [rankdir] `LR` (default) or `TB`
+ * @returns {string}
+ */
+export function toDot(nodes, edges, rankdir) {
   /** @type {string[]} */
-  const out = ["digraph G {", DOT_HEAD + ";"];
+  const out = ["digraph G {", dotHead(rankdir || "LR") + ";"];
   /** @param {PicNode} n */
   const line = (n) =>
     dotQuote(n.id) +
     dotAttrs({ label: n.label, href: n.href, tooltip: n.tooltip, class: n.cls, id: n.id }) + ";";
   let i = 0;
-  groups.forEach((list, group) => {
-    if (!group) {
-      list.forEach((n) => out.push(line(n)));
-      return;
-    }
+  /** @param {Box} box */
+  const emit = (box) => {
     out.push("subgraph " + dotQuote("cluster_" + i++) + " {");
     out.push(
       "graph" + dotAttrs({
-        label: group,
+        label: box.label,
         class: "group",
         style: "rounded,dashed",
         color: "#b8bfcc",
         fontcolor: "#6b7280",
-        tooltip: group,
+        tooltip: box.label,
       }) + ";",
     );
-    list.forEach((n) => out.push(line(n)));
+    box.nodes.forEach((n) => out.push(line(n)));
+    box.inner.forEach(emit);
     out.push("}");
-  });
+  };
+  const { loose, boxes } = boxesOf(nodes);
+  loose.forEach((n) => out.push(line(n)));
+  boxes.forEach(emit);
   edges.forEach((e) => {
     out.push(
       dotQuote(e.from) + " -> " + dotQuote(e.to) +
@@ -107,12 +172,12 @@ function leavesProject(edge, target) {
 
 /**
  * The call graph's nodes and edges: callers and callees grouped by file, calls that leave the
- * project (builtins, libraries) folded per caller into one `+N external` node unless `external`
- * is set. A call matched by name only (`resolution: "name"`) is a dashed edge; a callee whose
+ * project (builtins, libraries) folded per caller into one `+N external` node (or, past
+ * {@link FOLD_EXTERNAL_MAX} project nodes, counted in `hidden`) unless `external` is set. A call matched by name only (`resolution: "name"`) is a dashed edge; a callee whose
  * receiver could not be typed (`kind: "unknown"`) is a dashed node outside the file boxes.
  * @param {CallGraph} g
  * @param {boolean} external
- * @returns {{ nodes: PicNode[], edges: PicEdge[], cut: number }}
+ * @returns {Picture}
  */
 export function callPicture(g, external) {
   /** @type {Map<string, CallNode>} */
@@ -190,6 +255,13 @@ export function callPicture(g, external) {
       tooltip: resolutionOf(e) + " call at " + e.file + ":" + e.line,
     });
   });
+  // Past a few dozen nodes one folded node per caller would double the picture: the calls
+  // that leave the project are only counted then.
+  let hidden = 0;
+  if (nodes.size > FOLD_EXTERNAL_MAX) {
+    folded.forEach((names) => (hidden += names.length));
+    folded.clear();
+  }
   folded.forEach((names, from) => {
     const a = nodeFor(from);
     if (!a || nodes.size >= MAX_NODES) return;
@@ -209,7 +281,7 @@ export function callPicture(g, external) {
       tooltip: names.join(", "),
     });
   });
-  return { nodes: [...nodes.values()], edges: [...edges.values()], cut };
+  return { nodes: [...nodes.values()], edges: [...edges.values()], cut, hidden };
 }
 
 /**
@@ -245,7 +317,7 @@ function cycleEdges(cycles) {
  * @param {DepsAnswer} d
  * @param {number} fold
  * @param {string} under
- * @returns {{ nodes: PicNode[], edges: PicEdge[], cut: number }}
+ * @returns {Picture}
  */
 export function depsPicture(d, fold, under) {
   const onCycle = cycleEdges(d.cycles || []);
@@ -276,9 +348,9 @@ export function depsPicture(d, fold, under) {
       const dir = key.slice(4);
       nodes.set(key, {
         id,
-        label: dir + "/",
+        label: dir && dir !== "(root)" ? dir + "/" : "(root)",
         group: "",
-        href: href("graph", "deps", { fold: 0, under: dir === "(root)" ? "" : dir + "/" }),
+        href: href("graph", "deps", { fold: 0, under: dir && dir !== "(root)" ? dir + "/" : "" }),
         tooltip: "folder " + dir,
         cls: "node-dep folder",
       });
@@ -326,7 +398,7 @@ export function depsPicture(d, fold, under) {
   nodes.forEach((n, key) => {
     if (key.startsWith("dir:") && !under) {
       const count = (d.nodes || []).filter((x) => keyOf(x.file) === key).length;
-      if (count) n.label += " (" + count + " files)";
+      if (count) n.label += " (" + count + (count === 1 ? " file)" : " files)");
     }
   });
   return { nodes: [...nodes.values()], edges: [...edges.values()], cut };
@@ -339,7 +411,7 @@ export function depsPicture(d, fold, under) {
  * @param {DepsAnswer} own
  * @param {string} file
  * @param {number} depth
- * @returns {{ nodes: PicNode[], edges: PicEdge[], cut: number }}
+ * @returns {Picture}
  */
 export function neighbourhoodPicture(whole, own, file, depth) {
   const all = whole.edges || [];
