@@ -213,3 +213,303 @@ Deno.test("wasm imports: a renamed import changes only its name", async () => {
   ]);
   assert.equal(renameImports(wasm, { other: "y" }), wasm);
 });
+
+// ---------------------------------------------------------------------------------------
+// References and call edges: how sure each answer is, and the reference defects of
+// issue 13 (Rust binary crates, TS multi-line/default imports and re-exports, Python
+// super/submodules/stdlib shadowing, overloads, name-only and builtin callees).
+
+const REFS: Record<string, string> = {
+  // A binary crate whose root is set in Cargo.toml (ripgrep's layout), a workspace crate
+  // reached through `extern crate … as`, grouped and fully qualified paths.
+  "Cargo.toml": `[package]
+name = "rg"
+
+[[bin]]
+path = "crates/core/main.rs"
+name = "rg"
+`,
+  "crates/core/main.rs": `use crate::flags::{HiArgs, SearchMode};
+
+mod flags;
+mod search;
+mod util;
+
+fn main() {
+    let args = HiArgs::new();
+    let mode = SearchMode::Fast;
+    let low = crate::flags::LowArgs::default();
+    let bin = grep::searcher::BinaryDetection::none();
+    search::run(&args);
+}
+`,
+  "crates/core/flags/mod.rs": `pub(crate) use crate::flags::{
+    hiargs::HiArgs,
+    lowargs::{LowArgs, SearchMode},
+};
+
+mod hiargs;
+mod lowargs;
+`,
+  "crates/core/flags/hiargs.rs": `pub(crate) struct HiArgs {}
+
+impl HiArgs {
+    pub(crate) fn new() -> HiArgs {
+        HiArgs {}
+    }
+}
+`,
+  "crates/core/flags/lowargs.rs": `#[derive(Default)]
+pub(crate) struct LowArgs {}
+
+pub(crate) enum SearchMode {
+    Fast,
+}
+`,
+  "crates/core/search.rs": `use crate::{flags::LowArgs, util::helper};
+
+pub(crate) fn run() -> LowArgs {
+    helper();
+    LowArgs::default()
+}
+`,
+  "crates/core/util.rs": "pub(crate) fn helper() {}\n",
+  "crates/grep/Cargo.toml": '[package]\nname = "grep"\n',
+  "crates/grep/src/lib.rs": "pub extern crate grep_searcher as searcher;\n",
+  "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\n',
+  "crates/searcher/src/lib.rs": "pub use crate::searcher::BinaryDetection;\n\nmod searcher;\n",
+  "crates/searcher/src/searcher/mod.rs": `pub struct BinaryDetection(u8);
+
+impl BinaryDetection {
+    pub fn none() -> BinaryDetection {
+        BinaryDetection(0)
+    }
+}
+`,
+  // TypeScript: a multi-line import, a default import, re-exports.
+  "web/util/slug.ts": `export function slugify(s: string): string {
+  return s.toLowerCase();
+}
+
+export default function defaultSlug(s: string): string {
+  return slugify(s);
+}
+
+export class Options {}
+`,
+  "web/util/index.ts": `export * from "./slug";
+export { slugify as slug } from "./slug";
+export { default as makeSlug } from "./slug";
+`,
+  "web/main.ts": `import {
+  slugify,
+  Options,
+} from "./util/slug";
+import defaultSlug from "./util/slug";
+import { makeSlug, slug } from "./util";
+
+export function main(): string {
+  const o = new Options();
+  return slugify("a") + defaultSlug("b") + slug("c") + makeSlug("d");
+}
+`,
+  // Python: super(), a submodule imported from its package, the stdlib's typing beside a
+  // tests/typing folder, overload stubs, name-only member calls, builtins, tests.
+  "pkg/__init__.py": "from .core import Engine, run\nfrom . import types\n",
+  "pkg/types.py": "class Kind:\n    pass\n",
+  "pkg/core.py": `import typing as t
+
+
+class Base:
+    def save(self):
+        return 1
+
+
+class Engine(Base):
+    def save(self):
+        return super().save() + 1
+
+    def start(self):
+        return self.save()
+
+
+@t.overload
+def run(x: int) -> int: ...
+@t.overload
+def run(x: str) -> str: ...
+def run(x):
+    e = Engine()
+    items = {1, 2}
+    items.update({3})
+    return len(str(e.start()))
+`,
+  "pkg/progress.py": `class ProgressBar:
+    def update(self, n):
+        return n
+`,
+  "pkg/counter.py": `class Counter:
+    def tick(self):
+        return 1
+
+
+class Clock:
+    def tick(self):
+        return 2
+
+
+def spin(thing):
+    return thing.tick()
+`,
+  "app.py": `import typing
+
+from pkg import Engine, run, types
+
+
+def main() -> typing.Optional[int]:
+    kind = types.Kind()
+    return run(Engine().start())
+`,
+  "tests/typing/__init__.py": "def Optional():\n    pass\n",
+  "tests/test_app.py": "from pkg import run\n\n\ndef test_run():\n    assert run(1)\n",
+};
+
+async function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
+  const root = await makeProject(REFS);
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, { indexDir, workers: 0, embedder: "none" });
+  try {
+    await body(ex);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+}
+
+/** `file:line kind resolution` of each reference. */
+function refLines(p: Payload): string[] {
+  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
+}
+
+Deno.test("references: Rust binary crate roots from Cargo.toml, grouped uses, qualified paths", async () => {
+  await withRefs(async (ex) => {
+    const low = refLines(await call(ex, "find_references", { symbol_name: "LowArgs" }));
+    for (
+      const want of [
+        "crates/core/flags/mod.rs:3 import exact",
+        "crates/core/main.rs:10 read exact",
+        "crates/core/search.rs:1 import exact",
+        "crates/core/search.rs:3 type exact",
+        "crates/core/search.rs:5 read exact",
+      ]
+    ) assert.ok(low.includes(want), `${want}\n${low.join("\n")}`);
+    const hi = refLines(await call(ex, "find_references", { symbol_name: "HiArgs" }));
+    assert.ok(hi.includes("crates/core/main.rs:1 import exact"), hi.join("\n"));
+    assert.ok(hi.includes("crates/core/main.rs:8 read exact"), hi.join("\n"));
+    const helper = refLines(await call(ex, "find_references", { symbol_name: "helper" }));
+    assert.ok(helper.includes("crates/core/search.rs:4 call exact"), helper.join("\n"));
+    const none = refLines(
+      await call(ex, "find_references", { symbol_name: "BinaryDetection.none" }),
+    );
+    assert.ok(none.includes("crates/core/main.rs:11 call exact"), none.join("\n"));
+  });
+});
+
+Deno.test("references: TS multi-line and default imports, re-exports", async () => {
+  await withRefs(async (ex) => {
+    const slug = refLines(
+      await call(ex, "find_references", { symbol_name: "slugify", file_path: "web/util/slug.ts" }),
+    );
+    for (
+      const want of [
+        "web/main.ts:2 import exact",
+        "web/main.ts:10 call exact",
+        "web/util/index.ts:2 import exact",
+      ]
+    ) assert.ok(slug.includes(want), `${want}\n${slug.join("\n")}`);
+    assert.ok(
+      refLines(await call(ex, "find_references", { symbol_name: "Options" }))
+        .includes("web/main.ts:3 import exact"),
+    );
+    const def = refLines(await call(ex, "find_references", { symbol_name: "defaultSlug" }));
+    for (
+      const want of [
+        "web/main.ts:5 import exact",
+        "web/util/index.ts:3 import exact",
+        "web/main.ts:6 import exact",
+      ]
+    ) assert.ok(def.includes(want), `${want}\n${def.join("\n")}`);
+    // `makeSlug("d")` and `defaultSlug("b")`, both on line 10.
+    assert.equal(def.filter((l) => l === "web/main.ts:10 call exact").length, 2, def.join("\n"));
+  });
+});
+
+Deno.test("references: Python super(), submodules of a package, stdlib beside tests/", async () => {
+  await withRefs(async (ex) => {
+    const save = refLines(await call(ex, "find_references", { symbol_name: "Base.save" }));
+    assert.ok(save.includes("pkg/core.py:11 call exact"), save.join("\n"));
+    const init = await call(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
+    const resolved = (init.imports as Payload[]).map((i) => `${i.line} ${i.resolved}`);
+    assert.deepEqual(resolved, ["1 pkg/core.py", "2 pkg/types.py"]);
+    const app = await call(ex, "get_dependencies", { file_path: "app.py" });
+    const typing = (app.imports as Payload[]).find((i) => i.module === "typing")!;
+    assert.deepEqual([typing.resolved, typing.external], [null, true]);
+    const optional = refLines(await call(ex, "find_references", { symbol_name: "Optional" }));
+    assert.deepEqual(optional, ["tests/typing/__init__.py:1 definition exact"]);
+  });
+});
+
+Deno.test("call graph: overloads, name-only edges, builtins, candidates, include_tests", async () => {
+  await withRefs(async (ex) => {
+    const run = await call(ex, "get_call_graph", { symbol_name: "run" });
+    // The implementation, not the first @overload stub.
+    assert.equal((run.definition as Payload).line, 21);
+    const callees = (run.callees as Payload[]).map((c) =>
+      `${c.name} ${c.kind} ${c.resolution} ${c.resolved} ${c.external}`
+    );
+    assert.deepEqual(callees, [
+      "Engine class exact true false",
+      "ProgressBar.update method name false false",
+      "len builtin exact false true",
+      "str builtin exact false true",
+      "Engine.start method inferred true false",
+    ]);
+    const edge = (run.edges as Payload[]).find((e) => e.to === "ProgressBar.update")!;
+    assert.deepEqual([edge.resolution, edge.resolved], ["name", false]);
+    assert.deepEqual(
+      (run.callers as Payload[]).map((c) => `${c.name} ${c.file} ${c.resolution}`),
+      ["main app.py exact", "test_run tests/test_app.py exact"],
+    );
+    const main = await call(ex, "get_call_graph", { symbol_name: "run", include_tests: false });
+    assert.deepEqual((main.callers as Payload[]).map((c) => c.name), ["main"]);
+    const mermaid = await call(ex, "get_call_graph", { symbol_name: "run", format: "mermaid" });
+    assert.doesNotMatch(String(mermaid.mermaid), /"len"/);
+
+    // `thing.tick()`: two project methods of that name, no receiver type: no edge, one
+    // candidate for each, and the callee is `unknown`, by name.
+    for (const name of ["Counter.tick", "Clock.tick"]) {
+      const tick = await call(ex, "get_call_graph", { symbol_name: name });
+      assert.deepEqual([(tick.callers as Payload[]).length, tick.unresolved_candidates], [0, 1]);
+    }
+    const spin = await call(ex, "get_call_graph", { symbol_name: "spin" });
+    assert.deepEqual(
+      (spin.callees as Payload[]).map((c) => `${c.name} ${c.kind} ${c.resolution} ${c.file}`),
+      ["tick unknown name null"],
+    );
+    const explained = await call(ex, "explain_symbol", { symbol_name: "Counter.tick" });
+    assert.equal(explained.unresolved_candidates, 1);
+    const ex2 = await call(ex, "explain_symbol", { symbol_name: "run" });
+    assert.deepEqual(
+      (ex2.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`),
+      ["main exact", "test_run exact"],
+    );
+
+    const refs = await call(ex, "find_references", { symbol_name: "run", include_tests: false });
+    assert.ok(refLines(refs).every((l) => !l.startsWith("tests/")), refLines(refs).join("\n"));
+    const all = await call(ex, "find_references", { symbol_name: "run" });
+    assert.ok(refLines(all).some((l) => l.startsWith("tests/test_app.py:5 call exact")));
+    assert.equal(
+      Object.values(all.by_resolution as Record<string, number>).reduce((a, b) => a + b),
+      all.total,
+    );
+  });
+});

@@ -57,7 +57,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
           "5 app.util -> py/app/util.py",
           "6 app -> py/app/__init__.py",
         ],
-        "py/app/models.py": ["1 .util -> py/app/util.py", "2 . -> py/app/__init__.py"],
+        "py/app/models.py": ["1 .util -> py/app/util.py", "2 . -> py/app/util.py"],
         "py/tests/test_core.py": ["1 pkg.core -> py/src/pkg/core.py"],
         "ts/src/app.ts": [
           "1 @lib/math -> ts/src/lib/math.ts",

@@ -329,7 +329,7 @@ export class CallIndex {
   callersOf(target: SymbolRecord): CallSite[] {
     const names = namesOf(this.graph);
     const wanted = new Set<SymbolRecord>([target, ...this.overloads(target)]);
-    const lookFor = new Set<string>([target.name]);
+    const lookFor = new Set<string>(names.importNames(target));
     if (target.kind === "constructor") {
       const f = names.fileOf(target);
       const cls = f ? names.enclosingClass(f, names.indexOf(target)) : null;

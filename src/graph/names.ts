@@ -164,23 +164,39 @@ export class Names {
     }
   }
 
-  /** An imported name where it is imported: what the import statement at that line binds. */
+  /**
+   * An imported name where it is imported: what the import statement it belongs to binds.
+   * A statement may span lines (`import {\n a,\n} from "m"` is recorded at the line of its
+   * module, Python's `from m import (\n a)` at the first): the nearest statement that
+   * binds the name, as exported (`a` of `{a as b}`) or as bound (`d` of `import d from`).
+   */
   private imported(f: GraphFile, r: ReferenceRecord): Target[] {
+    const binds = (b: Binding) => "name" in b && (b.name === r.name || b.local === r.name);
     let best: number | null = null;
     for (const i of f.imports) {
-      if (i.record.line <= r.line && (best === null || i.record.line > best)) {
-        if (i.bindings.some((b) => "name" in b && b.name === r.name)) best = i.record.line;
-      }
+      if (!i.bindings.some(binds)) continue;
+      const d = Math.abs(i.record.line - r.line);
+      if (best === null || d < Math.abs(best - r.line)) best = i.record.line;
     }
     if (best === null) return [];
     const out: Target[] = [];
     for (const i of f.imports) {
       if (i.record.line !== best) continue;
-      for (const b of i.bindings) {
-        if ("name" in b && b.name === r.name) out.push(...this.binding(b, 1));
+      const exported = i.bindings.filter((b) => "name" in b && b.name === r.name);
+      for (const b of exported.length ? exported : i.bindings.filter(binds)) {
+        out.push(...this.binding(b, 1));
       }
     }
     return out;
+  }
+
+  /** The names a symbol is imported by: its own, and `default` for its file's default export. */
+  importNames(s: SymbolRecord): string[] {
+    const f = this.fileOf(s);
+    const family = f ? this.family(f) : undefined;
+    return f && s.parent === null && family?.defaultExport?.(f.path) === s.name
+      ? [s.name, "default"]
+      : [s.name];
   }
 
   /**

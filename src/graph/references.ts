@@ -97,7 +97,7 @@ export function referencesOf(
   const names = namesOf(graph);
   const wanted = new Set(targets);
   const out: Omit<Reference, "context">[] = [];
-  for (const n of names.aliases(targets.map((t) => t.name))) {
+  for (const n of names.aliases(targets.flatMap((t) => names.importNames(t)))) {
     for (const code of graph.occurrences(n)) {
       const f = graph.files[Math.floor(code / OCC_SHIFT)];
       const i = code % OCC_SHIFT;

@@ -3,11 +3,15 @@
  * (`from ..x import y`) imports, packages (`__init__.py`), namespace packages, stub files
  * and `src/` layouts. A module is looked up under the importing file's own source root
  * first (the first folder above it that is no package), then under the project root,
- * `src/` and every other source root of the project.
+ * `src/` and every other source root of the project — except that a test folder's root
+ * (`tests/`) is an import root only for the files inside it, so the standard library's
+ * `typing` is not the project's `tests/typing/`. `from . import types` leads to the
+ * submodule `types.py` when the package defines no `types` itself.
  *
  * @module
  */
 
+import { isTestFile } from "../../index/test_files.ts";
 import type { ImportRecord } from "../../types.ts";
 import {
   type Binding,
@@ -103,6 +107,7 @@ class PythonFamily implements FamilyResolver {
     const segs = dotted.split(".");
     const own = this.sourceRoot(dirOf(from));
     for (const root of [own, ...this.roots.filter((r) => r !== own)]) {
+      if (root !== own && root !== "" && isTestFile(`${root}/`)) continue;
       const at = (n: number) => {
         const rel = segs.slice(0, n).join("/");
         return this.moduleAt(root === "" ? rel : `${root}/${rel}`);
@@ -157,6 +162,9 @@ class PythonFamily implements FamilyResolver {
         if (head) bindings.push({ local: top, kind: "module", module: head });
       }
     }
+    // `from pkg import sub, other` names the submodules' file when it imports only those
+    // (a name the package defines itself wins).
+    const subFiles: string[] = [];
     for (const n of imp.names) {
       if (n.name === "*") {
         bindings.push({ local: "*", kind: "wildcard", module });
@@ -164,9 +172,17 @@ class PythonFamily implements FamilyResolver {
       }
       bindings.push({ local: n.alias ?? n.name, kind: "name", module, name: n.name });
       const sub = this.submodule(module, n.name);
-      if (sub) { for (const f of sub.files) if (!targets.includes(f)) targets.push(f); }
+      if (sub) {
+        for (const f of sub.files) if (!targets.includes(f)) targets.push(f);
+        const own = module.files.some((f) =>
+          this.project.symbolsOf(f).some((x) => x.name === n.name && x.parent === null)
+        );
+        if (!own && sub.files.length) subFiles.push(sub.files[0]);
+      }
     }
-    const resolved = module.files[0] ?? module.dir ?? null;
+    const onlySubmodules = subFiles.length > 0 && subFiles.length === imp.names.length;
+    const resolved = (onlySubmodules ? subFiles[0] : null) ?? module.files[0] ?? module.dir ??
+      null;
     return { resolved, targets, external: false, package: null, names, bindings };
   }
 }

@@ -103,6 +103,12 @@
     object: (identifier) @reference.receiver.self
     attribute: (identifier) @reference.call)
   (#match? @reference.receiver.self "^(self|cls)$"))
+; `super().m()`, `super(C, self).m()`: the receiver is the enclosing class's bases.
+(call
+  function: (attribute
+    object: (call function: (identifier) @_super) @reference.receiver.self
+    attribute: (identifier) @reference.call)
+  (#eq? @_super "super"))
 (call
   function: (attribute
     object: (call function: [(identifier) (attribute)] @reference.receiver.type)
