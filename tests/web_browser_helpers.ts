@@ -30,8 +30,14 @@ export interface WebProject {
   stop(): Promise<void>;
 }
 
-/** Writes the project, starts `codectx web --no-watch` on it and waits for the index. */
-export async function serveProject(files: Record<string, string>): Promise<WebProject> {
+/**
+ * Writes the project, starts `codectx web --no-watch` on it and (unless `wait` is false)
+ * waits for the index.
+ */
+export async function serveProject(
+  files: Record<string, string>,
+  wait = true,
+): Promise<WebProject> {
   const root = await makeProject(files);
   const indexDir = await tempIndexDir();
   const srv = await startCli("web", [
@@ -43,10 +49,7 @@ export async function serveProject(files: Record<string, string>): Promise<WebPr
     indexDir,
     "--no-watch",
   ]);
-  await poll("the index", async () => {
-    const h = await http(`${srv.url}/health`);
-    return obj(h.json.index).state === "ready";
-  });
+  if (wait) await waitReady(srv.url);
   return {
     root,
     srv,
@@ -55,6 +58,14 @@ export async function serveProject(files: Record<string, string>): Promise<WebPr
       await cleanup(root, indexDir);
     },
   };
+}
+
+/** Waits (up to three minutes) until the server's index is ready. */
+export async function waitReady(url: string): Promise<void> {
+  await poll("the index", async () => {
+    const h = await http(`${url}/health`);
+    return obj(h.json.index).state === "ready";
+  }, 180_000);
 }
 
 /** A browser whose requests outside loopback are refused and listed in `left`. */

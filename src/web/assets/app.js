@@ -133,8 +133,10 @@ async function health() {
   if (h.index.state === "indexing") {
     bar.hidden = false;
     bar.max = p && p.files_total ? p.files_total : 1;
-    if (p && p.files_total) bar.value = p.files_done;
-    else bar.removeAttribute("value");
+    if (p && p.files_total) {
+      bar.value = p.files_done;
+      state.textContent = "indexing " + Math.floor(100 * p.files_done / p.files_total) + "%";
+    } else bar.removeAttribute("value");
     bar.title = p ? p.phase + " " + p.files_done + "/" + p.files_total + " files" : "indexing";
   } else if (h.index.vectors_state === "embedding" && vectorsAll) {
     bar.hidden = false;

@@ -1,0 +1,67 @@
+/**
+ * The page of `codectx web` while the index is being built, in chromium: the header shows
+ * the state and a progress bar fed by `/health` (files done of files to do), and both give
+ * way to "ready" when the run ends. The project is generated large enough (1,500 files) for
+ * the run to be watched. A screenshot is saved (the folder is printed).
+ */
+
+import assert from "node:assert/strict";
+import { http, obj, poll } from "./surfaces_helpers.ts";
+import { type Browser, launch, needChromium, serveProject } from "./web_browser_helpers.ts";
+
+/** 30 packages of 50 modules of 12 small functions each (about 6 MB of Python). */
+function bigProject(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let d = 0; d < 30; d++) {
+    for (let m = 0; m < 50; m++) {
+      let text = "";
+      for (let f = 0; f < 12; f++) {
+        text += `def fn_${d}_${m}_${f}(x, y):\n    """Step ${f}."""\n    total = 0\n` +
+          "    for i in range(x):\n        if i % 2:\n            total += i * y\n" +
+          "        else:\n            total -= y\n    return total\n\n\n";
+      }
+      files[`pkg${d}/m${m}.py`] = text;
+    }
+  }
+  return files;
+}
+
+Deno.test("web page while indexing: the state and a progress bar, then ready", async () => {
+  await needChromium();
+  const shots = await Deno.makeTempDir({ prefix: "codectx-web-states-shots-" });
+  console.log(`screenshots: ${shots}`);
+  const project = await serveProject(bigProject(), false);
+  let browser: Browser | null = null;
+  try {
+    const url = project.srv.url;
+    // The run is under way and has counted its files.
+    const total = await poll("an indexing run with a file count", async () => {
+      const h = obj((await http(`${url}/health`)).json.index);
+      if (h.state === "ready") {
+        throw new Error("the index was ready before the run could be watched");
+      }
+      const p = h.progress ? obj(h.progress) : null;
+      return p && Number(p.files_total) > 0 ? Number(p.files_total) : null;
+    });
+    assert.equal(total, 1500);
+    browser = await launch();
+    const { page, left } = browser;
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push(e.message));
+    await page.goto(url + "/");
+    await page.waitForSelector("#progress:not([hidden])");
+    assert.match(await page.textContent("#state") ?? "", /^indexing \d+%$/);
+    assert.equal(await page.getAttribute("#progress", "max"), "1500");
+    assert.match(await page.getAttribute("#progress", "title") ?? "", /\d+\/1500 files/);
+    await page.screenshot({ path: `${shots}/indexing.png` });
+    await page.waitForSelector("#state:text-is('ready')", { timeout: 180_000 });
+    await page.waitForSelector("#progress[hidden]", { state: "attached", timeout: 180_000 });
+    assert.match(await page.textContent("#project") ?? "", /1500 files/);
+    await page.screenshot({ path: `${shots}/ready.png` });
+    assert.deepEqual(left, []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser?.close();
+    await project.stop();
+  }
+});
