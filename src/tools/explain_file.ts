@@ -53,11 +53,11 @@ async function readSource(
 export const explainFileTool = defineTool({
   name: "explain_file",
   description:
-    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it; include_source adds the file's text.",
+    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it.",
   input: z.object({
     file_path: filePathArg,
     include_source: z.boolean().optional().describe(
-      `Also answer the file's text in source (at most ${MAX_SOURCE_LINES} lines / ${MAX_SOURCE_BYTES} bytes; source_truncated says when it was cut)`,
+      `Also answer the text (first ${MAX_SOURCE_LINES} lines)`,
     ),
   }),
   output: z.object({
