@@ -52,6 +52,50 @@ for (const ext of ["js", "ts"]) {
     assert.deepEqual(outline(symbols), ["function protocol 1", "function boot 5"]);
   });
 
+  Deno.test(`${ext}: named function expressions returned, listed or in an operand`, async () => {
+    const symbols = await symbolsOf(
+      `lib/wrap.${ext}`,
+      [
+        "function bind(fn) {",
+        "  return function wrap() { return fn(); };",
+        "}",
+        "const handlers = [function onData() {}, () => 0];",
+        "const pick = ready || function fallback() {};",
+        "const make = (base) => function made() { return base; };",
+        "validators[type] = function validator(thing) {};",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), [
+      "function bind 1",
+      "function bind.wrap 2",
+      "constant handlers 4",
+      "function handlers.onData 4",
+      "constant pick 5",
+      "function pick.fallback 5",
+      "function make 6",
+      "function make.made 6",
+      "function validator 7",
+    ]);
+  });
+
+  Deno.test(`${ext}: a class assigned to a member is named by itself when it has a name`, async () => {
+    const symbols = await symbolsOf(
+      `lib/dep.${ext}`,
+      [
+        "module.exports = class Plugin {};",
+        "Dependency.Template = class DependencyTemplate {};",
+        "Dependency.Anonymous = class {};",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), [
+      "class Plugin 1",
+      "class DependencyTemplate 2",
+      "class Anonymous 3",
+    ]);
+  });
+
   Deno.test(`${ext}: chained assignments define every name of the chain`, async () => {
     const symbols = await symbolsOf(
       `lib/app.${ext}`,

@@ -67,21 +67,51 @@
     (property_identifier) @name
     (string (string_fragment) @name)
     (number) @name
+    (computed_property_name) @name
   ]
   value: [
     (arrow_function body: (_) @body)
     (function_expression body: (_) @body)
     (generator_function body: (_) @body)
+    (parenthesized_expression (arrow_function body: (_) @body))
   ]) @definition.method
 
 ; A named function expression that is no value of a name: passed as an argument
-; (`defineGetter(req, 'ip', function ip() …)`), called at once (`(function f() {…})()`)
-; or exported (`module.exports = function query() …`).
-(arguments
-  [
-    (function_expression name: (identifier) @name body: (_) @body)
-    (generator_function name: (identifier) @name body: (_) @body)
-  ] @definition.function)
+; (`defineGetter(req, 'ip', function ip() …)`), listed, returned, an operand
+; (`a || function f() …`), called at once (`(function f() {…})()`) or exported
+; (`module.exports = function query() …`).
+[
+  (arguments
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+  (array
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+  (return_statement
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+  (binary_expression
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+  (ternary_expression
+    [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+  (arrow_function
+    body: [
+      (function_expression name: (identifier) @name body: (_) @body)
+      (generator_function name: (identifier) @name body: (_) @body)
+    ] @definition.function)
+]
 
 (call_expression
   function: (parenthesized_expression
@@ -89,6 +119,15 @@
       (function_expression name: (identifier) @name body: (_) @body)
       (generator_function name: (identifier) @name body: (_) @body)
     ] @definition.function))
+
+; `validators[type] = function validator() …`: a name computed at run time, the
+; function's own name.
+(assignment_expression
+  left: (subscript_expression)
+  right: [
+    (function_expression name: (identifier) @name body: (_) @body)
+    (generator_function name: (identifier) @name body: (_) @body)
+  ] @definition.function)
 
 (assignment_expression
   left: (member_expression
@@ -107,9 +146,11 @@
   body: (class_body) @body) @definition.class
 
 ; section: module-level
+; A named class expression is its own name (class-expressions below).
 (assignment_expression
   left: (member_expression property: (property_identifier) @name)
-  right: (class body: (class_body) @body)) @definition.class
+  right: (class !name body: (class_body) @body)
+  (#not-eq? @name "exports")) @definition.class
 
 (assignment_expression
   left: [
