@@ -66,6 +66,11 @@ def price_of(name: str) -> float:
 def cart_value(cart: Cart) -> float:
     """What a whole cart is worth."""
     return cart.total()
+
+
+def audit(thing) -> float:
+    """The total of anything that can total itself."""
+    return thing.total()
 `,
   "web/util.ts": `/** Formats an amount of money. */
 export function formatTotal(amount: number): string {
@@ -104,6 +109,9 @@ func main() {
 }
 `,
 };
+
+/** The part of the browser's window the tests read computed styles through. */
+type CssWindow = { getComputedStyle(e: unknown): { strokeDasharray: string } };
 
 /** A tiny page on another port that calls the API from the browser and says what happened. */
 function corsPage(api: string): string {
@@ -276,6 +284,34 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       await page.waitForURL(/#\/graph\/calls\/Cart\.total/);
       await settled(page);
       assert.match(await page.textContent("#graph-caption") ?? "", /Calls of Cart\.total/);
+    });
+
+    await t.step("a call matched by name only is a dashed edge and a 'name' badge", async () => {
+      await open(page, base + "#/graph/calls/audit");
+      await nodeLabels(page);
+      const dash = await page.$eval(
+        "#graph-out svg g.edge.res-name path",
+        (p) =>
+          (p.ownerDocument.defaultView as unknown as CssWindow).getComputedStyle(p).strokeDasharray,
+      );
+      assert.notEqual(dash, "none", "name-only edges are dashed");
+      const exact = await page.$$eval(
+        "#graph-out svg g.edge.res-exact path",
+        (ps) =>
+          ps.map((p) =>
+            (p.ownerDocument.defaultView as unknown as CssWindow).getComputedStyle(p)
+              .strokeDasharray
+          ),
+      );
+      assert.ok(exact.every((d) => d === "none"), `exact edges are solid: ${exact}`);
+      await shot("callgraph-name-only");
+      await open(page, base + "#/symbol/audit");
+      assert.ok(await page.$("#callees .badge.res-name"), "the callee says name");
+      await open(page, base + "#/symbol/Cart.total");
+      assert.match(
+        await page.textContent("#references-by-resolution") ?? "",
+        /\d+ exact.*\d+ name only/,
+      );
     });
 
     await t.step("an error replaces the previous picture", async () => {
