@@ -220,7 +220,7 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
         await get("/api/search?q=" + encodeURIComponent("def (") + "&mode=regex"),
         400,
         "invalid_argument",
-        /query 'def \(' is not a valid regular expression/,
+        /^q: query 'def \(' is not a valid regular expression/,
       );
       assertError(await get("/api/search?q=x&mode=fuzzy"), 400, "invalid_argument", /mode/);
       assertError(await get("/api/search?q=x&scope=src"), 400, "invalid_argument", /scope/);

@@ -150,19 +150,23 @@ async function health(ctx: Ctx): Promise<Response> {
  */
 async function search(ctx: Ctx, c: Context): Promise<Response> {
   const q = requiredParam(c, "q", "what to search for, e.g. /api/search?q=parse+config");
-  const { payload, ms } = await ctx.tool(
-    "semantic_search",
-    defined({
-      query: q,
-      top_k: intParam(c, "top_k", 1, 100) ?? 10,
-      threshold: numberParam(c, "threshold"),
-      path_prefix: c.req.query("path_prefix"),
-      language: c.req.query("language"),
-      mode: c.req.query("mode"),
-      scope: optionalParam(c, "scope"),
-      include_tests: boolParam(c, "include_tests"),
-    }),
-  );
+  const args = defined({
+    query: q,
+    top_k: intParam(c, "top_k", 1, 100) ?? 10,
+    threshold: numberParam(c, "threshold"),
+    path_prefix: c.req.query("path_prefix"),
+    language: c.req.query("language"),
+    mode: c.req.query("mode"),
+    scope: optionalParam(c, "scope"),
+    include_tests: boolParam(c, "include_tests"),
+  });
+  const { payload, ms } = await ctx.tool("semantic_search", args).catch((err) => {
+    // The tool calls the text `query`; here it is `q`, and the message names that field.
+    if (err instanceof CodectxError && /^query\b/.test(err.message)) {
+      throw new CodectxError(err.code, `q: ${err.message}`);
+    }
+    throw err;
+  });
   return jsonResponse({
     query: q,
     mode: payload.mode,
