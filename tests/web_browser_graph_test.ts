@@ -136,7 +136,29 @@ Deno.test("web pictures at 200 nodes: clusters, no overlapping labels, readable"
         (ts) => ts.map((x) => x.textContent),
       );
       assert.ok(!labels.includes("len"), "builtins are not nodes");
+      // Zoom and pan move the view; a drag that ends on a node does not open it.
+      const viewBox = async () =>
+        (await page.getAttribute("#graph-out svg.graph-svg", "viewBox") ?? "").split(" ").map(
+          Number,
+        );
+      const start = await viewBox();
+      await page.click("#graph-out .graph-tools button[title='zoom in']");
+      const zoomed = await viewBox();
+      assert.ok(zoomed[2] < start[2], `zoom in narrows the view: ${start} → ${zoomed}`);
+      const url = page.url();
+      const node = await page.$("#graph-out svg g.node.center");
+      const b = (await node!.boundingBox())!;
+      await page.mouse.move(b.x + b.width / 2 + 200, b.y + b.height / 2 + 50);
+      await page.mouse.down();
+      await page.mouse.move(b.x + b.width / 2 + 100, b.y + b.height / 2 + 20, { steps: 5 });
+      await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2, { steps: 5 });
+      await page.mouse.up();
+      const panned = await viewBox();
+      assert.ok(panned[0] > zoomed[0] && panned[1] > zoomed[1], `${zoomed} → ${panned}`);
+      assert.equal(page.url(), url, "the drag did not follow a link");
       await page.click("#graph-out .graph-tools button[title='show the whole picture']");
+      const all = await viewBox();
+      assert.ok(all[2] >= start[2] && all[3] >= start[3], "fit shows the whole picture");
       await shot("calls-200-fit");
     });
 
