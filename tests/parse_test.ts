@@ -203,6 +203,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "sample.py": [
     "constant MAX_RETRIES 5-5-5",
+    "variable default_name 6-6-6",
     "function helper 9-9-17",
     "function helper.inner 14-14-15",
     "class Session 21-22-41",
@@ -350,7 +351,8 @@ Deno.test("python: signatures, docstrings, decorators", async () => {
   assert.equal(find(symbols, "Session.__init__").kind, "constructor");
   assert.equal(find(symbols, "MAX_RETRIES").signature, "MAX_RETRIES = 3");
   assert.equal(find(symbols, "helper.inner").parent, "helper", "a nested def is a child");
-  assert.ok(!symbols.some((s) => s.name === "TIMEOUT" || s.name === "default_name"));
+  assert.equal(find(symbols, "default_name").kind, "variable", "a module-level name");
+  assert.ok(!symbols.some((s) => s.name === "TIMEOUT"), "a class attribute is no symbol");
 });
 
 Deno.test("typescript: exports, overloads, decorators, arrow functions", async () => {

@@ -1,6 +1,6 @@
 ; Python definitions. Methods are functions inside a class body (the engine promotes
 ; them); `__init__` becomes a constructor. Constants: UPPER_CASE names assigned at
-; module level.
+; module level; other names assigned there are variables.
 
 (class_definition
   name: (identifier) @name
@@ -19,6 +19,12 @@
     (assignment
       left: (identifier) @name)) @definition.constant
   (#match? @name "^_*[A-Z][A-Z0-9_]*$"))
+
+; Other module-level names are variables (what an outline lists; references reach them).
+(module
+  (expression_statement
+    (assignment
+      left: (identifier) @name)) @definition.variable)
 
 ; ---------------------------------------------------------------------------------------
 ; Imports, local scopes and references (read by ../references.ts).
@@ -88,6 +94,23 @@
 (function_definition name: (identifier) @local.definition)
 (class_definition name: (identifier) @local.definition)
 
+; `from m import name as name` (the re-export idiom): the alias names the import again.
+(import_from_statement
+  name: (aliased_import
+    name: (dotted_name . (identifier) @_name .)
+    alias: (identifier) @reference.import)
+  (#eq? @_name @reference.import))
+; `__all__ = ["a", "b"]` exports `a` and `b`: each entry reads the name.
+(assignment
+  left: (identifier) @_all
+  right: [(list (string (string_content) @reference.read))
+          (tuple (string (string_content) @reference.read))]
+  (#eq? @_all "__all__"))
+(augmented_assignment
+  left: (identifier) @_all
+  right: [(list (string (string_content) @reference.read))
+          (tuple (string (string_content) @reference.read))]
+  (#eq? @_all "__all__"))
 (keyword_argument name: (identifier) @reference.ignore)
 (import_statement (dotted_name (identifier) @reference.ignore))
 (aliased_import (dotted_name (identifier) @reference.ignore))
