@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Node } from "web-tree-sitter";
 import { analyzeSource } from "../src/analysis/analyze.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
+import { bracketDepth, MAX_BRACKET_DEPTH } from "../src/analysis/syntax.ts";
 import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
 import { validateCode } from "../src/analysis/validate.ts";
 import { createBridgeApp } from "../src/bridge/app.ts";
@@ -77,6 +78,44 @@ Deno.test("code nested past the depth limit is refused with a sentence naming it
   assert.equal((await validateCode({ code: fine, language: "python" }, EMPTY_VIEW)).valid, true);
 });
 
+Deno.test("brackets nested or left open past the limit are refused before parsing", async () => {
+  const root = await makeProject({ "app.py": "def main():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const executor = await createExecutor(root, { indexDir });
+  try {
+    for (
+      const code of [
+        "x = " + "(".repeat(50_000),
+        "y = " + "f(a=".repeat(300) + "1" + ")".repeat(300),
+      ]
+    ) {
+      const r = await executor.execute({
+        tool_name: "validate_code",
+        arguments: { code, language: "python" },
+      });
+      assert.equal(r.success, false);
+      assert.equal(r.error_code, "invalid_argument");
+      assert.match(r.error ?? "", new RegExp(`more than ${MAX_BRACKET_DEPTH} levels of brackets`));
+    }
+    // Brackets inside strings and comments do not count; ordinary nesting passes.
+    const fine = `s = "${"(".repeat(500)}"  # ${"[".repeat(500)}\nx = ${"[".repeat(60)}${
+      "]".repeat(60)
+    }\n`;
+    assert.equal(bracketDepth(fine), 60);
+    const ok = await executor.execute({
+      tool_name: "validate_code",
+      arguments: { code: fine, language: "python", mode: "explain" },
+    });
+    assert.equal(ok.success, true, ok.error ?? "");
+    const a = await analyzeSource("open.py", "x = " + "(".repeat(50_000), "python");
+    assert.equal(a.tooDeep, true);
+    assert.equal(a.tooDeepBy, "brackets");
+  } finally {
+    await executor.close();
+    await cleanup(root, indexDir);
+  }
+});
+
 Deno.test("a slow validate_code runs off the server's thread and is stopped at its limit", async () => {
   const root = await makeProject({ "app.py": "def main():\n    return 1\n" });
   const indexDir = await tempIndexDir();
@@ -95,9 +134,10 @@ Deno.test("a slow validate_code runs off the server's thread and is stopped at i
   });
   try {
     await executor.service.start({ watch: false, log: () => {} });
-    // Unclosed brackets: a flat tree (under the depth limit) that takes the query engine
-    // tens of seconds; it ran on the server's thread before analysis moved to workers.
-    const code = "x = " + "(".repeat(80_000) + "\n";
+    // Stray closing brackets (1 MB): a flat tree under every limit that takes the parser
+    // and the query engine seconds; it ran on the server's thread before analysis moved
+    // to workers.
+    const code = ")]}".repeat(340_000);
     let invokeDone = false;
     const invoke = fetch(`${server.url}/tools/invoke`, {
       method: "POST",

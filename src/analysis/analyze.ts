@@ -12,6 +12,7 @@ import { analysisGrammar } from "./grammar.ts";
 import { computeMetrics, type FileMetrics } from "./metrics.ts";
 import { scanSecrets } from "./secrets.ts";
 import type { SecurityIssue } from "./security.ts";
+import { bracketDepth, MAX_BRACKET_DEPTH } from "./syntax.ts";
 import { MAX_TREE_DEPTH, treeDepth } from "./tree_walk.ts";
 
 /** What analysis says about one file. */
@@ -26,6 +27,8 @@ export interface FileAnalysis {
   syntaxErrors: number;
   /** Set when the file was not analyzed: its tree nests deeper than analysis reads. */
   tooDeep?: true;
+  /** With `tooDeep`: the limit passed, `brackets` (before parsing) or `syntax` (the tree). */
+  tooDeepBy?: "brackets" | "syntax";
 }
 
 /**
@@ -48,13 +51,18 @@ export async function analyzeSource(
   const secrets = scanSecrets(file, text);
   const grammar = languageById(id)?.grammar ? analysisGrammar(id) : undefined;
   if (!grammar) return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
+  if (bracketDepth(text) > MAX_BRACKET_DEPTH) {
+    const base = { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
+    return { ...base, tooDeep: true, tooDeepBy: "brackets" };
+  }
   const g = await grammar;
   const tree = g.parser.parse(text);
   if (!tree) return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
   try {
     const root = tree.rootNode;
     if (treeDepth(root) > MAX_TREE_DEPTH) {
-      return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0, tooDeep: true };
+      const base = { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
+      return { ...base, tooDeep: true, tooDeepBy: "syntax" };
     }
     // One walk of the tree: metrics and facts come from the same query.
     const matches = g.analysis.matches(root);

@@ -9,7 +9,6 @@ import type { Project } from "../index/project.ts";
 import { parseSource } from "../parse/parser.ts";
 import { CodectxError } from "../errors.ts";
 import { analysisGrammar } from "./grammar.ts";
-import { checkCode, chooseLanguage } from "./validate.ts";
 import { family } from "./project_view.ts";
 
 /** The explanation, in wire (snake_case) shape. */
@@ -32,28 +31,38 @@ export interface SnippetExplanation {
   >;
 }
 
+/** What the snippet alone says: its symbols and calls (made on an analysis worker). */
+export interface SnippetOutline {
+  language: string;
+  symbols: SnippetExplanation["symbols"];
+  top_level_calls: string[];
+  /** Last names of everything the snippet calls. */
+  called: string[];
+  /** Names the snippet defines. */
+  defined: string[];
+}
+
 /**
- * Explains a snippet against a project.
+ * The snippet's symbols and what each calls, from one parse. Pure and CPU-bound: the
+ * analysis pool runs it on a worker, after validation, in the language validation chose.
  *
  * @example
  * ```ts
- * const e = await explainSnippet(project, { code: "def f():\n    return g()\n" });
- * e.symbols[0].calls; // ["g"]
+ * const o = await outlineSnippet("def f():\n    return g()\n", "python");
+ * o.symbols[0].calls; // ["g"]
  * ```
  */
-export async function explainSnippet(
-  project: Project,
-  input: { code: string; language?: string; filePath?: string },
-): Promise<SnippetExplanation> {
-  checkCode(input.code);
-  const filePath = input.filePath === undefined ? undefined : project.resolvePath(input.filePath);
-  const { id } = await chooseLanguage(input.code, input.language, filePath);
-  const parsed = await parseSource(filePath ?? "<snippet>", input.code, id);
+export async function outlineSnippet(
+  code: string,
+  language: string,
+  filePath?: string,
+): Promise<SnippetOutline> {
+  const parsed = await parseSource(filePath ?? "<snippet>", code, language);
   if (parsed.error) throw new CodectxError("internal", parsed.error);
-  const g = await analysisGrammar(id)!;
+  const g = await analysisGrammar(language)!;
   const calls: Array<{ name: string; line: number }> = [];
   if (g.resolve) {
-    const tree = g.parser.parse(input.code);
+    const tree = g.parser.parse(code);
     if (tree) {
       try {
         for (const c of g.resolve.captures(tree.rootNode)) {
@@ -89,14 +98,8 @@ export async function explainSnippet(
       set.add(c.name);
     }
   }
-  const index = await project.index();
-  const called = new Set(calls.map((c) => c.name.split(".").pop()!));
-  const defined = new Set(parsed.symbols.map((s) => s.name));
-  const projectSymbols = index.symbols.filter((s) =>
-    called.has(s.name) && !defined.has(s.name) && family(s.language) === family(id)
-  ).slice(0, 50);
   return {
-    language: id,
+    language,
     symbols: parsed.symbols.map((s) => ({
       name: s.name,
       qualified_name: s.qualifiedName,
@@ -107,6 +110,35 @@ export async function explainSnippet(
       calls: [...(byQualified.get(s.qualifiedName) ?? [])],
     })),
     top_level_calls: [...topLevel],
+    called: [...new Set(calls.map((c) => c.name.split(".").pop()!))],
+    defined: [...new Set(parsed.symbols.map((s) => s.name))],
+  };
+}
+
+/**
+ * Explains a snippet against a project: its outline (from a worker) and the project
+ * symbols its calls reach.
+ *
+ * @example
+ * ```ts
+ * const e = await explainSnippet(project, await outlineSnippet("g()\n", "python"));
+ * e.project_symbols; // the project's `g`, if any
+ * ```
+ */
+export async function explainSnippet(
+  project: Project,
+  outline: SnippetOutline,
+): Promise<SnippetExplanation> {
+  const index = await project.index();
+  const called = new Set(outline.called);
+  const defined = new Set(outline.defined);
+  const projectSymbols = index.symbols.filter((s) =>
+    called.has(s.name) && !defined.has(s.name) && family(s.language) === family(outline.language)
+  ).slice(0, 50);
+  return {
+    language: outline.language,
+    symbols: outline.symbols,
+    top_level_calls: outline.top_level_calls,
     project_symbols: projectSymbols.map((s) => ({
       name: s.name,
       qualified_name: s.qualifiedName,

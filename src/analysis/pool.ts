@@ -12,6 +12,7 @@ import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors
 import { analyzeSource, type FileAnalysis } from "./analyze.ts";
 import { family, type ProjectView } from "./project_view.ts";
 import { VALIDATABLE } from "./detect.ts";
+import { outlineSnippet, type SnippetOutline } from "./explain.ts";
 import { validateCode, type Validation } from "./validate.ts";
 import { assetUrl } from "../util/assets.ts";
 
@@ -31,6 +32,8 @@ export interface ValidateJob {
   filePath?: string;
   viewId: number;
   view?: ViewData;
+  /** Also outline the snippet (its symbols and calls) in the language chosen. */
+  explain?: boolean;
 }
 
 /** A job of `worker.ts`. */
@@ -63,11 +66,12 @@ export interface JobLimits {
 /** Runs analysis jobs on workers; `close()` ends them. */
 export interface AnalysisPool {
   analyze(file: string, text: string, language: string, limits?: JobLimits): Promise<FileAnalysis>;
+  /** Validates a snippet; with `explain`, the outline comes along (same worker, same limit). */
   validate(
-    input: { code: string; language?: string; filePath?: string },
+    input: { code: string; language?: string; filePath?: string; explain?: boolean },
     view: ProjectView,
     limits?: JobLimits,
-  ): Promise<Validation>;
+  ): Promise<Validation & { outline?: SnippetOutline }>;
   close(): void;
 }
 
@@ -208,7 +212,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
     validate: (input, view, limits) => {
       const { id, data } = viewData(view);
       return run({ kind: "validate", ...input, viewId: id, view: data }, limits) as Promise<
-        Validation
+        Validation & { outline?: SnippetOutline }
       >;
     },
     close() {
@@ -246,10 +250,12 @@ export async function handleJob(
   if (job.kind === "analyze") return await analyzeSource(job.file, job.text, job.language);
   const view = job.view ? viewFromData(job.view) : viewOf(job.viewId);
   if (!view) throw new CodectxError("internal", "the project view was not sent to the worker");
-  return await validateCode(
+  const v = await validateCode(
     { code: job.code, language: job.language, filePath: job.filePath },
     view,
   );
+  if (!job.explain) return v;
+  return { ...v, outline: await outlineSnippet(job.code, v.language, job.filePath) };
 }
 
 /** A thrown value as a worker's error reply. */

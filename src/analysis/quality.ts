@@ -19,6 +19,7 @@ import {
   poolSizeFor,
   toolPool,
 } from "./pool.ts";
+import { bracketsTooDeepMessage } from "./syntax.ts";
 import { tooDeepMessage } from "./tree_walk.ts";
 
 /** Options of {@linkcode collectAnalyses}. */
@@ -160,7 +161,11 @@ export async function collectAnalyses(
       }
       if (a.tooDeep) {
         if (info.isFile) {
-          throw new CodectxError("invalid_argument", tooDeepMessage(`file '${rel}'`));
+          const what = `file '${rel}'`;
+          throw new CodectxError(
+            "invalid_argument",
+            a.tooDeepBy === "brackets" ? bracketsTooDeepMessage(what) : tooDeepMessage(what),
+          );
         }
         skipped.push({ file: f.path, reason: "too_deep" });
         continue;

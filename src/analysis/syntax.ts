@@ -6,6 +6,7 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
+import { CodectxError } from "../errors.ts";
 
 /** One syntax error; line and column are 1-based. */
 export interface SyntaxError {
@@ -65,14 +66,28 @@ function describe(type: string, named: boolean): string {
   return /^[aeiou]/.test(words) ? `an ${words}` : `a ${words}`;
 }
 
-/** The tokens (leaves) of a subtree, in order. */
+/**
+ * Most tokens of one ERROR node read to explain it: the first unbalanced bracket or the
+ * first misplaced token is near its start, and a node of a million tokens (`((((…`) would
+ * otherwise cost seconds to read.
+ */
+const MAX_TOKENS = 4_096;
+
+/** The tokens (leaves) of a subtree, in order, at most {@link MAX_TOKENS}. */
 function leaves(n: Node, out: Node[] = []): Node[] {
-  if (n.childCount === 0) {
-    out.push(n);
-    return out;
+  const cursor = n.walk();
+  try {
+    for (;;) {
+      if (cursor.gotoFirstChild()) continue;
+      out.push(cursor.currentNode);
+      if (out.length >= MAX_TOKENS) return out;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent() || cursor.nodeId === n.id) return out;
+      }
+    }
+  } finally {
+    cursor.delete();
   }
-  for (const c of n.children) if (c) leaves(c, out);
-  return out;
 }
 
 /**
@@ -80,7 +95,7 @@ function leaves(n: Node, out: Node[] = []): Node[] {
  * that could not be placed, and what came before it.
  */
 function explainError(n: Node, opts: SyntaxOptions): SyntaxError {
-  const tokens = leaves(n).filter((t) => t.type !== "comment" && t.text.trim() !== "");
+  const tokens = leaves(n).filter((t) => t.type !== "comment" && t.startIndex !== t.endIndex);
   const head = tokens[0];
   if (head && opts.colonBlocks?.has(head.text)) {
     const row = head.startPosition.row;
@@ -97,10 +112,11 @@ function explainError(n: Node, opts: SyntaxOptions): SyntaxError {
   }
   const stack: Node[] = [];
   for (const t of tokens) {
-    const text = t.text;
-    if (text in OPENERS) stack.push(t);
-    else if (text in CLOSERS) {
-      if (stack.length && stack[stack.length - 1].text === CLOSERS[text]) stack.pop();
+    // A bracket token's type is its text (no string is read from the tree).
+    const text = t.isNamed ? "" : t.type;
+    if (Object.hasOwn(OPENERS, text)) stack.push(t);
+    else if (Object.hasOwn(CLOSERS, text)) {
+      if (stack.length && stack[stack.length - 1].type === CLOSERS[text]) stack.pop();
       else {return {
           ...position(t),
           message: `unexpected \`${text}\` with no matching \`${CLOSERS[text]}\``,
@@ -111,13 +127,17 @@ function explainError(n: Node, opts: SyntaxOptions): SyntaxError {
     const open = stack[stack.length - 1];
     return {
       ...position(open),
-      message: `\`${open.text}\` is never closed (expected \`${OPENERS[open.text]}\`)`,
+      message: `\`${open.type}\` is never closed (expected \`${OPENERS[open.type]}\`)`,
     };
   }
   const first = tokens[0] ?? n;
-  const shown = first.text.length > 30 ? `${first.text.slice(0, 30)}…` : first.text;
+  // One token's text (a long string literal at worst), read once.
+  const text = first.text;
+  const shown = text.length > 30 ? `${text.slice(0, 30)}…` : text;
   const before = n.previousSibling;
-  const after = before && before.text.length <= 30 ? ` after \`${lastToken(before)}\`` : "";
+  const after = before && before.endIndex - before.startIndex <= 30
+    ? ` after \`${lastToken(before)}\``
+    : "";
   const where = n.parent && n.parent.type !== "program" && n.parent.type !== "module" &&
       n.parent.type !== "source_file"
     ? ` in ${describe(n.parent.type, true).replace(/^an? /, "")}`
@@ -133,4 +153,68 @@ function explainError(n: Node, opts: SyntaxOptions): SyntaxError {
 function lastToken(n: Node): string {
   const t = leaves(n).filter((l) => l.text.trim() !== "");
   return t.length ? t[t.length - 1].text : n.text;
+}
+
+/**
+ * Deepest bracket nesting the checks read. Parsing code nested (or left open) deeper than
+ * this costs the parser's error recovery seconds per 100 KB, and its tree would pass the
+ * syntax-depth limit anyway (each bracket level is two or more tree levels).
+ */
+export const MAX_BRACKET_DEPTH = 200;
+
+/**
+ * How deep `(`, `[` and `{` nest in a text, counting no further than `limit + 1`. Quoted
+ * text on one line and `#` / `//` comments are skipped, so brackets in strings do not
+ * count; closing brackets never take the depth below zero. One pass, no parser.
+ *
+ * @example
+ * ```ts
+ * bracketDepth("f(g([1]))"); // 3
+ * bracketDepth("x = '((('"); // 0
+ * ```
+ */
+export function bracketDepth(text: string, limit = MAX_BRACKET_DEPTH): number {
+  let depth = 0;
+  let deepest = 0;
+  let quote = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 10) {
+      quote = 0;
+      continue;
+    }
+    if (quote) {
+      if (c === 92) i++;
+      else if (c === quote) quote = 0;
+      continue;
+    }
+    if (c === 34 || c === 39 || c === 96) quote = c;
+    else if (c === 35 || (c === 47 && text.charCodeAt(i + 1) === 47)) {
+      const nl = text.indexOf("\n", i);
+      if (nl === -1) break;
+      i = nl - 1;
+    } else if (c === 40 || c === 91 || c === 123) {
+      if (++depth > deepest) {
+        deepest = depth;
+        if (deepest > limit) return deepest;
+      }
+    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+  }
+  return deepest;
+}
+
+/** The sentence of a text whose brackets nest past {@link MAX_BRACKET_DEPTH}. */
+export function bracketsTooDeepMessage(what: string): string {
+  return `${what} nests (or leaves open) more than ${MAX_BRACKET_DEPTH} levels of brackets, ` +
+    `the most the checks read; close the brackets, or check a smaller or flatter part`;
+}
+
+/**
+ * Refuses, before any parsing, a text whose brackets nest past {@link MAX_BRACKET_DEPTH}
+ * (`invalid_argument` naming the limit); `what` names the input ("the code").
+ */
+export function checkBrackets(text: string, what: string): void {
+  if (bracketDepth(text) > MAX_BRACKET_DEPTH) {
+    throw new CodectxError("invalid_argument", bracketsTooDeepMessage(what));
+  }
 }

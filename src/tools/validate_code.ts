@@ -11,6 +11,7 @@ import { languageFromPath } from "../analysis/detect.ts";
 import { explainSnippet } from "../analysis/explain.ts";
 import { projectView } from "../analysis/project_view.ts";
 import { holdToolPool, toolPool } from "../analysis/pool.ts";
+import { checkBrackets } from "../analysis/syntax.ts";
 import { checkCode } from "../analysis/validate.ts";
 import { issueSchema } from "./analyze_quality.ts";
 import { defineTool } from "./tool.ts";
@@ -112,15 +113,16 @@ export const validateCodeTool = defineTool({
     // Refused at once when too large; parsed and analyzed on a worker the call's time
     // limit can stop, so the server's own thread stays free.
     checkCode(code);
+    // Brackets nested (or left open) past the limit are refused before any parse: the
+    // parser's error recovery on `((((…` costs seconds per 100 KB.
+    checkBrackets(code, "the code");
     const release = holdToolPool();
     const v = await toolPool().validate(
-      { code, language, filePath },
+      { code, language, filePath, explain: mode === "explain" },
       await projectView(project),
       { signal },
     ).finally(release);
-    const explanation = mode === "explain"
-      ? await explainSnippet(project, { code, language, filePath: file_path })
-      : undefined;
+    const explanation = v.outline ? await explainSnippet(project, v.outline) : undefined;
     const m = v.metrics;
     return {
       valid: v.valid,

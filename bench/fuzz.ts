@@ -1,0 +1,640 @@
+/**
+ * Fuzz of every endpoint of the three surfaces: the bridge (`codectx serve`), the REST API
+ * (`codectx web`) and MCP (Streamable HTTP and stdio), each a real server process on a copy
+ * of the fixture project. Generated requests (inputs from `fuzz_gen.ts`: wrong types, deep
+ * nesting, huge and pathological code, invalid UTF-8, garbage, slow bodies, bad Host /
+ * Origin / Sec-Fetch-Site) go out from `--concurrency` clients while `/health` of each
+ * HTTP server is probed every 50 ms. Prints: answers by status, every 5xx (and JSON-RPC
+ * -32603) with the request that caused it, process exits, `/health` latency p50/p99/max,
+ * and each server's resident memory at start, peak and after the run.
+ *
+ *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import {
+  argsFor,
+  BODY_LIMIT,
+  deepJson,
+  PATHOLOGICAL,
+  pathological,
+  rawGarbage,
+  repeatFor,
+  Rng,
+  type Schema,
+  someCode,
+  someValue,
+} from "./fuzz_gen.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    requests: { type: "string", default: "10000" },
+    concurrency: { type: "string", default: "8" },
+    seed: { type: "string", default: "1" },
+    slow: { type: "string", default: "0.01" },
+    stdio: { type: "string", default: "0.1" },
+  },
+});
+const TOTAL = Number(values.requests);
+const CONCURRENCY = Number(values.concurrency);
+const SLOW_SHARE = Number(values.slow);
+const STDIO_SHARE = Number(values.stdio);
+const rng = new Rng(Number(values.seed));
+
+const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+const CLI = `${repo}/cli.ts`;
+
+/** One server process. */
+interface Server {
+  name: string;
+  proc: Deno.ChildProcess;
+  url: string;
+  exited: number | null;
+  stderr: string;
+}
+
+async function copyFixture(): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "codectx-fuzz-" });
+  await new Deno.Command("cp", { args: ["-r", `${repo}/tests/fixtures/project/.`, dir] }).output();
+  return dir;
+}
+
+async function startServer(name: string, args: string[], root: string): Promise<Server> {
+  const indexDir = await Deno.makeTempDir({ prefix: `codectx-fuzz-${name}-` });
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, ...args, "--port", "0", "--path", root, "--index-dir", indexDir],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const s: Server = { name, proc, url: "", exited: null, stderr: "" };
+  proc.status.then((st) => (s.exited = st.code));
+  s.url = await new Promise<string>((resolve, reject) => {
+    (async () => {
+      const dec = new TextDecoder();
+      for await (const chunk of proc.stderr) {
+        s.stderr = (s.stderr + dec.decode(chunk, { stream: true })).slice(-20_000);
+        const m = /listening on (http:\/\/[^\s/]+)/.exec(s.stderr);
+        if (m) resolve(m[1]);
+      }
+      reject(new Error(`${name} did not start:\n${s.stderr}`));
+    })();
+  });
+  return s;
+}
+
+function rssMiB(pid: number): number {
+  try {
+    const st = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(st)?.[1] ?? 0) / 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** What one generated request was, for the report. */
+interface Sent {
+  surface: string;
+  what: string;
+}
+
+const statusCounts = new Map<string, number>();
+const failures: Array<{ sent: Sent; status: string; body: string }> = [];
+let sentCount = 0;
+let transportErrors = 0;
+
+function count(key: string) {
+  statusCounts.set(key, (statusCounts.get(key) ?? 0) + 1);
+}
+
+function badHeaders(port: string): Record<string, string> {
+  return rng.pick<Record<string, string>>([
+    { Host: "evil.example" },
+    { Host: `127.0.0.1:99999999` },
+    { Host: "[::1" },
+    { Host: `localhost:${port}`, Origin: "https://evil.example" },
+    { Host: `localhost:${port}`, Origin: "null" },
+    { Host: `localhost:${port}`, "Sec-Fetch-Site": "cross-site" },
+    { Host: `localhost:${port}`, "Sec-Fetch-Site": "cross-site", Origin: "http://localhost:1" },
+    { Host: `localhost:${port}`, "Content-Length": "99999999999" },
+    { Host: `localhost:${port}`, "Content-Type": "text/plain" },
+  ]);
+}
+
+/** A body that arrives slowly (a few chunks over up to ~3 s). */
+function slowBody(text: string): ReadableStream<Uint8Array> {
+  const bytes = new TextEncoder().encode(text);
+  const parts = 5;
+  let i = 0;
+  return new ReadableStream({
+    async pull(ctrl) {
+      if (i >= parts) return ctrl.close();
+      await new Promise((r) => setTimeout(r, rng.int(50, 600)));
+      const size = Math.ceil(bytes.length / parts);
+      ctrl.enqueue(bytes.subarray(i * size, (i + 1) * size));
+      i++;
+    },
+  });
+}
+
+type Body = string | Uint8Array<ArrayBuffer>;
+
+async function send(
+  server: Server,
+  method: string,
+  path: string,
+  body: string | Uint8Array | null,
+  sent: Sent,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  const port = new URL(server.url).port;
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    ...extra,
+  };
+  if (rng.chance(0.05)) Object.assign(headers, badHeaders(port));
+  const slow = body !== null && rng.chance(SLOW_SHARE);
+  const init: RequestInit & { duplex?: string } = { method, headers };
+  if (body !== null) {
+    init.body = slow && typeof body === "string" ? slowBody(body) : (body as BodyInit);
+    if (slow) init.duplex = "half";
+  }
+  sentCount++;
+  try {
+    const res = await fetch(`${server.url}${path}`, {
+      ...init,
+      signal: AbortSignal.timeout(120_000),
+    });
+    const text = await res.text();
+    count(`${sent.surface} ${res.status}`);
+    let rpcInternal = false;
+    let internalCode = false;
+    try {
+      const j = JSON.parse(text);
+      rpcInternal = j?.error?.code === -32603;
+      internalCode = j?.error_code === "internal" || j?.error?.code === "internal";
+    } catch {
+      // not JSON
+    }
+    if (res.status >= 500 || rpcInternal || internalCode) {
+      failures.push({ sent, status: String(res.status), body: text.slice(0, 300) });
+    }
+  } catch (err) {
+    transportErrors++;
+    count(`${sent.surface} transport-error`);
+    failures.push({ sent, status: "transport", body: String(err).slice(0, 300) });
+  }
+}
+
+let tools: Array<{ name: string; input_schema: Schema }> = [];
+
+function toolCall(): { name: string; args: unknown; what: string } {
+  const t = rng.pick(tools);
+  const name = rng.chance(0.03) ? rng.pick(["", "nope", "x".repeat(300), "../x"]) : t.name;
+  const args = argsFor(rng, t.input_schema);
+  return { name, args, what: `${name} ${describe(args)}` };
+}
+
+function describe(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 160 ? `${s.slice(0, 160)}… (${s.length} chars)` : s;
+}
+
+/** Some JSON body: usually the generated object, sometimes garbage or deep nesting. */
+function bodyOf(obj: unknown): string | Uint8Array {
+  const r = rng.next();
+  if (r < 0.08) return rawGarbage(rng);
+  if (r < 0.1) return deepJson(rng, rng.int(1000, 100_000));
+  return JSON.stringify(obj);
+}
+
+function bridgeRequest(s: Server): Promise<void> {
+  const kinds = [
+    "semantic_search",
+    "explain_symbol",
+    "explain_file",
+    "get_context",
+    "get_dependencies",
+    "get_call_graph",
+    "summarize_repo",
+    "find_references",
+    "validate_code",
+    "list_capabilities",
+    "invoke_tool",
+    "list_tools",
+  ];
+  const r = rng.next();
+  if (r < 0.05) {
+    const path = rng.pick(["/", "/health", "/tools/list", "/nope", "/request", "/%ff"]);
+    return send(s, "GET", path, null, { surface: "bridge", what: `GET ${path}` });
+  }
+  if (r < 0.5) {
+    const c = toolCall();
+    const body = rng.chance(0.1) ? someValue(rng) : { tool_name: c.name, arguments: c.args };
+    return send(s, "POST", "/tools/invoke", bodyOf(body), {
+      surface: "bridge",
+      what: `/tools/invoke ${describe(body)}`,
+    });
+  }
+  const c = toolCall();
+  const kind = rng.chance(0.9) ? rng.pick(kinds) : someValue(rng);
+  const req: Record<string, unknown> = { kind, params: rng.chance(0.9) ? c.args : someValue(rng) };
+  if (kind === "invoke_tool") req.params = { tool_name: c.name, arguments: c.args };
+  if (rng.chance(0.1)) req.request_id = rng.chance(0.5) ? "x".repeat(rng.int(200, 5000)) : 5;
+  if (rng.chance(0.1)) req.source = someValue(rng);
+  return send(s, "POST", "/request", bodyOf(req), {
+    surface: "bridge",
+    what: `/request ${describe(req)}`,
+  });
+}
+
+function webRequest(s: Server): Promise<void> {
+  const gets: Array<[string, string[]]> = [
+    ["/api/search", ["q", "top_k", "mode", "language", "path_prefix", "threshold"]],
+    ["/api/symbols", ["q", "kind", "language", "limit"]],
+    ["/api/symbol", ["name", "file"]],
+    ["/api/references", ["name", "file", "limit"]],
+    ["/api/file", ["path"]],
+    ["/api/quality", ["path"]],
+    ["/api/deps", ["file"]],
+    ["/api/callgraph", ["name", "depth", "file"]],
+    ["/api/summary", []],
+    ["/health", []],
+    ["/", []],
+    ["/api/nope", ["x"]],
+    ["/assets/../../etc/passwd", []],
+  ];
+  if (rng.chance(0.65)) {
+    const [path, params] = rng.pick(gets);
+    const q = new URLSearchParams();
+    for (const p of params) {
+      if (rng.chance(0.6)) {
+        const v = someValue(rng);
+        q.set(p, typeof v === "string" ? v : JSON.stringify(v) ?? "");
+      }
+    }
+    const url = `${path}?${q}`;
+    return send(s, "GET", url, null, { surface: "web", what: `GET ${describe(url)}` });
+  }
+  if (rng.chance(0.3)) {
+    const body = { question: someValue(rng), top_k: someValue(rng) };
+    return send(s, "POST", "/api/ask", bodyOf(body), {
+      surface: "web",
+      what: `/api/ask ${describe(body)}`,
+    });
+  }
+  const body = {
+    code: rng.chance(0.9) ? someCode(rng) : someValue(rng),
+    language: rng.chance(0.5)
+      ? rng.pick(["python", "javascript", "go", "typescript", ".py"])
+      : someValue(rng),
+    mode: rng.chance(0.7) ? rng.pick(["validate", "explain"]) : someValue(rng),
+    ...(rng.chance(0.3) ? { file_path: someValue(rng) } : {}),
+  };
+  return send(s, "POST", "/api/analyze", bodyOf(body), {
+    surface: "web",
+    what: `/api/analyze ${describe(body)}`,
+  });
+}
+
+let rpcId = 1;
+
+function mcpMessage(): { msg: unknown; what: string } {
+  const r = rng.next();
+  if (r < 0.1) {
+    return {
+      msg: {
+        jsonrpc: "2.0",
+        id: rpcId++,
+        method: "initialize",
+        params: rng.chance(0.7)
+          ? {
+            protocolVersion: "2025-06-18",
+            capabilities: {},
+            clientInfo: { name: "fuzz", version: "1" },
+          }
+          : someValue(rng),
+      },
+      what: "initialize",
+    };
+  }
+  if (r < 0.15) {
+    return { msg: { jsonrpc: "2.0", id: rpcId++, method: "tools/list" }, what: "tools/list" };
+  }
+  if (r < 0.2) {
+    const m = {
+      jsonrpc: rng.pick(["1.0", 2, "2.0"]),
+      id: someValue(rng),
+      method: someValue(rng),
+      params: someValue(rng),
+    };
+    return { msg: m, what: `odd ${describe(m)}` };
+  }
+  const c = toolCall();
+  const params = rng.chance(0.9) ? { name: c.name, arguments: c.args } : someValue(rng);
+  return {
+    msg: { jsonrpc: "2.0", id: rpcId++, method: "tools/call", params },
+    what: `tools/call ${describe(params)}`,
+  };
+}
+
+function mcpHttpRequest(s: Server): Promise<void> {
+  const { msg, what } = mcpMessage();
+  const body = rng.chance(0.05) ? [msg, mcpMessage().msg] : msg;
+  const method = rng.chance(0.03) ? rng.pick(["GET", "DELETE", "PUT"]) : "POST";
+  return send(
+    s,
+    method,
+    rng.chance(0.97) ? "/mcp" : "/nope",
+    method === "POST" ? bodyOf(body) : null,
+    {
+      surface: "mcp-http",
+      what: `${method} ${what}`,
+    },
+    { "Mcp-Protocol-Version": "2025-06-18" },
+  );
+}
+
+/** The MCP stdio server: lines out, answers matched by id. */
+interface Stdio {
+  proc: Deno.ChildProcess;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+  waiting: Map<number, (line: unknown) => void>;
+  exited: number | null;
+  answered: number;
+}
+
+async function startStdio(root: string): Promise<Stdio> {
+  const indexDir = await Deno.makeTempDir({ prefix: "codectx-fuzz-stdio-" });
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const io: Stdio = {
+    proc,
+    writer: proc.stdin.getWriter(),
+    waiting: new Map(),
+    exited: null,
+    answered: 0,
+  };
+  proc.status.then((st) => (io.exited = st.code));
+  (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const c of proc.stdout) {
+      buf += dec.decode(c, { stream: true });
+      for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n")) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        io.answered++;
+        try {
+          const j = JSON.parse(line);
+          io.waiting.get(j.id)?.(j);
+          io.waiting.delete(j.id);
+        } catch {
+          count("mcp-stdio unparsable-line");
+        }
+      }
+    }
+  })();
+  return io;
+}
+
+async function stdioRequest(io: Stdio): Promise<void> {
+  const id = rpcId++;
+  const r = rng.next();
+  let line: string;
+  let what: string;
+  if (r < 0.1) {
+    const g = rawGarbage(rng);
+    line = (typeof g === "string" ? g : new TextDecoder().decode(g)).replace(/\n/g, " ");
+    what = `garbage ${describe(line)}`;
+  } else {
+    const { msg } = mcpMessage();
+    const m = { ...(msg as Record<string, unknown>), id, jsonrpc: "2.0" };
+    line = JSON.stringify(m);
+    what = describe(m);
+  }
+  sentCount++;
+  const expectsAnswer = line.includes(`"id":${id}`);
+  const answer = expectsAnswer
+    ? new Promise<unknown>((resolve) => {
+      io.waiting.set(id, resolve);
+      setTimeout(() => resolve("no answer"), 120_000);
+    })
+    : Promise.resolve(null);
+  await io.writer.write(new TextEncoder().encode(line + "\n"));
+  const a = await answer as { error?: { code: number; message: string } } | string | null;
+  if (a === "no answer") {
+    failures.push({ sent: { surface: "mcp-stdio", what }, status: "no answer", body: "" });
+    count("mcp-stdio no-answer");
+  } else if (a && typeof a === "object" && a.error) {
+    count(`mcp-stdio ${a.error.code}`);
+    if (a.error.code === -32603) {
+      failures.push({
+        sent: { surface: "mcp-stdio", what },
+        status: "-32603",
+        body: a.error.message.slice(0, 300),
+      });
+    }
+  } else count("mcp-stdio ok");
+}
+
+// --- run ---------------------------------------------------------------------------------
+
+const root = await copyFixture();
+console.log(`fixture ${root}; load ${Deno.readTextFileSync("/proc/loadavg").trim()}`);
+const bridge = await startServer("bridge", ["serve"], root);
+const web = await startServer("web", ["web"], root);
+const mcpHttp = await startServer("mcp-http", ["mcp", "--http"], root);
+const stdio = await startStdio(root);
+const servers = [bridge, web, mcpHttp];
+
+// Ready: the index is built on each surface before the run.
+for (const s of servers) {
+  for (let i = 0; i < 600; i++) {
+    const h = await fetch(`${s.url}/health`).then((r) => r.json()).catch(() => null);
+    const state = h?.index?.state ?? h?.state;
+    if (state === "ready") break;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+tools = (await fetch(`${bridge.url}/tools/list`).then((r) => r.json())).tools;
+await stdio.writer.write(new TextEncoder().encode(
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "fuzz", version: "1" },
+    },
+  }) + "\n",
+));
+await new Promise((r) => setTimeout(r, 3000));
+
+// Warm-up: every surface answers ordinary calls of every tool once (grammars, workers and
+// caches loaded), so the memory baseline is the server in use, not the server idle.
+for (const t of tools) {
+  const args = t.name === "validate_code"
+    ? { code: "import os\nos.system(x)\n", language: "python", mode: "explain" }
+    : t.name === "index_project"
+    ? {}
+    : {
+      query: "main",
+      name: "main",
+      question: "what is main?",
+      path: "app/main.py",
+      file: "app/main.py",
+    };
+  await fetch(`${bridge.url}/tools/invoke`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ tool_name: t.name, arguments: args }),
+  }).then((r) => r.body?.cancel());
+}
+await fetch(`${web.url}/api/analyze`, {
+  method: "POST",
+  headers: { "Content-Type": "application/json" },
+  body: JSON.stringify({ code: "def f():\n    return g()\n", language: "python", mode: "explain" }),
+}).then((r) => r.body?.cancel());
+await new Promise((r) => setTimeout(r, 2000));
+
+const pids = [
+  ...servers.map((s) => [s.name, s.proc.pid] as const),
+  ["mcp-stdio", stdio.proc.pid] as const,
+];
+const rssStart = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+const rssPeak = new Map(rssStart);
+
+// /health probes, concurrently with the fuzz.
+const latencies = new Map<string, number[]>(servers.map((s) => [s.name, []]));
+let probing = true;
+const probes = servers.map(async (s) => {
+  while (probing) {
+    const t0 = performance.now();
+    try {
+      const r = await fetch(`${s.url}/health`, { signal: AbortSignal.timeout(30_000) });
+      await r.body?.cancel();
+      latencies.get(s.name)!.push(performance.now() - t0);
+    } catch {
+      latencies.get(s.name)!.push(30_000);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
+});
+const sampler = setInterval(() => {
+  for (const [n, p] of pids) rssPeak.set(n, Math.max(rssPeak.get(n)!, rssMiB(p)));
+}, 500);
+
+const t0 = performance.now();
+let issued = 0;
+const surfacesOrder = ["bridge", "web", "mcp-http"];
+async function client(): Promise<void> {
+  while (issued < TOTAL) {
+    issued++;
+    if (issued % 1000 === 0) {
+      console.log(
+        `${issued} sent, ${failures.length} failures, ${
+          ((performance.now() - t0) / 1000).toFixed(0)
+        } s`,
+      );
+    }
+    if (rng.chance(STDIO_SHARE)) {
+      await stdioRequest(stdio);
+      continue;
+    }
+    const surface = rng.pick(surfacesOrder);
+    if (surface === "bridge") await bridgeRequest(bridge);
+    else if (surface === "web") await webRequest(web);
+    else await mcpHttpRequest(mcpHttp);
+  }
+}
+// Every family of pathological code at about the body limit, once each, first.
+for (const fam of Object.keys(PATHOLOGICAL)) {
+  const n = Math.floor((BODY_LIMIT - 4096) / (PATHOLOGICAL[fam](1).length || 1));
+  void repeatFor;
+  await send(
+    bridge,
+    "POST",
+    "/tools/invoke",
+    JSON.stringify({
+      tool_name: "validate_code",
+      arguments: {
+        code: pathological(fam, n),
+        language: fam.includes("js") ? "javascript" : fam.includes("go") ? "go" : "python",
+      },
+    }),
+    { surface: "bridge", what: `validate_code ${fam} x${n} (max size)` },
+  );
+}
+await Promise.all(Array.from({ length: CONCURRENCY }, client));
+const elapsed = (performance.now() - t0) / 1000;
+await new Promise((r) => setTimeout(r, 10_000));
+probing = false;
+await Promise.all(probes);
+clearInterval(sampler);
+const rssEnd = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+
+// --- report ------------------------------------------------------------------------------
+
+const pct = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[Math.min(s.length - 1, Math.floor(p / 100 * s.length))] : 0;
+};
+console.log(
+  `\n${sentCount} requests in ${
+    elapsed.toFixed(0)
+  } s (concurrency ${CONCURRENCY}, seed ${values.seed}); load ${
+    Deno.readTextFileSync("/proc/loadavg").trim()
+  }`,
+);
+for (const [k, v] of [...statusCounts].sort()) console.log(`  ${k}: ${v}`);
+const fives = failures.filter((f) => /^5/.test(f.status)).length;
+console.log(
+  `5xx: ${fives}; JSON-RPC -32603 / internal codes / transport errors / no answer: ${
+    failures.length - fives
+  }`,
+);
+const shown = new Set<string>();
+for (const f of failures) {
+  const key = `${f.sent.surface} ${f.status} ${f.body.slice(0, 80)}`;
+  if (shown.has(key)) continue;
+  shown.add(key);
+  console.log(`  FAIL ${f.sent.surface} ${f.status}: ${f.sent.what}\n       → ${f.body}`);
+  if (shown.size > 40) break;
+}
+const exits = [
+  ...servers.map((s) => [s.name, s.exited] as const),
+  ["mcp-stdio", stdio.exited] as const,
+]
+  .filter(([, c]) => c !== null);
+console.log(`process exits: ${exits.length}${exits.map(([n, c]) => ` ${n}=${c}`).join("")}`);
+for (const [n, xs] of latencies) {
+  console.log(
+    `/health ${n}: n=${xs.length} p50=${pct(xs, 50).toFixed(1)} ms p99=${
+      pct(xs, 99).toFixed(1)
+    } ms max=${Math.max(...xs).toFixed(1)} ms`,
+  );
+}
+for (const [n] of pids) {
+  const a = rssStart.get(n)!, b = rssEnd.get(n)!;
+  console.log(
+    `RSS ${n}: start ${a.toFixed(0)} MiB, peak ${rssPeak.get(n)!.toFixed(0)} MiB, end ${
+      b.toFixed(0)
+    } MiB (${((b / a - 1) * 100).toFixed(1)} %)`,
+  );
+}
+for (const s of servers) {
+  if (s.exited === null) s.proc.kill("SIGTERM");
+}
+await stdio.writer.close().catch(() => {});
+await Promise.all([...servers.map((s) => s.proc.status), stdio.proc.status]);
+await Deno.remove(root, { recursive: true });
