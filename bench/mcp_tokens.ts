@@ -12,7 +12,8 @@
  * Tool arguments are chosen from the project, not by hand: the most central function or
  * method of `summarize_repo` names the symbol, its file the file.
  *
- * Usage: `deno run -A bench/mcp_tokens.ts [--set rxjs|email|all] [--project DIR]`
+ * Usage: `deno run -A bench/mcp_tokens.ts [--set rxjs|email|all] [--project DIR] [--dump DIR]`
+ * (`--dump` writes each answer's text and JSON there, to read what the model gets).
  *
  * @module
  */
@@ -27,7 +28,11 @@ import { describeTools } from "../src/tools/registry.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
-  options: { set: { type: "string", default: "all" }, project: { type: "string" } },
+  options: {
+    set: { type: "string", default: "all" },
+    project: { type: "string" },
+    dump: { type: "string" },
+  },
 });
 
 const enc = getEncoding("cl100k_base");
@@ -135,6 +140,14 @@ async function measure(root: string): Promise<void> {
       const pretty = JSON.stringify(payload, null, 2);
       const compact = JSON.stringify(payload);
       const ratio = tokens(text) / tokens(compact);
+      if (values.dump) {
+        const base = `${values.dump}/${
+          root.split("/").filter(Boolean).slice(-2).join("_")
+        }.${tool}${Object.keys(args).length ? "" : ".all"}`;
+        await Deno.mkdir(values.dump, { recursive: true });
+        await Deno.writeTextFile(`${base}.md`, text);
+        await Deno.writeTextFile(`${base}.json`, pretty);
+      }
       worst = Math.max(worst, ratio);
       const label = Object.keys(args).length ? Object.keys(args).join(",") : "—";
       console.log(

@@ -86,7 +86,12 @@ const TEXT_CHECKS: Record<string, (text: string, s: JsonObject) => void> = {
       /Callees:\n- parse_config \(function\) app\/utils\.py:14 ← call at app\/main\.py:20/,
     );
   },
-  get_context: (t, s) => assert.ok(t.startsWith(String(s.text)), t),
+  get_context: (t, s) => {
+    // The window as it is, except call sites: one line each (file:line in caller: the call).
+    const [head, callers] = String(s.text).split("\n## Called from\n");
+    assert.ok(t.startsWith(head), t);
+    if (callers !== undefined) assert.match(t, /\n## Called from\n- \S+:\d+/);
+  },
   validate_code: (t) => assert.match(t, /^not valid python\nSyntax errors:\n- 1:\d+ /),
   analyze_quality: (t) => assert.match(t, /maintainability \d+(\.\d+)? \([A-F]\)/),
   search_symbols: (t) =>

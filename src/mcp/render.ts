@@ -104,22 +104,55 @@ function explainSymbol(p: Obj): string {
   const s = isObj(p.symbol) ? p.symbol : undefined;
   const candidates = objs(p.candidates);
   if (!s) return listOf("Several symbols match; pass file_path", candidates, symbolLine);
-  const at = (o: Obj) => `${str(o.name)} ${loc(o)}${sureness(o)}`;
+  const parent = isObj(p.parent)
+    ? `${str(p.parent.qualified_name) || str(p.parent.name)} (${str(p.parent.kind)}) ${
+      loc(p.parent, "line", "_")
+    }`
+    : str(p.parent);
+  // The doc once: a docstring inside the source is not repeated above it.
+  const doc = str(p.doc).trim();
+  const docInSource = doc !== "" && str(p.source).includes(doc.split("\n")[0].trim());
   return join([
     `# ${str(s.qualified_name) || str(s.name)} — ${str(s.kind)} in ${loc(s)}`,
-    p.parent ? `In ${str(p.parent)}.` : "",
-    str(p.doc).trim(),
+    parent ? `In ${parent}.` : "",
+    docInSource ? "" : doc,
     fence(p.source, s.language) + (p.source_truncated ? "\n(source truncated)" : ""),
     listOf(
       "Members",
       objs(p.children),
       (c) => `${str(c.signature) || str(c.name)} :${num(c.line)}`,
     ),
-    listOf("Callers", objs(p.callers), at, num(p.callers_total)),
-    listOf("Callees", objs(p.callees), at, num(p.callees_total)),
+    sites("Callers", objs(p.callers), num(p.callers_total)),
+    sites("Callees", objs(p.callees), num(p.callees_total)),
     typeof p.references === "number" ? `References: ${p.references}` : "",
     listOf("Other symbols with this name", candidates, symbolLine),
   ]);
+}
+
+/**
+ * Call sites grouped by who and where: `name file:l1, l2` one line per (name, file), in the
+ * payload's order; how sure the match is goes in the title when every site shares it.
+ */
+function sites(title: string, items: Obj[], total: number): string {
+  if (items.length === 0) return "";
+  const groups = new Map<string, { o: Obj; lines: number[] }>();
+  for (const o of items) {
+    const key = `${str(o.name)}\0${str(o.file)}\0${str(o.resolution)}`;
+    const g = groups.get(key);
+    if (g) g.lines.push(num(o.line));
+    else groups.set(key, { o, lines: typeof o.line === "number" ? [o.line] : [] });
+  }
+  const shared = items.every((o) => o.resolution === items[0].resolution)
+    ? sureness(items[0])
+    : undefined;
+  const more = total > items.length ? `${items.length} of ${total}` : "";
+  const head = [more, shared?.replace(/^, /, "")].filter(Boolean).join(", ");
+  const lines = [...groups.values()].map(({ o, lines }) =>
+    `- ${str(o.name)} ${str(o.file)}${lines.length ? `:${lines.join(", ")}` : ""}${
+      shared === undefined ? sureness(o) : ""
+    }`
+  );
+  return `${title}${head ? ` (${head})` : ""}:\n${lines.join("\n")}`;
 }
 
 /** An import: the project file it reaches, else the module as written (external or not found). */
@@ -131,26 +164,36 @@ function importLine(i: Obj): string {
   return `${num(i.line)}: ${target}${names}`;
 }
 
-/** Paths grouped by folder: `dir/: a.ts, b.ts`, one folder a line. */
-function byFolder(paths: string[]): string {
+/**
+ * Paths grouped by folder, one folder a line (`dir/: a, b`); a folder inside the one above
+ * it is indented and named from there. An extension every path shares is said once, in
+ * `title`.
+ */
+function byFolder(title: string, paths: string[]): string {
+  const ext = paths[0]?.match(/\.[^./]+$/)?.[0] ?? "";
+  const same = ext !== "" && paths.every((p) => p.endsWith(ext));
   const groups = new Map<string, string[]>();
   for (const p of paths) {
     const cut = p.lastIndexOf("/") + 1;
     const dir = p.slice(0, cut);
-    groups.set(dir, [...(groups.get(dir) ?? []), p.slice(cut)]);
+    const name = same ? p.slice(cut, -ext.length) : p.slice(cut);
+    groups.set(dir, [...(groups.get(dir) ?? []), name]);
   }
-  return [...groups].map(([dir, names]) => {
-    // `dir/*.ts: a, b` when every name has the same extension.
-    const ext = names[0].match(/\.[^.]+$/)?.[0] ?? "";
-    const same = ext !== "" && names.every((n) => n.endsWith(ext));
-    const shown = same ? names.map((n) => n.slice(0, -ext.length)) : names;
-    return `- ${dir || "./"}${same ? `*${ext}` : ""}: ${shown.join(", ")}`;
-  }).join("\n");
+  const dirs = [...groups.keys()].sort();
+  const depth = new Map<string, number>();
+  const lines = dirs.map((dir) => {
+    // The nearest folder listed above that contains this one (sorted: it came first).
+    const parent = dirs.filter((d) => d && d !== dir && dir.startsWith(d)).pop();
+    depth.set(dir, parent === undefined ? 0 : depth.get(parent)! + 1);
+    const shown = parent === undefined ? dir || "./" : dir.slice(parent.length);
+    return `${"  ".repeat(depth.get(dir)!)}- ${shown}: ${groups.get(dir)!.join(", ")}`;
+  });
+  return `${title}${same ? ` (*${ext})` : ""}:\n${lines.join("\n")}`;
 }
 
 function importedBy(p: Obj): string {
   const files = Array.isArray(p.imported_by) ? p.imported_by.map(str) : [];
-  return files.length ? `Imported by ${files.length} files:\n${byFolder(files)}` : "";
+  return files.length ? byFolder(`Imported by ${files.length} files`, files) : "";
 }
 
 function explainFile(p: Obj): string {
@@ -287,10 +330,51 @@ function getCallGraph(p: Obj): string {
   ]);
 }
 
+/**
+ * A call-site block's heading in a context window, `# file:line in caller (n×)` (or just
+ * `# file:line` at module level), first in its block.
+ */
+const SITE_HEADING = /^(?:#|\/\/|--|;) (\S+:\d+\b.*)$/;
+
+/**
+ * The window's "Called from" section as one line per call site — where, in what, and the
+ * calling line itself — instead of a code block of each caller's surroundings (each is a
+ * `get_context` away). The rest of the window is kept as it is.
+ */
+function compactCallSites(text: string, symbol: string): string {
+  const lines = text.split("\n");
+  const start = lines.indexOf("## Called from");
+  const open = start + 2;
+  if (start < 0 || !lines[open]?.startsWith("```")) return text;
+  let close = open + 1;
+  while (close < lines.length && lines[close] !== "```") close++;
+  const short = symbol.split(/\.|::/).pop() ?? symbol;
+  const call = new RegExp(`\\b${short.replace(/[^\w$]/g, "\\$&")}\\s*\\(`);
+  const out: string[] = [];
+  let site: { where: string; calls: string[] } | null = null;
+  const flush = () => {
+    if (!site) return;
+    const shown = site.calls.slice(0, 2).map((c) => `\`${c}\``).join(" … ");
+    out.push(`- ${site.where}${shown ? `: ${shown}` : ""}`);
+  };
+  const body = lines.slice(open + 1, close);
+  for (const [i, line] of body.entries()) {
+    const heading = i === 0 || body[i - 1] === "" ? SITE_HEADING.exec(line) : null;
+    if (heading) {
+      flush();
+      site = { where: heading[1], calls: [] };
+    } else if (site && call.test(line) && !/^\s*(def|function|fn|func)\b/.test(line)) {
+      site.calls.push(line.trim());
+    }
+  }
+  flush();
+  return [...lines.slice(0, start + 1), ...out, ...lines.slice(close + 1)].join("\n");
+}
+
 function getContext(p: Obj): string {
   const candidates = Array.isArray(p.candidates) ? p.candidates.map(str) : [];
   return join([
-    str(p.text),
+    compactCallSites(str(p.text), str(p.symbol)),
     candidates.length ? `Other symbols with this name: ${candidates.join("; ")}` : "",
   ]);
 }

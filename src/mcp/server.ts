@@ -42,11 +42,12 @@ export interface McpTool {
   description: string;
   inputSchema: ObjectSchema;
   outputSchema: ObjectSchema;
+  /**
+   * Hints for the client. `destructiveHint` and `idempotentHint` mean something only when
+   * `readOnlyHint` is false, and the title is the tool's own: neither is repeated here.
+   */
   annotations: {
-    title: string;
     readOnlyHint: boolean;
-    destructiveHint: boolean;
-    idempotentHint: boolean;
     openWorldHint: boolean;
   };
 }
@@ -136,11 +137,8 @@ export function mcpTools(): McpTool[] {
     inputSchema: objectSchema(t.input_schema, false),
     outputSchema: objectSchema(t.output_schema, true),
     annotations: {
-      title: titleOf(t.name),
       // index_project writes the index, never the project.
       readOnlyHint: true,
-      destructiveHint: false,
-      idempotentHint: true,
       openWorldHint: false,
     },
   }));

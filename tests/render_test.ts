@@ -1,0 +1,86 @@
+/**
+ * The MCP text of a payload (`src/mcp/render.ts`): what it keeps and what it says once.
+ * Payloads are real tool answers on a small project (through the executor), so a change of
+ * a payload's shape shows here.
+ */
+
+import assert from "node:assert/strict";
+import { renderText } from "../src/mcp/render.ts";
+import { createExecutor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+const PY = `class Store:
+    """Keeps values by key."""
+
+    def put(self, key, value):
+        """Store a value under a key.
+
+        Overwrites what was there.
+        """
+        self.items[key] = value
+
+
+def fill(store):
+    store.put("a", 1)
+    store.put("b", 2)
+
+
+def refill(store):
+    fill(store)
+    store.put("c", 3)
+`;
+
+Deno.test("render: explain_symbol, get_context and import lists say each thing once, compactly", async () => {
+  const project = await makeProject({
+    "pkg/store.py": PY,
+    "pkg/use.py": "from pkg.store import Store\n\n\ndef make():\n    return Store()\n",
+    "pkg/sub/deep.py": "from pkg.store import Store\n\n\ndef other():\n    return Store()\n",
+    "main.py": "from pkg.store import Store\n",
+  });
+  const indexDir = await tempIndexDir();
+  const executor = await createExecutor(project, { indexDir });
+  const run = async (tool: string, args: Record<string, unknown>) => {
+    const r = await executor.execute({ tool_name: tool, arguments: args });
+    assert.ok(r.success, r.error ?? tool);
+    return r.result_payload;
+  };
+  try {
+    await run("index_project", {});
+
+    const explained = await run("explain_symbol", { symbol_name: "Store.put" });
+    const text = renderText("explain_symbol", explained);
+    assert.match(text, /^# Store\.put — method in pkg\/store\.py:4-9/);
+    assert.match(text, /^In Store \(class\) pkg\/store\.py:1\.$/m);
+    // The docstring is in the source: not repeated above it.
+    assert.equal(text.split("Store a value under a key.").length, 2, text);
+    // Sites of one caller in one file: one line.
+    assert.match(text, /Callers[^\n]*:\n(- [^\n]+\n)*- fill pkg\/store\.py:13, 14\b/, text);
+    assert.match(text, /- refill pkg\/store\.py:19\b/, text);
+
+    const context = await run("get_context", { symbol_name: "Store.put" });
+    const window = String(context.text);
+    const rendered = renderText("get_context", context);
+    assert.ok(window.includes("## Called from"), window);
+    assert.ok(rendered.startsWith(window.split("\n## Called from\n")[0]));
+    // One line per calling function: where, in what, and the call itself.
+    assert.match(
+      rendered,
+      /\n## Called from\n- pkg\/store\.py:1[34] in fill \(2×\): `store\.put\("a", 1\)`/,
+    );
+    assert.match(rendered, /\n- pkg\/store\.py:19 in refill: `store\.put\("c", 3\)`/);
+    assert.ok(rendered.length < window.length);
+
+    const deps = renderText(
+      "get_dependencies",
+      await run("get_dependencies", { file_path: "pkg/store.py" }),
+    );
+    assert.match(
+      deps,
+      /Imported by 3 files \(\*\.py\):\n- \.\/: main\n- pkg\/: use\n {2}- sub\/: deep/,
+      deps,
+    );
+  } finally {
+    await executor.close();
+    await cleanup(project, indexDir);
+  }
+});
