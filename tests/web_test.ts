@@ -107,9 +107,12 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       ) {
         assert.ok(all.includes(`"${endpoint}"`), endpoint);
       }
-      const css = await get("/app.css");
-      assert.equal(css.status, 200);
-      assert.match(css.headers.get("content-type") ?? "", /text\/css/);
+      for (const sheet of page.text.matchAll(/href="(\/[\w.]+\.css)"/g)) {
+        const css = await get(sheet[1]);
+        assert.equal(css.status, 200, sheet[1]);
+        assert.match(css.headers.get("content-type") ?? "", /text\/css/);
+      }
+      assert.match(page.text, /href="\/graph\.css"/);
     });
 
     await t.step("GET /health shows the project", async () => {

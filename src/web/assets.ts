@@ -39,6 +39,14 @@ function script(file: string): Asset {
   };
 }
 
+/** One of the page's stylesheets. */
+function style(file: string): Asset {
+  return {
+    file,
+    headers: { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" },
+  };
+}
+
 /** Every URL path the page uses, and what answers it. `no-cache` so an upgrade shows at once. */
 const ASSETS: Readonly<Record<string, Asset>> = {
   "/": {
@@ -64,10 +72,8 @@ const ASSETS: Readonly<Record<string, Asset>> = {
   "/summary.js": script("summary.js"),
   "/symbol.js": script("symbol.js"),
   "/vendor/viz.js": script(VIZ),
-  "/app.css": {
-    file: "app.css",
-    headers: { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" },
-  },
+  "/app.css": style("app.css"),
+  "/graph.css": style("graph.css"),
 };
 
 /** The URL paths `serveAsset` answers. */
