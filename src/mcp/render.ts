@@ -180,13 +180,15 @@ function byFolder(title: string, paths: string[]): string {
     groups.set(dir, [...(groups.get(dir) ?? []), name]);
   }
   const dirs = [...groups.keys()].sort();
+  // Names are separated by spaces (a comma is one more token each) unless one holds a space.
+  const sep = paths.some((p) => p.includes(" ")) ? ", " : " ";
   const depth = new Map<string, number>();
   const lines = dirs.map((dir) => {
     // The nearest folder listed above that contains this one (sorted: it came first).
     const parent = dirs.filter((d) => d && d !== dir && dir.startsWith(d)).pop();
     depth.set(dir, parent === undefined ? 0 : depth.get(parent)! + 1);
     const shown = parent === undefined ? dir || "./" : dir.slice(parent.length);
-    return `${"  ".repeat(depth.get(dir)!)}- ${shown}: ${groups.get(dir)!.join(", ")}`;
+    return `${"  ".repeat(depth.get(dir)!)}- ${shown}: ${groups.get(dir)!.join(sep)}`;
   });
   return `${title}${same ? ` (*${ext})` : ""}:\n${lines.join("\n")}`;
 }
