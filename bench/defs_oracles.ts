@@ -351,8 +351,14 @@ export function navigationService(files: Map<string, string>): ts.LanguageServic
 
 /**
  * Names as both sides compare them: quotes and computed-key brackets dropped
- * (`['comp']`, `'str'`), a construct signature's `new()` is `new`.
+ * (`['comp']`, `'str'`), a construct signature's `new()` is `new`, and the last part of
+ * a dotted name (C#'s explicit interface member `IConvertible.ToByte` is `ToByte`), and a
+ * C# operator is `operator`.
  */
 export function normalizeName(name: string): string {
-  return name.replace(/^\[(.*)\]$/, "$1").replace(/^(['"`])(.*)\1$/, "$2").replace(/\(\)$/, "");
+  const bare = name.replace(/^\[(.*)\]$/, "$1").replace(/^(['"`])(.*)\1$/, "$2")
+    .replace(/\(\)$/, "");
+  // ctags names a C# operator by its type (`operator DateTime?`): codectx by its keyword.
+  if (/^operator\b/.test(bare)) return "operator";
+  return bare.slice(bare.lastIndexOf(".") + 1);
 }

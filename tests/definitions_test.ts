@@ -179,3 +179,85 @@ Deno.test("ts: a construct signature inside an inline type is no method of the i
     "method Socket.send 10",
   ]);
 });
+
+Deno.test("go: methods of an inline interface type and types local to a function are no symbols", async () => {
+  const symbols = await symbolsOf(
+    "cmp/options.go",
+    [
+      "package cmp",
+      "",
+      "func Reporter(r interface{ PushStep(int) }) {}",
+      "",
+      "type Option interface {",
+      "\tfilter() bool",
+      "}",
+      "",
+      "func compare() {",
+      "\ttype filtered interface{ isFiltered() bool }",
+      "\ttype pair struct{ x, y int }",
+      "}",
+      "",
+      "type (",
+      "\tName string",
+      "\tPath struct{}",
+      ")",
+      "",
+    ].join("\n"),
+  );
+  assert.deepEqual(outline(symbols), [
+    "function Reporter 3",
+    "interface Option 5",
+    "method Option.filter 6",
+    "function compare 9",
+    "type Name 15",
+    "struct Path 16",
+  ]);
+});
+
+Deno.test("rust: a trait's associated types are its children", async () => {
+  const symbols = await symbolsOf(
+    "src/ser.rs",
+    "pub trait Serializer {\n    type Ok;\n    type Error: Error;\n    fn done(self) -> Self::Ok;\n}\n",
+  );
+  assert.deepEqual(outline(symbols), [
+    "trait Serializer 1",
+    "type Serializer.Ok 2",
+    "type Serializer.Error 3",
+    "method Serializer.done 4",
+  ]);
+});
+
+Deno.test("csharp: operators and local functions are definitions", async () => {
+  const symbols = await symbolsOf(
+    "Src/JToken.cs",
+    [
+      "class JToken {",
+      "  public static explicit operator bool(JToken t) { return true; }",
+      "  public static JToken operator +(JToken a, JToken b) => a;",
+      "  void Walk() {",
+      "    int Depth(int x) => x;",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+  );
+  assert.deepEqual(outline(symbols), [
+    "class JToken 1",
+    "method JToken.operator 2",
+    "method JToken.operator 3",
+    "method JToken.Walk 4",
+    "function JToken.Walk.Depth 5",
+  ]);
+});
+
+Deno.test("python: module-level names are variables, names inside functions are not", async () => {
+  const symbols = await symbolsOf(
+    "attr/_config.py",
+    "_run_validators = True\nMAX = 3\n\ndef set_run_validators(run):\n    previous = run\n",
+  );
+  assert.deepEqual(outline(symbols), [
+    "variable _run_validators 1",
+    "constant MAX 2",
+    "function set_run_validators 4",
+  ]);
+});

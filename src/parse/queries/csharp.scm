@@ -35,6 +35,21 @@
   name: (identifier) @name
   body: (_)? @body) @definition.method
 
+; Operators are members an outline lists (`operator +`, `explicit operator bool`):
+; named by their keyword.
+(operator_declaration
+  "operator" @name
+  body: (_)? @body) @definition.method
+
+(conversion_operator_declaration
+  "operator" @name
+  body: (_)? @body) @definition.method
+
+; A local function is its method's child (`Method.Local`).
+(local_function_statement
+  name: (identifier) @name
+  body: (_)? @body) @definition.function
+
 (namespace_declaration
   name: (_) @name
   body: (_) @body) @definition.namespace

@@ -17,22 +17,38 @@
   name: (field_identifier) @name
   body: (block)? @body) @definition.method
 
-(type_spec
-  name: (type_identifier) @name
-  type: (struct_type (field_declaration_list) @body)) @definition.struct
+; Types declared at package level; one declared inside a function body is local (no
+; outline lists it, and it can have no methods).
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @name
+      type: (struct_type (field_declaration_list) @body)) @definition.struct))
 
-(type_spec
-  name: (type_identifier) @name
-  type: (interface_type "{" @body)) @definition.interface
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @name
+      type: (interface_type "{" @body)) @definition.interface))
 
-(type_spec
-  name: (type_identifier) @name) @definition.type
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @name) @definition.type))
 
-(type_alias
-  name: (type_identifier) @name) @definition.type
+(source_file
+  (type_declaration
+    (type_alias
+      name: (type_identifier) @name) @definition.type))
 
-(method_spec
-  name: (field_identifier) @name) @definition.method
+; Methods of a package-level interface; the same specs in an inline interface type
+; (`func Reporter(r interface{ PushStep(PathStep) })`) belong to no outline.
+(source_file
+  (type_declaration
+    (type_spec
+      type: (interface_type
+        (method_spec
+          name: (field_identifier) @name) @definition.method))))
 
 ; Package-level `var`/`const`, alone or grouped (`var ( … )`); each name of
 ; `var a, b int` is its own symbol (unfielded: a `name:` field pattern matches only the

@@ -26,6 +26,10 @@
 (type_item
   name: (type_identifier) @name) @definition.type
 
+; A trait's associated type (`type Item;`), as an outline lists it.
+(associated_type
+  name: (type_identifier) @name) @definition.type
+
 (mod_item
   name: (identifier) @name
   body: (_) @body) @definition.module
