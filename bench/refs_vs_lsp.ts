@@ -6,7 +6,7 @@
  * (`bench/labels/rust_refs.json`: symbol, file, line of each reference, checked by reading
  * the code) over real crates.
  *
- * Real code is fetched at run time into `--cache` (npm tarballs via `npm pack`, Debian
+ * Real code is fetched at run time by `bench/sources.ts` (npm tarballs via `npm pack`, Debian
  * packages via `apt-get download` + `dpkg -x`); nothing of it is committed. Per repository,
  * symbols (functions, methods, classes, types, top-level constants and variables) are
  * taken from the server's document symbols and sampled with a fixed seed. codectx answers
@@ -16,10 +16,13 @@
  * not find at the server's file and line is counted as a definition miss and left out of the
  * reference and caller figures (those misses are for the definitions bench).
  * References compare `file:line:column`; callers compare the call site's `file:line`.
+ * References the server finds in comments (JSDoc `{@link x}`) are left out: codectx counts
+ * code only. codectx's answer is what it presents as resolved: references and call edges with
+ * `resolution: "name"` (matched by name only) are counted apart, not as answers.
  * Repositories marked held-out (click, urfave/cli, got, ripgrep) are never tuned on and are
  * printed separately.
  *
- * Needs: `npm install --prefix /tmp/oracles pyright typescript-language-server typescript`
+ * Needs: `npm install --prefix /tmp/oracles pyright typescript-language-server typescript@5.9.3`
  * (or `--oracles DIR`), `gopls` and `go` (Debian `apt-get install gopls golang-go`).
  *
  * Run: `deno run -A bench/refs_vs_lsp.ts [--lang python,go,javascript,typescript,rust]
@@ -31,6 +34,7 @@
 import { parseArgs } from "node:util";
 import { createExecutor, type Executor } from "../mod.ts";
 import { type AbsSpot, type DocSymbol, LspClient } from "./lsp_client.ts";
+import { deb, debSource, npm } from "./sources.ts";
 
 const { values } = parseArgs({
   options: {
@@ -38,13 +42,11 @@ const { values } = parseArgs({
     symbols: { type: "string", default: "30" },
     seed: { type: "string", default: "13" },
     repo: { type: "string" },
-    cache: { type: "string" },
     oracles: { type: "string", default: "/tmp/oracles" },
     verbose: { type: "boolean" },
     "lsp-log": { type: "boolean" },
   },
 });
-const cache = values.cache ?? `${Deno.env.get("TMPDIR") ?? "/tmp"}/codectx-bench`;
 const bin = `${values.oracles}/node_modules/.bin`;
 
 // ---------------------------------------------------------------------------------------
@@ -58,37 +60,13 @@ interface Corpus {
   fetch: () => Promise<{ root: string; env?: Record<string, string> }>;
 }
 
-async function sh(cmd: string, cwd: string): Promise<void> {
-  const out = await new Deno.Command("sh", { args: ["-c", cmd], cwd, stderr: "piped" }).output();
-  if (!out.success) {
-    throw new Error(`${cmd} failed in ${cwd}: ${new TextDecoder().decode(out.stderr)}`);
-  }
-}
-
-const exists = (p: string) => Deno.stat(p).then(() => true, () => false);
-
-/** A Debian binary package unpacked (no system change) into the cache. */
-async function deb(name: string): Promise<string> {
-  const dir = `${cache}/deb/${name}`;
-  if (!(await exists(`${dir}/x`))) {
-    await Deno.mkdir(dir, { recursive: true });
-    await sh(`apt-get download ${name} && dpkg -x ${name}_*.deb x`, dir);
-  }
-  return `${dir}/x`;
-}
-
-/** An npm tarball unpacked into the cache. */
-async function npm(spec: string): Promise<string> {
-  const dir = `${cache}/npm/${spec.replace(/[/@]/g, "_")}`;
-  if (!(await exists(`${dir}/package`))) {
-    await Deno.mkdir(dir, { recursive: true });
-    await sh(`npm pack ${spec} --silent && tar xzf *.tgz`, dir);
-  }
-  return `${dir}/package`;
-}
-
-/** Writes a tsconfig that puts every file of `root` in one project (the server's view). */
-async function tsProject(root: string): Promise<{ root: string }> {
+/**
+ * Writes a tsconfig that puts every file of `root` in one project (the server's view). For
+ * JavaScript, declaration files next to the sources are removed from the unpacked copy: the
+ * server would resolve imports to the `.d.ts`, a second declaration codectx does not model.
+ */
+async function tsProject(root: string, js = false): Promise<{ root: string }> {
+  if (js) { for (const f of walk(root, /\.d\.[cm]?ts$/)) await Deno.remove(f); }
   await Deno.writeTextFile(
     `${root}/tsconfig.json`,
     JSON.stringify({
@@ -149,23 +127,26 @@ const CORPORA: Corpus[] = [
     heldOut: true,
     fetch: go("golang-github-urfave-cli-v2-dev", "github.com/urfave/cli/v2"),
   },
-  {
-    lang: "javascript",
-    name: "express",
-    heldOut: false,
-    fetch: async () => tsProject(await npm("express@4.21.2")),
-  },
+  // JavaScript projects are ES modules: the TypeScript service does not follow CommonJS
+  // `module.exports = f` into `require` callers (tried on express@4: every reference stays in
+  // its own file), so a CommonJS project would measure the oracle, not codectx.
   {
     lang: "javascript",
     name: "moment",
     heldOut: false,
-    fetch: async () => tsProject(`${await npm("moment@2.30.1")}/src`),
+    fetch: async () => tsProject(`${await npm("moment@2.30.1")}/src`, true),
+  },
+  {
+    lang: "javascript",
+    name: "d3-array",
+    heldOut: false,
+    fetch: async () => tsProject(`${await npm("d3-array@3.2.4")}/src`, true),
   },
   {
     lang: "javascript",
     name: "got",
     heldOut: true,
-    fetch: async () => tsProject(`${await npm("got@14.4.7")}/dist/source`),
+    fetch: async () => tsProject(`${await npm("got@14.4.7")}/dist/source`, true),
   },
   {
     lang: "typescript",
@@ -341,9 +322,12 @@ async function ours(ex: Executor, s: Sampled) {
   if (!refs || !def) {
     return { miss: defs.length ? `found ${defs.map((d) => `${d.file}:${d.line}`)}` : "not found" };
   }
+  // What codectx presents as resolved: name-only matches are candidates, not answers.
+  const all = refs.references as Array<Wire & { resolution?: string }>;
   const references = new Set(
-    (refs.references as Wire[]).map((r) => `${r.file}:${r.line}:${r.column}`),
+    all.filter((r) => r.resolution !== "name").map((r) => `${r.file}:${r.line}:${r.column}`),
   );
+  const nameOnly = all.length - references.size;
   const callers = new Set<string>();
   if (s.callable) {
     const g = await call(ex, "get_call_graph", {
@@ -356,7 +340,7 @@ async function ours(ex: Executor, s: Sampled) {
       if (e.to === g?.symbol && e.resolved !== false) callers.add(`${e.file}:${e.line}`);
     }
   }
-  return { references, callers, ambiguous: defs.length > 1 };
+  return { references, callers, nameOnly, ambiguous: defs.length > 1 };
 }
 
 // ---------------------------------------------------------------------------------------
@@ -372,6 +356,8 @@ interface Tally {
   symbols: number;
   defMiss: number;
   callSymbols: number;
+  /** References codectx matched by name only (left out of its answer). */
+  nameOnly: number;
 }
 const zero = (): Tally => ({
   refTp: 0,
@@ -383,6 +369,7 @@ const zero = (): Tally => ({
   symbols: 0,
   defMiss: 0,
   callSymbols: 0,
+  nameOnly: 0,
 });
 
 function add(t: Tally, u: Tally): void {
@@ -455,10 +442,15 @@ async function runLsp(c: Corpus): Promise<Tally> {
         continue;
       }
       t.symbols++;
-      const refs = keys(await lsp.references(s.file, s.sym.line0, s.sym.char0), true);
+      t.nameOnly += mine.nameOnly;
+      const found = await lsp.references(s.file, s.sym.line0, s.sym.char0);
+      const refs = keys(found.filter((x) => !inComment(x, c.lang)), true);
       compare(label, t, refs, mine.references, "refs");
       if (s.callable) {
-        const inc = await lsp.incomingCalls(s.file, s.sym.line0, s.sym.char0).catch(() => null);
+        let inc = await lsp.incomingCalls(s.file, s.sym.line0, s.sym.char0).catch(() => null);
+        // gopls 0.5 lists every reference inside a function as an incoming call, a function
+        // passed as a value (`MatchAll(OnlyValidArgs)`) included: keep the ones called.
+        if (inc && c.lang === "go") inc = inc.filter((x) => calledAt(x, s.sym.name));
         if (inc !== null) {
           t.callSymbols++;
           compare(label, t, keys(inc, false), mine.callers, "callers");
@@ -476,11 +468,62 @@ async function runLsp(c: Corpus): Promise<Tally> {
   return t;
 }
 
+const sourceLines = new Map<string, string[]>();
+
+/**
+ * Comments and strings of each language; strings are matched only so that a comment
+ * marker inside one is not taken for a comment.
+ */
+const COMMENT_OR_STRING: Record<Corpus["lang"], RegExp> = {
+  python: /(#[^\n]*)|"""[\s\S]*?"""|'\'\'[\s\S]*?'\'\'|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g,
+  go: /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|`[^`]*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g,
+  javascript:
+    /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g,
+  typescript:
+    /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|`(?:\\.|[^`\\])*`|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'/g,
+  rust: /(\/\/[^\n]*|\/\*[\s\S]*?\*\/)|"(?:\\.|[^"\\])*"/g,
+};
+const commentLines = new Map<string, Array<[number, number]>>();
+
+/**
+ * Whether a spot is inside a comment (JSDoc `{@link x}` is a reference to the compiler;
+ * codectx counts code only, as its tool says).
+ */
+function inComment(spot: AbsSpot, lang: Corpus["lang"]): boolean {
+  let ranges = commentLines.get(spot.path);
+  if (!ranges) {
+    ranges = [];
+    const text = Deno.readTextFileSync(spot.path);
+    const lineStarts = [0];
+    for (let i = 0; i < text.length; i++) if (text[i] === "\n") lineStarts.push(i + 1);
+    for (const m of text.matchAll(COMMENT_OR_STRING[lang])) {
+      if (m[1] !== undefined) ranges.push([m.index!, m.index! + m[0].length]);
+    }
+    commentLines.set(spot.path, ranges);
+    sourceStarts.set(spot.path, lineStarts);
+  }
+  const at = (sourceStarts.get(spot.path)?.[spot.line - 1] ?? 0) + spot.column - 1;
+  return ranges.some(([a, b]) => at >= a && at < b);
+}
+const sourceStarts = new Map<string, number[]>();
+
+/** Whether the name at `spot` is called there (`name(` or `name[T](`). */
+function calledAt(spot: AbsSpot, name: string): boolean {
+  let lines = sourceLines.get(spot.path);
+  if (!lines) sourceLines.set(spot.path, lines = Deno.readTextFileSync(spot.path).split("\n"));
+  const rest = (lines[spot.line - 1] ?? "").slice(spot.column - 1);
+  if (!rest.startsWith(name)) return false;
+  return /^\s*(\[[^\]]*\])?\(/.test(rest.slice(name.length));
+}
+
 // ---------------------------------------------------------------------------------------
 // Rust: the labelled set
 
 interface RustLabels {
-  crates: Record<string, { package: string; path: string; heldOut: boolean }>;
+  crates: Record<
+    string,
+    { source: "deb" | "deb-src"; package: string; path: string; heldOut: boolean }
+  >;
   symbols: Array<{
     crate: string;
     symbol: string;
@@ -498,7 +541,10 @@ async function runRust(heldOut: boolean): Promise<Tally> {
   );
   for (const [crate, info] of Object.entries(labels.crates)) {
     if (info.heldOut !== heldOut || (values.repo && values.repo !== crate)) continue;
-    const root = await Deno.realPath(`${await deb(info.package)}/${info.path}`);
+    const unpacked = info.source === "deb"
+      ? await deb(info.package)
+      : await debSource(info.package);
+    const root = await Deno.realPath(`${unpacked}/${info.path}`);
     const { ex, indexDir } = await openCodectx(root);
     try {
       for (const l of labels.symbols.filter((s) => s.crate === crate)) {
@@ -524,6 +570,7 @@ async function runRust(heldOut: boolean): Promise<Tally> {
           continue;
         }
         t.symbols++;
+        t.nameOnly += mine.nameOnly;
         const lines = new Set([...mine.references].map((k) => k.replace(/:\d+$/, "")));
         compare(label, t, new Set(l.references), lines, "refs");
       }
@@ -547,7 +594,7 @@ for (const lang of langs) {
     const names: string[] = [];
     if (lang === "rust") {
       add(total, await runRust(heldOut));
-      names.push(heldOut ? "ripgrep (labels)" : "labelled crates");
+      names.push(heldOut ? "ripgrep (labels)" : "clap, clap_lex (labels)");
     } else {
       for (const c of CORPORA) {
         if (c.lang !== lang || c.heldOut !== heldOut) continue;
@@ -572,7 +619,7 @@ for (const lang of langs) {
         pct(total.callTp, total.callOurs)
       } R ${
         pct(total.callTp, total.callOracle)
-      } (${total.callTp}/${total.callOurs}/${total.callOracle}, ${total.callSymbols} functions)`,
+      } (${total.callTp}/${total.callOurs}/${total.callOracle}, ${total.callSymbols} functions) | name-only refs left out ${total.nameOnly}`,
     );
     console.log(rows.at(-1));
   }

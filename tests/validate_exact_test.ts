@@ -162,3 +162,19 @@ eval(name)
   );
   assert.deepEqual(v.security_issues.map((i) => `${i.line} ${i.test_id}`), ["3 B307"]);
 });
+
+Deno.test("typing_extensions is known without a manifest entry (typeshed ships it)", async () => {
+  const v = await validateIn(
+    { "app.py": "x = 1\n" },
+    `import typing as t
+
+if t.TYPE_CHECKING:
+    import typing_extensions as te
+    from typing_extensions import Self
+
+import typing_extensionz
+`,
+    "app.py",
+  );
+  assert.deepEqual(unresolved(v), ["import typing_extensionz"]);
+});

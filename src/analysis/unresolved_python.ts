@@ -17,6 +17,12 @@ export const PY_BUILTINS: ReadonlySet<string> = new Set(PYTHON.builtins);
 const PY_MODULES: ReadonlySet<string> = new Set(PYTHON.modules);
 const PY_MEMBERS: Readonly<Record<string, string[]>> = PYTHON.members;
 const PY_SUBMODULES: Readonly<Record<string, string[]>> = PYTHON.submodules;
+/**
+ * Modules outside the standard library that type checkers know with no install: typeshed
+ * ships `typing_extensions` among the standard library's stubs, and typed code imports it
+ * (often under `if TYPE_CHECKING:`) without declaring it. Its names are not listed.
+ */
+const TYPESHED_STDLIB: ReadonlySet<string> = new Set(["typing_extensions"]);
 
 /**
  * Reads an `import` or `from … import` statement: binds its names in `ctx` and reports a
@@ -95,7 +101,7 @@ export function pythonMember(node: Node, ctx: Context, binding: Binding, rest: s
 
 function pythonModuleExists(dotted: string, ctx: Context): boolean {
   const top = dotted.split(".")[0];
-  if (ctx.view.pythonModules.has(dotted)) return true;
+  if (ctx.view.pythonModules.has(dotted) || TYPESHED_STDLIB.has(dotted)) return true;
   if (PY_MODULES.has(top)) return dotted === top || isStdlibSubmodule(dotted);
   if (ctx.view.dependencies.python.has(top)) return true;
   for (const m of ctx.view.pythonModules.keys()) if (m.split(".")[0] === top) return true;
