@@ -40,7 +40,7 @@ interface Project {
   fetch: () => Promise<{ root: string; from: string }>;
 }
 
-async function single(dir: string): Promise<string> {
+function single(dir: string): string {
   const entries = [...Deno.readDirSync(dir)].filter((e) => e.isDirectory);
   return `${dir}/${entries[0].name}`;
 }
@@ -59,7 +59,7 @@ const PROJECTS: Project[] = [
   {
     name: "jinja2",
     language: "python",
-    fetch: async () => ({ root: await single(await debSource("jinja2")), from: "src" }),
+    fetch: async () => ({ root: single(await debSource("jinja2")), from: "src" }),
   },
   {
     name: "express",
