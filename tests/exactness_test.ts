@@ -272,6 +272,8 @@ pub(crate) fn run() -> LowArgs {
     helper();
     LowArgs::default()
 }
+
+use termcolor::{ColorChoice, SearchMode as TermMode};
 `,
   "crates/core/util.rs": "pub(crate) fn helper() {}\n",
   "crates/grep/Cargo.toml": '[package]\nname = "grep"\n',
@@ -315,7 +317,8 @@ export function main(): string {
 `,
   // Python: super(), a submodule imported from its package, the stdlib's typing beside a
   // tests/typing folder, overload stubs, name-only member calls, builtins, tests.
-  "pkg/__init__.py": "from .core import Engine, run\nfrom . import types\n",
+  "pkg/__init__.py":
+    "from .core import Engine, run\nfrom . import types\nfrom .progress import ProgressBar as ProgressBar\n",
   "pkg/types.py": "class Kind:\n    pass\n",
   "pkg/core.py": `import typing as t
 
@@ -342,6 +345,9 @@ def run(x):
     items = {1, 2}
     items.update({3})
     return len(str(e.start()))
+
+
+__all__ = ["Engine", "run"]
 `,
   "pkg/progress.py": `class ProgressBar:
     def update(self, n):
@@ -368,6 +374,30 @@ from pkg import Engine, run, types
 def main() -> typing.Optional[int]:
     kind = types.Kind()
     return run(Engine().start())
+`,
+  "pkg/deco.py": `def define(maybe_cls=None):
+    def wrap(cls):
+        return cls
+
+    if maybe_cls is None:
+        return wrap
+    return wrap(maybe_cls)
+`,
+  "cobra/command.go": `package cobra
+
+type Command struct{}
+
+func (c *Command) MarkFlagFilename(name string) error {
+	return MarkFlagFilename(c, name)
+}
+
+func MarkFlagFilename(c *Command, name string) error {
+	return nil
+}
+
+func use(c *Command) {
+	c.MarkFlagFilename("x")
+}
 `,
   "tests/typing/__init__.py": "def Optional():\n    pass\n",
   "tests/test_app.py": "from pkg import run\n\n\ndef test_run():\n    assert run(1)\n",
@@ -449,7 +479,7 @@ Deno.test("references: Python super(), submodules of a package, stdlib beside te
     assert.ok(save.includes("pkg/core.py:11 call exact"), save.join("\n"));
     const init = await call(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
     const resolved = (init.imports as Payload[]).map((i) => `${i.line} ${i.resolved}`);
-    assert.deepEqual(resolved, ["1 pkg/core.py", "2 pkg/types.py"]);
+    assert.deepEqual(resolved, ["1 pkg/core.py", "2 pkg/types.py", "3 pkg/progress.py"]);
     const app = await call(ex, "get_dependencies", { file_path: "app.py" });
     const typing = (app.imports as Payload[]).find((i) => i.module === "typing")!;
     assert.deepEqual([typing.resolved, typing.external], [null, true]);
@@ -511,5 +541,41 @@ Deno.test("call graph: overloads, name-only edges, builtins, candidates, include
       Object.values(all.by_resolution as Record<string, number>).reduce((a, b) => a + b),
       all.total,
     );
+  });
+});
+
+Deno.test("references: nested definitions, __all__, 'name as name', external use trees, whole names", async () => {
+  await withRefs(async (ex) => {
+    // A nested def used in its enclosing function's body.
+    const wrap = refLines(await call(ex, "find_references", { symbol_name: "define.wrap" }));
+    assert.deepEqual(wrap, [
+      "pkg/deco.py:2 definition exact",
+      "pkg/deco.py:6 read exact",
+      "pkg/deco.py:7 call exact",
+    ]);
+    const define = await call(ex, "get_call_graph", { symbol_name: "define" });
+    assert.deepEqual((define.callees as Payload[]).map((c) => c.name), ["define.wrap"]);
+    // `__all__` entries export the name; `import X as X` names it twice.
+    const engine = refLines(await call(ex, "find_references", { symbol_name: "Engine" }));
+    assert.ok(engine.includes("pkg/core.py:28 read exact"), engine.join("\n"));
+    const bar = refLines(await call(ex, "find_references", { symbol_name: "ProgressBar" }));
+    assert.equal(
+      bar.filter((l) => l === "pkg/__init__.py:3 import exact").length,
+      2,
+      bar.join("\n"),
+    );
+    // `use termcolor::{…, SearchMode as TermMode}` is termcolor's, not the crate's.
+    const mode = refLines(await call(ex, "find_references", { symbol_name: "SearchMode" }));
+    assert.ok(!mode.some((l) => l.startsWith("crates/core/search.rs:")), mode.join("\n"));
+    // A plain name that is a function's whole name means the function, not same-named methods.
+    const mark = await call(ex, "find_references", { symbol_name: "MarkFlagFilename" });
+    assert.deepEqual(
+      (mark.definitions as Payload[]).map((d) => d.qualified_name),
+      ["MarkFlagFilename"],
+    );
+    assert.deepEqual(refLines(mark), [
+      "cobra/command.go:6 call exact",
+      "cobra/command.go:9 definition exact",
+    ]);
   });
 });

@@ -278,8 +278,8 @@ export function resolveSymbol(
 }
 
 /**
- * Every definition `name` means in a code graph, best first (narrowed by `file`); throws
- * like {@link resolveSymbol}.
+ * Every definition `name` means in a code graph, best first (narrowed by `file`): those
+ * whose qualified name is `name` when there are such; throws like {@link resolveSymbol}.
  *
  * @example
  * ```ts
@@ -287,7 +287,15 @@ export function resolveSymbol(
  * ```
  */
 export function findSymbols(graph: CodeGraph, name: string, file?: string): SymbolRecord[] {
-  return resolveSymbol(graphSymbolTable(graph), name, { file }).matches;
+  const { matches } = resolveSymbol(graphSymbolTable(graph), name, { file });
+  // A name that is some definition's whole qualified name means that one (the function
+  // `MarkFlagFilename`, not also the method `Command.MarkFlagFilename`).
+  const whole = normalizeName(name);
+  // Constructors named as their class (`Widget::Widget`) stay with it.
+  const exact = matches.filter((s) =>
+    s.qualifiedName === whole || (s.parent === whole && s.name === whole)
+  );
+  return exact.length && exact.length < matches.length ? exact : matches;
 }
 
 /**

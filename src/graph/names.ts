@@ -66,6 +66,7 @@ export class Names {
   private readonly fileOfSymbol = new Map<SymbolRecord, GraphFile>();
   private readonly indexOfSymbol = new Map<SymbolRecord, number>();
   private readonly aliasCache = new Map<string, Set<string>>();
+  private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly classes: Members;
 
   constructor(readonly graph: CodeGraph) {
@@ -167,21 +168,28 @@ export class Names {
   /**
    * An imported name where it is imported: what the import statement it belongs to binds.
    * A statement may span lines (`import {\n a,\n} from "m"` is recorded at the line of its
-   * module, Python's `from m import (\n a)` at the first): the nearest statement that
-   * binds the name, as exported (`a` of `{a as b}`) or as bound (`d` of `import d from`).
+   * module, Python's `from m import (\n a)` at the first): it is the nearest statement that
+   * names it, as exported (`a` of `{a as b}`) or as bound (`d` of `import d from`). A
+   * statement of an external module binds nothing of the project, even when another
+   * statement imports a project name of the same spelling.
    */
   private imported(f: GraphFile, r: ReferenceRecord): Target[] {
     const binds = (b: Binding) => "name" in b && (b.name === r.name || b.local === r.name);
-    let best: number | null = null;
+    const names = (i: GraphFile["imports"][number]) =>
+      i.bindings.some(binds) ||
+      i.names.some((n) => n === r.name || n.startsWith(`${r.name} as `)) ||
+      i.record.names.some((n) => n.name === r.name || n.alias === r.name);
+    let best: GraphFile["imports"][number] | null = null;
     for (const i of f.imports) {
-      if (!i.bindings.some(binds)) continue;
+      if (!names(i)) continue;
       const d = Math.abs(i.record.line - r.line);
-      if (best === null || d < Math.abs(best - r.line)) best = i.record.line;
+      if (best === null || d < Math.abs(best.record.line - r.line)) best = i;
     }
     if (best === null) return [];
+    if (best.external) return [{ kind: "external" }];
     const out: Target[] = [];
     for (const i of f.imports) {
-      if (i.record.line !== best) continue;
+      if (i.record.line !== best.record.line || i.external) continue;
       const exported = i.bindings.filter((b) => "name" in b && b.name === r.name);
       for (const b of exported.length ? exported : i.bindings.filter(binds)) {
         out.push(...this.binding(b, 1));
@@ -254,6 +262,10 @@ export class Names {
         if (m.length) return m.map(symbolTarget);
       }
     }
+    if (scope >= 0) {
+      const inner = this.nestedIn(f, name, scope);
+      if (inner.length) return inner.map(symbolTarget);
+    }
     const bindings = f.env.get(name);
     const own = f.top.get(name);
     if (own && own.length) {
@@ -295,6 +307,38 @@ export class Names {
       const g = this.fileOf(s);
       return g !== undefined && g.resolver === f.resolver && g.top.get(name)?.includes(s);
     });
+  }
+
+  /**
+   * A definition nested in a function that encloses symbol `scope` (`def wrap` inside
+   * `define`, used in `define`'s body), innermost first.
+   */
+  private nestedIn(f: GraphFile, name: string, scope: number): SymbolRecord[] {
+    let byParent = this.nestedCache.get(f);
+    if (!byParent) {
+      byParent = new Map();
+      const callable = new Set(
+        f.symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) =>
+          s.qualifiedName
+        ),
+      );
+      for (const s of f.symbols) {
+        if (s.parent === null || !callable.has(s.parent)) continue;
+        const key = `${s.parent}\0${s.name}`;
+        const list = byParent.get(key);
+        if (list) list.push(s);
+        else byParent.set(key, [s]);
+      }
+      this.nestedCache.set(f, byParent);
+    }
+    if (byParent.size === 0) return [];
+    for (let q: string | null = f.symbols[scope]?.qualifiedName ?? null; q;) {
+      const hit = byParent.get(`${q}\0${name}`);
+      if (hit) return hit;
+      const dot = q.lastIndexOf(".");
+      q = dot < 0 ? null : q.slice(0, dot);
+    }
+    return [];
   }
 
   /** Files of the same package as `f` (same folder and family; same declared package). */

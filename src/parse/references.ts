@@ -351,6 +351,7 @@ function emit(
 ): ReferenceRecord[] {
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
   const scopeAt = enclosingSymbols(symbols);
+  const nested = nestedDefinitions(symbols);
   const out: ReferenceRecord[] = [];
   const stack: Scope[] = [];
   let next = 0;
@@ -364,7 +365,10 @@ function emit(
     const name = r.node.text;
     if (r.kind !== "definition" && r.kind !== "import") {
       if (locals.sites.has(r.start)) continue;
-      if (!r.receiver && lookup(stack, name) !== undefined) continue;
+      if (!r.receiver && lookup(stack, name) !== undefined) {
+        // A local bound by a nested definition (`def wrap` in a decorator) is a symbol: kept.
+        if (!nested(name, scopeAt(r.node.startPosition.row + 1))) continue;
+      }
     }
     const pos = r.node.startPosition;
     const line = pos.row + 1;
@@ -383,6 +387,36 @@ function emit(
     out.push(rec);
   }
   return out;
+}
+
+/**
+ * Whether `name` is a definition nested in a function that encloses symbol `scope` (a
+ * `def`, `function` or `fn` inside a function body, indexed as `outer.inner`).
+ */
+function nestedDefinitions(
+  symbols: readonly SymbolRecord[],
+): (name: string, scope: number) => boolean {
+  const callable = new Map<string, boolean>();
+  for (const s of symbols) {
+    callable.set(s.qualifiedName, s.kind === "function" || s.kind === "method");
+  }
+  const parents = new Map<string, Set<string>>();
+  for (const s of symbols) {
+    if (s.parent === null || !callable.get(s.parent)) continue;
+    let set = parents.get(s.name);
+    if (!set) parents.set(s.name, set = new Set());
+    set.add(s.parent);
+  }
+  return (name, scope) => {
+    const set = parents.get(name);
+    if (!set || scope < 0) return false;
+    for (let q: string | null = symbols[scope].qualifiedName; q;) {
+      if (set.has(q)) return true;
+      const dot = q.lastIndexOf(".");
+      q = dot < 0 ? null : q.slice(0, dot);
+    }
+    return false;
+  };
 }
 
 function unquote(text: string): string {
