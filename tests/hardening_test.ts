@@ -540,3 +540,129 @@ Deno.test("a second process on an index being built answers busy with a sentence
     await cleanup(root, indexDir);
   }
 });
+
+/** A child process that opens the store, runs `script` on it, prints "ready" and waits. */
+function storeHolder(indexDir: string, script: string): {
+  proc: Deno.ChildProcess;
+  ready: Promise<string>;
+  stop: () => Promise<void>;
+} {
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: [
+      "eval",
+      `const { Store } = await import(${
+        JSON.stringify(new URL("../src/store/kv.ts", import.meta.url).href)
+      });
+       const s = await Store.open(${JSON.stringify(indexDir)});
+       ${script}
+       console.log("ready");
+       for await (const _ of Deno.stdin.readable) { /* until the test closes stdin */ }
+       s.close();`,
+    ],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const out = proc.stdout.getReader();
+  const ready = out.read().then((r) => new TextDecoder().decode(r.value));
+  return {
+    proc,
+    ready,
+    stop: async () => {
+      await proc.stdin.close().catch(() => {});
+      await out.cancel().catch(() => {});
+      await proc.status;
+    },
+  };
+}
+
+Deno.test("the writer lease: busy (not internal) while held, taken over from a reused pid", async () => {
+  const root = await makeProject({ "a.py": "def alpha():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const first = await createExecutor(root, { indexDir });
+  assert.equal((await first.execute({ tool_name: "index_project", arguments: {} })).success, true);
+  await first.close();
+  const holder = storeHolder(indexDir, "await s.acquireLease();");
+  try {
+    assert.match(await holder.ready, /ready/);
+    const store0 = await Store.open(indexDir);
+    try {
+      await assert.rejects(
+        store0.holdLease(),
+        (err: Error & { code?: string }) =>
+          err.code === "busy" &&
+          /another codectx process \(pid \d+\) is indexing/.test(err.message),
+      );
+    } finally {
+      store0.close();
+    }
+    // The holder's pid with another start time is another process (the pid was reused).
+    const store = await Store.open(indexDir);
+    try {
+      const lease = (await store.kv.get<{ pid: number; start: number }>(["lease"])).value!;
+      assert.equal(lease.pid, holder.proc.pid);
+      assert.equal(await store.acquireLease(), false);
+      await store.kv.set(["lease"], { ...lease, start: lease.start + 1 });
+      assert.equal(await store.acquireLease(), true);
+      await store.releaseLease();
+    } finally {
+      store.close();
+    }
+  } finally {
+    await holder.stop();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("GC keeps the blobs of a generation a live process pinned, and drops them once it is gone", async () => {
+  const root = await makeProject({ "a.py": "def one():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const index = async () => {
+    const executor = await createExecutor(root, { indexDir });
+    try {
+      const r = await executor.execute({ tool_name: "index_project", arguments: {} });
+      assert.equal(r.success, true, r.error ?? "");
+    } finally {
+      await executor.close();
+    }
+  };
+  await index();
+  // A reader (another process) serves generation 1: it read the manifest and keeps going.
+  const reader = storeHolder(indexDir, "await s.readCurrent();");
+  try {
+    assert.match(await reader.ready, /ready/);
+    const store = await Store.open(indexDir);
+    const gen1 = (await store.readCurrent())!;
+    const blob1 = gen1.files.find((f) => f.path === "a.py")!.blob;
+    store.close();
+    // Two more generations, each with other content: gen 1 is neither current nor previous.
+    for (const body of ["def two():\n    return 2\n", "def three():\n    return 3\n"]) {
+      await Deno.writeTextFile(`${root}/a.py`, body);
+      await index();
+    }
+    const after = await Store.open(indexDir);
+    try {
+      assert.equal(await after.currentGeneration(), 3);
+      assert.equal(await after.hasBlob(blob1), true, "a pinned generation lost its blobs");
+      assert.notEqual(await after.readBlob("symbols", blob1), null);
+    } finally {
+      after.close();
+    }
+  } finally {
+    await reader.stop();
+  }
+  // The reader is gone: the next commit collects generation 1.
+  await Deno.writeTextFile(`${root}/a.py`, "def four():\n    return 4\n");
+  await index();
+  const last = await Store.open(indexDir);
+  try {
+    const gens: unknown[] = [];
+    for await (const e of last.kv.list({ prefix: ["gen"] })) {
+      if (e.key[2] === "n") gens.push(e.key[1]);
+    }
+    assert.deepEqual(gens, [3, 4]);
+  } finally {
+    last.close();
+    await cleanup(root, indexDir);
+  }
+});

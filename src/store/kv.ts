@@ -31,6 +31,8 @@ const PART_BYTES = 60_000;
  */
 const RESERVE_BYTES = 512 * 1024;
 const BATCH_BYTES = 700_000;
+/** Keys per atomic commit (Deno KV allows 1,000 mutations and 80 KiB of keys in one). */
+const MAX_KEYS_PER_COMMIT = 500;
 
 /** One file in a generation's manifest. */
 export interface FileEntry {
@@ -47,7 +49,7 @@ export interface FileEntry {
   chunks: number;
   /** Parse error or skip reason. */
   error?: string;
-  skipped?: "binary" | "unreadable";
+  skipped?: "binary" | "unreadable" | "too_large" | "minified";
 }
 
 /** A committed (or in-progress) generation. */
@@ -116,11 +118,50 @@ export class Store {
     return cur.value?.generation ?? null;
   }
 
-  /** Reads the manifest of the current generation, or null when nothing was committed. */
+  /**
+   * Reads the manifest of the current generation, or null when nothing was committed. The
+   * generation read is pinned for this process ({@link pinGeneration}): its blobs outlive
+   * later commits of other processes while this one may still load them.
+   */
   async readCurrent(): Promise<Manifest | null> {
     const gen = await this.currentGeneration();
     if (gen === null) return null;
+    await this.pinGeneration(gen);
     return await this.getLarge<Manifest>(["gen", gen]);
+  }
+
+  /** Generations this process has read, newest last (at most {@link PINS_PER_PROCESS}). */
+  private pins: number[] = [];
+
+  /**
+   * Pins a generation for this process: garbage collection (here or in any process) keeps
+   * the generations a live process pinned — the one it serves and the one before, which an
+   * in-flight request may still be loading. A dead process's pin is dropped. Best effort:
+   * on a read-only index folder nothing is pinned (and nothing can be collected either).
+   */
+  async pinGeneration(generation: number): Promise<void> {
+    if (this.pins.includes(generation)) return;
+    this.pins = [...this.pins, generation].slice(-PINS_PER_PROCESS);
+    const pin: Pin = {
+      pid: Deno.pid,
+      host: Deno.hostname(),
+      at: Date.now(),
+      start: START,
+      generations: this.pins,
+    };
+    await this.kv.set(pinKey(), pin).catch(() => {});
+  }
+
+  /** Generations pinned by live processes; pins of dead ones are deleted. */
+  private async pinnedGenerations(): Promise<Set<number>> {
+    const out = new Set<number>();
+    const dead: Deno.KvKey[] = [];
+    for await (const e of this.kv.list<Pin>({ prefix: ["pin"] })) {
+      if (isAlive(e.value)) { for (const g of e.value.generations) out.add(g); }
+      else dead.push(e.key);
+    }
+    await this.deleteKeys(dead);
+    return out;
   }
 
   /** Writes a manifest for a new generation (not yet visible to readers). */
@@ -155,6 +196,41 @@ export class Store {
     await this.written(this.kv.set(["blobs", hash], Object.keys(parts)));
   }
 
+  /**
+   * Writes blobs whose parts are already JSON-encoded (as `writeBlob` would encode them) in
+   * as few atomic commits as the store's limits allow. A blob's complete mark follows its
+   * parts, in the same commit or a later one.
+   */
+  async writeEncodedBlobs(
+    blobs: ReadonlyArray<{ hash: string; parts: Record<string, Uint8Array> }>,
+  ): Promise<void> {
+    let op = this.kv.atomic();
+    let bytes = 0;
+    let keys = 0;
+    const set = async (key: Deno.KvKey, value: unknown, size: number) => {
+      if (keys >= MAX_KEYS_PER_COMMIT || bytes + size > BATCH_BYTES) {
+        await this.mustCommit(op);
+        op = this.kv.atomic();
+        bytes = keys = 0;
+      }
+      op = op.set(key, value);
+      bytes += size + 128;
+      keys++;
+    };
+    for (const { hash, parts } of blobs) {
+      for (const [kind, data] of Object.entries(parts)) {
+        const n = Math.max(1, Math.ceil(data.length / PART_BYTES));
+        for (let i = 0; i < n; i++) {
+          const part = data.subarray(i * PART_BYTES, (i + 1) * PART_BYTES);
+          await set(["blob", kind, hash, "p", i], part, part.length);
+        }
+        await set(["blob", kind, hash, "n"], n, 8);
+      }
+      await set(["blobs", hash], Object.keys(parts), 64);
+    }
+    if (keys > 0) await this.mustCommit(op);
+  }
+
   /** Reads one part (`"symbols"`, `"chunks"`, …) of a blob. */
   async readBlob<T>(kind: string, hash: string): Promise<T | null> {
     return await this.getLarge<T>(["blob", kind, hash]);
@@ -187,19 +263,24 @@ export class Store {
     return out;
   }
 
-  /** Deletes every generation but `keep` (partial manifests of runs that were cut off). */
+  /**
+   * Deletes every generation but `keep` and those a live process pinned (what is left is
+   * partial manifests of runs that were cut off, and generations nobody serves).
+   */
   async dropGenerationsExcept(keep: number | null): Promise<void> {
+    const pinned = await this.pinnedGenerations();
     const keys: Deno.KvKey[] = [];
     for await (const e of this.kv.list({ prefix: ["gen"] })) {
-      if (e.key[1] !== keep) keys.push(e.key);
+      if (e.key[1] !== keep && !pinned.has(e.key[1] as number)) keys.push(e.key);
     }
     await this.deleteKeys(keys);
   }
 
   /**
-   * Deletes generations other than the current one and the one before it, and blobs that
-   * neither uses. The one before stays so that a reader (this process or another) still
-   * loading it when the flip happened finds every blob; it goes at the next commit.
+   * Deletes generations other than the current one, the one before it and those a live
+   * process pinned ({@link pinGeneration}), and blobs that none of them uses. The one
+   * before stays so that a reader still loading it when the flip happened finds every
+   * blob; a pinned one stays for as long as the process that serves it lives.
    */
   async collectGarbage(): Promise<{ generations: number; blobs: number }> {
     const current = await this.currentGeneration();
@@ -209,7 +290,10 @@ export class Store {
       [...gens].filter((g) => current !== null && g < current).sort((a, b) => b - a).find(() =>
         true
       ) ?? null;
-    const kept = [current, previous].filter((g): g is number => g !== null);
+    const pinned = await this.pinnedGenerations();
+    const kept = [current, previous, ...[...pinned].filter((g) => gens.has(g))].filter((
+      g,
+    ): g is number => g !== null);
     const used = new Set<string>();
     for (const g of kept) {
       const m = await this.getLarge<Manifest>(["gen", g]);
@@ -295,6 +379,21 @@ export class Store {
     if (cur.value && isMine(cur.value)) {
       await this.written(this.kv.atomic().check(cur).delete(["lease"]).commit());
     }
+  }
+
+  /**
+   * Takes the writer lease or fails with `busy` (503 on every surface), naming the process
+   * that holds it.
+   */
+  async holdLease(): Promise<void> {
+    if (await this.acquireLease()) return;
+    const pid = await this.leaseHolder();
+    throw new CodectxError(
+      "busy",
+      `another codectx process${
+        pid === null ? "" : ` (pid ${pid})`
+      } is indexing this project; retry when it is done or stop it`,
+    );
   }
 
   /** Who holds the lease, if anyone alive. */
@@ -399,6 +498,19 @@ interface Lease {
   at: number;
   /** Start time of the process (clock ticks since boot, from `/proc/<pid>/stat`); null elsewhere. */
   start?: number | null;
+}
+
+/** A reader's pin: the generations a live process may still load blobs of. */
+interface Pin extends Lease {
+  generations: number[];
+}
+
+/** Generations one process pins: the one it serves and the one before. */
+const PINS_PER_PROCESS = 2;
+
+/** This process's pin key (pid and start time: a reused pid is another process). */
+function pinKey(): Deno.KvKey {
+  return ["pin", Deno.hostname(), Deno.pid, START ?? 0];
 }
 
 /** Start time of a process on Linux, or null when unknown. */
