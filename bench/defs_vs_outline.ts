@@ -272,7 +272,7 @@ async function oracleDefs(
   return tags.flatMap((t) => {
     const category = Object.hasOwn(kinds, t.kind) ? kinds[t.kind] : undefined;
     // ctags names anonymous functions and classes `Anonymous…<hash>`: no definitions.
-    if (!category || /^Anonymous|^__anon/.test(t.name)) return [];
+    if (!category || /^(Anonymous|__anon)[A-Za-z]*[0-9a-f]*[0-9][0-9a-f]*$/.test(t.name)) return [];
     return [{ file: t.path, name: normalizeName(t.name), line: t.line, category }];
   });
 }
