@@ -44,7 +44,10 @@ function progressPrinter(): (p: IndexProgress) => void {
     }
     const decile = p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 10) : 0;
     if (p.phase !== lastPhase || (p.phase === "parse" && decile !== lastDecile)) {
-      if (p.phase !== "done") console.error(`${p.phase}: ${p.filesDone}/${p.filesTotal}`);
+      // A phase with nothing to count (the walk, a parse of no changed file) says nothing.
+      if (p.phase !== "done" && p.filesTotal > 0) {
+        console.error(`${p.phase}: ${p.filesDone}/${p.filesTotal}`);
+      }
       lastPhase = p.phase;
       lastDecile = decile;
     }
