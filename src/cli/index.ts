@@ -44,8 +44,9 @@ function progressPrinter(): (p: IndexProgress) => void {
     }
     const decile = p.filesTotal ? Math.floor((p.filesDone / p.filesTotal) * 10) : 0;
     if (p.phase !== lastPhase || (p.phase === "parse" && decile !== lastDecile)) {
-      // A phase with nothing to count (the walk, a parse of no changed file) says nothing.
-      if (p.phase !== "done" && p.filesTotal > 0) {
+      // The walk counts nothing yet; another phase with nothing to count says nothing.
+      if (p.phase === "walk") console.error("walking the tree");
+      else if (p.phase !== "done" && p.filesTotal > 0) {
         console.error(`${p.phase}: ${p.filesDone}/${p.filesTotal}`);
       }
       lastPhase = p.phase;
