@@ -183,6 +183,10 @@ Deno.test("web pictures at 200 nodes: clusters, no overlapping labels, readable"
       assert.deepEqual(m.overlaps, []);
       assert.deepEqual(m.outside, []);
       assert.ok(m.minLabelPx >= 8, `labels are ${m.minLabelPx} px high`);
+      // The imports between two boxes are drawn box to box (one per pair of boxes): main's
+      // ten and the ten from one package to the next.
+      const bundles = await page.$$eval("#graph-out svg g.edge.bundle", (es) => es.length);
+      assert.equal(bundles, 2 * PACKAGES);
     });
 
     await t.step("folded by folder it is eleven nodes", async () => {

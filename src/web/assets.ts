@@ -60,6 +60,7 @@ const ASSETS: Readonly<Record<string, Asset>> = {
   "/app.js": script("app.js"),
   "/code.js": script("code.js"),
   "/dom.js": script("dom.js"),
+  "/dot.js": script("dot.js"),
   "/file.js": script("file.js"),
   "/graph.js": script("graph.js"),
   "/graphviz.js": script("graphviz.js"),

@@ -15,17 +15,11 @@
 
 /** @import { Route } from "./route.js" */
 /** @import { DepsAnswer, CallGraph } from "./rest.js" */
-/** @import { Picture } from "./pictures.js" */
+/** @import { Picture } from "./dot.js" */
 import { el, note } from "./dom.js";
 import { drawDot } from "./graphviz.js";
-import {
-  callPicture,
-  depsPicture,
-  folderOf,
-  MAX_NODES,
-  neighbourhoodPicture,
-  toDot,
-} from "./pictures.js";
+import { callPicture, depsPicture, folderOf, MAX_NODES, neighbourhoodPicture } from "./pictures.js";
+import { toDot } from "./dot.js";
 import { get } from "./rest.js";
 import { href } from "./route.js";
 
@@ -203,8 +197,8 @@ export async function graphView(out, route) {
   await drawDot(
     box,
     pic.nodes.length > 8
-      ? [toDot(pic.nodes, pic.edges, "LR"), toDot(pic.nodes, pic.edges, "TB")]
-      : toDot(pic.nodes, pic.edges),
+      ? ["LR", "TB"].map((dir) => toDot(pic.nodes, pic.edges, dir, pic.bundle))
+      : toDot(pic.nodes, pic.edges, "LR", pic.bundle),
   );
   box.appendChild(legend(kind));
 }

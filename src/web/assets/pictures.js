@@ -4,159 +4,26 @@
 /// <reference lib="dom.iterable" />
 /// <reference lib="esnext" />
 /**
- * The pictures themselves, as Graphviz DOT drawn to SVG: a symbol's call graph, the whole
- * project's dependencies (files or folders, cycles in red) and a file's neighbourhood. The view
- * that asks for them and its controls are in `graph.js`.
+ * What the pictures show: the nodes and edges of a symbol's call graph, of the whole
+ * project's dependencies (files or folders, cycles in red) and of a file's neighbourhood. The
+ * DOT text is made in `dot.js`; the view that asks for them and its controls are in `graph.js`.
  *
  * @module
  */
 
 /** @import { CallGraph, CallNode, DepsAnswer } from "./rest.js" */
-import { dotAttrs, dotQuote } from "./graphviz.js";
+/** @import { PicEdge, PicNode, Picture } from "./dot.js" */
 import { fileHref, href } from "./route.js";
 import { resolutionOf } from "./symbol.js";
 
 /** At most this many nodes are drawn. */
 export const MAX_NODES = 250;
 
+/** Above this many import edges, those between two folders' boxes are bundled into one. */
+const BUNDLE_OVER = 60;
+
 /** Above this many project nodes, calls that leave the project are not drawn. */
 const FOLD_EXTERNAL_MAX = 30;
-
-/** Above this many boxes, boxes are gathered in their folder's box. */
-const FLAT_GROUPS = 12;
-
-/**
- * Graph-wide DOT defaults: compact, the page's font.
- * @param {string} rankdir `LR` or `TB`
- * @returns {string}
- */
-function dotHead(rankdir) {
-  return [
-    "graph [rankdir=" + rankdir + ', bgcolor="transparent", fontname="Helvetica", ' +
-    "fontsize=10, nodesep=0.18, ranksep=0.5, pad=0.2, newrank=true]",
-    'node [shape=box, style="rounded,filled", fillcolor="#ffffff", fontname="Helvetica", ' +
-    'fontsize=10, height=0.28, margin="0.12,0.04"]',
-    'edge [arrowsize=0.6, color="#8a94a6"]',
-  ].join(";\n");
-}
-
-/**
- * A node of a picture.
- * @typedef {{ id: string, label: string, group: string, href?: string, tooltip: string,
- *   cls: string }} PicNode
- */
-/**
- * An edge of a picture.
- * @typedef {{ from: string, to: string, cls: string, tooltip: string, label?: string,
- *   weight?: number }} PicEdge
- */
-/**
- * A picture: its nodes and edges, how many nodes were cut at {@link MAX_NODES}, and how many
- * calls leaving the project were left out.
- * @typedef {{ nodes: PicNode[], edges: PicEdge[], cut: number, hidden?: number }} Picture
- */
-/**
- * A box of a picture: its label, its nodes and the boxes inside it.
- * @typedef {{ label: string, nodes: PicNode[], inner: Box[] }} Box
- */
-
-/**
- * The boxes the nodes are drawn in. Each node's `group` (a file or a folder) is a box; when
- * there are more than {@link FLAT_GROUPS} of them, they are gathered in their parent folder's
- * box, and a group of one node is left out of its own box (its folder's box says where it is).
- * @param {PicNode[]} nodes
- * @returns {{ loose: PicNode[], boxes: Box[] }}
- */
-export function boxesOf(nodes) {
-  /** @type {Map<string, PicNode[]>} */
-  const groups = new Map();
-  /** @type {PicNode[]} */
-  const loose = [];
-  nodes.forEach((n) => {
-    if (!n.group) return loose.push(n);
-    const list = groups.get(n.group) || [];
-    list.push(n);
-    groups.set(n.group, list);
-  });
-  if (groups.size <= FLAT_GROUPS) {
-    return {
-      loose,
-      boxes: [...groups].map(([label, list]) => ({ label, nodes: list, inner: [] })),
-    };
-  }
-  /** @type {Map<string, Box>} */
-  const outer = new Map();
-  /** @type {Box[]} */
-  const top = [];
-  groups.forEach((list, group) => {
-    const cut = group.lastIndexOf("/");
-    const parent = cut > 0 ? group.slice(0, cut) : "";
-    const own = list.length > 1 ? { label: group.slice(cut + 1), nodes: list, inner: [] } : null;
-    if (!parent) {
-      if (own) top.push({ ...own, label: group });
-      else loose.push(...list);
-      return;
-    }
-    let box = outer.get(parent);
-    if (!box) {
-      box = { label: parent + "/", nodes: [], inner: [] };
-      outer.set(parent, box);
-    }
-    if (own) box.inner.push(own);
-    else box.nodes.push(...list);
-  });
-  return { loose, boxes: [...top, ...outer.values()] };
-}
-
-/**
- * DOT text of nodes in boxes (see {@link boxesOf}) and edges.
- * @param {PicNode[]} nodes
- * @param {PicEdge[]} edges
- * @param {string} [rankdir] `LR` (default) or `TB`
- * @returns {string}
- */
-export function toDot(nodes, edges, rankdir) {
-  /** @type {string[]} */
-  const out = ["digraph G {", dotHead(rankdir || "LR") + ";"];
-  /** @param {PicNode} n */
-  const line = (n) =>
-    dotQuote(n.id) +
-    dotAttrs({ label: n.label, href: n.href, tooltip: n.tooltip, class: n.cls, id: n.id }) + ";";
-  let i = 0;
-  /** @param {Box} box */
-  const emit = (box) => {
-    out.push("subgraph " + dotQuote("cluster_" + i++) + " {");
-    out.push(
-      "graph" + dotAttrs({
-        label: box.label,
-        class: "group",
-        style: "rounded,dashed",
-        color: "#b8bfcc",
-        fontcolor: "#6b7280",
-        tooltip: box.label,
-      }) + ";",
-    );
-    box.nodes.forEach((n) => out.push(line(n)));
-    box.inner.forEach(emit);
-    out.push("}");
-  };
-  const { loose, boxes } = boxesOf(nodes);
-  loose.forEach((n) => out.push(line(n)));
-  boxes.forEach(emit);
-  edges.forEach((e) => {
-    out.push(
-      dotQuote(e.from) + " -> " + dotQuote(e.to) +
-        dotAttrs({
-          class: e.cls,
-          tooltip: e.tooltip,
-          label: e.label,
-          penwidth: e.weight ? String(Math.min(4, 0.8 + Math.log2(e.weight))) : undefined,
-        }) + ";",
-    );
-  });
-  out.push("}");
-  return out.join("\n");
-}
 
 /**
  * Whether a call leaves the project (a builtin or a library call): the API's `external` flag,
@@ -401,7 +268,8 @@ export function depsPicture(d, fold, under) {
       if (count) n.label += " (" + count + (count === 1 ? " file)" : " files)");
     }
   });
-  return { nodes: [...nodes.values()], edges: [...edges.values()], cut };
+  const list = [...edges.values()];
+  return { nodes: [...nodes.values()], edges: list, cut, bundle: list.length > BUNDLE_OVER };
 }
 
 /**
@@ -487,5 +355,5 @@ export function neighbourhoodPicture(whole, own, file, depth) {
     });
     edges.push({ from: ids.get(file) || "f0", to: id, cls: "edge-dep external", tooltip: "" });
   }
-  return { nodes, edges, cut };
+  return { nodes, edges, cut, bundle: edges.length > BUNDLE_OVER };
 }
