@@ -221,22 +221,37 @@ function explainFile(p: Obj): string {
   ]);
 }
 
+/** The resolution most items share (said once instead of on each line). */
+function commonResolution(items: Obj[]): unknown {
+  const counts = new Map<unknown, number>();
+  for (const o of items) counts.set(o.resolution, (counts.get(o.resolution) ?? 0) + 1);
+  return [...counts].sort((a, b) => b[1] - a[1])[0]?.[0];
+}
+
 function findReferences(p: Obj): string {
   const refs = objs(p.references);
   const byFile = new Map<string, Obj[]>();
   for (const r of refs) byFile.set(str(r.file), [...(byFile.get(str(r.file)) ?? []), r]);
+  const usual = commonResolution(refs);
   const groups = [...byFile].map(([file, rs]) =>
     `${file}\n${
-      rs.map((r) =>
-        `  ${num(r.line)} ${str(r.kind)}${sureness(r)}${r.in ? ` in ${str(r.in)}` : ""}: ${
-          str(r.context).trim()
-        }`
-      ).join("\n")
+      rs.map((r, i) => {
+        // The enclosing definition once per run of lines inside it.
+        const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${str(r.in)}` : "";
+        const sure = r.resolution === usual ? "" : sureness(r);
+        return `  ${num(r.line)} ${str(r.kind)}${sure}${inside}: ${str(r.context).trim()}`;
+      }).join("\n")
     }`
   );
   const total = num(p.total);
+  const by = isObj(p.by_resolution) ? p.by_resolution : {};
+  const counts = [["exact", "exact"], ["inferred", "inferred"], ["name", "by name only"]]
+    .filter(([k]) => num(by[k]) > 0).map(([k, label]) => `${label} ${num(by[k])}`).join(", ");
+  const usualWord = usual === undefined ? "" : sureness({ resolution: usual }).replace(/^, /, "");
   return join([
-    `${str(p.symbol)}: ${total} references${p.truncated ? ` (first ${refs.length} shown)` : ""}`,
+    `${str(p.symbol)}: ${total} references${p.truncated ? ` (first ${refs.length} shown)` : ""}${
+      counts ? `; ${counts}` : ""
+    }${usualWord ? `; lines below are ${usualWord} unless marked` : ""}`,
     listOf("Defined at", objs(p.definitions), symbolLine),
     groups.join("\n"),
   ]);
