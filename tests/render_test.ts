@@ -70,6 +70,17 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     assert.match(rendered, /\n- pkg\/store\.py:19 in refill: `store\.put\("c", 3\)`/);
     assert.ok(rendered.length < window.length);
 
+    const refs = renderText(
+      "find_references",
+      await run("find_references", { symbol_name: "Store.put" }),
+    );
+    // Two calls inside `fill`: the enclosing function is named on the first line only.
+    assert.match(
+      refs,
+      /\n {2}13 call[^\n]* in fill: store\.put\("a", 1\)\n {2}14 call[^\n:]*: store\.put/,
+      refs,
+    );
+
     const deps = renderText(
       "get_dependencies",
       await run("get_dependencies", { file_path: "pkg/store.py" }),
