@@ -54,6 +54,8 @@ interface Server {
   url: string;
   exited: number | null;
   stderr: string;
+  /** Requests on their way, for telling what a slow `/health` waited behind. */
+  inFlight: Map<number, { what: string; t0: number }>;
 }
 
 async function copyFixture(): Promise<string> {
@@ -70,7 +72,7 @@ async function startServer(name: string, args: string[], root: string): Promise<
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const s: Server = { name, proc, url: "", exited: null, stderr: "" };
+  const s: Server = { name, proc, url: "", exited: null, stderr: "", inFlight: new Map() };
   proc.status.then((st) => (s.exited = st.code));
   s.url = await new Promise<string>((resolve, reject) => {
     (async () => {
@@ -164,6 +166,8 @@ async function send(
     if (slow) init.duplex = "half";
   }
   sentCount++;
+  const flightId = sentCount;
+  server.inFlight.set(flightId, { what: `${sent.what}`.slice(0, 200), t0: performance.now() });
   try {
     const res = await fetch(`${server.url}${path}`, {
       ...init,
@@ -187,6 +191,8 @@ async function send(
     transportErrors++;
     count(`${sent.surface} transport-error`);
     failures.push({ sent, status: "transport", body: String(err).slice(0, 300) });
+  } finally {
+    server.inFlight.delete(flightId);
   }
 }
 
@@ -516,17 +522,24 @@ const rssPeak = new Map(rssStart);
 
 // /health probes, concurrently with the fuzz.
 const latencies = new Map<string, number[]>(servers.map((s) => [s.name, []]));
+/** Probes over 1 s: the server, how long, and the oldest requests in flight at the start. */
+const slowProbes: Array<{ server: string; ms: number; behind: string[] }> = [];
 let probing = true;
 const probes = servers.map(async (s) => {
   while (probing) {
     const t0 = performance.now();
+    const behind = [...s.inFlight.values()].sort((a, b) => a.t0 - b.t0).slice(0, 4)
+      .map((f) => `${(t0 - f.t0).toFixed(0)} ms: ${f.what}`);
+    let ms = 30_000;
     try {
       const r = await fetch(`${s.url}/health`, { signal: AbortSignal.timeout(30_000) });
       await r.body?.cancel();
-      latencies.get(s.name)!.push(performance.now() - t0);
+      ms = performance.now() - t0;
     } catch {
-      latencies.get(s.name)!.push(30_000);
+      // counted as 30 s
     }
+    latencies.get(s.name)!.push(ms);
+    if (ms > 1000) slowProbes.push({ server: s.name, ms, behind });
     await new Promise((r) => setTimeout(r, 50));
   }
 });
@@ -623,6 +636,10 @@ for (const [n, xs] of latencies) {
       pct(xs, 99).toFixed(1)
     } ms max=${Math.max(...xs).toFixed(1)} ms`,
   );
+}
+for (const p of slowProbes.sort((a, b) => b.ms - a.ms).slice(0, 8)) {
+  console.log(`slow /health ${p.server} ${p.ms.toFixed(0)} ms, oldest in flight:`);
+  for (const b of p.behind) console.log(`    ${b}`);
 }
 for (const [n] of pids) {
   const a = rssStart.get(n)!, b = rssEnd.get(n)!;

@@ -87,6 +87,7 @@ Deno.test("brackets nested or left open past the limit are refused before parsin
       const code of [
         "x = " + "(".repeat(50_000),
         "y = " + "f(a=".repeat(300) + "1" + ")".repeat(300),
+        ")]}".repeat(100_000),
       ]
     ) {
       const r = await executor.execute({
@@ -95,7 +96,10 @@ Deno.test("brackets nested or left open past the limit are refused before parsin
       });
       assert.equal(r.success, false);
       assert.equal(r.error_code, "invalid_argument");
-      assert.match(r.error ?? "", new RegExp(`more than ${MAX_BRACKET_DEPTH} levels of brackets`));
+      assert.match(
+        r.error ?? "",
+        new RegExp(`more than ${MAX_BRACKET_DEPTH} levels of brackets, or closes more than`),
+      );
     }
     // Brackets inside strings and comments do not count; ordinary nesting passes.
     const fine = `s = "${"(".repeat(500)}"  # ${"[".repeat(500)}\nx = ${"[".repeat(60)}${
@@ -134,10 +138,10 @@ Deno.test("a slow validate_code runs off the server's thread and is stopped at i
   });
   try {
     await executor.service.start({ watch: false, log: () => {} });
-    // Stray closing brackets (1 MB): a flat tree under every limit that takes the parser
-    // and the query engine seconds; it ran on the server's thread before analysis moved
-    // to workers.
-    const code = ")]}".repeat(340_000);
+    // 1 MB of calls that security rules flag (40,000 lines): under every limit, and seconds
+    // of parsing and analysis; it ran on the server's thread before analysis moved to
+    // workers.
+    const code = "import os\n" + "os.system(eval(input()))\n".repeat(40_000);
     let invokeDone = false;
     const invoke = fetch(`${server.url}/tools/invoke`, {
       method: "POST",
@@ -464,6 +468,9 @@ Deno.test("MCP stdio: garbage, oversized and invalid lines get JSON-RPC errors; 
       `"arguments":{"code":"${"x".repeat(11 * 1024 * 1024)}"}}}\n`;
     await writer.write(enc.encode(huge));
     await writer.write(enc.encode('{"foo":1}\n'));
+    await writer.write(
+      enc.encode('{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":1}}\n'),
+    );
     await writer.write(enc.encode(
       JSON.stringify({
         jsonrpc: "2.0",
@@ -476,15 +483,19 @@ Deno.test("MCP stdio: garbage, oversized and invalid lines get JSON-RPC errors; 
         },
       }) + "\n",
     ));
-    await poll("four answers", () => Promise.resolve(lines.length >= 4 ? true : null));
+    await poll("five answers", () => Promise.resolve(lines.length >= 5 ? true : null));
     const answers = lines.map((l) => JSON.parse(l));
     assert.equal(answers[0].error.code, -32700);
     assert.equal(answers[1].id, 7);
     assert.equal(answers[1].error.code, -32600);
     assert.match(answers[1].error.message, /larger than 10485760 bytes/);
     assert.equal(answers[2].error.code, -32600);
-    assert.equal(answers[3].id, 1);
-    assert.equal(answers[3].result.serverInfo.name, "codectx");
+    // Malformed params of a request the SDK checks itself: -32602 naming the fields.
+    const bad = answers.find((a) => a.id === 9);
+    assert.equal(bad.error.code, -32602);
+    assert.match(bad.error.message, /initialize has invalid params \(params\.protocolVersion/);
+    const init = answers.find((a) => a.id === 1);
+    assert.equal(init.result.serverInfo.name, "codectx");
   } finally {
     await writer.close().catch(() => {});
     await proc.status;

@@ -12,7 +12,7 @@ import { analysisGrammar } from "./grammar.ts";
 import { computeMetrics, type FileMetrics } from "./metrics.ts";
 import { scanSecrets } from "./secrets.ts";
 import type { SecurityIssue } from "./security.ts";
-import { bracketDepth, MAX_BRACKET_DEPTH } from "./syntax.ts";
+import { bracketsPastLimit } from "./syntax.ts";
 import { MAX_TREE_DEPTH, treeDepth } from "./tree_walk.ts";
 
 /** What analysis says about one file. */
@@ -51,7 +51,7 @@ export async function analyzeSource(
   const secrets = scanSecrets(file, text);
   const grammar = languageById(id)?.grammar ? analysisGrammar(id) : undefined;
   if (!grammar) return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
-  if (bracketDepth(text) > MAX_BRACKET_DEPTH) {
+  if (bracketsPastLimit(text)) {
     const base = { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
     return { ...base, tooDeep: true, tooDeepBy: "brackets" };
   }

@@ -164,6 +164,9 @@ export function createAnalysisPool(size: number): AnalysisPool {
       worker.onmessage = null;
       worker.onerror = null;
       slot.busy = false;
+      // A parser's memory only grows: a worker that read a large input is replaced, so
+      // the process returns to its size after a burst of big snippets or files.
+      if (slot.worker === worker && inputSize(job) > RECYCLE_BYTES) kill(slot);
       if (err) q.reject(err);
       else q.resolve(result);
       if (!closed) pump();
@@ -223,6 +226,13 @@ export function createAnalysisPool(size: number): AnalysisPool {
       }
     },
   };
+}
+
+/** Input size past which a job's worker is replaced once it is done (see `finish`). */
+export const RECYCLE_BYTES = 256 * 1024;
+
+function inputSize(job: AnalysisJob): number {
+  return job.kind === "analyze" ? job.text.length : job.code.length;
 }
 
 function timeoutError(job: AnalysisJob): CodectxError {

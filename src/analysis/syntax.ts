@@ -163,19 +163,24 @@ function lastToken(n: Node): string {
 export const MAX_BRACKET_DEPTH = 200;
 
 /**
- * How deep `(`, `[` and `{` nest in a text, counting no further than `limit + 1`. Quoted
- * text on one line and `#` / `//` comments are skipped, so brackets in strings do not
- * count; closing brackets never take the depth below zero. One pass, no parser.
+ * How deep `(`, `[` and `{` nest in a text, and how many closing brackets close nothing,
+ * counting no further than `limit + 1`. Quoted text on one line and `#` / `//` comments
+ * are skipped, so brackets in strings do not count. One pass, no parser.
  *
  * @example
  * ```ts
- * bracketDepth("f(g([1]))"); // 3
- * bracketDepth("x = '((('"); // 0
+ * bracketStats("f(g([1]))"); // { depth: 3, stray: 0 }
+ * bracketStats("x = '((('"); // { depth: 0, stray: 0 }
+ * bracketStats("))"); // { depth: 0, stray: 2 }
  * ```
  */
-export function bracketDepth(text: string, limit = MAX_BRACKET_DEPTH): number {
+export function bracketStats(
+  text: string,
+  limit = MAX_BRACKET_DEPTH,
+): { depth: number; stray: number } {
   let depth = 0;
   let deepest = 0;
+  let stray = 0;
   let quote = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -196,17 +201,32 @@ export function bracketDepth(text: string, limit = MAX_BRACKET_DEPTH): number {
     } else if (c === 40 || c === 91 || c === 123) {
       if (++depth > deepest) {
         deepest = depth;
-        if (deepest > limit) return deepest;
+        if (deepest > limit) break;
       }
-    } else if ((c === 41 || c === 93 || c === 125) && depth > 0) depth--;
+    } else if (c === 41 || c === 93 || c === 125) {
+      if (depth > 0) depth--;
+      else if (++stray > limit) break;
+    }
   }
-  return deepest;
+  return { depth: deepest, stray };
+}
+
+/** How deep brackets nest in a text ({@link bracketStats}). */
+export function bracketDepth(text: string, limit = MAX_BRACKET_DEPTH): number {
+  return bracketStats(text, limit).depth;
+}
+
+/** Whether a text's brackets nest, or close nothing, past {@link MAX_BRACKET_DEPTH}. */
+export function bracketsPastLimit(text: string): boolean {
+  const { depth, stray } = bracketStats(text);
+  return depth > MAX_BRACKET_DEPTH || stray > MAX_BRACKET_DEPTH;
 }
 
 /** The sentence of a text whose brackets nest past {@link MAX_BRACKET_DEPTH}. */
 export function bracketsTooDeepMessage(what: string): string {
   return `${what} nests (or leaves open) more than ${MAX_BRACKET_DEPTH} levels of brackets, ` +
-    `the most the checks read; close the brackets, or check a smaller or flatter part`;
+    `or closes more than ${MAX_BRACKET_DEPTH} it never opened, the most the checks read; ` +
+    `balance the brackets, or check a smaller or flatter part`;
 }
 
 /**
@@ -214,7 +234,7 @@ export function bracketsTooDeepMessage(what: string): string {
  * (`invalid_argument` naming the limit); `what` names the input ("the code").
  */
 export function checkBrackets(text: string, what: string): void {
-  if (bracketDepth(text) > MAX_BRACKET_DEPTH) {
+  if (bracketsPastLimit(text)) {
     throw new CodectxError("invalid_argument", bracketsTooDeepMessage(what));
   }
 }

@@ -204,5 +204,43 @@ export function createMcpServer(executor: Executor, source = "mcp"): McpServer {
       };
     },
   );
+  paramsErrorsAsInvalidParams(server);
   return server;
+}
+
+type RequestHandler = (req: unknown, extra: unknown) => Promise<unknown>;
+
+/**
+ * Malformed params of any request the SDK checks itself (`initialize`, `ping`, …) fail its
+ * zod parse, which it answers as -32603 with a dump of issues: every handler is wrapped
+ * so that they answer -32602 with one sentence naming the fields.
+ */
+function paramsErrorsAsInvalidParams(server: McpServer): void {
+  const handlers = (server.server as unknown as { _requestHandlers?: Map<string, RequestHandler> })
+    ._requestHandlers;
+  if (!handlers) return;
+  for (const [method, handler] of handlers) {
+    handlers.set(method, async (req, extra) => {
+      try {
+        return await handler(req, extra);
+      } catch (err) {
+        const issues = zodIssues(err);
+        if (!issues) throw err;
+        const shown = issues.slice(0, 3).map((i) =>
+          `${i.path.length ? i.path.join(".") : "the request"}: ${i.message}`
+        ).join("; ");
+        throw new McpError(
+          McpErrorCode.InvalidParams,
+          `${method} has invalid params (${shown}); see the MCP specification for its shape`,
+        );
+      }
+    });
+  }
+}
+
+/** The issues of a zod validation error, or null for any other error. */
+function zodIssues(err: unknown): Array<{ path: PropertyKey[]; message: string }> | null {
+  if (!(err instanceof Error) || !Array.isArray((err as { issues?: unknown }).issues)) return null;
+  return (err as unknown as { issues: Array<{ path: PropertyKey[]; message: string }> }).issues
+    .map((i) => ({ path: (i.path ?? []).map((k) => String(k)), message: String(i.message) }));
 }
