@@ -10,12 +10,12 @@
  * with `file_path` set to its own file. Correct snippets must give no "exists nowhere"
  * finding (`unresolved_symbols`).
  *
- * Then one name the snippet calls or imports (a free call, an imported name, a member of an
- * imported module) is misspelled at one place (a letter doubled: `echo` → `echoo`) into a
+ * Then one name the function calls (a free call; in a function with none, a member called on
+ * a module the header imports whole) is misspelled at one place (a letter doubled: `echo` → `echoo`) into a
  * name the project does not hold; the misspelling must be found (an unresolved name that
  * contains it).
  *
- * Run: `deno run -A bench/validate_snippets.ts [--per-project 40] [--seed 13] [--verbose]`
+ * Run: `deno run -A bench/validate_snippets.ts [--per-project 42] [--seed 13] [--verbose]`
  *
  * @module
  */
@@ -26,7 +26,8 @@ import { deb, debSource, npm } from "./sources.ts";
 
 const { values } = parseArgs({
   options: {
-    "per-project": { type: "string", default: "40" },
+    // 42 × 4 + got's 32 top-level definitions = 200 snippets.
+    "per-project": { type: "string", default: "42" },
     seed: { type: "string", default: "13" },
     project: { type: "string" },
     verbose: { type: "boolean" },
@@ -168,7 +169,7 @@ async function snippets(ex: Executor, root: string, p: Project, from: string) {
 }
 
 const KEYWORDS = new Set(
-  "if elif else for while return def class lambda with not and or in is print assert yield await async function new typeof switch case catch try throw delete void instanceof func go defer select range make len cap append panic recover super self this"
+  "if elif else for while return def class lambda with not and or in is assert yield await async except raise del from import pass function new typeof switch case catch try throw delete void instanceof func go defer select range make len cap append panic recover super self this"
     .split(" "),
 );
 
@@ -208,6 +209,21 @@ function misspellable(
     const modifiers = /^\s*((async|static|get|set|public|private|protected|override|\*)\s*)*$/;
     if (language === "javascript" && modifiers.test(before) && /\)\s*\{\s*$/.test(after)) continue;
     out.push({ at: bodyStart + m.index!, name });
+  }
+  if (out.length > 0 || language === "go") return out;
+  // Else a member called on a module the header imports whole (`os.path.join(`,
+  // `fs.readFileSync(`, a project module's namespace): the member is misspelled.
+  const header = code.slice(0, bodyStart);
+  const modules = new Set<string>();
+  const imports = language === "python"
+    ? /^import\s+([\w.]+)(?:\s+as\s+(\w+))?/gm
+    : /import\s+\*\s+as\s+(\w+)\s+from\s+['"](?:\.|node:)|(?:const|var|let)\s+(\w+)\s*=\s*require\(['"](?:\.|node:|fs|path|http|url|util|events)/g;
+  for (const m of header.matchAll(imports)) {
+    modules.add(language === "python" ? (m[2] ?? m[1].split(".")[0]) : (m[1] ?? m[2]));
+  }
+  for (const m of body.matchAll(/(?<![\w.$])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\(/g)) {
+    if (!modules.has(m[1]) || m[2].length < 4 || m[2].startsWith("_")) continue;
+    out.push({ at: bodyStart + m.index! + m[1].length + 1, name: m[2] });
   }
   return out;
 }

@@ -178,3 +178,52 @@ import typing_extensionz
   );
   assert.deepEqual(unresolved(v), ["import typing_extensionz"]);
 });
+
+Deno.test("a call inside a subscript target or a parameter default is checked, not bound", async () => {
+  const v = await validateIn(
+    { "util.py": "def import_string(name):\n    return name\n" },
+    `from util import import_string
+
+
+def load(names, make=import_strinng("m"), *args, key: str = "k", **kw):
+    table = {}
+    table[import_strng(names)] = None
+    a, (b, c) = 1, (2, 3)
+    return table, a, b, c, make, args, key, kw
+`,
+    "app.py",
+  );
+  assert.deepEqual(unresolved(v), ["call import_strinng", "call import_strng"]);
+  const names = v.unresolved_symbols.map((u) => u.suggestions[0]);
+  assert.deepEqual(names, ["import_string", "import_string"]);
+});
+
+Deno.test("a member of a required Node module is checked; a parameter of that name is not", async () => {
+  const files = {
+    "package.json": JSON.stringify({ name: "app" }),
+    "lib/app.js": "exports.x = 1;\n",
+  };
+  const v = await validateIn(
+    files,
+    `var http = require('http');
+
+exports.listen = function listen() {
+  var server = http.createSServer(this);
+  return server.listen.apply(server, arguments);
+};
+`,
+    "lib/app.js",
+  );
+  assert.deepEqual(unresolved(v), ["member http.createSServer"]);
+  const shadowed = await validateIn(
+    files,
+    `var http = require('http');
+
+exports.wrap = function wrap(http) {
+  return http.notAModuleMember();
+};
+`,
+    "lib/app.js",
+  );
+  assert.deepEqual(unresolved(shadowed), []);
+});

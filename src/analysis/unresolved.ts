@@ -60,6 +60,8 @@ export async function unresolvedSymbols(
           ctx.binds.add(c.node.text);
           break;
         case "bind.all":
+          // `const http = require("http")` binds the import, read with the imports.
+          if (isRequireBinding(c.node)) break;
           for (const id of identifiers(c.node)) ctx.binds.add(id);
           break;
         case "call":
@@ -85,6 +87,16 @@ export async function unresolvedSymbols(
   for (const node of members) await checkMember(node, ctx, seen);
   ctx.out.sort((a, b) => a.line - b.line || a.column - b.column);
   return ctx.out;
+}
+
+/** The name of `const x = require("m")`: the import's own binding, not the snippet's. */
+function isRequireBinding(n: Node): boolean {
+  const decl = n.parent;
+  if (decl?.type !== "variable_declarator" || n.type !== "identifier") return false;
+  if (decl.childForFieldName("name")?.startIndex !== n.startIndex) return false;
+  const value = decl.childForFieldName("value");
+  return value?.type === "call_expression" &&
+    value.childForFieldName("function")?.text === "require";
 }
 
 function identifiers(n: Node): string[] {

@@ -5,9 +5,20 @@
 
 (function_definition name: (identifier) @bind)
 (class_definition name: (identifier) @bind)
-(parameters) @bind.all
-(lambda_parameters) @bind.all
-(assignment left: (_) @bind.all)
+; Parameters bind their names only: not their defaults or annotations (`x=make()` calls make).
+(parameters (identifier) @bind)
+(lambda_parameters (identifier) @bind)
+(default_parameter name: (identifier) @bind)
+(typed_parameter . (identifier) @bind)
+(typed_default_parameter name: (identifier) @bind)
+(list_splat_pattern (identifier) @bind)
+(dictionary_splat_pattern (identifier) @bind)
+; An assignment binds names, not what a subscript or attribute target mentions
+; (`table[key(x)] = v` calls key).
+(assignment left: (identifier) @bind)
+(assignment left: (pattern_list) @bind.all)
+(assignment left: (tuple_pattern) @bind.all)
+(assignment left: (list_pattern) @bind.all)
 (augmented_assignment left: (identifier) @bind)
 (for_statement left: (_) @bind.all)
 (for_in_clause left: (_) @bind.all)
