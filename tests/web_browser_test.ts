@@ -327,6 +327,17 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       await shot("graph-error");
     });
 
+    await t.step("an error's 'did you mean' suggestions open the view they name", async () => {
+      await open(page, base + "#/file/shop/cart.pyy");
+      assert.match(await page.textContent(".note.error") ?? "", /did you mean/);
+      await page.click(".note.error a:text-is('shop/cart.py')");
+      await page.waitForSelector("#file-name:text-is('shop/cart.py')");
+      await open(page, base + "#/symbol/price_off");
+      await page.click(".note.error a:has-text('price_of')");
+      await page.waitForSelector("#symbol-name:text-is('price_of')");
+      assert.match(page.url(), /#\/symbol\/price_of\?file=shop%2Fprices\.py$/);
+    });
+
     await t.step("dependency pictures: a file's neighbourhood, the project, cycles", async () => {
       await open(page, base + "#/graph/deps/shop/cart.py");
       const near = await nodeLabels(page);

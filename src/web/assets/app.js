@@ -17,12 +17,12 @@
 
 /** @import { Health } from "./rest.js" */
 /** @import { Route } from "./route.js" */
-import { $, el, note } from "./dom.js";
+import { $, el, link, note } from "./dom.js";
 import { fileView } from "./file.js";
 import { graphView } from "./graph.js";
 import { qualityView } from "./quality.js";
 import { get } from "./rest.js";
-import { parseRoute, splitFileLine } from "./route.js";
+import { fileHref, href, parseRoute, splitFileLine, symbolHref } from "./route.js";
 import { searchHref, searchView } from "./search.js";
 import { askView, summaryView } from "./summary.js";
 import { symbolView } from "./symbol.js";
@@ -72,13 +72,43 @@ function titleOf(route) {
  * request can be corrected.
  * @param {HTMLElement} out
  * @param {unknown} err
+ * @param {Route} [route] the view's address, for links in "did you mean" suggestions
  */
-function showError(out, err) {
+function showError(out, err, route) {
   Array.from(out.children).forEach((c) => {
     if (c.tagName !== "FORM") c.remove();
   });
   const message = err instanceof Error ? err.message : String(err);
-  out.appendChild(note(message, "error"));
+  const box = note("", "error");
+  // "…; did you mean a, b (file:line)?": each suggestion opens the same view for it.
+  const m = route ? /^(.*did you mean )(.+)\?$/.exec(message) : null;
+  if (m && route) {
+    box.append(m[1]);
+    m[2].split(", ").forEach((s, i) => {
+      box.append(i ? ", " : "", link(suggestionHref(route, s), s));
+    });
+    box.append("?");
+  } else box.textContent = message;
+  out.appendChild(box);
+}
+
+/**
+ * The address a "did you mean" suggestion opens: a file in the file or dependency view, a
+ * symbol (`name (file:line)`) in the symbol or call-graph view.
+ * @param {Route} route
+ * @param {string} suggestion
+ * @returns {string}
+ */
+function suggestionHref(route, suggestion) {
+  const sym = /^(.+?) \((.+?):(\d+)\)$/.exec(suggestion);
+  const name = sym ? sym[1] : suggestion, file = sym ? sym[2] : null;
+  if (route.view === "graph") {
+    return route.arg.startsWith("deps")
+      ? href("graph", "deps/" + suggestion)
+      : href("graph", "calls/" + name, { file: file || undefined });
+  }
+  if (route.view === "file") return fileHref(suggestion);
+  return symbolHref(name, file);
 }
 
 /** Draws the view of the current address. */
@@ -100,7 +130,7 @@ function render() {
     return;
   }
   draw(out, route)
-    .catch((err) => showError(out, err))
+    .catch((err) => showError(out, err, route))
     .finally(() => {
       // A later address may have replaced this view; only the current one says it is done.
       if (out.isConnected) main.removeAttribute("aria-busy");
