@@ -11,7 +11,8 @@ import { openExecutor, parse, UsageError } from "./args.ts";
 
 const HELP = `Usage: codectx tool NAME [--args JSON] [--path DIR] [--index-dir DIR]
 
-Runs one tool and prints its JSON result. Tools: ${TOOL_NAMES.join(", ")}.
+Runs one tool and prints its JSON result (no time limit; Ctrl-C stops it).
+Tools: ${TOOL_NAMES.join(", ")}.
   --args JSON       the tool's arguments, e.g. '{"file_path": "src/app.py"}'
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives
@@ -35,8 +36,11 @@ export async function cmdTool(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values);
   try {
+    // No time limit: the shell waits on purpose (a first or forced index_project of a large
+    // tree takes longer than the servers' 30 s); Ctrl-C stops it.
     const result = await executor.execute({ tool_name: name, arguments: parsedArgs }, {
       source: "cli",
+      timeoutMs: 0,
     });
     console.log(JSON.stringify({ tool_name: name, ...result }, null, 2));
     return result.success ? 0 : 1;
