@@ -261,3 +261,17 @@ Deno.test("python: module-level names are variables, names inside functions are 
     "function set_run_validators 4",
   ]);
 });
+
+Deno.test("kotlin and php: members of an anonymous object or class are no one's methods", async () => {
+  const kotlin = await symbolsOf(
+    "src/Tasks.kt",
+    "class Tasks {\n  fun make() = object : Runnable {\n    override fun run() {}\n  }\n}\n",
+  );
+  assert.deepEqual(outline(kotlin).filter((s) => s.includes("run")), []);
+  assert.ok(outline(kotlin).includes("method Tasks.make 2"));
+  const php = await symbolsOf(
+    "src/Tasks.php",
+    "<?php\nclass Tasks {\n  function make() {\n    return new class { function run() {} };\n  }\n}\n",
+  );
+  assert.deepEqual(outline(php), ["class Tasks 2", "method Tasks.make 3"]);
+});

@@ -1,6 +1,11 @@
 ; Kotlin definitions. `object` declarations are classes; members of a companion
 ; object belong to the enclosing class. Constants are top-level `const val`.
 
+; Members of an anonymous object (`object : Runnable { … }`) belong to no outline: they
+; cannot be named from outside (as Java's anonymous classes).
+(object_literal
+  (class_body) @local)
+
 (class_declaration
   (type_identifier) @name
   (enum_class_body) @body) @definition.enum

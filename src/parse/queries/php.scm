@@ -1,6 +1,11 @@
 ; PHP definitions. Namespaces are file-level statements in most code and do not
 ; qualify names; constants are `const` at the top level or in a class.
 
+; Members of an anonymous class (`new class { … }`) belong to no outline: they cannot be
+; named from outside (as Java's anonymous classes).
+(object_creation_expression
+  (declaration_list) @local)
+
 (class_declaration
   name: (name) @name
   body: (_) @body) @definition.class
