@@ -11,7 +11,7 @@
  * finding (`unresolved_symbols`).
  *
  * Then one name the function calls (a free call; in a function with none, a member called on
- * a module the header imports whole) is misspelled at one place (a letter doubled: `echo` → `echoo`) into a
+ * a module the header imports whole; else a name the header imports) is misspelled at one place (a letter doubled: `echo` → `echoo`) into a
  * name the project does not hold; the misspelling must be found (an unresolved name that
  * contains it).
  *
@@ -224,6 +224,15 @@ function misspellable(
   for (const m of body.matchAll(/(?<![\w.$])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\(/g)) {
     if (!modules.has(m[1]) || m[2].length < 4 || m[2].startsWith("_")) continue;
     out.push({ at: bodyStart + m.index! + m[1].length + 1, name: m[2] });
+  }
+  if (out.length > 0) return out;
+  // Else a name the header imports (`from .utils import echo`, `import { x } from "./y"`).
+  const named = language === "python"
+    ? /^from\s+(?!__future__)[\w.]+\s+import\s+([A-Za-z]\w+)\s*(?:as\s+\w+\s*)?$/gm
+    : /^import\s*\{\s*([A-Za-z]\w+)[^}]*\}\s*from\s*['"]\.[^'"]*['"]/gm;
+  for (const m of codeOnly(header, language).matchAll(named)) {
+    const from = language === "python" ? m[0].indexOf(" import ") + 8 : m[0].indexOf("{");
+    if (m[1].length >= 4) out.push({ at: m.index! + m[0].indexOf(m[1], from), name: m[1] });
   }
   return out;
 }
