@@ -381,6 +381,10 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       assert.ok(await page.$("#summary .markdown h2"), "headings are elements");
       const text = await page.textContent("#summary") ?? "";
       assert.ok(!/^#{1,6} /m.test(text) && !text.includes("```"), "no raw Markdown");
+      assert.ok(
+        await page.$("#summary a[href='#/symbol/price_of?file=shop%2Fprices.py'] code"),
+        "a key symbol in the text links to its view",
+      );
       await shot("summary");
       await open(page, base + "#/ask?q=" + encodeURIComponent("how is the cart total computed?"));
       await page.waitForSelector("#ask-out .markdown");

@@ -24,10 +24,24 @@ import { fileHref, href, symbolHref } from "./route.js";
 export async function summaryView(out) {
   const r = /** @type {SummaryAnswer} */ (await get("/api/summary"));
   const body = el("div", { id: "summary" });
-  if (r.text) body.appendChild(renderMarkdown(r.text));
-  else {body.appendChild(
+  const keys = r.key_symbols || [];
+  if (r.text) {
+    const text = renderMarkdown(r.text);
+    // A key symbol named in the text as code opens its symbol view.
+    const byName = new Map(keys.map((s) => [s.qualified_name, s]));
+    text.querySelectorAll("code").forEach((c) => {
+      const s = byName.get(c.textContent || "");
+      if (!s || c.closest("pre, a")) return;
+      const a = link(symbolHref(s.qualified_name, s.file), "", "name");
+      c.replaceWith(a);
+      a.appendChild(c);
+    });
+    body.appendChild(text);
+  } else {
+    body.appendChild(
       el("h2", { text: r.name + " — " + r.files + " files, " + r.lines + " lines" }),
-    );}
+    );
+  }
   const langs = r.languages || [];
   if (langs.length) {
     body.appendChild(el("h3", { text: "Languages" }));
@@ -48,7 +62,6 @@ export async function summaryView(out) {
       ),
     ]));
   }
-  const keys = r.key_symbols || [];
   if (keys.length && !r.text) {
     body.appendChild(el("h3", { text: "Key symbols" }));
     body.appendChild(el(
