@@ -9,7 +9,12 @@
  * scores. Prints the model (to paste into `DEFAULT_RERANK`) and MRR@10 per language on
  * the evaluation queries without and with it.
  *
- *   deno run -A bench/search_rerank.ts [--train 400] [--epochs 400]
+ * Variants (`--variants`, `;`-separated): `all` (every feature), `-NAME,…` (every feature
+ * but those; a trailing `*` matches a prefix, e.g. `-lexical_*`), `base` (the first 15);
+ * `:H` after one adds a hidden layer of H tanh units (e.g. `all:8`).
+ *
+ *   deno run -A bench/search_rerank.ts [--train 400] [--epochs 400] [--depth 20]
+ *     [--variants "all;base"]
  *
  * @module
  */
@@ -23,7 +28,12 @@ import {
   retrieve,
 } from "../src/search/hybrid.ts";
 import { present } from "../src/search/present.ts";
-import { RERANK_FEATURES, rerankFeatures, type RerankModel } from "../src/search/rerank.ts";
+import {
+  RERANK_FEATURES,
+  rerankFeatures,
+  type RerankModel,
+  rerankScore,
+} from "../src/search/rerank.ts";
 import type { Project } from "../src/index/project.ts";
 import { LANGUAGES, mrrPerCorpus, openTuningSet, type Query, rankOf } from "./search_vs_bm25.ts";
 
@@ -33,6 +43,8 @@ const { values } = parseArgs({
     train: { type: "string", default: "400" },
     epochs: { type: "string", default: "400" },
     l2: { type: "string", default: "0.001" },
+    depth: { type: "string", default: "20" },
+    variants: { type: "string", default: "all" },
   },
 });
 const DEPTH = 50;
@@ -59,46 +71,115 @@ async function example(p: Project, q: Query, base: FusionParams): Promise<Exampl
   return y.includes(1) ? { x, y } : null;
 }
 
-/** Listwise softmax training with Adam; returns the weights. */
-function train(data: Example[], epochs: number, l2: number): number[] {
+/** The features a variant uses (a mask over `RERANK_FEATURES`). */
+function variantMask(v: string): boolean[] {
+  const names: readonly string[] = RERANK_FEATURES;
+  if (v === "all") return names.map(() => true);
+  if (v === "base") return names.map((_, i) => i < 15);
+  if (!v.startsWith("-")) throw new Error(`unknown variant ${v}`);
+  const drop = v.slice(1).split(",");
+  return names.map((n) =>
+    !drop.some((d) => d.endsWith("*") ? n.startsWith(d.slice(0, -1)) : n === d)
+  );
+}
+
+/** Parameters being learned: the linear weights and, with `h` > 0, one tanh layer. */
+interface Params {
+  w: Float64Array;
+  hw: Float64Array;
+  hb: Float64Array;
+  out: Float64Array;
+}
+
+function asModel(p: Params, f: number): RerankModel {
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return {
+    weights: Array.from(p.w, r),
+    ...(p.out.length
+      ? { hidden: { w: Array.from(p.hw, r), b: Array.from(p.hb, r), out: Array.from(p.out, r) } }
+      : {}),
+    scale: 1,
+    bias: 0,
+    depth: Number(values.depth),
+    features: f,
+  } as RerankModel;
+}
+
+/**
+ * Listwise softmax training with Adam over the linear weights (and the hidden layer when
+ * `h` > 0; seeded initialisation).
+ */
+function train(data: Example[], epochs: number, l2: number, mask: boolean[], h: number): Params {
   const f = RERANK_FEATURES.length;
-  const w = new Array(f).fill(0);
-  w[0] = 1; // start from the fused order
-  const m = new Array(f).fill(0);
-  const v = new Array(f).fill(0);
+  const p: Params = {
+    w: new Float64Array(f),
+    hw: new Float64Array(h * f),
+    hb: new Float64Array(h),
+    out: new Float64Array(h),
+  };
+  p.w[0] = 1; // start from the fused order
+  let seed = 12345;
+  const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.2;
+  for (let i = 0; i < p.hw.length; i++) p.hw[i] = mask[i % f] ? rnd() : 0;
+  const all = [p.w, p.hw, p.hb, p.out];
+  const m = all.map((a) => new Float64Array(a.length));
+  const v = all.map((a) => new Float64Array(a.length));
   const lr = 0.05, b1 = 0.9, b2 = 0.999;
+  const act = new Float64Array(h);
   for (let t = 1; t <= epochs; t++) {
-    const g = w.map((wi) => 2 * l2 * wi);
+    const g = all.map((a) => a.map((x) => 2 * l2 * x));
     let loss = 0;
     for (const ex of data) {
-      const s = ex.x.map((xi) => xi.reduce((a, xj, j) => a + xj * w[j], 0));
+      const acts: Float64Array[] = [];
+      const s = ex.x.map((xi) => {
+        let sum = 0;
+        for (let j = 0; j < f; j++) sum += p.w[j] * xi[j];
+        for (let k = 0; k < h; k++) {
+          let z = p.hb[k];
+          for (let j = 0; j < f; j++) z += p.hw[k * f + j] * xi[j];
+          act[k] = Math.tanh(z);
+          sum += p.out[k] * act[k];
+        }
+        acts.push(act.slice());
+        return sum;
+      });
       const mx = Math.max(...s);
       const e = s.map((si) => Math.exp(si - mx));
       const z = e.reduce((a, b) => a + b, 0);
       const pos = ex.y.reduce((a, b) => a + b, 0);
       for (let i = 0; i < s.length; i++) {
-        const p = e[i] / z;
         const target = ex.y[i] / pos;
-        if (ex.y[i]) loss -= target * Math.log(p + 1e-12);
-        for (let j = 0; j < f; j++) g[j] += (p - target) * ex.x[i][j] / data.length;
+        if (ex.y[i]) loss -= target * Math.log(e[i] / z + 1e-12);
+        const d = (e[i] / z - target) / data.length;
+        if (d === 0) continue;
+        const xi = ex.x[i];
+        for (let j = 0; j < f; j++) g[0][j] += d * xi[j];
+        for (let k = 0; k < h; k++) {
+          const a = acts[i][k];
+          g[3][k] += d * a;
+          const back = d * p.out[k] * (1 - a * a);
+          g[2][k] += back;
+          for (let j = 0; j < f; j++) g[1][k * f + j] += back * xi[j];
+        }
       }
     }
-    for (let j = 0; j < f; j++) {
-      m[j] = b1 * m[j] + (1 - b1) * g[j];
-      v[j] = b2 * v[j] + (1 - b2) * g[j] * g[j];
-      w[j] -= lr * (m[j] / (1 - b1 ** t)) / (Math.sqrt(v[j] / (1 - b2 ** t)) + 1e-8);
-    }
+    all.forEach((a, q) => {
+      for (let j = 0; j < a.length; j++) {
+        if ((q === 0 || q === 1) && !mask[j % f]) continue;
+        m[q][j] = b1 * m[q][j] + (1 - b1) * g[q][j];
+        v[q][j] = b2 * v[q][j] + (1 - b2) * g[q][j] * g[q][j];
+        a[j] -= lr * (m[q][j] / (1 - b1 ** t)) / (Math.sqrt(v[q][j] / (1 - b2 ** t)) + 1e-8);
+      }
+    });
     if (t % 100 === 0) console.error(`  epoch ${t}: loss ${(loss / data.length).toFixed(4)}`);
   }
-  return w;
+  return p;
 }
 
 /** Logistic curve from raw score to the chance that a candidate is the answer. */
-function calibrate(data: Example[], w: number[]): { scale: number; bias: number } {
+function calibrate(data: Example[], raw: RerankModel): { scale: number; bias: number } {
   const pts: Array<[number, number]> = [];
-  for (const ex of data) {
-    ex.x.forEach((xi, i) => pts.push([xi.reduce((a, xj, j) => a + xj * w[j], 0), ex.y[i]]));
-  }
+  for (const ex of data) ex.x.forEach((xi, i) => pts.push([rerankScore(raw, xi), ex.y[i]]));
   let a = 1, b = 0;
   for (let it = 0; it < 2000; it++) {
     let ga = 0, gb = 0;
@@ -125,21 +206,26 @@ for (const { c, p, all } of opened) {
   }
   console.error(`${c.language}: ${n} training queries, ${data.length} usable so far`);
 }
-const w = train(data, Number(values.epochs), Number(values.l2));
-const cal = calibrate(data, w);
-const model: RerankModel = {
-  weights: w.map((x) => Math.round(x * 1000) / 1000),
-  scale: Math.round(cal.scale * 1000) / 1000,
-  bias: Math.round(cal.bias * 1000) / 1000,
-  depth: 20,
-};
 console.log(`\nfeatures: ${RERANK_FEATURES.join(", ")}`);
-console.log(`model: ${JSON.stringify(model)}`);
-const before = await mrrPerCorpus(opened, "hybrid", base);
-const after = await mrrPerCorpus(opened, "hybrid", { ...base, rerank: model });
+const rows: Array<[string, number[]]> = [["fused", await mrrPerCorpus(opened, "hybrid", base)]];
+for (const v of values.variants.split(";")) {
+  const [name, hidden] = v.split(":");
+  const raw = asModel(
+    train(data, Number(values.epochs), Number(values.l2), variantMask(name), Number(hidden ?? 0)),
+    RERANK_FEATURES.length,
+  );
+  const cal = calibrate(data, raw);
+  const model: RerankModel = {
+    ...raw,
+    scale: Math.round(cal.scale * 1000) / 1000,
+    bias: Math.round(cal.bias * 1000) / 1000,
+  };
+  console.log(`model ${v}: ${JSON.stringify(model)}`);
+  rows.push([v, await mrrPerCorpus(opened, "hybrid", { ...base, rerank: model })]);
+}
 console.log(`\n| tuning set, unseen queries | ${LANGUAGES.join(" | ")} | mean |`);
 console.log(`|---|${LANGUAGES.map(() => "---").join("|")}|---|`);
-for (const [name, xs] of [["fused", before], ["re-ranked", after]] as const) {
+for (const [name, xs] of rows) {
   const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
   console.log(`| ${name} | ${xs.map((x) => x.toFixed(3)).join(" | ")} | ${mean.toFixed(3)} |`);
 }

@@ -705,14 +705,25 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
     topLex: 2,
     topDense: 0.5,
     coverage: 0.5,
+    cover: Float32Array.from([2, 1, 0]),
+    coverMax: 2,
+    lexStats: [1.3, 0.5],
+    denseStats: [0.27, 0.16],
     terms: new Set(["cache"]),
     nameCover: () => 0,
+    queryInName: (row) => (row === 0 ? 1 : 0),
     isDocs: () => false,
   };
   const x = rerankFeatures(input, 0, 0.5);
   assert.equal(x.length, RERANK_FEATURES.length);
   // The path feature: "cache" is a token of src/cache.py.
   assert.equal(x[RERANK_FEATURES.indexOf("path")], 1);
+  // Row 0 holds every query term (cover 2 of 2), and only Python's own weights see it.
+  assert.equal(x[RERANK_FEATURES.indexOf("term_cover")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("term_cover_all")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("query_in_name")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_python")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_go")], 0);
   const fused = new Map([[0, 0.5], [1, 0.9], [2, 0.4]]);
   const only = (name: string) => ({
     ...DEFAULT_RERANK,

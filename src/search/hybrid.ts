@@ -186,11 +186,16 @@ export interface Retrieved {
   lex: Float32Array | null;
   lexMax: number;
   lexTop: Hit[];
+  /** Per row, the summed idf of the query terms it contains (hybrid mode), and its max. */
+  lexCover: Float32Array | null;
+  coverMax: number;
   /** Cosine of every row (NaN: no vector yet; null: no vectors at all). */
   dense: Float32Array | null;
   denseTop: Hit[];
   /** Share of each row's symbol name that the query covers. */
   nameCover: (row: number) => number;
+  /** Share of the query's (idf-weighted) known terms that a row's symbol name holds. */
+  queryInName: (row: number) => number;
   terms: ReadonlySet<string>;
   /** A term's weight for pointing at members: its idf when in the query, else 0. */
   termWeight: (term: string) => number;
@@ -276,9 +281,11 @@ export async function retrieve(
   let lex: Float32Array | null = null;
   let lexTop: Hit[] = [];
   let lexMax = 0;
+  let lexCover: Float32Array | null = null;
   if (lexical) {
     const l = new Float32Array(n);
-    lexMax = lexical.score(qTokens, l);
+    if (mode === "hybrid") lexCover = new Float32Array(n);
+    lexMax = lexical.score(qTokens, l, lexCover ?? undefined);
     lex = l;
     lexTop = topK(n, C, (i) => (l[i] > 0 ? l[i] : NaN), accept);
   }
@@ -299,6 +306,22 @@ export async function retrieve(
     const df = lexical.df(t);
     return Math.log(1 + (n1 - df + 0.5) / (df + 0.5));
   };
+  let coverMax = 0;
+  const idOf = new Map<number, number>();
+  if (lexical) {
+    for (const t of terms) {
+      const id = lexical.termId(t);
+      if (id < 0) continue;
+      idOf.set(id, termWeight(t));
+      coverMax += termWeight(t);
+    }
+  }
+  const queryInName = (row: number) => {
+    if (!lexical || coverMax === 0) return 0;
+    let s = 0;
+    for (const id of new Set(lexical.nameTerms(row))) s += idOf.get(id) ?? 0;
+    return s / coverMax;
+  };
   return {
     table,
     mode,
@@ -307,9 +330,12 @@ export async function retrieve(
     lex,
     lexMax,
     lexTop,
+    lexCover,
+    coverMax,
     dense,
     denseTop,
     nameCover,
+    queryInName,
     terms,
     termWeight,
     vectors: sync.progress(),
@@ -346,10 +372,27 @@ export function rerankInput(r: Retrieved): RerankInput {
     topLex: r.lexTop[0]?.score ?? 0,
     topDense: r.denseTop[0]?.score ?? 0,
     coverage: r.lexMax > 0 ? (r.lexTop[0]?.score ?? 0) / r.lexMax : 0,
+    cover: r.lexCover,
+    coverMax: r.coverMax,
+    lexStats: stats(r.lexTop),
+    denseStats: stats(r.denseTop),
     terms: r.terms,
     nameCover: r.nameCover,
+    queryInName: r.queryInName,
     isDocs: r.isDocs,
   };
+}
+
+/** Mean and standard deviation of a side's candidate scores. */
+function stats(hits: readonly Hit[]): readonly [number, number] {
+  if (hits.length < 2) return [0, 0];
+  let sum = 0, sq = 0;
+  for (const h of hits) {
+    sum += h.score;
+    sq += h.score * h.score;
+  }
+  const mean = sum / hits.length;
+  return [mean, Math.sqrt(Math.max(0, sq / hits.length - mean * mean))];
 }
 
 /** The first stage's fused score, kind and scope factors applied. */

@@ -42,9 +42,10 @@ export interface LexicalIndex {
   /**
    * Adds each row's BM25F score for `terms` into `out` (length `size`, zeroed by the
    * caller); returns the largest score any row could reach (for normalisation), 0 when
-   * no term is known.
+   * no term is known. With `cover`, also adds there the idf of each distinct query term a
+   * row contains (how much of the query a row has, whatever its term frequencies).
    */
-  score(terms: readonly string[], out: Float32Array): number;
+  score(terms: readonly string[], out: Float32Array, cover?: Float32Array): number;
   /** Term ids of a row's name field. */
   nameTerms(row: number): Uint32Array;
   /** The id of a term, or -1. */
@@ -176,7 +177,7 @@ export function buildLexicalIndex(
       return g === undefined ? 0 : termStart[g + 1] - termStart[g];
     },
     nameTerms: (r) => names.subarray(nameStart[r], nameStart[r + 1]),
-    score(terms, out) {
+    score(terms, out, cover) {
       const qtf = new Map<number, number>();
       for (const term of terms) {
         const g = vocab.get(term);
@@ -189,6 +190,10 @@ export function buildLexicalIndex(
         const w = idf(e - s) * q;
         max += w;
         for (let i = s; i < e; i++) out[docs[i]] += w * sat[i];
+        if (cover) {
+          const c = idf(e - s);
+          for (let i = s; i < e; i++) cover[docs[i]] += c;
+        }
       }
       return max;
     },

@@ -1,0 +1,179 @@
+/**
+ * Search latency through the bridge (`codectx serve`, HTTP `POST /tools/invoke`) on the
+ * Python standard library with every vector present: the first hybrid query after the
+ * server starts, then p50/p95 of 200 queries per mode (top_k 10), timed at the client.
+ *
+ * The standard library is copied once (without `site-packages`, `__pycache__`) into the
+ * bench folder, so that the server indexes what `search_latency.ts` measures in process.
+ * A first server builds the index and the vectors and stops; a second one is the one
+ * measured (its first query finds a complete index on disk, as after a restart).
+ *
+ *   deno run -A bench/search_bridge_latency.ts [--queries 200] [--modes hybrid,lexical,dense]
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { BENCH_DIR, pythonCorpus, pythonStdlib } from "./search_corpus.ts";
+
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+
+function pct(xs: number[], p: number): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+}
+
+/** The standard library without `site-packages`, copied once. */
+async function stdlibCopy(): Promise<string> {
+  const dest = `${BENCH_DIR}/stdlib-copy`;
+  try {
+    await Deno.stat(`${dest}/.done`);
+    return dest;
+  } catch {
+    // not copied yet
+  }
+  await Deno.remove(dest, { recursive: true }).catch(() => {});
+  await Deno.mkdir(dest, { recursive: true });
+  const std = await pythonStdlib();
+  const tar = await new Deno.Command("bash", {
+    args: [
+      "-c",
+      `tar -C "${std}" --exclude=site-packages --exclude=__pycache__ -cf - . | tar -C "${dest}" -xf -`,
+    ],
+  }).output();
+  if (!tar.success) throw new Error(`could not copy ${std}`);
+  await Deno.writeTextFile(`${dest}/.done`, "");
+  return dest;
+}
+
+interface Server {
+  url: string;
+  child: Deno.ChildProcess;
+}
+
+/** Starts `codectx serve` on a free port and waits for its address. */
+async function startServer(root: string, indexDir: string): Promise<Server> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "serve", "--path", root, "--index-dir", indexDir, "--port", "0"]
+      .concat("--no-watch"),
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  let seen = "";
+  while (true) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`codectx serve ended before listening:\n${seen}`);
+    seen += value;
+    const m = /listening on (http:\/\/\S+)/.exec(seen);
+    if (m) {
+      // Keep draining stderr so the server never blocks on a full pipe.
+      (async () => {
+        while (!(await reader.read()).done) { /* drain */ }
+      })().catch(() => {});
+      return { url: m[1], child };
+    }
+  }
+}
+
+/** Waits until the index is ready and every chunk has its vector. */
+async function waitComplete(url: string): Promise<{ chunks: number; vectors: string }> {
+  while (true) {
+    const h = await (await fetch(`${url}/health`)).json();
+    const v = h.index?.vectors ?? {};
+    if (h.index?.state === "ready" && v.total > 0 && v.done === v.total) {
+      return { chunks: h.index.chunks, vectors: `${v.done}/${v.total} ${v.embedder}` };
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** One semantic_search call; its time at the client in ms. */
+async function timedSearch(url: string, query: string, mode: string): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${url}/tools/invoke`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({
+      tool_name: "semantic_search",
+      arguments: { query, top_k: 10, mode },
+    }),
+  });
+  const body = await res.json();
+  const ms = performance.now() - t;
+  if (!res.ok || body.success === false) {
+    throw new Error(
+      `semantic_search failed (${res.status}): ${JSON.stringify(body).slice(0, 300)}`,
+    );
+  }
+  return ms;
+}
+
+async function stop(s: Server): Promise<void> {
+  s.child.kill("SIGTERM");
+  await s.child.status;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      queries: { type: "string", default: "200" },
+      modes: { type: "string", default: "hybrid,lexical,dense" },
+    },
+  });
+  const root = await stdlibCopy();
+  const indexDir = `${BENCH_DIR}/idx-bridge-stdlib`;
+  const queries = (await pythonCorpus()).queries.slice(0, Number(values.queries)).map((q) =>
+    q.query
+  );
+  let t = performance.now();
+  const first = await startServer(root, indexDir);
+  const built = await waitComplete(first.url);
+  console.log(
+    `index and vectors: ${built.chunks} chunks, vectors ${built.vectors} after ${
+      ((performance.now() - t) / 1000).toFixed(1)
+    } s (first server)`,
+  );
+  await stop(first);
+
+  t = performance.now();
+  const s = await startServer(root, indexDir);
+  const ready = await waitComplete(s.url);
+  console.log(
+    `restarted: ready with vectors ${ready.vectors} after ${
+      ((performance.now() - t) / 1000).toFixed(1)
+    } s`,
+  );
+  try {
+    // A query no cache has seen: the first after start.
+    const firstMs = await timedSearch(s.url, "read a configuration file into sections", "hybrid");
+    const p50s: Record<string, number> = {};
+    for (const mode of values.modes.split(",")) {
+      for (const q of queries.slice(0, 10)) await timedSearch(s.url, `${q} warm`, mode);
+      const times: number[] = [];
+      for (const q of queries) times.push(await timedSearch(s.url, q, mode));
+      p50s[mode] = pct(times, 50);
+      console.log(
+        `${mode.padEnd(8)} p50 ${pct(times, 50).toFixed(1)} ms  p95 ${
+          pct(times, 95).toFixed(1)
+        } ms  max ${Math.max(...times).toFixed(1)} ms  (${times.length} queries, top_k 10, bridge)`,
+      );
+    }
+    const base = p50s.hybrid ?? Object.values(p50s)[0];
+    console.log(
+      `first hybrid query after start: ${firstMs.toFixed(1)} ms = ${
+        (firstMs / base).toFixed(1)
+      }× the hybrid p50`,
+    );
+  } finally {
+    await stop(s);
+  }
+  console.log(
+    `load average ${
+      Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+    } on ${navigator.hardwareConcurrency} cores`,
+  );
+}
+
+if (import.meta.main) await main();
