@@ -7,7 +7,13 @@
 
 import assert from "node:assert/strict";
 import { http, obj, poll } from "./surfaces_helpers.ts";
-import { type Browser, launch, needChromium, serveProject } from "./web_browser_helpers.ts";
+import {
+  type Browser,
+  launch,
+  needChromium,
+  serveProject,
+  type WebProject,
+} from "./web_browser_helpers.ts";
 
 /** 30 packages of 50 modules of 12 small functions each (about 6 MB of Python). */
 function bigProject(): Record<string, string> {
@@ -30,9 +36,11 @@ Deno.test("web page while indexing: the state and a progress bar, then ready", a
   await needChromium();
   const shots = await Deno.makeTempDir({ prefix: "codectx-web-states-shots-" });
   console.log(`screenshots: ${shots}`);
-  const project = await serveProject(bigProject(), false);
-  let browser: Browser | null = null;
+  // The browser first, so that the page opens as soon as the run is under way.
+  const browser: Browser = await launch();
+  let project: WebProject | null = null;
   try {
+    project = await serveProject(bigProject(), false);
     const url = project.srv.url;
     // The run is under way and has counted its files.
     const total = await poll("an indexing run with a file count", async () => {
@@ -44,7 +52,6 @@ Deno.test("web page while indexing: the state and a progress bar, then ready", a
       return p && Number(p.files_total) > 0 ? Number(p.files_total) : null;
     });
     assert.equal(total, 1500);
-    browser = await launch();
     const { page, left } = browser;
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
@@ -61,7 +68,7 @@ Deno.test("web page while indexing: the state and a progress bar, then ready", a
     assert.deepEqual(left, []);
     assert.deepEqual(errors, []);
   } finally {
-    await browser?.close();
-    await project.stop();
+    await browser.close();
+    await project?.stop();
   }
 });
