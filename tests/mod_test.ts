@@ -93,3 +93,24 @@ Deno.test("mod.ts: createExecutor runs every tool, indexProject, hybridSearch, b
     await fx.cleanup();
   }
 });
+
+Deno.test("mod.ts is publishable: every export documented, no slow types, a license", async () => {
+  const root = new URL("..", import.meta.url).pathname;
+  const run = async (args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args,
+      cwd: root,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const dec = new TextDecoder();
+    return { code: out.code, text: dec.decode(out.stdout) + dec.decode(out.stderr) };
+  };
+  const doc = await run(["doc", "--lint", "mod.ts"]);
+  assert.equal(doc.code, 0, doc.text);
+  const publish = await run(["publish", "--dry-run", "--allow-dirty"]);
+  assert.equal(publish.code, 0, publish.text);
+  assert.match(publish.text, /Checking for slow types/);
+  assert.doesNotMatch(publish.text, /error\[/);
+});
