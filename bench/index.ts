@@ -1,22 +1,118 @@
 /**
- * Indexing benchmark: cold index, then a re-index with nothing changed, on a named corpus
- * (default: this machine's Python standard library). Prints throughput and peak memory.
+ * Indexing benchmark on real code (default: a copy of this machine's Python standard
+ * library, site-packages left out, made at run time in a temporary folder). Each figure is
+ * a whole `codectx index` process timed by `/usr/bin/time` (wall, CPU, peak RSS):
  *
- *   deno run -A bench/index.ts [--corpus DIR] [--workers N] [--exclude PATTERN]…
+ * - cold index, and the parse-only floor measured by this bench in the same way (walk,
+ *   read, tree-sitter parse of every file on the same number of workers, nothing else),
+ *   runs alternated (index, floor, index, floor…) so that a change of load hits both; the
+ *   ratio is taken pair by pair and its median printed. A second floor runs the whole
+ *   parse stage (tree, queries, definitions, references) for reference;
+ * - re-index with nothing changed, and after appending a new function to one file, with a
+ *   check that `search_symbols` and lexical `semantic_search` find it;
+ * - peak RSS of the cold `codectx index`.
+ *
+ * The machine's load average is printed beside the timings.
+ *
+ *   deno run -A bench/index.ts [--corpus DIR] [--runs N] [--workers N] [--max-memory MIB]
+ *   deno run -A bench/index.ts --floor parse|queries --corpus DIR   (one floor run)
+ *
+ * @module
  */
 
 import { parseArgs } from "node:util";
-import { Project } from "../src/index/project.ts";
+import { languageForPath } from "../src/parse/languages.ts";
+import { walk } from "../src/index/walker.ts";
+import { defaultPoolSize } from "../src/index/pool.ts";
+import { createWorkerPool } from "../src/util/worker_pool.ts";
+import type { FloorJob } from "./index_floor_worker.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
   options: {
     corpus: { type: "string" },
+    runs: { type: "string", default: "3" },
     workers: { type: "string" },
-    exclude: { type: "string", multiple: true },
+    floor: { type: "string" },
+    "max-memory": { type: "string" },
+    keep: { type: "boolean" },
   },
 });
 
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+const SELF = new URL(import.meta.url).pathname;
+
+/** One timed process: wall and CPU seconds, peak RSS in MiB, and what it printed. */
+interface Timed {
+  wall: number;
+  cpu: number;
+  rssMiB: number;
+  stdout: string;
+}
+
+function loadavg(): string {
+  return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+}
+
+/** Runs `cmd` under /usr/bin/time; fails on a non-zero exit. */
+async function timed(cmd: string[], env: Record<string, string> = {}): Promise<Timed> {
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "TIME %e %U %S %M", ...cmd],
+    stdout: "piped",
+    stderr: "piped",
+    env,
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  const line = stderr.split("\n").reverse().find((l) => l.startsWith("TIME "));
+  if (!out.success || !line) {
+    throw new Error(`${cmd.join(" ")} failed (exit ${out.code}):\n${stderr.slice(-2000)}`);
+  }
+  const [wall, user, sys, kb] = line.split(" ").slice(1).map(Number);
+  return {
+    wall,
+    cpu: user + sys,
+    rssMiB: kb / 1024,
+    stdout: new TextDecoder().decode(out.stdout),
+  };
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const fmt = (xs: number[], digits = 2) =>
+  `median ${median(xs).toFixed(digits)} (runs ${xs.map((x) => x.toFixed(digits)).join(", ")})`;
+
+// ---- one floor run (a child process of the bench) ----
+if (values.floor) {
+  const mode = values.floor as FloorJob["mode"];
+  const root = values.corpus!;
+  const entries = await walk(root, { accept: (p) => languageForPath(p) !== undefined });
+  const size = values.workers === undefined ? defaultPoolSize() : Number(values.workers);
+  const pool = createWorkerPool<FloorJob, number>({
+    url: new URL("./index_floor_worker.ts", import.meta.url),
+    size,
+    name: "floor",
+    affinity: (job) => job.language,
+  });
+  if (!pool) throw new Error("the floor needs workers");
+  let next = 0;
+  const lane = async () => {
+    while (next < entries.length) {
+      const e = entries[next++];
+      const bytes = await Deno.readFile(e.absPath);
+      await pool.run({ path: e.path, bytes, language: languageForPath(e.path)!.id, mode });
+    }
+  };
+  await Promise.all(Array.from({ length: size * 2 }, lane));
+  pool.close();
+  console.log(JSON.stringify({ files: entries.length }));
+  Deno.exit(0);
+}
+
+// ---- the bench ----
 async function pythonStdlib(): Promise<string> {
   const out = await new Deno.Command("python3", {
     args: ["-c", "import sysconfig; print(sysconfig.get_paths()['stdlib'])"],
@@ -25,67 +121,151 @@ async function pythonStdlib(): Promise<string> {
   return new TextDecoder().decode(out.stdout).trim();
 }
 
-function peakRssMiB(): number {
-  const status = Deno.readTextFileSync("/proc/self/status");
-  const m = status.match(/VmHWM:\s+(\d+) kB/);
-  return m ? Number(m[1]) / 1024 : NaN;
+/** A copy of the corpus to index and touch (the stdlib without site-packages, caches). */
+async function copyCorpus(src: string, dest: string): Promise<void> {
+  const cp = await new Deno.Command("cp", { args: ["-r", src, dest] }).output();
+  if (!cp.success) throw new Error(`cp -r ${src} ${dest} failed`);
+  await Deno.remove(`${dest}/site-packages`, { recursive: true }).catch(() => {});
+  const find = await new Deno.Command("find", {
+    args: [dest, "-name", "__pycache__", "-prune", "-exec", "rm", "-rf", "{}", "+"],
+  }).output();
+  if (!find.success) throw new Error("removing __pycache__ folders failed");
 }
 
-const corpus = values.corpus ?? (await pythonStdlib());
-// The standard library folder also holds installed packages; they are not the corpus.
-const exclude = values.exclude ?? (values.corpus ? [] : ["site-packages/"]);
-const workers = values.workers === undefined ? undefined : Number(values.workers);
-const indexDir = await Deno.makeTempDir({ prefix: "codectx-bench-" });
+const work = await Deno.makeTempDir({ prefix: "codectx-bench-index-" });
+const corpus = `${work}/corpus`;
+const runs = Math.max(1, Number(values.runs));
+const workerArgs = values.workers === undefined ? [] : ["--workers", values.workers];
+const memArgs = values["max-memory"] === undefined ? [] : ["--max-memory", values["max-memory"]];
 try {
-  const project = await Project.open(corpus, { indexDir, workers, exclude });
-  const cold = await project.reindex();
-  const idx = await project.index();
-  let bytes = 0;
-  let lines = 0;
-  for (const f of idx.files.values()) {
-    bytes += f.size;
-    lines += f.lines;
+  await copyCorpus(values.corpus ?? (await pythonStdlib()), corpus);
+  const indexCmd = (dir: string) => [
+    Deno.execPath(),
+    "run",
+    "-A",
+    CLI,
+    "index",
+    "--json",
+    "--path",
+    corpus,
+    "--index-dir",
+    dir,
+    ...memArgs,
+  ];
+  const floorCmd = (mode: string) => [
+    Deno.execPath(),
+    "run",
+    "-A",
+    SELF,
+    "--floor",
+    mode,
+    "--corpus",
+    corpus,
+    ...workerArgs,
+  ];
+  // Warm-up: the module graph and the OS file cache, for both.
+  await timed(floorCmd("parse"));
+  const cold: Timed[] = [];
+  const floor: Timed[] = [];
+  const floorQ: Timed[] = [];
+  const loads: string[] = [];
+  let report: Record<string, unknown> = {};
+  for (let i = 0; i < runs; i++) {
+    loads.push(loadavg());
+    const dir = `${work}/index-${i}`;
+    const c = await timed(indexCmd(dir));
+    report = JSON.parse(c.stdout);
+    cold.push(c);
+    floor.push(await timed(floorCmd("parse")));
+    floorQ.push(await timed(floorCmd("queries")));
+    if (i < runs - 1) await Deno.remove(dir, { recursive: true });
   }
-  const warmTimes: number[] = [];
-  for (let i = 0; i < 3; i++) {
-    const t = performance.now();
-    const warm = await project.reindex();
-    if (warm.changed !== 0) throw new Error(`re-index saw ${warm.changed} changes`);
-    warmTimes.push(performance.now() - t);
+  const dir = `${work}/index-${runs - 1}`;
+  const noChange: number[] = [];
+  const noChangeWall: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const r = await timed(indexCmd(dir));
+    const p = JSON.parse(r.stdout);
+    if (p.changed !== 0) throw new Error(`re-index saw ${p.changed} changes`);
+    noChange.push(p.elapsed_ms / 1000);
+    noChangeWall.push(r.wall);
   }
-  const t = performance.now();
-  const fresh = await Project.open(corpus, { indexDir, exclude });
-  const loaded = await fresh.index();
-  await loaded.chunks();
-  const loadMs = performance.now() - t;
-  fresh.close();
-  project.close();
-  const mb = bytes / 1e6;
-  console.log(`corpus: ${corpus}`);
+  const touched: number[] = [];
+  const touchedWall: number[] = [];
+  const found: string[] = [];
+  for (let i = 0; i < runs; i++) {
+    const name = `codectx_bench_marker_${Date.now()}_${i}`;
+    await Deno.writeTextFile(`${corpus}/json/decoder.py`, `\n\ndef ${name}():\n    return 1\n`, {
+      append: true,
+    });
+    const r = await timed(indexCmd(dir));
+    const p = JSON.parse(r.stdout);
+    if (p.changed !== 1) throw new Error(`re-index after one edit saw ${p.changed} changes`);
+    touched.push(p.elapsed_ms / 1000);
+    touchedWall.push(r.wall);
+    found.push(await searchable(dir, name));
+  }
+  const ratio = cold.map((c, i) => c.wall / floor[i].wall);
+  const cpuRatio = cold.map((c, i) => c.cpu / floor[i].cpu);
+  console.log(`corpus: copy of ${values.corpus ?? "the Python standard library"} (${corpus})`);
   console.log(
-    `files ${cold.files} (${
-      Object.entries(cold.languages).map(([l, n]) => `${l} ${n}`).join(", ")
-    }), ` +
-      `${
-        mb.toFixed(1)
-      } MB, ${lines} lines; ${cold.symbols} symbols, ${cold.chunks} chunks; ${cold.errors.length} parse errors`,
+    `files ${report.files} (${
+      Object.entries(report.languages as Record<string, number>).map(([l, n]) => `${l} ${n}`)
+        .join(", ")
+    }); ${report.chunks} chunks, ${report.symbols} symbols; skipped ${report.skipped}`,
   );
+  console.log(`load average before each cold run: ${loads.join(" | ")}; now ${loadavg()}`);
+  console.log(`cold index (process wall, s):          ${fmt(cold.map((c) => c.wall))}`);
+  console.log(`cold index (process CPU, s):           ${fmt(cold.map((c) => c.cpu))}`);
+  console.log(`parse-only floor (wall, s):            ${fmt(floor.map((c) => c.wall))}`);
+  console.log(`parse-only floor (CPU, s):             ${fmt(floor.map((c) => c.cpu))}`);
+  console.log(`cold / floor, pair by pair (wall):     ${fmt(ratio)}`);
+  console.log(`cold / floor, pair by pair (CPU):      ${fmt(cpuRatio)}`);
+  console.log(`parse stage floor, queries too (wall): ${fmt(floorQ.map((c) => c.wall))}`);
   console.log(
-    `cold index: ${(cold.elapsedMs / 1000).toFixed(2)} s (${
-      (mb / (cold.elapsedMs / 1000)).toFixed(1)
-    } MB/s, ` +
-      `workers ${workers ?? navigator.hardwareConcurrency})`,
+    `cold / parse stage floor (wall):       ${fmt(cold.map((c, i) => c.wall / floorQ[i].wall))}`,
   );
-  warmTimes.sort((a, b) => a - b);
+  console.log(`re-index, nothing changed (in-process s): ${fmt(noChange, 3)}`);
+  console.log(`re-index, nothing changed (process wall): ${fmt(noChangeWall)}`);
+  console.log(`re-index, one file edited (in-process s): ${fmt(touched, 3)}`);
+  console.log(`re-index, one file edited (process wall): ${fmt(touchedWall)}`);
+  console.log(`the edit searchable: ${found.join("; ")}`);
+  console.log(`codectx index peak RSS (MiB):          ${fmt(cold.map((c) => c.rssMiB), 0)}`);
   console.log(
-    `re-index, nothing changed: median ${(warmTimes[1] / 1000).toFixed(3)} s (runs: ${
-      warmTimes.map((x) => x.toFixed(0)).join(", ")
-    } ms)`,
+    `floor peak RSS (MiB):                  ${fmt(floor.map((c) => c.rssMiB), 0)}`,
   );
-  console.log(
-    `load index in a new process-like open (symbols + chunks): ${(loadMs / 1000).toFixed(2)} s`,
-  );
-  console.log(`peak RSS: ${peakRssMiB().toFixed(0)} MiB`);
 } finally {
-  await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+  if (!values.keep) await Deno.remove(work, { recursive: true }).catch(() => {});
+}
+
+/** Whether `search_symbols` and lexical `semantic_search` find the new function. */
+async function searchable(dir: string, name: string): Promise<string> {
+  const tool = async (tool: string, args: unknown) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        CLI,
+        "tool",
+        tool,
+        "--args",
+        JSON.stringify(args),
+        "--path",
+        corpus,
+        "--index-dir",
+        dir,
+      ],
+      stdout: "piped",
+      stderr: "null",
+      env: { CODECTX_EMBEDDER: "none" },
+    }).output();
+    return new TextDecoder().decode(out.stdout);
+  };
+  const symbols = (await tool("search_symbols", { query: name })).includes("json/decoder.py");
+  const lexical = (await tool("semantic_search", { query: name, mode: "lexical" })).includes(
+    "json/decoder.py",
+  );
+  return `search_symbols ${symbols ? "found it" : "MISSED it"}, lexical search ${
+    lexical ? "found it" : "MISSED it"
+  }`;
 }

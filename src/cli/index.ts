@@ -9,13 +9,16 @@
 import type { IndexProgress } from "../service/service.ts";
 import { defined } from "../tools/executor.ts";
 import type { IndexPayload } from "../tools/index_project.ts";
-import { openExecutor, parse, runTool } from "./args.ts";
+import { intOption, openExecutor, parse, runTool } from "./args.ts";
 
-const HELP = `Usage: codectx index [--force] [--json] [--path DIR] [--index-dir DIR]
+const HELP =
+  `Usage: codectx index [--force] [--json] [--max-memory MIB] [--path DIR] [--index-dir DIR]
 
 Indexes the project: only files changed since the last run are parsed again.
   --force           parse every file again
   --json            print the index_project payload
+  --max-memory MIB  memory indexing may use (default 512); past it the run stops and
+                    the last complete index stays
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives
 `;
@@ -76,12 +79,17 @@ function summaryLine(r: IndexPayload): string {
 
 /** `codectx index [--force] [--json]`: the `index_project` tool, with progress on stderr. */
 export async function cmdIndex(args: string[]): Promise<number> {
-  const { values } = parse(args, { json: { type: "boolean" }, force: { type: "boolean" } });
+  const { values } = parse(args, {
+    json: { type: "boolean" },
+    force: { type: "boolean" },
+    "max-memory": { type: "string" },
+  });
   if (values.help) {
     console.log(HELP);
     return 0;
   }
-  const executor = await openExecutor(values);
+  const maxMemoryMiB = intOption(values["max-memory"], "--max-memory");
+  const executor = await openExecutor(values, { maxMemoryMiB });
   const printer = progressPrinter();
   const stop = values.json ? () => {} : executor.service.subscribe((e) => {
     if (e.type === "progress" && e.progress.phase !== "embed") printer(e.progress);

@@ -1,5 +1,8 @@
 /**
- * One file's extraction: parse, then chunk. Runs in a worker or inline.
+ * One file's extraction: parse, then chunk, term statistics and the packed graph, each
+ * from the one parse. Runs in a worker or inline. What leaves the worker is the blob's
+ * parts already JSON-encoded (bytes copy cheaply between threads; an object graph costs a
+ * structured clone on each side) and the few counts the manifest entry needs.
  */
 
 import { type GraphPart, packGraph, withoutGraph } from "./graph_part.ts";
@@ -16,6 +19,18 @@ export interface Extraction {
   terms: FileTerms;
   /** References, imports and package, packed (the code graph's share of this file). */
   graph: GraphPart;
+}
+
+/** An extraction as stored: the blob parts as JSON bytes, and the counts of the entry. */
+export interface EncodedExtraction {
+  /** The language parsed (a `.h` file may turn out C++). */
+  language: string;
+  lines: number;
+  symbols: number;
+  chunks: number;
+  error?: string;
+  /** Blob parts by kind (`symbols`, `chunks`, `terms`, `graph`), JSON-encoded. */
+  parts: Record<string, Uint8Array>;
 }
 
 /** Parses and chunks one file; never throws (a failure is recorded in `parsed.error`). */
@@ -38,6 +53,33 @@ export async function extract(path: string, text: string, language: string): Pro
     chunks,
     terms: fileTerms(path, chunks, parsed.symbols),
     graph: packGraph(parsed),
+  };
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** {@link extract} of a file's bytes (UTF-8), encoded for the store. */
+export async function extractEncoded(
+  path: string,
+  bytes: Uint8Array,
+  language: string,
+): Promise<EncodedExtraction> {
+  const text = decoder.decode(bytes);
+  const { parsed, chunks, terms, graph } = await extract(path, text, language);
+  const json = (value: unknown) => encoder.encode(JSON.stringify(value));
+  return {
+    language: parsed.language,
+    lines: parsed.lines || countLines(text),
+    symbols: parsed.symbols.length,
+    chunks: chunks.length,
+    ...(parsed.error ? { error: parsed.error } : {}),
+    parts: {
+      symbols: json(parsed.symbols),
+      chunks: json(chunks),
+      terms: json(terms),
+      graph: json(graph),
+    },
   };
 }
 

@@ -11,8 +11,9 @@
 import { languageForPath } from "../parse/languages.ts";
 import type { FileEntry, Manifest, Store } from "../store/kv.ts";
 import type { WalkEntry } from "../types.ts";
-import { ingest } from "./ingest.ts";
-import { walk } from "./walker.ts";
+import { ingest, skippedEntry } from "./ingest.ts";
+import { DEFAULT_MAX_MEMORY_MIB, MemoryBudget } from "./memory.ts";
+import { type SkipReason, walk } from "./walker.ts";
 
 export { blobKey } from "./ingest.ts";
 
@@ -35,6 +36,11 @@ export interface IndexOptions {
   workers?: number;
   /** Extra ignore patterns (gitignore syntax). */
   exclude?: string[];
+  /**
+   * Memory the run may use, in MiB (default {@link DEFAULT_MAX_MEMORY_MIB}): near it files
+   * go through one at a time, past it the run fails and the last index stays.
+   */
+  maxMemoryMiB?: number;
 }
 
 /** What one run did. */
@@ -52,6 +58,12 @@ export interface IndexReport {
   languages: Record<string, number>;
   errors: Array<{ file: string; error: string }>;
   skipped: number;
+  /** Files in a known language not indexed, and why (`too_large`, `minified`, `binary`…). */
+  skippedFiles?: Array<{ file: string; reason: string; detail?: string }>;
+  /** Paths the walk left out, by reason (`not_accepted` files, `ignored` files or folders…). */
+  walkSkips?: Partial<Record<SkipReason, number>>;
+  /** Highest resident memory of the process seen during the run, in MiB. */
+  peakMemoryMiB?: number;
   elapsedMs: number;
 }
 
@@ -66,19 +78,21 @@ export async function runIndex(
 ): Promise<IndexReport> {
   const t0 = performance.now();
   const elapsed = () => Math.round(performance.now() - t0);
-  await holdLease(store);
+  await store.holdLease();
   try {
     const progress = opts.onProgress ?? (() => {});
     progress({ phase: "walk", filesDone: 0, filesTotal: 0 });
-    const entries = await walkSources(root, opts.exclude);
+    const budget = new MemoryBudget(opts.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB);
+    const walked = await walkSources(root, opts.exclude);
     const previous = await readPrevious(store);
-    const diff = diffWithPrevious(entries, previous.byPath, opts.force ?? false);
+    const diff = diffWithPrevious(walked.entries, previous.byPath, opts.force ?? false);
 
     const total = diff.toRead.length;
     progress({ phase: "parse", filesDone: 0, filesTotal: total });
     const ingested = await ingest(diff.toRead, previous.byPath, store, {
       force: opts.force,
       workers: opts.workers,
+      budget,
       onFile: (done) => {
         if (done % 50 === 0 || done === total) {
           progress({ phase: "parse", filesDone: done, filesTotal: total });
@@ -88,7 +102,7 @@ export async function runIndex(
 
     const { added, modified, parsed } = ingested;
     const changed = added + modified + diff.deleted;
-    const files = [...diff.kept, ...ingested.files].sort(byPath);
+    const files = [...diff.kept, ...ingested.files, ...walked.tooLarge].sort(byPath);
     let generation = previous.generation ?? 0;
     if (changed > 0 || previous.manifest === null || opts.force) {
       progress({ phase: "write", filesDone: total, filesTotal: total });
@@ -102,6 +116,8 @@ export async function runIndex(
       modified,
       deleted: diff.deleted,
       parsed,
+      walkSkips: walked.skips,
+      peakMemoryMiB: Math.round(budget.peak / 2 ** 20),
       elapsedMs: elapsed(),
     });
   } finally {
@@ -109,21 +125,43 @@ export async function runIndex(
   }
 }
 
-/** Takes the store's writer lease, or says who holds it. */
-async function holdLease(store: Store): Promise<void> {
-  if (await store.acquireLease()) return;
-  const pid = await store.leaseHolder();
-  throw new Error(
-    `another codectx process (pid ${pid}) is indexing this project; wait for it to finish or stop it`,
-  );
+/** What the walk found: files to index, files too large to, and counts of what it left out. */
+interface Walked {
+  entries: WalkEntry[];
+  /** Skipped entries of files in a known language over the size limit. */
+  tooLarge: FileEntry[];
+  skips: Partial<Record<SkipReason, number>>;
 }
 
 /** The files under `root` in a language codectx parses, ignore rules applied. */
-function walkSources(root: string, exclude: string[] | undefined): Promise<WalkEntry[]> {
-  return walk(root, {
+async function walkSources(root: string, exclude: string[] | undefined): Promise<Walked> {
+  const tooLarge: FileEntry[] = [];
+  const skips: Partial<Record<SkipReason, number>> = {};
+  const entries = await walk(root, {
     accept: (p) => languageForPath(p) !== undefined,
     extraIgnores: exclude,
+    onSkip: (path, reason) => {
+      skips[reason] = (skips[reason] ?? 0) + 1;
+      if (reason !== "too_large") return;
+      const info = statOrNull(`${root}/${path}`);
+      const base = {
+        path,
+        size: info?.size ?? 0,
+        mtimeMs: info?.mtime?.getTime() ?? 0,
+        language: languageForPath(path)!.id,
+      };
+      tooLarge.push(skippedEntry(base, "too_large", `${base.size} bytes, over the 1 MiB limit`));
+    },
   });
+  return { entries, tooLarge, skips };
+}
+
+function statOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.statSync(path);
+  } catch {
+    return null;
+  }
 }
 
 /** The index a run starts from. */
@@ -201,16 +239,23 @@ async function commit(
 /** Totals of a manifest's files. */
 export function summarize(
   files: FileEntry[],
-  extra: Omit<IndexReport, "files" | "chunks" | "symbols" | "languages" | "errors" | "skipped">,
+  extra: Omit<
+    IndexReport,
+    "files" | "chunks" | "symbols" | "languages" | "errors" | "skipped" | "skippedFiles"
+  >,
 ): IndexReport {
   let chunks = 0;
   let symbols = 0;
-  let skipped = 0;
   const languages: Record<string, number> = {};
   const errors: Array<{ file: string; error: string }> = [];
+  const skippedFiles: IndexReport["skippedFiles"] = [];
   for (const f of files) {
     if (f.skipped) {
-      skipped++;
+      skippedFiles.push({
+        file: f.path,
+        reason: f.skipped,
+        ...(f.error === undefined ? {} : { detail: f.error }),
+      });
       continue;
     }
     chunks += f.chunks;
@@ -218,5 +263,15 @@ export function summarize(
     languages[f.language] = (languages[f.language] ?? 0) + 1;
     if (f.error) errors.push({ file: f.path, error: f.error });
   }
-  return { ...extra, files: files.length - skipped, chunks, symbols, languages, errors, skipped };
+  const skipped = skippedFiles.length;
+  return {
+    ...extra,
+    files: files.length - skipped,
+    chunks,
+    symbols,
+    languages,
+    errors,
+    skipped,
+    skippedFiles,
+  };
 }

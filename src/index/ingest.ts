@@ -1,7 +1,9 @@
 /**
  * The indexing stage that touches file contents: read each file that may have changed,
  * hash it, reuse what an earlier run stored for that content, else parse and chunk it (in
- * workers) and write its blob. Lanes with bounded concurrency keep memory flat.
+ * workers) and write its blob. Files stream through: a bounded number of lanes each holds
+ * one file's bytes until a worker has them; workers send back the blob parts already
+ * encoded, and the writes are batched into few store commits behind the parsing.
  *
  * Blobs are keyed by path and content, so a run cut off before its commit leaves them for
  * the next run to reuse; nothing here touches the manifest a reader sees.
@@ -14,10 +16,11 @@ import { languageForPath } from "../parse/languages.ts";
 import type { FileEntry, Store } from "../store/kv.ts";
 import type { WalkEntry } from "../types.ts";
 import { sha256Hex } from "../util/hash.ts";
-import { countLines } from "./extract.ts";
-import { createParsePool, type ParsePool } from "./pool.ts";
+import { BlobWriter } from "./blob_writer.ts";
+import type { MemoryBudget } from "./memory.ts";
+import { createRecyclingParsePool, type ParsePool } from "./pool.ts";
 import { readProjectFile } from "./safe_read.ts";
-import { isBinary } from "./walker.ts";
+import { isBinary, minifiedReason } from "./walker.ts";
 
 /** The key of a file's parse results: content and path (records carry the path). */
 export function blobKey(path: string, contentHash: string): Promise<string> {
@@ -41,6 +44,8 @@ export interface IngestOptions {
   force?: boolean;
   /** Parsing workers (default: one per core; 0 parses on this thread). */
   workers?: number;
+  /** The memory the run may use; past it the run fails, near it files go one at a time. */
+  budget?: MemoryBudget;
   /**
    * Called after each file read as text, with how many files are done. Skipped files
    * (unreadable, binary) count in that number but make no call of their own, as indexing
@@ -52,8 +57,8 @@ export interface IngestOptions {
 /** Below this many files to parse, workers cost more than they save. */
 const INLINE_LIMIT = 24;
 
-/** Blob writes in flight before a lane waits for them to land. */
-const MAX_PENDING_WRITES = 64;
+/** Files parsed between two restarts of the workers, at least (no thrashing). */
+const MIN_FILES_PER_RECYCLE = 64;
 
 /**
  * Reads, hashes and (where needed) parses `files`, writing a blob for each parsed one.
@@ -66,15 +71,35 @@ export async function ingest(
   store: Store,
   opts: IngestOptions = {},
 ): Promise<Ingested> {
-  const pool = createParsePool(files.length > INLINE_LIMIT ? opts.workers : 0);
+  const workers = files.length > INLINE_LIMIT ? opts.workers : 0;
+  const pool = createRecyclingParsePool(workers);
+  const writer = new BlobWriter(store);
   try {
     const out: Ingested = { files: [], added: 0, modified: 0, parsed: 0 };
-    const ctx: FileContext = { store, pool, writes: new BlobWrites(), force: opts.force ?? false };
-    const queue = [...files];
+    const ctx: FileContext = { store, pool, writer, force: opts.force ?? false };
+    let next = 0;
     let done = 0;
     let failed = false;
-    const lane = async () => {
-      for (let e = queue.shift(); e && !failed; e = queue.shift()) {
+    let lastRecycle = 0;
+    /** Restarts the workers when memory runs high; fails the run when that is not enough. */
+    const keepInBudget = async () => {
+      const budget = opts.budget;
+      if (!budget || !budget.high()) return;
+      if (workers !== 0 && done - lastRecycle >= MIN_FILES_PER_RECYCLE) {
+        lastRecycle = done;
+        await pool.recycle();
+      }
+      if (budget.over() && workers !== 0 && lastRecycle !== done) {
+        lastRecycle = done;
+        await pool.recycle();
+      }
+      budget.enforce(`after ${done} of ${files.length} files`);
+    };
+    const lane = async (index: number) => {
+      while (!failed && next < files.length) {
+        // Near the memory budget one lane goes on alone: one file in flight at a time.
+        if (index > 0 && opts.budget?.tight()) return;
+        const e = files[next++];
         const old = previous.get(e.path);
         const result = await ingestFile(e, old, ctx);
         if (result.entry) out.files.push(result.entry);
@@ -85,19 +110,21 @@ export async function ingest(
         if (result.parsed) out.parsed++;
         done++;
         if (result.hash !== undefined) opts.onFile?.(done);
+        await keepInBudget();
       }
     };
-    const lanes = Math.max(2, (opts.workers ?? navigator.hardwareConcurrency ?? 2) * 3);
-    // One lane's failure (a full disk) stops the others; all settle before the run fails,
-    // so that nothing writes behind the cleanup.
+    // Two files per worker keep every worker busy while the next file is read and hashed.
+    const lanes = Math.max(2, (workers ?? navigator.hardwareConcurrency ?? 2) * 2);
+    // One lane's failure (a full disk, the memory budget) stops the others; all settle
+    // before the run fails, so that nothing writes behind the cleanup.
     const settled = await Promise.allSettled(
-      Array.from({ length: lanes }, () =>
-        lane().catch((err) => {
+      Array.from({ length: lanes }, (_, i) =>
+        lane(i).catch((err) => {
           failed = true;
           throw err;
         })),
     );
-    const flushed = await ctx.writes.flush().then(() => null, (err) => err);
+    const flushed = await writer.flush().then(() => null, (err) => err);
     const failure = settled.find((r) => r.status === "rejected");
     if (failure) throw (failure as PromiseRejectedResult).reason;
     if (flushed) throw flushed;
@@ -111,14 +138,14 @@ export async function ingest(
 interface FileContext {
   store: Store;
   pool: ParsePool;
-  writes: BlobWrites;
+  writer: BlobWriter;
   force: boolean;
 }
 
 /** One file's outcome. */
 interface FileResult {
   entry: FileEntry | null;
-  /** The content hash; absent when the file was skipped (unreadable, binary). */
+  /** The content hash; absent when the file was skipped (unreadable, binary, minified). */
   hash?: string;
   parsed: boolean;
 }
@@ -139,7 +166,11 @@ async function ingestFile(
   } catch (err) {
     return { entry: skippedEntry(base, "unreadable", errorMessage(err)), parsed: false };
   }
-  if (isBinary(bytes)) return { entry: skippedEntry(base, "binary"), parsed: false };
+  if (isBinary(bytes)) {
+    return { entry: skippedEntry(base, "binary", "binary-looking content"), parsed: false };
+  }
+  const minified = minifiedReason(bytes);
+  if (minified) return { entry: skippedEntry(base, "minified", minified), parsed: false };
   const hash = await sha256Hex(bytes);
   const key = await blobKey(e.path, hash);
   const stat = { size: e.size, mtimeMs: e.mtimeMs };
@@ -151,7 +182,7 @@ async function ingestFile(
     const meta = await ctx.store.readBlob<FileEntry>("meta", key);
     return { entry: meta ? { ...meta, ...stat } : null, hash, parsed: false };
   }
-  const entry = await parseAndStore(base, hash, key, new TextDecoder().decode(bytes), ctx);
+  const entry = await parseAndStore(base, hash, key, bytes, ctx);
   return { entry, hash, parsed: true };
 }
 
@@ -164,7 +195,7 @@ function rootOf(e: WalkEntry): string {
 type EntryBase = Pick<FileEntry, "path" | "size" | "mtimeMs" | "language">;
 
 /** The entry of a file that is not indexed, and why. */
-function skippedEntry(
+export function skippedEntry(
   base: EntryBase,
   skipped: NonNullable<FileEntry["skipped"]>,
   error?: string,
@@ -181,57 +212,27 @@ function skippedEntry(
   };
 }
 
-/** Parses and chunks one file and queues the write of its blob; returns its entry. */
+const encoder = new TextEncoder();
+
+/** Parses and chunks one file (in a worker) and queues its blob; returns its entry. */
 async function parseAndStore(
   base: EntryBase,
   hash: string,
   key: string,
-  text: string,
+  bytes: Uint8Array,
   ctx: FileContext,
 ): Promise<FileEntry> {
-  const { parsed, chunks, terms, graph } = await ctx.pool.extract(base.path, text, base.language);
+  const x = await ctx.pool.extract(base.path, bytes, base.language);
   const entry: FileEntry = {
     ...base,
     hash,
     blob: key,
-    language: parsed.language,
-    lines: parsed.lines || countLines(text),
-    symbols: parsed.symbols.length,
-    chunks: chunks.length,
-    ...(parsed.error ? { error: parsed.error } : {}),
+    language: x.language,
+    lines: x.lines,
+    symbols: x.symbols,
+    chunks: x.chunks,
+    ...(x.error ? { error: x.error } : {}),
   };
-  await ctx.writes.add(
-    ctx.store.writeBlob(key, { symbols: parsed.symbols, chunks, terms, graph, meta: entry }),
-  );
+  await ctx.writer.add(key, { ...x.parts, meta: encoder.encode(JSON.stringify(entry)) });
   return entry;
-}
-
-/**
- * Blob writes in flight, shared by the lanes; a lane that overfills it waits for all. Every
- * write is watched from the start: the first failure (a full disk) is kept and thrown by the
- * next `add` or by `flush`, never left as an unhandled rejection.
- */
-class BlobWrites {
-  private readonly pending: Promise<void>[] = [];
-  private failure: unknown = null;
-
-  /** Adds a write; past the limit, waits until every pending write has landed. */
-  async add(write: Promise<void>): Promise<void> {
-    this.pending.push(write.catch((err) => {
-      this.failure ??= err;
-    }));
-    this.throwIfFailed();
-    if (this.pending.length > MAX_PENDING_WRITES) await Promise.all(this.pending.splice(0));
-    this.throwIfFailed();
-  }
-
-  /** Waits for the writes still pending; throws the first that failed. */
-  async flush(): Promise<void> {
-    await Promise.all(this.pending.splice(0));
-    this.throwIfFailed();
-  }
-
-  private throwIfFailed(): void {
-    if (this.failure !== null) throw this.failure;
-  }
 }

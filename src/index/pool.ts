@@ -6,18 +6,19 @@
 
 import { assetUrl } from "../util/assets.ts";
 import { createWorkerPool } from "../util/worker_pool.ts";
-import { extract, type Extraction } from "./extract.ts";
+import { type EncodedExtraction, extractEncoded } from "./extract.ts";
 
 /** Parses files in parallel; `close()` ends the workers. */
 export interface ParsePool {
-  extract(path: string, text: string, language: string): Promise<Extraction>;
+  /** Extracts one file from its bytes; the pool does not keep them. */
+  extract(path: string, bytes: Uint8Array, language: string): Promise<EncodedExtraction>;
   close(): void;
 }
 
 /** One file to parse, as sent to `worker.ts`. */
 export interface ParseJob {
   path: string;
-  text: string;
+  bytes: Uint8Array;
   language: string;
 }
 
@@ -27,15 +28,62 @@ export interface ParseJob {
  * (compiling one can take a second).
  */
 export function createParsePool(size = defaultPoolSize()): ParsePool {
-  const pool = createWorkerPool<ParseJob, Extraction>({
+  const pool = createWorkerPool<ParseJob, EncodedExtraction>({
     url: assetUrl("src/index/worker.ts"),
     size,
     name: "parse",
     affinity: (job) => job.language,
   });
-  if (!pool) return { extract, close() {} };
+  if (!pool) return { extract: extractEncoded, close() {} };
   return {
-    extract: (path, text, language) => pool.run({ path, text, language }),
+    extract: (path, bytes, language) => pool.run({ path, bytes, language }),
+    close: () => pool.close(),
+  };
+}
+
+/**
+ * A parse pool that can be restarted between files: `recycle()` waits for the files in
+ * flight, ends the workers (a worker's heap and compiled grammars go with it) and starts
+ * fresh ones for the next file. Indexing uses it to stay inside its memory budget.
+ */
+export interface RecyclingParsePool extends ParsePool {
+  recycle(): Promise<void>;
+  /** How many times the workers were restarted. */
+  readonly recycled: number;
+}
+
+/** {@link createParsePool} with {@link RecyclingParsePool.recycle}. */
+export function createRecyclingParsePool(size?: number): RecyclingParsePool {
+  let pool = createParsePool(size);
+  let inFlight = 0;
+  let recycled = 0;
+  let drained: (() => void) | null = null;
+  let restarting: Promise<void> | null = null;
+  return {
+    async extract(path, bytes, language) {
+      while (restarting) await restarting;
+      inFlight++;
+      try {
+        return await pool.extract(path, bytes, language);
+      } finally {
+        if (--inFlight === 0) drained?.();
+      }
+    },
+    recycle() {
+      restarting ??= (async () => {
+        if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
+        drained = null;
+        pool.close();
+        pool = createParsePool(size);
+        recycled++;
+      })().finally(() => {
+        restarting = null;
+      });
+      return restarting;
+    },
+    get recycled() {
+      return recycled;
+    },
     close: () => pool.close(),
   };
 }

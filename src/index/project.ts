@@ -32,6 +32,8 @@ export interface ProjectOptions {
   workers?: number;
   /** Extra ignore patterns (gitignore syntax), on top of `.gitignore` and `.codectxignore`. */
   exclude?: string[];
+  /** Memory an indexing run may use, in MiB (see `IndexOptions.maxMemoryMiB`). */
+  maxMemoryMiB?: number;
 }
 
 /** State shown by health endpoints. */
@@ -123,6 +125,7 @@ export class Project {
         ...opts,
         workers: this.opts.workers,
         exclude: this.opts.exclude,
+        maxMemoryMiB: this.opts.maxMemoryMiB,
         onProgress: (progress) => this.emit({ type: "progress", progress }),
       });
     } catch (err) {

@@ -222,6 +222,41 @@ export function isBinary(bytes: Uint8Array): boolean {
   return control > end * 0.1;
 }
 
+/** Files at least this large are checked for minified or generated content. */
+const MINIFIED_MIN_BYTES = 32 * 1024;
+/** Average line length (bytes) above which a file is taken for minified. */
+const MINIFIED_AVG_LINE = 400;
+/** A single line this long marks a file as minified or generated. */
+const MINIFIED_LONGEST_LINE = 64 * 1024;
+
+/**
+ * Why `bytes` look minified or generated (one long line, or very long lines on average),
+ * or null when they look like code a person wrote. Such files are skipped: they hold no
+ * names worth finding and can take a parser a long time.
+ *
+ * @example
+ * ```ts
+ * minifiedReason(new TextEncoder().encode("def f():\n    return 1\n")); // null
+ * ```
+ */
+export function minifiedReason(bytes: Uint8Array): string | null {
+  if (bytes.length < MINIFIED_MIN_BYTES) return null;
+  let lines = 1;
+  let longest = 0;
+  let start = 0;
+  for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) {
+    if (i - start > longest) longest = i - start;
+    start = i + 1;
+    lines++;
+  }
+  if (bytes.length - start > longest) longest = bytes.length - start;
+  const average = bytes.length / lines;
+  if (longest >= MINIFIED_LONGEST_LINE || average > MINIFIED_AVG_LINE) {
+    return `minified or generated: ${bytes.length} bytes in ${lines} lines (longest ${longest})`;
+  }
+  return null;
+}
+
 /** A directory waiting to be listed. `ancestors` holds its real path and those above it. */
 interface Pending {
   rel: string;

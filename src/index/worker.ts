@@ -1,5 +1,5 @@
 /**
- * Parsing worker: answers each {@link ParseJob} of the pool with its extraction.
+ * Parsing worker: answers each {@link ParseJob} of the pool with its encoded extraction.
  *
  * @module
  */
@@ -7,7 +7,7 @@
 /// <reference lib="deno.worker" />
 
 import { serveJobs } from "../util/worker_pool.ts";
-import { extract } from "./extract.ts";
+import { extractEncoded } from "./extract.ts";
 import type { ParseJob } from "./pool.ts";
 
-serveJobs(self, (job: ParseJob) => extract(job.path, job.text, job.language));
+serveJobs(self, (job: ParseJob) => extractEncoded(job.path, job.bytes, job.language));

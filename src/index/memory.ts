@@ -1,0 +1,78 @@
+/**
+ * The memory budget of an indexing run (`--max-memory`): the process's resident memory,
+ * workers included, is compared with it after each file. Past 60% of it the parse workers
+ * are restarted (their heaps grow with what they parsed and give little back); past three
+ * quarters the run streams one file at a time; past it, after a restart, the run fails
+ * with a sentence that says what to do, and the last complete index stays as it was.
+ *
+ * @module
+ */
+
+import { CodectxError } from "../errors.ts";
+
+/**
+ * Default budget, in MiB: what a laptop spares for indexing without noticing. The run's
+ * memory does not grow with the repository (files stream through; workers that have grown
+ * are restarted), so the default holds for large trees too.
+ */
+export const DEFAULT_MAX_MEMORY_MIB = 512;
+
+/** Share of the budget past which the parse workers are restarted to give memory back. */
+const HIGH_SHARE = 0.6;
+/** Share of the budget past which files go through one at a time. */
+const TIGHT_SHARE = 0.75;
+
+/** Bytes in a MiB. */
+const MIB = 1024 * 1024;
+
+/** The resident memory of this process, in bytes. */
+export function residentBytes(): number {
+  return Deno.memoryUsage().rss;
+}
+
+/** A run's memory budget. */
+export class MemoryBudget {
+  /** The highest resident memory seen by any check, in bytes. */
+  peak = 0;
+
+  constructor(
+    /** The budget in MiB. */
+    readonly limitMiB: number,
+    private readonly resident: () => number = residentBytes,
+  ) {}
+
+  /** The resident memory now, in bytes (kept in {@link peak}). */
+  sample(): number {
+    const rss = this.resident();
+    if (rss > this.peak) this.peak = rss;
+    return rss;
+  }
+
+  /** Whether the workers should be restarted to give memory back. */
+  high(): boolean {
+    return this.sample() > this.limitMiB * MIB * HIGH_SHARE;
+  }
+
+  /** Whether the process holds more than the budget. */
+  over(): boolean {
+    return this.sample() > this.limitMiB * MIB;
+  }
+
+  /** Whether the run is near the budget (files should then go one at a time). */
+  tight(): boolean {
+    return this.sample() > this.limitMiB * MIB * TIGHT_SHARE;
+  }
+
+  /** Fails the run when the process holds more than the budget; `when` says how far it got. */
+  enforce(when: string): void {
+    const rss = this.sample();
+    if (rss <= this.limitMiB * MIB) return;
+    throw new CodectxError(
+      "unavailable",
+      `indexing went over its memory budget of ${this.limitMiB} MiB (${
+        Math.round(rss / MIB)
+      } MiB resident ${when}); the last complete index is unchanged. Raise the budget ` +
+        `(--max-memory MiB) or leave large folders out (--exclude, .codectxignore)`,
+    );
+  }
+}
