@@ -226,9 +226,10 @@ function misspellable(
     out.push({ at: bodyStart + m.index! + m[1].length + 1, name: m[2] });
   }
   if (out.length > 0) return out;
-  // Else a name the header imports (`from .utils import echo`, `import { x } from "./y"`).
+  // Else a name the header imports from the project (`from .utils import echo`,
+  // `import { x } from "./y"`): a library's names are not known without the library.
   const named = language === "python"
-    ? /^from\s+(?!__future__)[\w.]+\s+import\s+([A-Za-z]\w+)\s*(?:as\s+\w+\s*)?$/gm
+    ? /^from\s+\.[\w.]*\s+import\s+([A-Za-z]\w+)\s*(?:as\s+\w+\s*)?$/gm
     : /^import\s*\{\s*([A-Za-z]\w+)[^}]*\}\s*from\s*['"]\.[^'"]*['"]/gm;
   for (const m of codeOnly(header, language).matchAll(named)) {
     const from = language === "python" ? m[0].indexOf(" import ") + 8 : m[0].indexOf("{");

@@ -227,3 +227,36 @@ exports.wrap = function wrap(http) {
   );
   assert.deepEqual(unresolved(shadowed), []);
 });
+
+Deno.test("relative imports are checked against the project module they name", async () => {
+  const ok = await validateIn(
+    CLICK_LIKE,
+    `from . import types
+from .utils import echo
+from .decorators import command, group
+from .. import clicky
+
+
+def main():
+    echo(types.ParamType, command, group, clicky)
+`,
+    "src/clicky/cli.py",
+  );
+  assert.deepEqual(unresolved(ok), []);
+  const wrong = await validateIn(
+    CLICK_LIKE,
+    `from .utils import echoo
+from .utilz import echo
+from . import typess
+`,
+    "src/clicky/cli.py",
+  );
+  assert.deepEqual(
+    wrong.unresolved_symbols.map((u) => [u.kind, u.name, u.suggestions[0]]),
+    [
+      ["import", "src.clicky.utils.echoo", "echo"],
+      ["import", ".utilz", "utils"],
+      ["import", "src.clicky.typess", "types"],
+    ],
+  );
+});

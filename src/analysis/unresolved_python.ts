@@ -53,11 +53,20 @@ export function pythonImport(node: Node, ctx: Context): void {
     return;
   }
   const moduleNode = node.childForFieldName("module_name");
-  const module = moduleNode?.text ?? "";
+  let module = moduleNode?.text ?? "";
   if (node.namedChildren.some((c) => c?.type === "wildcard_import")) ctx.starImport = true;
+  if (moduleNode?.type === "relative_import" && !module.split(".").some((p) => p.startsWith("_"))) {
+    // `from .globals import x` is checked as the project module it names.
+    const absolute = relativeModule(module, ctx);
+    if (absolute === null) {
+      report(ctx, moduleNode, module, "import", siblingModules(ctx));
+      return;
+    }
+    if (absolute !== undefined) module = absolute;
+  }
   for (const { name, alias } of names) ctx.imported.set(alias ?? name, { module, member: name });
   if (
-    !moduleNode || moduleNode.type === "relative_import" || module === "__future__" ||
+    !moduleNode || module.startsWith(".") || module === "__future__" ||
     module.split(".").some((p) => p.startsWith("_"))
   ) return;
   if (!pythonModuleExists(module, ctx)) {
@@ -74,6 +83,41 @@ export function pythonImport(node: Node, ctx: Context): void {
     }
     report(ctx, n, `${module}.${name}`, "import", known);
   }
+}
+
+/**
+ * The dotted project module a relative import names from the snippet's folder
+ * (`from ..utils import x` in `pkg/sub/a.py` → `pkg.utils`); `null` when no project file
+ * is that module; `undefined` when it cannot be told (no file path, above the root, a
+ * folder without `__init__.py`).
+ */
+function relativeModule(written: string, ctx: Context): string | null | undefined {
+  if (!ctx.dir) return undefined;
+  const dots = written.length - written.replace(/^\.+/, "").length;
+  const dir = ctx.dir.split("/");
+  if (dots - 1 > dir.length) return undefined;
+  const base = dir.slice(0, dir.length - (dots - 1));
+  const rest = written.slice(dots).split(".").filter(Boolean);
+  const path = [...base, ...rest].join("/");
+  const files = ctx.view.files;
+  if (rest.length === 0) return files.has(`${path}/__init__.py`) ? base.join(".") : undefined;
+  if ([".py", ".pyi", "/__init__.py", "/__init__.pyi"].some((e) => files.has(path + e))) {
+    return [...base, ...rest].join(".");
+  }
+  // A folder of modules without `__init__.py` (a namespace package) is still a module.
+  const prefix = `${path}/`;
+  for (const f of files) if (f.startsWith(prefix)) return undefined;
+  return null;
+}
+
+/** Module names next to the snippet's file, for suggestions. */
+function siblingModules(ctx: Context): string[] {
+  const prefix = ctx.dir ? `${ctx.dir}/` : "";
+  const out: string[] = [];
+  for (const f of ctx.view.files) {
+    if (f.startsWith(prefix) && f.endsWith(".py")) out.push(f.slice(prefix.length, -3));
+  }
+  return out;
 }
 
 /**
