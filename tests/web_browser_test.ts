@@ -72,6 +72,12 @@ def audit(thing) -> float:
     """The total of anything that can total itself."""
     return thing.total()
 `,
+  "tests/test_shop.py": `from shop.cart import checkout
+
+
+def test_checkout_totals():
+    assert checkout(["apple"]) == 0.5
+`,
   "web/util.ts": `/** Formats an amount of money. */
 export function formatTotal(amount: number): string {
   return amount.toFixed(2);
@@ -284,6 +290,16 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
       await page.waitForURL(/#\/graph\/calls\/Cart\.total/);
       await settled(page);
       assert.match(await page.textContent("#graph-caption") ?? "", /Calls of Cart\.total/);
+    });
+
+    await t.step("the call graph leaves test callers out on request", async () => {
+      await open(page, base + "#/graph/calls/checkout");
+      assert.ok((await nodeLabels(page)).includes("test_checkout_totals"), "a test caller");
+      await page.uncheck("#graph-tests");
+      await page.waitForURL(/tests=0/);
+      await settled(page);
+      assert.ok(!(await nodeLabels(page)).includes("test_checkout_totals"), "no test caller");
+      assert.ok(!(await page.isChecked("#graph-tests")));
     });
 
     await t.step("a call matched by name only is a dashed edge and a 'name' badge", async () => {

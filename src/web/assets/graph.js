@@ -58,6 +58,9 @@ function controls(kind, subject, p) {
   const ext =
     /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "graph-external" }));
   ext.checked = p.get("external") === "1";
+  const tests =
+    /** @type {HTMLInputElement} */ (el("input", { type: "checkbox", id: "graph-tests" }));
+  tests.checked = p.get("tests") !== "0";
   const form = el("form", { class: "bar", id: "graph-form" }, [
     el("span", { class: "seg" }, [
       el("a", { href: href("graph", "calls"), class: kind === "calls" ? "on" : "", text: "Calls" }),
@@ -69,8 +72,9 @@ function controls(kind, subject, p) {
     ]),
     input,
     kind === "deps" && !input.value ? "" : depth,
+    kind === "calls" ? el("label", { class: "check" }, [ext, " external calls"]) : "",
     kind === "calls"
-      ? el("label", { class: "check" }, [ext, " external calls"])
+      ? el("label", { class: "check", title: "callers in test files" }, [tests, " tests"])
       : input.value
       ? ""
       : fold,
@@ -83,6 +87,7 @@ function controls(kind, subject, p) {
       depth: s ? depth.value : undefined,
       file: kind === "calls" && s === subject ? p.get("file") : undefined,
       external: kind === "calls" && ext.checked ? "1" : undefined,
+      tests: kind === "calls" && !tests.checked ? "0" : undefined,
       fold: kind === "deps" && !s ? fold.value : undefined,
       under: kind === "deps" && !s ? p.get("under") : undefined,
     });
@@ -91,7 +96,7 @@ function controls(kind, subject, p) {
     ev.preventDefault();
     go();
   });
-  [depth, fold, ext].forEach((c) => c.addEventListener("change", go));
+  [depth, fold, ext, tests].forEach((c) => c.addEventListener("change", go));
   return form;
 }
 
@@ -141,6 +146,7 @@ export async function graphView(out, route) {
       symbol: subject,
       depth,
       file: p.get("file") || undefined,
+      include_tests: p.get("tests") === "0" ? "0" : undefined,
     }));
     pic = callPicture(g, p.get("external") === "1");
     caption = "Calls of " + g.symbol + (g.definition ? " (" + g.definition.file + ")" : "") +
