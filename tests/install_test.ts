@@ -113,3 +113,55 @@ Deno.test("mod.ts imported from another folder and from another Deno project, no
     await cleanup(project, byPath, otherProject, indexDir);
   }
 });
+
+/**
+ * The modules a file loads before any dynamic `import()` runs: its static import graph
+ * (`deno info --json`), as specifiers (npm packages as `npm:/name@version…`).
+ */
+async function staticGraph(file: string): Promise<Set<string>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", file],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    roots: string[];
+    redirects: Record<string, string>;
+    modules: Array<{
+      specifier: string;
+      dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean }>;
+    }>;
+  };
+  const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
+  const seen = new Set<string>();
+  const todo = [...info.roots];
+  while (todo.length) {
+    const spec = todo.pop()!;
+    const real = info.redirects[spec] ?? spec;
+    if (seen.has(real)) continue;
+    seen.add(real);
+    for (const dep of bySpecifier.get(real)?.dependencies ?? []) {
+      if (!dep.isDynamic && dep.code) todo.push(dep.code.specifier);
+    }
+  }
+  return seen;
+}
+
+Deno.test("first run: index and its workers load no embedder library, MCP SDK or HTTP server", async () => {
+  // `cli.ts` loads a command's module when it runs; `index` runs these three.
+  const heavy =
+    /^npm:\/?(@huggingface|@energetic-ai|onnxruntime|sharp|@modelcontextprotocol|hono)\b/;
+  for (const file of ["src/cli/index.ts", "src/index/worker.ts", "src/analysis/worker.ts"]) {
+    const graph = await staticGraph(file);
+    assert.ok(graph.size > 20, `${file}: ${graph.size} modules`);
+    const loaded = [...graph].filter((s) => heavy.test(s));
+    assert.deepEqual(loaded, [], `${file} loads ${loaded.join(", ")} at start`);
+  }
+  // The check sees a static import of one: the MCP server loads the SDK at start.
+  const mcp = await staticGraph("src/mcp/server.ts");
+  assert.ok([...mcp].some((s) => heavy.test(s)), "the MCP server's graph names the SDK");
+  const cli = await staticGraph("cli.ts");
+  assert.ok(![...cli].some((s) => heavy.test(s)), "cli.ts itself loads no command");
+});
