@@ -174,3 +174,92 @@ Deno.test("index: a second store reader sees the committed index", async () => {
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("index: huge, minified and binary-looking files are skipped with their reason", async () => {
+  const root = await makeProject({
+    "ok.py": "def fine():\n    return 1\n",
+    "huge.py": "x = 1\n".repeat(200_000),
+    "app.min.js": "var a=function(b){return b+1};".repeat(2_000),
+    "blob.py": new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]),
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    const r = await project.reindex();
+    assert.equal(r.files, 1);
+    assert.equal(r.skipped, 3);
+    const reasons = Object.fromEntries(r.skippedFiles!.map((s) => [s.file, s.reason]));
+    assert.deepEqual(reasons, {
+      "app.min.js": "minified",
+      "blob.py": "binary",
+      "huge.py": "too_large",
+    });
+    assert.match(r.skippedFiles!.find((s) => s.file === "huge.py")!.detail!, /1200000 bytes/);
+    assert.equal(r.walkSkips?.too_large, 1);
+    const idx = await project.index();
+    assert.equal(idx.files.get("app.min.js")?.skipped, "minified");
+    assert.deepEqual([...idx.symbolsByFile.keys()], ["ok.py"]);
+    // Skipped files are remembered: nothing changed, nothing read again.
+    const again = await project.reindex();
+    assert.equal(again.changed, 0);
+    assert.equal(again.skipped, 3);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("index: files parsed in workers land in the index as parsed inline", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 40; i++) {
+    files[`pkg/mod_${i}.py`] = `class Thing${i}:\n    def run_${i}(self):\n        return ${i}\n`;
+  }
+  const root = await makeProject(files);
+  const pooled = await tempIndexDir();
+  const inline = await tempIndexDir();
+  const a = await Project.open(root, { indexDir: pooled, workers: 2 });
+  const b = await Project.open(root, { indexDir: inline, workers: 0 });
+  try {
+    const ra = await a.reindex();
+    const rb = await b.reindex();
+    assert.equal(ra.parsed, 40);
+    assert.equal(ra.symbols, rb.symbols);
+    assert.equal(ra.chunks, rb.chunks);
+    const [ia, ib] = [await a.index(), await b.index()];
+    assert.deepEqual(ia.symbols, ib.symbols);
+    assert.deepEqual(await ia.chunks(), await ib.chunks());
+    assert.ok(ia.symbols.some((s) => s.qualifiedName === "Thing39.run_39"));
+  } finally {
+    a.close();
+    b.close();
+    await cleanup(root, pooled, inline);
+  }
+});
+
+Deno.test("index: over its memory budget a run fails and the last index stays", async () => {
+  const root = await makeProject({ "a.py": "def first():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    const r1 = await project.reindex();
+    await writeFiles(root, { "b.py": "def second():\n    return 2\n" });
+    const tight = await Project.open(root, { indexDir, workers: 0, maxMemoryMiB: 1 });
+    try {
+      await assert.rejects(
+        () => tight.reindex(),
+        /over its memory budget of 1 MiB .*--max-memory/,
+      );
+    } finally {
+      tight.close();
+    }
+    const idx = await project.index();
+    assert.equal(idx.generation, r1.generation);
+    assert.deepEqual([...idx.files.keys()], ["a.py"]);
+    const r2 = await project.reindex();
+    assert.equal(r2.added, 1);
+    assert.ok((await project.index()).symbols.some((s) => s.name === "second"));
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});

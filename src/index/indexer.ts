@@ -85,7 +85,7 @@ export async function runIndex(
     const budget = new MemoryBudget(opts.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB);
     const walked = await walkSources(root, opts.exclude);
     const previous = await readPrevious(store);
-    const diff = diffWithPrevious(walked.entries, previous.byPath, opts.force ?? false);
+    const diff = diffWithPrevious(walked, previous.byPath, opts.force ?? false);
 
     const total = diff.toRead.length;
     progress({ phase: "parse", filesDone: 0, filesTotal: total });
@@ -189,7 +189,7 @@ interface Diff {
 }
 
 function diffWithPrevious(
-  entries: readonly WalkEntry[],
+  { entries, tooLarge }: Walked,
   previous: ReadonlyMap<string, FileEntry>,
   force: boolean,
 ): Diff {
@@ -200,7 +200,8 @@ function diffWithPrevious(
     if (!force && old && old.size === e.size && old.mtimeMs === e.mtimeMs) kept.push(old);
     else toRead.push(e);
   }
-  const seen = new Set(entries.map((e) => e.path));
+  // A file too large to index is still there: recorded as skipped, not deleted.
+  const seen = new Set([...entries, ...tooLarge].map((e) => e.path));
   const deleted = [...previous.keys()].filter((p) => !seen.has(p)).length;
   return { kept, toRead, deleted };
 }
