@@ -39,6 +39,12 @@ function assertError(a: Answer, status: number, code: string, message?: RegExp):
 
 Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) => {
   const fx = await fixtureCopy();
+  // A file longer than explain_file answers (20,000 lines).
+  await Deno.mkdir(`${fx.root}/data`);
+  await Deno.writeTextFile(
+    `${fx.root}/data/long_table.py`,
+    Array.from({ length: 20_050 }, (_, i) => `ROW_${i} = ${i}`).join("\n") + "\n",
+  );
   // A test file, so search's scope and include_tests have something to tell apart.
   await Deno.mkdir(`${fx.root}/tests`);
   await Deno.writeTextFile(
@@ -282,6 +288,12 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
         "outside_root",
       );
       assertError(await get("/api/file?path=app/escape.py&source=1"), 400, "outside_root");
+      const long = await get("/api/file?path=data/long_table.py&source=1");
+      assert.equal(long.status, 200, long.text.slice(0, 300));
+      assert.equal(long.json.source_truncated, true);
+      const rows = String(long.json.source).split("\n");
+      assert.equal(rows.length, 20_000);
+      assert.equal(rows[19_999], "ROW_19999 = 19999");
       assertTool(await get("/api/quality"), "analyze_quality");
     });
 
