@@ -315,6 +315,23 @@ export function main(): string {
   return slugify("a") + defaultSlug("b") + slug("c") + makeSlug("d");
 }
 `,
+  // TypeScript: an override and the method it overrides are one family (a call of the
+  // base's method may run the override); Python keeps them apart (pyright's rule).
+  "web/sub.ts": `export class Subscribable {
+  subscribe(): void {
+    this.onSubscribe();
+  }
+  protected onSubscribe(): void {}
+}
+
+export class Observer extends Subscribable {
+  protected onSubscribe(): void {}
+}
+
+export class Other {
+  onSubscribe(): void {}
+}
+`,
   // Python: super(), a submodule imported from its package, the stdlib's typing beside a
   // tests/typing folder, overload stubs, name-only member calls, builtins, tests.
   "pkg/__init__.py":
@@ -577,5 +594,26 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
       "cobra/command.go:6 call exact",
       "cobra/command.go:9 definition exact",
     ]);
+  });
+});
+
+Deno.test("references and callers: a TS override family is one symbol, labelled inferred", async () => {
+  await withRefs(async (ex) => {
+    const over = refLines(
+      await call(ex, "find_references", { symbol_name: "Observer.onSubscribe" }),
+    );
+    assert.deepEqual(over, [
+      "web/sub.ts:3 call inferred",
+      "web/sub.ts:5 definition inferred",
+      "web/sub.ts:9 definition exact",
+    ]);
+    const g = await call(ex, "get_call_graph", { symbol_name: "Observer.onSubscribe" });
+    assert.deepEqual(
+      (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution} ${c.resolved}`),
+      ["Subscribable.subscribe inferred true"],
+    );
+    // Python's Engine.save overrides Base.save: Base.save's callers are its own.
+    const save = refLines(await call(ex, "find_references", { symbol_name: "Engine.save" }));
+    assert.ok(!save.some((l) => l.startsWith("pkg/core.py:5 ")), save.join("\n"));
   });
 });

@@ -329,6 +329,7 @@ export class CallIndex {
   callersOf(target: SymbolRecord): CallSite[] {
     const names = namesOf(this.graph);
     const wanted = new Set<SymbolRecord>([target, ...this.overloads(target)]);
+    const family = new Set(names.overrideFamily(target).filter((m) => !wanted.has(m)));
     const lookFor = new Set<string>(names.importNames(target));
     if (target.kind === "constructor") {
       const f = names.fileOf(target);
@@ -346,13 +347,17 @@ export class CallIndex {
         const r = refAt(f.part, i);
         if (r.kind !== "call") continue;
         const how = names.resolveRefHow(f, i);
-        if (!how.symbols.some((s) => wanted.has(s))) continue;
+        let resolution = how.resolution;
+        if (!how.symbols.some((s) => wanted.has(s))) {
+          if (!how.symbols.some((s) => family.has(s))) continue;
+          if (resolution === "exact") resolution = "inferred";
+        }
         out.push({
           caller: f.symbols[r.scope] ?? null,
           file: f,
           line: r.line,
           targets: [target],
-          resolution: how.resolution,
+          resolution,
           outside: null,
           written: r.name,
         });

@@ -33,6 +33,7 @@ export class Members {
   private readonly byQualified = new Map<GraphFile, Map<string, SymbolRecord>>();
   private readonly inherits = new Map<GraphFile, Map<number, number[]>>();
   private byParent: Map<string, SymbolRecord[]> | null = null;
+  private derivedOf: Map<SymbolRecord, SymbolRecord[]> | null = null;
   /** How deep `bases` → `resolveRef` → `members` → `bases` has nested (cyclic inheritance). */
   private basesDepth = 0;
 
@@ -113,6 +114,51 @@ export class Members {
     let byScope = this.inherits.get(f);
     if (!byScope) this.inherits.set(f, byScope = refsByScope(f.part, "inherit"));
     return byScope;
+  }
+
+  /**
+   * The methods of the same name in the classes a method's class inherits from and in
+   * those that inherit from it (its override family), itself excluded; empty for other
+   * symbols and for languages whose resolver does not link overrides.
+   */
+  overrideFamily(method: SymbolRecord): SymbolRecord[] {
+    if (method.kind !== "method" || method.parent === null) return [];
+    const f = this.names.fileOf(method);
+    if (!f?.resolver?.overrideFamily) return [];
+    const cls = this.enclosingClass(f, this.names.indexOf(method));
+    if (!cls) return [];
+    const out = new Set<SymbolRecord>();
+    const up = [...this.bases(cls)];
+    for (let i = 0; i < up.length && i < 64; i++) {
+      for (const m of this.ownMembers(up[i], method.name)) out.add(m);
+      for (const b of this.bases(up[i])) if (!up.includes(b)) up.push(b);
+    }
+    const down = [...(this.derived().get(cls) ?? [])];
+    for (let i = 0; i < down.length && i < 256; i++) {
+      for (const m of this.ownMembers(down[i], method.name)) out.add(m);
+      for (const d of this.derived().get(down[i]) ?? []) if (!down.includes(d)) down.push(d);
+    }
+    out.delete(method);
+    return [...out].filter((m) => m.kind === "method");
+  }
+
+  /** Classes by the classes they inherit from, over files that link overrides (built once). */
+  private derived(): Map<SymbolRecord, SymbolRecord[]> {
+    if (!this.derivedOf) {
+      this.derivedOf = new Map();
+      for (const f of this.graph.files) {
+        if (!f.resolver?.overrideFamily) continue;
+        for (const s of f.symbols) {
+          if (!CLASS_LIKE.has(s.kind)) continue;
+          for (const b of this.bases(s)) {
+            const list = this.derivedOf.get(b);
+            if (list) list.push(s);
+            else this.derivedOf.set(b, [s]);
+          }
+        }
+      }
+    }
+    return this.derivedOf;
   }
 
   /** The class a reference's enclosing symbol belongs to (`self`/`this`), or null. */

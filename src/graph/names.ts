@@ -433,6 +433,11 @@ export class Names {
     return this.classes.members(cls, name);
   }
 
+  /** A method's override family (see `Members.overrideFamily`). */
+  overrideFamily(method: SymbolRecord): SymbolRecord[] {
+    return this.classes.overrideFamily(method);
+  }
+
   /** The classes a class inherits from (its `inherit` references, resolved). */
   bases(cls: SymbolRecord): SymbolRecord[] {
     return this.classes.bases(cls);

@@ -96,14 +96,25 @@ export function referencesOf(
 ): Omit<Reference, "context">[] {
   const names = namesOf(graph);
   const wanted = new Set(targets);
+  // Methods that override or are overridden (where the language links them): inferred.
+  const family = new Map<SymbolRecord, SymbolRecord>();
+  for (const t of targets) {
+    for (const m of names.overrideFamily(t)) if (!wanted.has(m)) family.set(m, t);
+  }
   const out: Omit<Reference, "context">[] = [];
   for (const n of names.aliases(targets.flatMap((t) => names.importNames(t)))) {
     for (const code of graph.occurrences(n)) {
       const f = graph.files[Math.floor(code / OCC_SHIFT)];
       const i = code % OCC_SHIFT;
       const how = names.resolveRefHow(f, i);
-      const hit = how.symbols.find((s) => wanted.has(s));
-      if (!hit) continue;
+      let hit = how.symbols.find((s) => wanted.has(s));
+      let resolution = how.resolution;
+      if (!hit) {
+        const via = how.symbols.find((s) => family.has(s));
+        if (!via) continue;
+        hit = family.get(via)!;
+        if (resolution === "exact") resolution = "inferred";
+      }
       const r = refAt(f.part, i);
       if (excludeDefinitions && r.kind === "definition") continue;
       out.push({
@@ -113,7 +124,7 @@ export function referencesOf(
         kind: r.kind,
         symbol: hit.qualifiedName,
         in: enclosing(f, r.scope),
-        resolution: how.resolution,
+        resolution,
       });
     }
   }

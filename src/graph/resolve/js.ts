@@ -37,6 +37,7 @@ export const jsResolver: Resolver = {
   languages: ["typescript", "tsx", "javascript"],
   scoping: "imports",
   implicitThis: false,
+  overrideFamily: true,
   prepare(project) {
     return new JsFamily(project);
   },

@@ -84,6 +84,12 @@ export interface Resolver {
   readonly scoping: Scoping;
   /** Members of the enclosing class are in scope without `this.`/`self.` (Java, C++, Ruby). */
   readonly implicitThis: boolean;
+  /**
+   * A method and the methods it overrides or that override it are one symbol for
+   * references and callers (TypeScript's rule: a call of `Base.m` may run `Derived.m`).
+   * Those found through the family are labelled `inferred`.
+   */
+  readonly overrideFamily?: boolean;
   /** Builds whatever the family needs once per project graph; returns the resolve function. */
   prepare(project: ProjectView): FamilyResolver;
 }
