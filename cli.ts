@@ -16,7 +16,7 @@ const HELP = `codectx ${VERSION} — local code intelligence
 Usage: codectx <command> [options]
 
 Commands:
-  index    [--force] [--json]             index the project (incremental) and print a summary
+  index    [--force] [--json] [--max-memory MIB]   index the project (incremental), print a summary
   tool     NAME [--args JSON]             run one tool, print its JSON result
                                           tools: ${TOOL_NAMES.join(", ")}
   search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense] [--threshold X]
@@ -31,7 +31,7 @@ Commands:
   quality  [PATH] [--json] [--max-issues N] [--min-severity S] [--top N] [--fail-on S]
   validate FILE|- [--language L] [--file-path P] [--json]
   models   pull ID                                      the one command that downloads
-  serve    [--host|-h H] [--port|-p N]        JSON/HTTP bridge (default 127.0.0.1:24842)
+  serve    [--host|-h H] [--port|-p N] [--max-memory MIB]   JSON/HTTP bridge (127.0.0.1:24842)
   web      [--host H] [--port N]              REST API and web page (default port 24843)
   mcp      [--http --port N]                  MCP server over stdio (or Streamable HTTP)
            serve, web and mcp --http also take: --token T (required for a non-loopback

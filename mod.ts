@@ -41,6 +41,8 @@ export interface ExecutorOptions {
    * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
    */
   embedder?: string;
+  /** Memory an indexing run may use, in MiB (default 512); past it the run stops. */
+  maxMemoryMiB?: number;
   /** Time limit of one call in milliseconds (default 30,000). */
   timeoutMs?: number;
 }
