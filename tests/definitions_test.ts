@@ -275,3 +275,38 @@ Deno.test("kotlin and php: members of an anonymous object or class are no one's 
   );
   assert.deepEqual(outline(php), ["class Tasks 2", "method Tasks.make 3"]);
 });
+
+for (const ext of ["js", "ts"]) {
+  Deno.test(`${ext}: top-level var, let and destructured names are definitions`, async () => {
+    const symbols = await symbolsOf(
+      `lib/units.${ext}`,
+      [
+        "const { isArray } = Array;",
+        "const [first, second] = pair;",
+        "var numberMap = { 1: 'a' };",
+        "export let DATE = 2;",
+        "function f() {",
+        "  var inner = 1;",
+        "  let other = 2;",
+        "}",
+        "",
+      ].join("\n"),
+    );
+    assert.deepEqual(outline(symbols), [
+      "constant isArray 1",
+      "constant first 2",
+      "constant second 2",
+      "variable numberMap 3",
+      "variable DATE 4",
+      "function f 5",
+    ]);
+  });
+}
+
+Deno.test("ts: ambient declarations of constants and variables", async () => {
+  const symbols = await symbolsOf(
+    "src/types.ts",
+    "export declare const unsetMarker: unique symbol\ndeclare var process: unknown;\n",
+  );
+  assert.deepEqual(outline(symbols), ["constant unsetMarker 1", "variable process 2"]);
+});

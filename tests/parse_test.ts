@@ -283,6 +283,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "sample.ts": [
     "constant MAX_PAGE 4-4-4",
+    "variable counter 6-6-6",
     "interface Shape 9-9-12",
     "method Shape.area 10-10-10",
     "type Point 14-14-14",
@@ -375,7 +376,7 @@ Deno.test("typescript: exports, overloads, decorators, arrow functions", async (
   assert.equal(find(symbols, "double").signature, "const double = (n: number): number =>");
   assert.equal(find(symbols, "Geometry.unit").parent, "Geometry");
   assert.equal(find(symbols, "main.local").kind, "function", "a nested arrow is a child");
-  assert.ok(!symbols.some((s) => s.name === "counter"), "a top-level `let` is no symbol");
+  assert.equal(find(symbols, "counter").kind, "variable", "a top-level `let` is a variable");
 });
 
 Deno.test("tsx and javascript", async () => {

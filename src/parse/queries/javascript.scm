@@ -171,16 +171,70 @@
   ; `module.exports = function …` names the module, not a function.
   (#not-eq? @name "exports")) @definition.function
 
+; Top-level names: `const` ones are constants, `let`/`var` ones variables, destructured
+; names too (`const { isArray } = Array`). Inside functions they are locals.
 (program
-  (lexical_declaration
-    kind: "const"
-    (variable_declarator name: (identifier) @name) @definition.constant))
+  [
+    (lexical_declaration kind: "const"
+      (variable_declarator
+        name: [
+          (identifier) @name
+          (object_pattern (shorthand_property_identifier_pattern) @name)
+          (object_pattern (pair_pattern value: (identifier) @name))
+          (array_pattern (identifier) @name)
+        ]) @definition.constant)
+    (export_statement
+      (lexical_declaration kind: "const"
+        (variable_declarator
+          name: [
+            (identifier) @name
+            (object_pattern (shorthand_property_identifier_pattern) @name)
+            (object_pattern (pair_pattern value: (identifier) @name))
+            (array_pattern (identifier) @name)
+          ]) @definition.constant))
+  ])
 
 (program
-  (export_statement
-    (lexical_declaration
-      kind: "const"
-      (variable_declarator name: (identifier) @name) @definition.constant)))
+  [
+    (lexical_declaration kind: "let"
+      (variable_declarator
+        name: [
+          (identifier) @name
+          (object_pattern (shorthand_property_identifier_pattern) @name)
+          (object_pattern (pair_pattern value: (identifier) @name))
+          (array_pattern (identifier) @name)
+        ]) @definition.variable)
+    (export_statement
+      (lexical_declaration kind: "let"
+        (variable_declarator
+          name: [
+            (identifier) @name
+            (object_pattern (shorthand_property_identifier_pattern) @name)
+            (object_pattern (pair_pattern value: (identifier) @name))
+            (array_pattern (identifier) @name)
+          ]) @definition.variable))
+  ])
+
+(program
+  [
+    (variable_declaration
+      (variable_declarator
+        name: [
+          (identifier) @name
+          (object_pattern (shorthand_property_identifier_pattern) @name)
+          (object_pattern (pair_pattern value: (identifier) @name))
+          (array_pattern (identifier) @name)
+        ]) @definition.variable)
+    (export_statement
+      (variable_declaration
+        (variable_declarator
+          name: [
+            (identifier) @name
+            (object_pattern (shorthand_property_identifier_pattern) @name)
+            (object_pattern (pair_pattern value: (identifier) @name))
+            (array_pattern (identifier) @name)
+          ]) @definition.variable))
+  ])
 
 ; section: imports
 ; ---------------------------------------------------------------------------------------

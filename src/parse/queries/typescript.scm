@@ -68,6 +68,28 @@
     (function_expression body: (_) @body)
   ]) @definition.method
 
+; section: module-level
+; inherited
+
+; `declare const x: T` / `export declare const x: T`, `declare var x: T`.
+(program
+  [
+    (ambient_declaration
+      (lexical_declaration kind: "const"
+        (variable_declarator name: (identifier) @name) @definition.constant))
+    (export_statement
+      (ambient_declaration
+        (lexical_declaration kind: "const"
+          (variable_declarator name: (identifier) @name) @definition.constant)))
+    (ambient_declaration
+      (variable_declaration
+        (variable_declarator name: (identifier) @name) @definition.variable))
+    (export_statement
+      (ambient_declaration
+        (variable_declaration
+          (variable_declarator name: (identifier) @name) @definition.variable)))
+  ])
+
 ; section: class-expressions
 (class
   name: (type_identifier) @name
