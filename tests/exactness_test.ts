@@ -331,6 +331,10 @@ export class Observer extends Subscribable {
 export class Other {
   onSubscribe(): void {}
 }
+
+export class Sibling extends Subscribable {
+  protected onSubscribe(): void {}
+}
 `,
   // Python: super(), a submodule imported from its package, the stdlib's typing beside a
   // tests/typing folder, overload stubs, name-only member calls, builtins, tests.
@@ -606,6 +610,7 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
       "web/sub.ts:3 call inferred",
       "web/sub.ts:5 definition inferred",
       "web/sub.ts:9 definition exact",
+      "web/sub.ts:17 definition inferred", // a sibling's override (Other's is no kin)
     ]);
     const g = await call(ex, "get_call_graph", { symbol_name: "Observer.onSubscribe" });
     assert.deepEqual(

@@ -118,7 +118,8 @@ export class Members {
 
   /**
    * The methods of the same name in the classes a method's class inherits from and in
-   * those that inherit from it (its override family), itself excluded; empty for other
+   * those that inherit from any of these (its override family: bases, subclasses and
+   * siblings, as TypeScript's references count them), itself excluded; empty for other
    * symbols and for languages whose resolver does not link overrides.
    */
   overrideFamily(method: SymbolRecord): SymbolRecord[] {
@@ -133,7 +134,11 @@ export class Members {
       for (const m of this.ownMembers(up[i], method.name)) out.add(m);
       for (const b of this.bases(up[i])) if (!up.includes(b)) up.push(b);
     }
-    const down = [...(this.derived().get(cls) ?? [])];
+    // Down from the class and from every class above it: overrides in sibling classes too.
+    const down: SymbolRecord[] = [];
+    for (const c of [cls, ...up]) {
+      for (const d of this.derived().get(c) ?? []) if (!down.includes(d)) down.push(d);
+    }
     for (let i = 0; i < down.length && i < 256; i++) {
       for (const m of this.ownMembers(down[i], method.name)) out.add(m);
       for (const d of this.derived().get(down[i]) ?? []) if (!down.includes(d)) down.push(d);
