@@ -420,6 +420,15 @@ func use(c *Command) {
 	c.MarkFlagFilename("x")
 }
 `,
+  "go.mod": "module example.com/refs\n\ngo 1.21\n",
+  "cobra/doc/doc.go": `package doc
+
+import "example.com/refs/cobra"
+
+func Gen(cmd *cobra.Command) {
+	cmd.MarkFlagFilename("y")
+}
+`,
   "tests/typing/__init__.py": "def Optional():\n    pass\n",
   "tests/test_app.py": "from pkg import run\n\n\ndef test_run():\n    assert run(1)\n",
 };
@@ -598,6 +607,11 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
       "cobra/command.go:6 call exact",
       "cobra/command.go:9 definition exact",
     ]);
+    // A parameter typed by another package's type (\`cmd *cobra.Command\`).
+    const method = refLines(
+      await call(ex, "find_references", { symbol_name: "Command.MarkFlagFilename" }),
+    );
+    assert.ok(method.includes("cobra/doc/doc.go:6 call inferred"), method.join("\n"));
   });
 });
 

@@ -83,8 +83,8 @@
   type: [
     (type_identifier) @local.type
     (pointer_type (type_identifier) @local.type)
-    (qualified_type name: (type_identifier) @local.type)
-    (pointer_type (qualified_type name: (type_identifier) @local.type))
+    (qualified_type) @local.type
+    (pointer_type (qualified_type) @local.type)
     (generic_type type: (type_identifier) @local.type)
     (pointer_type (generic_type type: (type_identifier) @local.type))
   ])
@@ -95,8 +95,8 @@
   right: (expression_list . [
     (composite_literal type: (type_identifier) @local.type)
     (unary_expression operand: (composite_literal type: (type_identifier) @local.type))
-    (composite_literal type: (qualified_type name: (type_identifier) @local.type))
-    (unary_expression operand: (composite_literal type: (qualified_type name: (type_identifier) @local.type)))
+    (composite_literal type: (qualified_type) @local.type)
+    (unary_expression operand: (composite_literal type: (qualified_type) @local.type))
   ] .))
 (short_var_declaration left: (expression_list (identifier) @local.definition))
 (var_spec
@@ -104,7 +104,7 @@
   type: [
     (type_identifier) @local.type
     (pointer_type (type_identifier) @local.type)
-    (qualified_type name: (type_identifier) @local.type)
+    (qualified_type) @local.type
   ])
 (var_spec name: (identifier) @local.definition)
 (const_spec name: (identifier) @local.definition)
