@@ -99,7 +99,7 @@ const exitedAt = proc.status.then((s) => {
   return performance.now();
 });
 
-const body = JSON.stringify({ kind: "explain_file", params: { path: "app/main.py" } });
+const body = JSON.stringify({ kind: "explain_file", params: { file_path: "app/main.py" } });
 for (let i = 0; i < 300; i++) {
   const r = await fetch(`${url}/request`, { method: "POST", body }).catch(() => null);
   const ok = r?.ok;

@@ -54,8 +54,6 @@ interface Server {
   url: string;
   exited: number | null;
   stderr: string;
-  /** Requests on their way, for telling what a slow `/health` waited behind. */
-  inFlight: Map<number, { what: string; t0: number }>;
 }
 
 async function copyFixture(): Promise<string> {
@@ -72,7 +70,7 @@ async function startServer(name: string, args: string[], root: string): Promise<
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const s: Server = { name, proc, url: "", exited: null, stderr: "", inFlight: new Map() };
+  const s: Server = { name, proc, url: "", exited: null, stderr: "" };
   proc.status.then((st) => (s.exited = st.code));
   s.url = await new Promise<string>((resolve, reject) => {
     (async () => {
@@ -104,6 +102,9 @@ interface Sent {
 }
 
 const statusCounts = new Map<string, number>();
+/** Every request's server and time span (epoch ms; `t1` 0 while open), to tell what a slow
+ * `/health` probe waited behind. */
+const flights: Array<{ server: string; what: string; t0: number; t1: number }> = [];
 const failures: Array<{ sent: Sent; status: string; body: string }> = [];
 let sentCount = 0;
 let transportErrors = 0;
@@ -166,8 +167,8 @@ async function send(
     if (slow) init.duplex = "half";
   }
   sentCount++;
-  const flightId = sentCount;
-  server.inFlight.set(flightId, { what: `${sent.what}`.slice(0, 200), t0: performance.now() });
+  const flight = { server: server.name, what: sent.what.slice(0, 200), t0: Date.now(), t1: 0 };
+  flights.push(flight);
   try {
     const res = await fetch(`${server.url}${path}`, {
       ...init,
@@ -192,7 +193,7 @@ async function send(
     count(`${sent.surface} transport-error`);
     failures.push({ sent, status: "transport", body: String(err).slice(0, 300) });
   } finally {
-    server.inFlight.delete(flightId);
+    flight.t1 = Date.now();
   }
 }
 
@@ -520,29 +521,37 @@ const pids = [
 const rssStart = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
 const rssPeak = new Map(rssStart);
 
-// /health probes, concurrently with the fuzz.
-const latencies = new Map<string, number[]>(servers.map((s) => [s.name, []]));
-/** Probes over 1 s: the server, how long, and the oldest requests in flight at the start. */
-const slowProbes: Array<{ server: string; ms: number; behind: string[] }> = [];
-let probing = true;
-const probes = servers.map(async (s) => {
-  while (probing) {
-    const t0 = performance.now();
-    const behind = [...s.inFlight.values()].sort((a, b) => a.t0 - b.t0).slice(0, 4)
-      .map((f) => `${(t0 - f.t0).toFixed(0)} ms: ${f.what}`);
-    let ms = 30_000;
+// /health probes, concurrently with the fuzz, from a process of their own: a probe is not
+// delayed by this process building and sending large bodies.
+const PROBE = `
+const targets = JSON.parse(Deno.env.get("PROBE_URLS"));
+let on = true;
+(async () => { for await (const _ of Deno.stdin.readable) {} on = false; })();
+const out = {};
+await Promise.all(targets.map(async ([name, url]) => {
+  out[name] = [];
+  while (on) {
+    const at = Date.now();
+    const p0 = performance.now();
+    let ms = 30000;
     try {
-      const r = await fetch(`${s.url}/health`, { signal: AbortSignal.timeout(30_000) });
+      const r = await fetch(url + "/health", { signal: AbortSignal.timeout(30000) });
       await r.body?.cancel();
-      ms = performance.now() - t0;
-    } catch {
-      // counted as 30 s
-    }
-    latencies.get(s.name)!.push(ms);
-    if (ms > 1000) slowProbes.push({ server: s.name, ms, behind });
+      ms = performance.now() - p0;
+    } catch { /* counted as 30 s */ }
+    out[name].push([at, ms]);
     await new Promise((r) => setTimeout(r, 50));
   }
-});
+}));
+console.log(JSON.stringify(out));
+`;
+const prober = new Deno.Command(Deno.execPath(), {
+  args: ["eval", PROBE],
+  env: { PROBE_URLS: JSON.stringify(servers.map((s) => [s.name, s.url])) },
+  stdin: "piped",
+  stdout: "piped",
+  stderr: "inherit",
+}).spawn();
 const sampler = setInterval(() => {
   for (const [n, p] of pids) rssPeak.set(n, Math.max(rssPeak.get(n)!, rssMiB(p)));
 }, 500);
@@ -591,8 +600,22 @@ for (const fam of Object.keys(PATHOLOGICAL)) {
 await Promise.all(Array.from({ length: CONCURRENCY }, client));
 const elapsed = (performance.now() - t0) / 1000;
 await new Promise((r) => setTimeout(r, 10_000));
-probing = false;
-await Promise.all(probes);
+await prober.stdin.close();
+const probed: Record<string, Array<[number, number]>> = JSON.parse(
+  new TextDecoder().decode((await prober.output()).stdout),
+);
+const latencies = new Map<string, number[]>(
+  Object.entries(probed).map(([n, xs]) => [n, xs.map(([, ms]) => ms)]),
+);
+/** Probes over 1 s: the server, how long, and the oldest requests in flight at the start. */
+const slowProbes = Object.entries(probed).flatMap(([server, xs]) =>
+  xs.filter(([, ms]) => ms > 1000).map(([at, ms]) => ({
+    server,
+    ms,
+    behind: flights.filter((f) => f.server === server && f.t0 <= at && (f.t1 === 0 || f.t1 > at))
+      .sort((x, y) => x.t0 - y.t0).slice(0, 4).map((f) => `${at - f.t0} ms: ${f.what}`),
+  }))
+);
 clearInterval(sampler);
 const rssEnd = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
 

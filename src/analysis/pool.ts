@@ -229,7 +229,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
 }
 
 /** Input size past which a job's worker is replaced once it is done (see `finish`). */
-export const RECYCLE_BYTES = 256 * 1024;
+export const RECYCLE_BYTES = 64 * 1024;
 
 function inputSize(job: AnalysisJob): number {
   return job.kind === "analyze" ? job.text.length : job.code.length;

@@ -117,6 +117,18 @@ export function formatEvent(e: StreamEvent): string {
   return `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
+const formattedEvents = new WeakMap<StreamEvent, string>();
+
+/** {@link formatEvent}, once per event however many streams send it. */
+function formatted(e: StreamEvent): string {
+  let text = formattedEvents.get(e);
+  if (text === undefined) formattedEvents.set(e, text = formatEvent(e));
+  return text;
+}
+
+/** Longest wait of a live event before its stream writes it (ms). */
+export const FLUSH_MS = 100;
+
 /** Limits of the event streams. */
 export interface StreamLimits {
   /** Events queued for one stream that is not read; past it the stream is dropped. */
@@ -156,12 +168,20 @@ export function sseResponse(
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
+      // Events are written in batches, one write per stream per FLUSH_MS at most: with
+      // hundreds of streams, a write per event and stream would cost every request a
+      // write per subscriber.
+      let pending: string[] = [];
+      let flushTimer: ReturnType<typeof setTimeout> | undefined;
       // The replay is bounded by the hub's ring: it counts on top of the allowance.
       let allowance = limits.maxQueued;
-      const send = (text: string) => {
-        if (!open) return;
+      const flush = () => {
+        flushTimer = undefined;
+        if (!open || pending.length === 0) return;
+        const text = pending.join("");
+        pending = [];
         try {
-          // desiredSize counts down below zero with each chunk the reader has not taken.
+          // desiredSize counts down below zero with each batch the reader has not taken.
           if ((controller.desiredSize ?? 0) < -allowance) {
             controller.enqueue(enc.encode(
               `event: dropped\ndata: ${
@@ -176,20 +196,30 @@ export function sseResponse(
           stop();
         }
       };
+      const send = (text: string) => {
+        if (!open) return;
+        pending.push(text);
+        // A reader that takes nothing for long: drop it without waiting for the batch.
+        if (pending.length > limits.maxQueued) return flush();
+        flushTimer ??= setTimeout(flush, FLUSH_MS);
+      };
       send("retry: 3000\n: connected\n\n");
       // Replay and subscription happen in one synchronous step: no event falls between.
       const replay = lastEventId === null ? [] : hub.since(lastEventId);
       allowance += replay.length + 1;
       for (const e of replay) send(formatEvent(e));
-      const off = hub.subscribe((e) => send(formatEvent(e)));
+      flush();
+      const off = hub.subscribe((e) => send(formatted(e)));
       const timer = setInterval(() => send(": keepalive\n\n"), keepaliveMs);
       const offClose = hub.onClose(() => stop());
       stop = () => {
         if (!open) return;
+        flush();
         open = false;
         off();
         offClose();
         clearInterval(timer);
+        clearTimeout(flushTimer);
         try {
           controller.close();
         } catch {

@@ -16,7 +16,10 @@ export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:24842`. */
   url: string;
   port: number;
-  /** Stops accepting connections and waits for open requests (streams are cut). */
+  /**
+   * Stops accepting connections and waits for open requests (streams are cut), at most
+   * {@link ServerLimits.drainMs}.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -146,7 +149,14 @@ export function startServer(opts: ServeOptions): RunningServer {
       stopping = true;
       abort.abort();
       await restarted;
-      await server.finished.catch(() => {});
+      // Open requests finish; a client that stops reading cannot hold the process past
+      // the drain time.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, limits.drainMs);
+      });
+      await Promise.race([server.finished.catch(() => {}), late]);
+      clearTimeout(timer);
     },
   };
 }
@@ -155,10 +165,15 @@ export function startServer(opts: ServeOptions): RunningServer {
 export interface ServerLimits {
   /** Requests answered at once; past it, 503 `busy` (streams count while their handler runs). */
   maxInFlight: number;
+  /**
+   * On shutdown, how long open requests may take to finish (ms) before the server stops
+   * waiting for them: a stop (SIGINT/SIGTERM) takes at most this long.
+   */
+  drainMs: number;
 }
 
-/** Defaults of {@link ServerLimits}. */
-export const DEFAULT_LIMITS: ServerLimits = { maxInFlight: 256 };
+/** Defaults of {@link ServerLimits}: 256 requests at once, 10 s of drain on shutdown. */
+export const DEFAULT_LIMITS: ServerLimits = { maxInFlight: 256, drainMs: 10_000 };
 
 /** An error answer before any surface is reached (the REST error shape). */
 function plainError(status: number, code: string, message: string): Response {
