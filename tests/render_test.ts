@@ -81,6 +81,17 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
       refs,
     );
 
+    const asked = await run("ask", { question: "where is a value stored under a key?" });
+    const answer = renderText("ask", asked);
+    assert.match(String(asked.answer), /Signature: `class Store:`\nDoc: Keeps values by key\./);
+    // The signature opens the quoted code and the code holds the doc: each said once.
+    assert.doesNotMatch(answer, /Signature: `class Store:`|Doc: Keeps/);
+    assert.match(
+      answer,
+      /### 1\. `Store` \(class\)[^]*```python\nclass Store:\n {4}"""Keeps values by key\."""/,
+    );
+    assert.match(answer, /Called from `other`/);
+
     const deps = renderText(
       "get_dependencies",
       await run("get_dependencies", { file_path: "pkg/store.py" }),
