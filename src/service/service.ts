@@ -22,6 +22,7 @@ import type { IndexProgress, IndexReport } from "../index/indexer.ts";
 import { Project, type ProjectListener, type ProjectOptions } from "../index/project.ts";
 import { type ProjectWatcher, watchProject } from "../index/watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
+import { warmSearch } from "../search/warm.ts";
 import { defaultIndexHome } from "../store/kv.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
 
@@ -143,6 +144,7 @@ export class ProjectService implements Service {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
       // Vectors fill in behind lexical search, which is ready now.
       this.vectors.start();
+      void warmSearch(this.project);
     } catch (err) {
       log(`codectx: indexing failed: ${errorMessage(err)}`);
     }
