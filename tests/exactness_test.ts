@@ -420,6 +420,17 @@ func use(c *Command) {
 	c.MarkFlagFilename("x")
 }
 `,
+  "pkg/fwd.py": `import typing as t
+
+
+class Tree:
+    parent: "Tree"
+    children: t.List["Tree"]
+
+
+def walk(node: t.Optional[t.List["Tree"]]) -> "Tree":
+    pass
+`,
   "go.mod": "module example.com/refs\n\ngo 1.21\n",
   "cobra/doc/doc.go": `package doc
 
@@ -597,6 +608,14 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
     // `use termcolor::{…, SearchMode as TermMode}` is termcolor's, not the crate's.
     const mode = refLines(await call(ex, "find_references", { symbol_name: "SearchMode" }));
     assert.ok(!mode.some((l) => l.startsWith("crates/core/search.rs:")), mode.join("\n"));
+    // Forward references written as strings in annotations.
+    assert.deepEqual(refLines(await call(ex, "find_references", { symbol_name: "Tree" })), [
+      "pkg/fwd.py:4 definition exact",
+      "pkg/fwd.py:5 type exact",
+      "pkg/fwd.py:6 type exact",
+      "pkg/fwd.py:9 type exact",
+      "pkg/fwd.py:9 type exact",
+    ]);
     // A plain name that is a function's whole name means the function, not same-named methods.
     const mark = await call(ex, "find_references", { symbol_name: "MarkFlagFilename" });
     assert.deepEqual(

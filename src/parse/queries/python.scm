@@ -150,6 +150,15 @@
 (type (attribute object: (_) @reference.receiver attribute: (identifier) @reference.type))
 (type (subscript value: (identifier) @reference.type))
 (type (generic_type (identifier) @reference.type))
+; A forward reference written as a string (`x: "Call"`, `t.Optional["Call"]`, two levels deep).
+((type (string (string_content) @reference.type))
+  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
+((type (subscript (string (string_content) @reference.type)))
+  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
+((type (subscript (subscript (string (string_content) @reference.type))))
+  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
+((type (generic_type (type_parameter (type (string (string_content) @reference.type)))))
+  (#match? @reference.type "^[A-Za-z_][A-Za-z0-9_]*$"))
 
 (assignment left: (identifier) @reference.write)
 (augmented_assignment left: (identifier) @reference.write)
