@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { Node } from "web-tree-sitter";
 import { analyzeSource } from "../src/analysis/analyze.ts";
+import { createAnalysisPool } from "../src/analysis/pool.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
 import { bracketDepth, MAX_BRACKET_DEPTH } from "../src/analysis/syntax.ts";
 import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
@@ -675,5 +676,25 @@ Deno.test("GC keeps the blobs of a generation a live process pinned, and drops t
   } finally {
     last.close();
     await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("analysis pool: a small job never waits behind large ones", async () => {
+  const pool = createAnalysisPool(2);
+  try {
+    const big = "import os\n" + "os.system(eval(input()))\n".repeat(8_000);
+    let bigDone = 0;
+    const bigs = [1, 2].map(() =>
+      pool.analyze("big.py", big, "python").then(() => {
+        bigDone++;
+      })
+    );
+    const small = await pool.analyze("small.py", "import pickle\n", "python");
+    assert.equal(small.issues[0]?.test_id, "B403");
+    // Before, both workers took a large job and the small one waited for one to end.
+    assert.equal(bigDone, 0, "the small job waited for a large one");
+    await Promise.all(bigs);
+  } finally {
+    pool.close();
   }
 });

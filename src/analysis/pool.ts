@@ -90,6 +90,8 @@ interface Slot {
   /** Languages it has compiled (a warm worker is preferred). */
   warm: Set<string>;
   busy: boolean;
+  /** The job running is a large input (see {@link RECYCLE_BYTES}). */
+  big: boolean;
 }
 
 interface Queued {
@@ -114,7 +116,7 @@ interface Queued {
 export function createAnalysisPool(size: number): AnalysisPool {
   const slots: Slot[] = Array.from(
     { length: size },
-    () => ({ worker: null, views: new Set(), warm: new Set(), busy: false }),
+    () => ({ worker: null, views: new Set(), warm: new Set(), busy: false, big: false }),
   );
   const queue: Queued[] = [];
   let nextId = 0;
@@ -127,11 +129,19 @@ export function createAnalysisPool(size: number): AnalysisPool {
     return free.find((s) => s.warm.has(lang)) ?? free.find((s) => s.worker) ?? free[0];
   };
 
+  // Large inputs take at most all workers but one: a small call never waits (and runs out
+  // its time limit) behind a row of large ones.
+  const bigRunning = () => slots.filter((s) => s.busy && s.big).length;
   const pump = () => {
-    while (queue.length) {
-      const slot = pick(queue[0].job);
+    for (let i = 0; i < queue.length;) {
+      const { job } = queue[i];
+      if (slots.length > 1 && inputSize(job) > RECYCLE_BYTES && bigRunning() >= slots.length - 1) {
+        i++;
+        continue;
+      }
+      const slot = pick(job);
       if (!slot) return;
-      start(slot, queue.shift()!);
+      start(slot, queue.splice(i, 1)[0]);
     }
   };
 
@@ -156,6 +166,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
     }
     const worker = slot.worker;
     slot.busy = true;
+    slot.big = inputSize(job) > RECYCLE_BYTES;
     const id = nextId++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (err: Error | null, result?: unknown) => {
@@ -164,6 +175,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
       worker.onmessage = null;
       worker.onerror = null;
       slot.busy = false;
+      slot.big = false;
       // A parser's memory only grows: a worker that read a large input is replaced, so
       // the process returns to its size after a burst of big snippets or files.
       if (slot.worker === worker && inputSize(job) > RECYCLE_BYTES) kill(slot);
@@ -204,7 +216,15 @@ export function createAnalysisPool(size: number): AnalysisPool {
     if (closed) return Promise.reject(new CodectxError("internal", "analysis pool closed"));
     if (inline) return runInline(job);
     return new Promise((resolve, reject) => {
-      queue.push({ job, limits, resolve, reject });
+      const q: Queued = { job, limits, resolve, reject };
+      queue.push(q);
+      // A call that ends while its job waits takes the job out of the queue.
+      limits.signal?.addEventListener("abort", () => {
+        const at = queue.indexOf(q);
+        if (at === -1) return;
+        queue.splice(at, 1);
+        reject(timeoutError(job));
+      }, { once: true });
       pump();
     });
   };
