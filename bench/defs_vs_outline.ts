@@ -68,12 +68,23 @@ interface LangSpec {
 }
 
 /** A ctags variable/constant whose line assigns a function: a function definition. */
-const ASSIGNS_FUNCTION =
-  /^\s*(?::[^=]*)?[=:]\s*(?:async\s+)?(?:function\b|\([^)]*\)\s*(?::[^=]*)?=>|[\w$]+\s*=>)/;
-const assignedFunction = (t: CtagsTag): Category | undefined =>
-  t.pattern && ASSIGNS_FUNCTION.test(t.pattern.slice(t.pattern.indexOf(t.name) + t.name.length))
-    ? "callable"
-    : undefined;
+const ASSIGNS_FUNCTION = (operator: string) =>
+  new RegExp(
+    `^\\s*${operator}\\s*(?:async\\s+)?(?:function\\b|\\((?!\\()[^)]*\\)\\s*(?::[^=]*)?=>|[\\w$]+\\s*=>)`,
+  );
+/**
+ * JS: `x = function`, `key: () =>`; TS: `x = (…) =>` only (after `:` comes a type, and
+ * `(() => {…})()` is the value the function returns).
+ */
+const assignedFunction = (operator: string) => {
+  const re = ASSIGNS_FUNCTION(operator);
+  return (t: CtagsTag): Category | undefined =>
+    t.pattern && re.test(t.pattern.slice(t.pattern.indexOf(t.name) + t.name.length))
+      ? "callable"
+      : undefined;
+};
+const jsAssigned = assignedFunction("[=:]");
+const tsAssigned = assignedFunction("(?::[^=]*)?=");
 /** ctags files JS object literals and constructor functions as classes too. */
 const jsClass = (t: CtagsTag): Category | undefined =>
   /\bclass\b/.test(t.pattern ?? "")
@@ -98,10 +109,10 @@ const SPECS: Record<string, LangSpec> = {
       method: "callable",
       getter: "callable",
       setter: "callable",
-      variable: assignedFunction,
-      constant: assignedFunction,
-      field: assignedFunction,
-      property: assignedFunction,
+      variable: jsAssigned,
+      constant: jsAssigned,
+      field: jsAssigned,
+      property: jsAssigned,
     }],
   },
   typescript: {
@@ -112,9 +123,9 @@ const SPECS: Record<string, LangSpec> = {
       function: "callable",
       generator: "callable",
       method: "callable",
-      variable: assignedFunction,
-      constant: assignedFunction,
-      property: assignedFunction,
+      variable: tsAssigned,
+      constant: tsAssigned,
+      property: tsAssigned,
     }],
   },
   go: {
@@ -192,14 +203,16 @@ function corpora(cache: string): Corpus[] {
       lang: "go",
       set: "tuning",
       label: "go-cmp, cobra, testify",
-      roots: deb(
-        [
+      roots: () => {
+        const root = debs(cache, [
           "golang-github-google-go-cmp-dev",
           "golang-github-spf13-cobra-dev",
           "golang-github-stretchr-testify-dev",
-        ],
-        "/usr/share/gocode",
-      ),
+        ]);
+        // Each package's own folder: the Debian root holds the held-out set's too.
+        const src = `${root}/usr/share/gocode/src/github.com`;
+        return [`${src}/google/go-cmp`, `${src}/spf13/cobra`, `${src}/stretchr/testify`];
+      },
     },
     {
       lang: "go",
