@@ -36,15 +36,40 @@ export interface FileTerms {
 const COMMENT_LINE = /^\s*(?:#(?!include|define|if|!\[)|\/\/|\/\*|\*|--|;;)/;
 
 /** A chunk's own symbol: the one it is named after whose span overlaps it. */
-function ownSymbol(chunk: ChunkRecord, symbols: SymbolRecord[]): SymbolRecord | undefined {
+function ownSymbol(
+  chunk: ChunkRecord,
+  byName: ReadonlyMap<string, SymbolRecord[]>,
+): SymbolRecord | undefined {
   if (chunk.symbol === null) return undefined;
-  let best: SymbolRecord | undefined;
-  for (const s of symbols) {
-    if (s.qualifiedName !== chunk.symbol) continue;
+  const named = byName.get(chunk.symbol);
+  if (!named) return undefined;
+  for (const s of named) {
     if (s.startLine <= chunk.endLine && s.endLine >= chunk.startLine) return s;
-    best ??= s;
   }
-  return best;
+  return named[0];
+}
+
+/** Symbols by qualified name, in source order. */
+function byQualifiedName(symbols: SymbolRecord[]): Map<string, SymbolRecord[]> {
+  const out = new Map<string, SymbolRecord[]>();
+  for (const s of symbols) {
+    const list = out.get(s.qualifiedName);
+    if (list) list.push(s);
+    else out.set(s.qualifiedName, [s]);
+  }
+  return out;
+}
+
+/** The first index of `sorted` (by `line`) whose line is at least `line`. */
+function firstAtOrAfter(sorted: SymbolRecord[], line: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid].line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
@@ -78,18 +103,19 @@ export function fileTerms(
 
   // Symbols by the line that holds their name, for chunks that contain several.
   const byLine = [...symbols].sort((a, b) => a.line - b.line);
+  const byName = byQualifiedName(symbols);
   const c: number[][] = [];
   for (const chunk of chunks) {
     const fields: string[][] = Array.from({ length: CHUNK_FIELDS }, () => []);
-    const own = ownSymbol(chunk, symbols);
+    const own = ownSymbol(chunk, byName);
     if (own) {
       codeTokens(own.name, fields[Field.Name], cache);
       if (own.parent) codeTokens(own.parent, fields[Field.Signature], cache);
     } else if (chunk.symbol) {
       codeTokens(chunk.symbol.split(".").pop() ?? "", fields[Field.Name], cache);
     }
-    for (const s of byLine) {
-      if (s.line < chunk.startLine) continue;
+    for (let i = firstAtOrAfter(byLine, chunk.startLine); i < byLine.length; i++) {
+      const s = byLine[i];
       if (s.line > chunk.endLine) break;
       codeTokens(s.signature || s.name, fields[Field.Signature], cache);
       if (s.doc) codeTokens(s.doc, fields[Field.Doc], cache);
