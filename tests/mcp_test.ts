@@ -323,6 +323,9 @@ Deno.test({
         assert.equal(allowed.status, 200, allowed.text);
         assert.equal(allowed.headers.get("access-control-allow-origin"), "vscode-webview://abc");
         assert.equal((await http(`${srv.url}/mcp`)).status, 405);
+        const health = await http(`${srv.url}/health`);
+        assert.equal(health.status, 200, health.text);
+        assert.equal(JSON.parse(health.text).status, "ok");
         const big = await http(`${srv.url}/mcp`, {
           method: "POST",
           headers: { "Content-Type": "application/json", Accept: "application/json" },

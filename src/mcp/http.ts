@@ -1,7 +1,7 @@
 /**
  * MCP over Streamable HTTP (`codectx mcp --http`): stateless — every POST to `/mcp` gets a
  * fresh server and transport over the shared executor — behind the same Host, Origin,
- * token and body rules as the bridge.
+ * token and body rules as the bridge; `GET /health` answers the server and index state.
  *
  * @module
  */
@@ -11,6 +11,7 @@ import { Hono } from "npm:hono@4.12.7";
 import { jsonResponse } from "../http/respond.ts";
 import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
 import type { Executor } from "../tools/executor.ts";
+import { VERSION } from "../version.ts";
 import { createMcpServer } from "./server.ts";
 
 /** The path MCP is served on. */
@@ -67,6 +68,23 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
       await transport.close().catch(() => {});
       await server.close().catch(() => {});
     }
+  });
+  // Liveness for scripts and monitors, as the bridge and the REST API answer it.
+  app.get("/health", async () => {
+    const s = await opts.executor.service.health();
+    return jsonResponse({
+      status: "ok",
+      version: VERSION,
+      project_root: opts.executor.service.root,
+      index: {
+        state: s.state,
+        files: s.files,
+        chunks: s.chunks,
+        symbols: s.symbols,
+        vectors: s.vectors,
+        last_indexed_at: s.last_indexed_at,
+      },
+    });
   });
   // Stateless: no standalone event stream and no sessions to end.
   app.on(["GET", "DELETE"], MCP_PATH, (c) => {
