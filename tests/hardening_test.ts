@@ -162,10 +162,11 @@ Deno.test("a slow validate_code runs off the server's thread and is stopped at i
     assert.equal(answer.body.success, false, JSON.stringify(answer.body).slice(0, 300));
     assert.equal(answer.body.error_code, "timeout");
     // The worker was stopped and replaced: the next call works.
+    // (Its own limit: starting a worker and loading a grammar may take seconds on a busy machine.)
     const next = await executor.execute({
       tool_name: "validate_code",
       arguments: { code: "import os\nos.system('ls')\n", language: "python" },
-    });
+    }, { timeoutMs: 60_000 });
     assert.equal(next.success, true, next.error ?? "");
   } finally {
     hub.close();
