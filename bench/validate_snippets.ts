@@ -10,10 +10,12 @@
  * with `file_path` set to its own file. Correct snippets must give no "exists nowhere"
  * finding (`unresolved_symbols`).
  *
- * Then one name the function calls (a free call; in a function with none, a member called on
- * a module the header imports whole; else a name the header imports) is misspelled at one place (a letter doubled: `echo` → `echoo`) into a
- * name the project does not hold; the misspelling must be found (an unresolved name that
- * contains it).
+ * Then one name the snippet uses is misspelled at one place (a letter doubled: `echo` →
+ * `echoo`) into a name the project does not hold: a free call or a Python base class; in a
+ * function with none, a member called on a module the header imports whole; else a name
+ * the header imports from the project. The misspelling must be found (an unresolved name
+ * that contains it). Snippets with none of these (a class of methods only) are counted
+ * apart: the check does not look at method names on objects.
  *
  * Run: `deno run -A bench/validate_snippets.ts [--per-project 42] [--seed 13] [--verbose]`
  *
@@ -210,6 +212,14 @@ function misspellable(
     if (language === "javascript" && modifiers.test(before) && /\)\s*\{\s*$/.test(after)) continue;
     out.push({ at: bodyStart + m.index!, name });
   }
+  // A Python base class (`class Choice(ParamType):`) is called to build the class.
+  if (language === "python") {
+    for (const m of body.matchAll(/^class\s+\w+\s*\(\s*([A-Za-z_]\w{3,})\s*[,)]/gm)) {
+      if (m[1] !== "object") {
+        out.push({ at: bodyStart + m.index! + m[0].indexOf(m[1], 6), name: m[1] });
+      }
+    }
+  }
   if (out.length > 0 || language === "go") return out;
   // Else a member called on a module the header imports whole (`os.path.join(`,
   // `fs.readFileSync(`, a project module's namespace): the member is misspelled.
@@ -316,7 +326,9 @@ for (const p of PROJECTS) {
   console.log(
     `${
       p.name.padEnd(8)
-    } ${row.snippets} snippets: "exists nowhere" findings ${row.falseFindings} (in ${row.snippetsWithFalse} snippets) | misspelling found ${row.found}/${row.misspelled}`,
+    } ${row.snippets} snippets: "exists nowhere" findings ${row.falseFindings} (in ${row.snippetsWithFalse} snippets) | misspelling found ${row.found}/${row.misspelled} (${
+      row.snippets - row.misspelled
+    } snippets with no name the check covers)`,
   );
 }
 const sum = (k: keyof Row) => rows.reduce((a, r) => a + (r[k] as number), 0);
@@ -325,7 +337,7 @@ console.log(
     sum("snippetsWithFalse")
   } snippets) | misspelling found ${sum("found")}/${sum("misspelled")} (${
     (sum("found") / Math.max(1, sum("misspelled"))).toFixed(3)
-  })`,
+  }; ${sum("snippets") - sum("misspelled")} snippets with no name the check covers)`,
 );
 if (values.verbose) { for (const n of notes) console.log(`  ${n}`); }
 console.log(`load average: ${(await Deno.readTextFile("/proc/loadavg")).trim()}`);

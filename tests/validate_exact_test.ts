@@ -260,3 +260,29 @@ from . import typess
     ],
   );
 });
+
+Deno.test("a misspelled base class is reported; a known one is not", async () => {
+  const v = await validateIn(
+    CLICK_LIKE,
+    `import enum
+from .types import ParamType
+
+
+class Kind(enum.Enum):
+    A = 1
+
+
+class Choice(ParamType):
+    pass
+
+
+class Other(ParamTyp, enum.Enumm):
+    pass
+`,
+    "src/clicky/cli.py",
+  );
+  assert.deepEqual(
+    v.unresolved_symbols.map((u) => [u.kind, u.name, u.suggestions[0]]),
+    [["call", "ParamTyp", "ParamType"], ["member", "enum.Enumm", "Enum"]],
+  );
+});

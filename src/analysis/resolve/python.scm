@@ -32,6 +32,9 @@
 (call function: (identifier) @call)
 (call function: (attribute) @member)
 (decorator (identifier) @call)
+; A base class is called to build the class: `class Cmd(BaseComand)` is a missing name too.
+(class_definition superclasses: (argument_list (identifier) @call))
+(class_definition superclasses: (argument_list (attribute) @member))
 
 (import_statement) @import
 (import_from_statement) @import
