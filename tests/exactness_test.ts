@@ -86,6 +86,12 @@ func Run() {
 
 type Payload = Record<string, unknown>;
 
+/**
+ * Indexing budget of these in-process runs: the test process holds every grammar it loaded
+ * (workers: 0), which the default 512 MiB of resident memory does not leave room for.
+ */
+const MEMORY = 4096;
+
 async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
   const r = await ex.execute({ tool_name: tool, arguments: args });
   assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
@@ -146,7 +152,12 @@ Deno.test("nested definitions are children of the function they are in", async (
 Deno.test("tools: Go package vars are reached by references; nested names resolve", async () => {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, { indexDir, workers: 0, embedder: "none" });
+  const ex = await createExecutor(root, {
+    indexDir,
+    workers: 0,
+    embedder: "none",
+    maxMemoryMiB: MEMORY,
+  });
   try {
     const refs = await call(ex, "find_references", { symbol_name: "OsExiter" });
     const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
@@ -431,6 +442,26 @@ class Tree:
 def walk(node: t.Optional[t.List["Tree"]]) -> "Tree":
     pass
 `,
+  "cobra/flag.go": `package cobra
+
+type Flag interface {
+	Apply(set string) error
+	Names() []string
+}
+
+type BoolFlag struct{}
+
+func (f *BoolFlag) Apply(set string) error { return nil }
+func (f *BoolFlag) Names() []string        { return nil }
+
+type Lonely struct{}
+
+func (l *Lonely) Apply(set string) error { return nil }
+
+func applyOne(f Flag) error {
+	return f.Apply("y")
+}
+`,
   "go.mod": "module example.com/refs\n\ngo 1.21\n",
   "cobra/doc/doc.go": `package doc
 
@@ -447,7 +478,12 @@ func Gen(cmd *cobra.Command) {
 async function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
   const root = await makeProject(REFS);
   const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, { indexDir, workers: 0, embedder: "none" });
+  const ex = await createExecutor(root, {
+    indexDir,
+    workers: 0,
+    embedder: "none",
+    maxMemoryMiB: MEMORY,
+  });
   try {
     await body(ex);
   } finally {
@@ -653,5 +689,24 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
     // Python's Engine.save overrides Base.save: Base.save's callers are its own.
     const save = refLines(await call(ex, "find_references", { symbol_name: "Engine.save" }));
     assert.ok(!save.some((l) => l.startsWith("pkg/core.py:5 ")), save.join("\n"));
+  });
+});
+
+Deno.test("references and callers: a Go method is reached through the interfaces its type implements", async () => {
+  await withRefs(async (ex) => {
+    assert.deepEqual(
+      refLines(await call(ex, "find_references", { symbol_name: "BoolFlag.Apply" })),
+      ["cobra/flag.go:10 definition exact", "cobra/flag.go:18 call inferred"],
+    );
+    const g = await call(ex, "get_call_graph", { symbol_name: "BoolFlag.Apply" });
+    assert.deepEqual(
+      (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`),
+      ["applyOne inferred"],
+    );
+    // Lonely has no Names(): it implements no Flag.
+    assert.deepEqual(
+      refLines(await call(ex, "find_references", { symbol_name: "Lonely.Apply" })),
+      ["cobra/flag.go:15 definition exact"],
+    );
   });
 });

@@ -34,6 +34,7 @@ export class Members {
   private readonly inherits = new Map<GraphFile, Map<number, number[]>>();
   private byParent: Map<string, SymbolRecord[]> | null = null;
   private derivedOf: Map<SymbolRecord, SymbolRecord[]> | null = null;
+  private readonly interfaces = new Map<unknown, SymbolRecord[]>();
   /** How deep `bases` → `resolveRef` → `members` → `bases` has nested (cyclic inheritance). */
   private basesDepth = 0;
 
@@ -128,6 +129,7 @@ export class Members {
     if (!f?.resolver?.overrideFamily) return [];
     const cls = this.enclosingClass(f, this.names.indexOf(method));
     if (!cls) return [];
+    if (f.resolver.overrideFamily === "structural") return this.implemented(cls, method);
     const out = new Set<SymbolRecord>();
     const up = [...this.bases(cls)];
     for (let i = 0; i < up.length && i < 64; i++) {
@@ -147,12 +149,56 @@ export class Members {
     return [...out].filter((m) => m.kind === "method");
   }
 
+  /**
+   * The methods named as `method` of the interfaces `type` implements: interfaces of the
+   * same family whose every method `type` has (by name, methods beside the type).
+   */
+  private implemented(type: SymbolRecord, method: SymbolRecord): SymbolRecord[] {
+    if (type.kind === "interface") return [];
+    const home = this.names.fileOf(type);
+    if (!home) return [];
+    const mine = new Set(this.methodsBeside(type).map((m) => m.name));
+    const out: SymbolRecord[] = [];
+    for (const iface of this.interfacesOf(home)) {
+      const ms = this.methodsBeside(iface);
+      if (!ms.some((m) => m.name === method.name) || !ms.every((m) => mine.has(m.name))) continue;
+      out.push(...ms.filter((m) => m.name === method.name));
+    }
+    return out;
+  }
+
+  /** A type's methods declared in its own folder (a Go package). */
+  private methodsBeside(type: SymbolRecord): SymbolRecord[] {
+    const home = this.names.fileOf(type);
+    if (!home) return [];
+    const dir = dirOf(home.path);
+    return (this.childrenOf().get(type.qualifiedName) ?? []).filter((s) => {
+      const g = this.names.fileOf(s);
+      return s.kind === "method" && g !== undefined && g.resolver === home.resolver &&
+        dirOf(g.path) === dir;
+    });
+  }
+
+  /** Every interface of a file's family (built once per family). */
+  private interfacesOf(f: GraphFile): SymbolRecord[] {
+    let list = this.interfaces.get(f.resolver);
+    if (!list) {
+      list = [];
+      for (const g of this.graph.files) {
+        if (g.resolver !== f.resolver) continue;
+        for (const s of g.symbols) if (s.kind === "interface") list.push(s);
+      }
+      this.interfaces.set(f.resolver, list);
+    }
+    return list;
+  }
+
   /** Classes by the classes they inherit from, over files that link overrides (built once). */
   private derived(): Map<SymbolRecord, SymbolRecord[]> {
     if (!this.derivedOf) {
       this.derivedOf = new Map();
       for (const f of this.graph.files) {
-        if (!f.resolver?.overrideFamily) continue;
+        if (f.resolver?.overrideFamily !== "inherit") continue;
         for (const s of f.symbols) {
           if (!CLASS_LIKE.has(s.kind)) continue;
           for (const b of this.bases(s)) {

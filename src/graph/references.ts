@@ -109,13 +109,15 @@ export function referencesOf(
       const how = names.resolveRefHow(f, i);
       let hit = how.symbols.find((s) => wanted.has(s));
       let resolution = how.resolution;
+      const r = refAt(f.part, i);
       if (!hit) {
         const via = how.symbols.find((s) => family.has(s));
         if (!via) continue;
+        // An interface's declaration of the method is not a use of an implementation.
+        if (r.kind === "definition" && f.resolver?.overrideFamily === "structural") continue;
         hit = family.get(via)!;
         if (resolution === "exact") resolution = "inferred";
       }
-      const r = refAt(f.part, i);
       if (excludeDefinitions && r.kind === "definition") continue;
       out.push({
         file: f.path,

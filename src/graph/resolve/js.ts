@@ -37,7 +37,7 @@ export const jsResolver: Resolver = {
   languages: ["typescript", "tsx", "javascript"],
   scoping: "imports",
   implicitThis: false,
-  overrideFamily: true,
+  overrideFamily: "inherit",
   prepare(project) {
     return new JsFamily(project);
   },

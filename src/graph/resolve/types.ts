@@ -85,11 +85,13 @@ export interface Resolver {
   /** Members of the enclosing class are in scope without `this.`/`self.` (Java, C++, Ruby). */
   readonly implicitThis: boolean;
   /**
-   * A method and the methods it overrides or that override it are one symbol for
-   * references and callers (TypeScript's rule: a call of `Base.m` may run `Derived.m`).
-   * Those found through the family are labelled `inferred`.
+   * Which other methods a method's references and callers include, labelled `inferred`:
+   * `inherit` — the methods it overrides or that override it, siblings' overrides too
+   * (TypeScript's rule: a call of `Base.m` may run `Derived.m`); `structural` — the
+   * methods of the same name of the interfaces its type implements (Go: a call of
+   * `Flag.Apply` may run `BoolFlag.Apply`). None when absent.
    */
-  readonly overrideFamily?: boolean;
+  readonly overrideFamily?: "inherit" | "structural";
   /** Builds whatever the family needs once per project graph; returns the resolve function. */
   prepare(project: ProjectView): FamilyResolver;
 }
