@@ -1,6 +1,6 @@
 /**
  * `codectx doctor`: checks that this machine can run codectx — the Deno runtime, every
- * tree-sitter grammar with its query file, the shipped `codectx-code` model and its checksum,
+ * tree-sitter grammar with its query files (parsing and analysis), the shipped `codectx-code` model and its checksum,
  * and the index folder (writable, Deno KV opens there, free space) — and says what to do
  * about each problem.
  *
@@ -8,6 +8,7 @@
  */
 
 import { statfs } from "node:fs/promises";
+import { analysisGrammar } from "../analysis/grammar.ts";
 import { loadGrammar } from "../parse/grammars.ts";
 import { LANGUAGES } from "../parse/languages.ts";
 import { checkCodectxCode, loadCodectxCode, MODEL_DIR } from "../search/codectx_code.ts";
@@ -83,12 +84,18 @@ async function checkGrammars(): Promise<DoctorCheck> {
   for (const id of ids) {
     try {
       await loadGrammar(id);
+      // The analysis queries (metrics, security rules, name checks) of the same grammar.
+      await analysisGrammar(id);
     } catch (err) {
       failed.push(`${id} (${errorMessage(err)})`);
     }
   }
   if (failed.length === 0) {
-    return { name: "grammars", status: "ok", detail: `${ids.length} load: ${ids.join(", ")}` };
+    return {
+      name: "grammars",
+      status: "ok",
+      detail: `${ids.length} load with their queries: ${ids.join(", ")}`,
+    };
   }
   return {
     name: "grammars",
