@@ -30,6 +30,11 @@ const ONLY = values.only?.split(",");
 const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 const CLI = `${repo}/cli.ts`;
 const SECRET = "OUTSIDE_ROOT_SECRET_7f31";
+/**
+ * Memory budget of the in-process indexing runs: the budget counts this whole process,
+ * which grows over many runs; the faults measured here are not memory faults.
+ */
+const BUDGET_MIB = 8192;
 const load = () => Deno.readTextFileSync("/proc/loadavg").trim();
 
 async function project(files: Record<string, string>): Promise<string> {
@@ -139,7 +144,7 @@ async function swapSetup() {
 
 /** Every answer that reads files, as one text: no byte of the secret may be in it. */
 async function answers(root: string, indexDir: string): Promise<string> {
-  const executor = await createExecutor(root, { indexDir });
+  const executor = await createExecutor(root, { indexDir, maxMemoryMiB: BUDGET_MIB });
   try {
     const calls: Array<[string, Record<string, unknown>]> = [
       ["explain_symbol", { name: "swapped_b" }],
@@ -168,7 +173,7 @@ async function answers(root: string, indexDir: string): Promise<string> {
 }
 
 async function indexOnce(root: string, indexDir: string): Promise<void> {
-  const executor = await createExecutor(root, { indexDir });
+  const executor = await createExecutor(root, { indexDir, maxMemoryMiB: BUDGET_MIB });
   try {
     const r = await guard(
       executor.execute({ tool_name: "index_project", arguments: {} }),

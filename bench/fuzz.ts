@@ -105,6 +105,8 @@ const statusCounts = new Map<string, number>();
 /** Every request's server and time span (epoch ms; `t1` 0 while open), to tell what a slow
  * `/health` probe waited behind. */
 const flights: Array<{ server: string; what: string; t0: number; t1: number }> = [];
+/** The five slowest answers (time limit of a tool call: 30 s). */
+const slowest: Array<{ ms: number; status: number; what: string }> = [];
 const failures: Array<{ sent: Sent; status: string; body: string }> = [];
 let sentCount = 0;
 let transportErrors = 0;
@@ -176,6 +178,9 @@ async function send(
     });
     const text = await res.text();
     count(`${sent.surface} ${res.status}`);
+    const ms = Date.now() - flight.t0;
+    slowest.push({ ms, status: res.status, what: `${sent.surface} ${sent.what.slice(0, 120)}` });
+    slowest.sort((a, b) => b.ms - a.ms).splice(5);
     let rpcInternal = false;
     let internalCode = false;
     try {
@@ -646,6 +651,9 @@ for (const f of failures) {
   shown.add(key);
   console.log(`  FAIL ${f.sent.surface} ${f.status}: ${f.sent.what}\n       → ${f.body}`);
   if (shown.size > 40) break;
+}
+for (const x of slowest) {
+  console.log(`slowest answer: ${(x.ms / 1000).toFixed(1)} s (${x.status}) ${x.what}`);
 }
 const exits = [
   ...servers.map((s) => [s.name, s.exited] as const),
