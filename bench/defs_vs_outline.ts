@@ -350,6 +350,8 @@ async function ourDefs(lang: string, files: string[], texts: string[]): Promise<
   const defs: Def[] = [];
   for (let i = 0; i < files.length; i++) {
     const parsed = await parseSource(files[i], texts[i], lang);
+    // A file codectx cannot read would count as misses: say so instead.
+    if (parsed.error) throw new Error(`codectx could not parse ${files[i]}: ${parsed.error}`);
     for (const s of parsed.symbols) {
       const category = OURS[s.kind];
       if (!category) continue;

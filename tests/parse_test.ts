@@ -668,3 +668,35 @@ Deno.test("query includes: sections replaced, extended, dropped; chains; errors"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("python: a name declared global or nonlocal is no local of the function", async () => {
+  const source = [
+    "counter = 0",
+    "",
+    "def bump():",
+    "    global counter",
+    "    counter = counter + 1",
+    "",
+    "def other():",
+    "    counter = 5",
+    "    return counter",
+    "",
+    "def outer():",
+    "    n = 0",
+    "    def inner():",
+    "        nonlocal n",
+    "        n += 1",
+    "    return n",
+    "",
+  ].join("\n");
+  const parsed = await parseSource("app/state.py", source);
+  const sites = (parsed.references ?? [])
+    .filter((r) => r.name === "counter" || r.name === "n")
+    .map((r) => `${r.name} ${r.line}:${r.column} ${r.kind}`);
+  assert.deepEqual(sites, [
+    "counter 1:1 definition",
+    "counter 4:12 read",
+    "counter 5:5 write",
+    "counter 5:15 read",
+  ]);
+});

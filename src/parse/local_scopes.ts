@@ -19,6 +19,8 @@ export interface Scope {
   nameStart?: number;
   /** Local names → their type when the scope shows it. */
   bindings: Map<string, string | null>;
+  /** Names the scope declares bound outside it (Python `global x`): never its locals. */
+  outer?: Set<string>;
 }
 
 /** A name bound by a parameter or a local variable. */
@@ -43,10 +45,20 @@ const PATH_SEPARATOR = /\.|::|->|\\/;
 
 /**
  * Sorts `scopes` outer before inner, puts each binding in its scope and returns what is
- * local and which file-level names have a known type.
+ * local and which file-level names have a known type. A name in `outer` (`global x`)
+ * is bound outside the innermost scope holding that declaration, so assignments to it
+ * there are no locals of that scope.
  */
-export function bindLocals(scopes: Scope[], bindings: Binding[]): Locals {
+export function bindLocals(scopes: Scope[], bindings: Binding[], outer: Binding[] = []): Locals {
   scopes.sort((a, b) => a.start - b.start || b.end - a.end);
+  for (const o of outer) {
+    let inner: Scope | undefined;
+    for (const s of scopes) {
+      if (s.start > o.start) break;
+      if (s.end >= o.end) inner = s;
+    }
+    if (inner) (inner.outer ??= new Set()).add(o.name);
+  }
   const sites = bindScopes(scopes, bindings);
   const fileTypes = new Map<string, string>();
   for (const b of bindings) {
@@ -93,6 +105,7 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
     }
     if (i < 0) continue;
     const scope = stack[i];
+    if (scope.outer?.has(b.name)) continue;
     const had = scope.bindings.get(b.name);
     scope.bindings.set(b.name, b.type ?? had ?? null);
     local.add(b.start);

@@ -42,6 +42,7 @@ export type RefRole =
       | "local.scope"
       | "local.definition"
       | "local.type"
+      | "local.outer"
       | "package";
   };
 
@@ -65,6 +66,7 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.scope",
   "local.definition",
   "local.type",
+  "local.outer",
   "package",
 ]);
 
@@ -120,6 +122,8 @@ interface MatchCaptures {
   scope: Node | null;
   local: Node | null;
   type: Node | null;
+  /** A name bound outside its scope (Python `global x`, `nonlocal x`). */
+  outer: Node | null;
   package: Node | null;
 }
 
@@ -131,6 +135,8 @@ interface Gathered {
   imports: Map<number, ImportRecord>;
   scopes: Scope[];
   bindings: Binding[];
+  /** Names a scope declares bound outside it (`global x`). */
+  outer: Binding[];
   package?: string;
 }
 
@@ -151,7 +157,7 @@ export function collectReferences(
 ): FileReferences {
   const found = gather(matches, roles);
   markDefinitions(found.refs, definitionNames);
-  const locals = bindLocals(found.scopes, found.bindings);
+  const locals = bindLocals(found.scopes, found.bindings, found.outer);
   const references = emit(found.refs, found.scopes, locals, symbols);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
   return { references, imports, ...(found.package ? { package: found.package } : {}) };
@@ -174,6 +180,7 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
     scope: null,
     local: null,
     type: null,
+    outer: null,
     package: null,
   };
   for (const capture of match.captures) {
@@ -223,6 +230,9 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
       case "local.type":
         c.type ??= node;
         break;
+      case "local.outer":
+        c.outer ??= node;
+        break;
       case "package":
         c.package ??= node;
         break;
@@ -233,7 +243,13 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
 
 /** Collects every match's reference, import, scope and binding. */
 function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRole>): Gathered {
-  const found: Gathered = { refs: new Map(), imports: new Map(), scopes: [], bindings: [] };
+  const found: Gathered = {
+    refs: new Map(),
+    imports: new Map(),
+    scopes: [],
+    bindings: [],
+    outer: [],
+  };
   const seenScopes = new Set<number>();
   for (const match of matches) {
     const c = readMatch(match, roles);
@@ -258,6 +274,10 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         node: c.scope,
         bindings: new Map(),
       });
+    }
+    if (c.outer) {
+      const o = c.outer;
+      found.outer.push({ start: o.startIndex, end: o.endIndex, name: o.text, type: null });
     }
     if (c.local) {
       found.bindings.push({

@@ -117,8 +117,10 @@
 (aliased_import alias: (identifier) @reference.ignore)
 (import_from_statement module_name: (dotted_name (identifier) @reference.ignore))
 (relative_import (dotted_name (identifier) @reference.ignore))
-(global_statement (identifier) @reference.ignore)
-(nonlocal_statement (identifier) @reference.ignore)
+; `global x` / `nonlocal x`: assignments to x in that function are not its locals; the
+; declaration itself is a reference to the outer x.
+(global_statement (identifier) @local.outer @reference.read)
+(nonlocal_statement (identifier) @local.outer @reference.read)
 
 (call function: (identifier) @reference.call)
 (call
