@@ -60,6 +60,7 @@ def group(name=None):
   "src/clicky/types.py": `class ParamType:
     pass
 `,
+  "src/clicky/_compat.py": "def term_len(x):\n    return len(x)\n",
 };
 
 Deno.test("a package's names re-exported by its __init__.py resolve inside the package", async () => {
@@ -248,6 +249,7 @@ def main():
     `from .utils import echoo
 from .utilz import echo
 from . import typess
+from ._compat import term_llen
 `,
     "src/clicky/cli.py",
   );
@@ -257,6 +259,7 @@ from . import typess
       ["import", "src.clicky.utils.echoo", "echo"],
       ["import", ".utilz", "utils"],
       ["import", "src.clicky.typess", "types"],
+      ["import", "src.clicky._compat.term_llen", "term_len"],
     ],
   );
 });

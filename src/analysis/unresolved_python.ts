@@ -55,7 +55,7 @@ export function pythonImport(node: Node, ctx: Context): void {
   const moduleNode = node.childForFieldName("module_name");
   let module = moduleNode?.text ?? "";
   if (node.namedChildren.some((c) => c?.type === "wildcard_import")) ctx.starImport = true;
-  if (moduleNode?.type === "relative_import" && !module.split(".").some((p) => p.startsWith("_"))) {
+  if (moduleNode?.type === "relative_import") {
     // `from .globals import x` is checked as the project module it names.
     const absolute = relativeModule(module, ctx);
     if (absolute === null) {
@@ -65,10 +65,10 @@ export function pythonImport(node: Node, ctx: Context): void {
     if (absolute !== undefined) module = absolute;
   }
   for (const { name, alias } of names) ctx.imported.set(alias ?? name, { module, member: name });
-  if (
-    !moduleNode || module.startsWith(".") || module === "__future__" ||
-    module.split(".").some((p) => p.startsWith("_"))
-  ) return;
+  // A private library module's names are not listed: say nothing (a project's are known).
+  const isPrivate = module.split(".").some((p) => p.startsWith("_")) &&
+    !ctx.view.pythonModules.has(module);
+  if (!moduleNode || module.startsWith(".") || module === "__future__" || isPrivate) return;
   if (!pythonModuleExists(module, ctx)) {
     report(ctx, moduleNode, module, "import", pythonModuleCandidates(ctx));
     return;
