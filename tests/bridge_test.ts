@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { KINDS } from "../src/bridge/protocol.ts";
-import { createEventHub, sseResponse } from "../src/bridge/events.ts";
+import { createEventHub, sseResponse } from "../src/http/events.ts";
 import { parseSize, serverConfig } from "../src/cli/server_options.ts";
 import { hostAllowed, isLoopback, originAllowed } from "../src/http/safety.ts";
 import { relevantPath } from "../src/index/watch.ts";

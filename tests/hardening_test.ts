@@ -14,7 +14,7 @@ import { bracketDepth, MAX_BRACKET_DEPTH } from "../src/analysis/syntax.ts";
 import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
 import { validateCode } from "../src/analysis/validate.ts";
 import { createBridgeApp } from "../src/bridge/app.ts";
-import { createEventHub, sseResponse } from "../src/bridge/events.ts";
+import { createEventHub, sseResponse } from "../src/http/events.ts";
 import { startServer } from "../src/http/serve.ts";
 import { ingest } from "../src/index/ingest.ts";
 import { walk } from "../src/index/walker.ts";

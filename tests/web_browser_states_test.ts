@@ -1,7 +1,7 @@
 /**
  * The page of `codectx web` while the index is being built, in chromium: the header shows
- * the state and a progress bar fed by `/health` (files done of files to do), and both give
- * way to "ready" when the run ends. The project is generated large enough (1,500 files) for
+ * the state and a progress bar fed by `/health` and by the run's events on `/tools/stream`
+ * (files done of files to do), and both give way to "ready" when the run ends. The project is generated large enough (1,500 files) for
  * the run to be watched. A screenshot is saved (the folder is printed).
  */
 
@@ -56,11 +56,16 @@ Deno.test("web page while indexing: the state and a progress bar, then ready", a
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
     await page.goto(url + "/");
+    const requested: string[] = [];
+    page.on("request", (r) => requested.push(new URL(r.url()).pathname));
     await page.waitForSelector("#progress:not([hidden])");
     assert.match(await page.textContent("#state") ?? "", /^indexing \d+%$/);
     assert.equal(await page.getAttribute("#progress", "max"), "1500");
     assert.match(await page.getAttribute("#progress", "title") ?? "", /\d+\/1500 files/);
     await page.screenshot({ path: `${shots}/indexing.png` });
+    // The run's progress events reach the bar over /tools/stream too.
+    await page.waitForSelector("#progress[data-source='stream']", { state: "attached" });
+    assert.ok(requested.includes("/tools/stream"), requested.join(" "));
     await page.waitForSelector("#state:text-is('ready')", { timeout: 180_000 });
     await page.waitForSelector("#progress[hidden]", { state: "attached", timeout: 180_000 });
     assert.match(await page.textContent("#project") ?? "", /1500 files/);

@@ -184,6 +184,27 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assert.equal(obj(arr(qAndKind.json.symbols)[0]).name, "Repository");
     });
 
+    await t.step("GET /tools/stream: tool events, as the bridge sends them", async () => {
+      const ctl = new AbortController();
+      const res = await fetch(`${srv.url}/tools/stream`, { signal: ctl.signal });
+      assert.equal(res.status, 200);
+      assert.match(res.headers.get("content-type") ?? "", /text\/event-stream/);
+      const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+      let text = "";
+      // A tool call after the stream is open shows up on it.
+      const call = get("/api/symbols?q=Greeter");
+      while (!/event: tool\.completed/.test(text)) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        text += value;
+      }
+      await call;
+      ctl.abort();
+      await reader.cancel().catch(() => {});
+      assert.match(text, /: connected/);
+      assert.match(text, /event: tool\.started\ndata: \{[^\n]*"tool_name":"search_symbols"/);
+    });
+
     await t.step("GET /api/symbols runs search_symbols", async () => {
       assertTool(await get("/api/symbols?q=Greeter"), "search_symbols");
     });

@@ -19,7 +19,7 @@ import {
 import type { Executor } from "../tools/executor.ts";
 import { describeTools, TOOL_NAMES } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
-import { type EventHub, lastEventIdOf, sseResponse } from "./events.ts";
+import { type EventHub, lastEventIdOf, sseResponse } from "../http/events.ts";
 import {
   agentRequestSchema,
   type AgentResponse,
@@ -278,7 +278,7 @@ async function agentRequest(ctx: Ctx, raw: Request): Promise<Response> {
  * @example
  * ```ts
  * import { createExecutor } from "../tools/executor.ts";
- * import { createEventHub } from "./events.ts";
+ * import { createEventHub } from "../http/events.ts";
  * const executor = await createExecutor("./repo");
  * const hub = createEventHub();
  * const app = createBridgeApp({ executor, hub, safety: { hostname: "127.0.0.1", port: () => 24842 } });

@@ -5,7 +5,7 @@
  */
 
 import { createBridgeApp } from "../bridge/app.ts";
-import { connectHub, createEventHub } from "../bridge/events.ts";
+import { connectHub, createEventHub } from "../http/events.ts";
 import { serveSurface } from "../http/serve.ts";
 import { intOption, openExecutor, parse } from "./args.ts";
 import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "./server_options.ts";

@@ -1,6 +1,7 @@
 /**
  * The REST API and web page (`codectx web`): `/health`, `/api/{search, symbols, symbol,
- * references, file, deps, callgraph, quality, summary, ask, analyze}` and the page's files. Every endpoint is a tool call
+ * references, file, deps, callgraph, quality, summary, ask, analyze}`, the event stream
+ * `/tools/stream` (the bridge's: tool and index events) and the page's files. Every endpoint is a tool call
  * through the one executor, one small handler per route; failures answer
  * `{"error": {"code", "message"}}` with the HTTP status of the code (400, 404, 413, …).
  *
@@ -9,6 +10,13 @@
 
 import { type Context, Hono } from "npm:hono@4.12.7";
 import { CodectxError } from "../errors.ts";
+import {
+  connectHub,
+  createEventHub,
+  type EventHub,
+  lastEventIdOf,
+  sseResponse,
+} from "../http/events.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { defined, type Executor } from "../tools/executor.ts";
@@ -23,6 +31,11 @@ const ENDPOINTS =
 export interface WebOptions {
   executor: Executor;
   safety: SafetyOptions;
+  /**
+   * The event hub `/tools/stream` serves (tool and index events); without one the app makes
+   * its own, fed by the executor. Close it on shutdown to end the open streams.
+   */
+  hub?: EventHub;
 }
 
 type Json = Record<string, unknown>;
@@ -367,6 +380,13 @@ export function createWebApp(opts: WebOptions): Hono {
   app.use(safety(opts.safety, renderRestError));
   mountAssets(app);
   app.get("/health", route(ctx, health));
+  let hub = opts.hub;
+  if (!hub) {
+    hub = createEventHub();
+    connectHub(hub, executor);
+  }
+  const events = hub;
+  app.get("/tools/stream", (c) => sseResponse(events, lastEventIdOf(c.req.raw)));
   app.get("/api/search", route(ctx, search));
   app.get("/api/symbols", route(ctx, symbols));
   app.get("/api/symbol", route(ctx, symbol));
@@ -384,7 +404,7 @@ export function createWebApp(opts: WebOptions): Hono {
       "not_found",
       `no endpoint ${c.req.method} ${
         new URL(c.req.url).pathname
-      }; the API is /health and /api/{${ENDPOINTS}}`,
+      }; the API is /health, /tools/stream and /api/{${ENDPOINTS}}`,
     )
   );
   app.onError((err) => restErrorOf(err));

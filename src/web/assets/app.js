@@ -5,7 +5,7 @@
 /// <reference lib="esnext" />
 /**
  * The script of the `codectx web` page: a code browser over the REST API (`/health`,
- * `/api/*`). Every view has an address in the hash (`#/search?q=…`, `#/symbol/<name>`,
+ * `/api/*`, and `/tools/stream` for an indexing run's progress). Every view has an address in the hash (`#/search?q=…`, `#/symbol/<name>`,
  * `#/file/<path>:<line>`, `#/graph/calls/<symbol>`, `#/graph/deps[/<file>]`, `#/summary`,
  * `#/ask`, `#/quality`), so links, bookmarks and the back button work. A view is drawn into
  * a fresh element, so nothing of the previous view stays on screen, and an error replaces
@@ -158,16 +158,10 @@ async function health() {
   state.textContent = h.index.state;
   state.className = "badge " + h.index.state;
   const bar = /** @type {HTMLProgressElement} */ ($("progress"));
-  const p = h.index.progress;
   const vectorsDone = h.index.vectors ?? 0, vectorsAll = h.index.vectors_total ?? 0;
   if (h.index.state === "indexing") {
-    bar.hidden = false;
-    bar.max = p && p.files_total ? p.files_total : 1;
-    if (p && p.files_total) {
-      bar.value = p.files_done;
-      state.textContent = "indexing " + Math.floor(100 * p.files_done / p.files_total) + "%";
-    } else bar.removeAttribute("value");
-    bar.title = p ? p.phase + " " + p.files_done + "/" + p.files_total + " files" : "indexing";
+    showRun(h.index.progress || null);
+    follow();
   } else if (h.index.vectors_state === "embedding" && vectorsAll) {
     bar.hidden = false;
     bar.max = vectorsAll;
@@ -176,8 +170,60 @@ async function health() {
   } else {
     bar.hidden = true;
   }
+  if (h.index.state !== "indexing" && stream) {
+    stream.close();
+    stream = null;
+  }
   state.title = bar.hidden ? "" : bar.title;
-  if (h.index.state !== "ready" || !bar.hidden) setTimeout(health, 1000);
+  // While the stream tells the run's progress, /health is asked less often.
+  if (h.index.state !== "ready" || !bar.hidden) setTimeout(health, stream ? 3000 : 1000);
+}
+
+/**
+ * Shows an indexing run's progress in the header: the badge with its percentage and the bar.
+ * @param {{ phase: string, files_done: number, files_total: number } | null} p
+ */
+function showRun(p) {
+  const bar = /** @type {HTMLProgressElement} */ ($("progress"));
+  const state = $("state");
+  bar.hidden = false;
+  state.className = "badge indexing";
+  bar.max = p && p.files_total ? p.files_total : 1;
+  if (p && p.files_total) {
+    bar.value = p.files_done;
+    state.textContent = "indexing " + Math.floor(100 * p.files_done / p.files_total) + "%";
+  } else {
+    bar.removeAttribute("value");
+    state.textContent = "indexing";
+  }
+  bar.title = p ? p.phase + " " + p.files_done + "/" + p.files_total + " files" : "indexing";
+  state.title = bar.title;
+}
+
+/** The event stream followed while an indexing run goes on. */
+let stream = /** @type {EventSource | null} */ (null);
+/** Whether the stream failed once (e.g. the server wants a token): /health alone then. */
+let streamFailed = false;
+
+/** Follows the run's `index.progress` events on `/tools/stream` until `index.completed`. */
+function follow() {
+  if (stream || streamFailed || typeof EventSource === "undefined") return;
+  const s = new EventSource("/tools/stream");
+  stream = s;
+  s.addEventListener("index.progress", (ev) => {
+    showRun(JSON.parse(/** @type {MessageEvent} */ (ev).data));
+    $("progress").setAttribute("data-source", "stream");
+  });
+  s.addEventListener("index.completed", () => {
+    s.close();
+    stream = null;
+    health();
+  });
+  s.addEventListener("error", () => {
+    s.close();
+    if (stream === s) stream = null;
+    streamFailed = true;
+  });
 }
 
 $("search-form").addEventListener("submit", (ev) => {

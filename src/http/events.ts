@@ -1,7 +1,8 @@
 /**
- * Server-sent events of the bridge: a hub that numbers events, keeps the last 256 for
- * `Last-Event-ID` replay and fans them out to open streams, and the stream response itself
- * (with a `: keepalive` comment every 15 s).
+ * Server-sent events of the HTTP surfaces (`GET /tools/stream` of the bridge and of
+ * `codectx web`): a hub that numbers events, keeps the last 256 for `Last-Event-ID` replay
+ * and fans them out to open streams, and the stream response itself (with a `: keepalive`
+ * comment every 15 s).
  *
  * @module
  */
