@@ -161,11 +161,11 @@ Deno.test("tools: Go package vars are reached by references; nested names resolv
   try {
     const refs = await call(ex, "find_references", { symbol_name: "OsExiter" });
     const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
-    assert.ok(lines.includes("cli/help.go:10 definition"), lines.join("\n"));
-    assert.ok(lines.includes("cli/app.go:7 call"), lines.join("\n"));
+    has(lines, "cli/help.go:10 definition");
+    has(lines, "cli/app.go:7 call");
     const writer = await call(ex, "find_references", { symbol_name: "ErrWriter" });
     const reads = (writer.references as Payload[]).map((r) => `${r.file}:${r.line}`);
-    assert.ok(reads.includes("cli/app.go:6"), reads.join("\n"));
+    has(reads, "cli/app.go:6");
 
     for (
       const [name, file, line] of [
@@ -492,6 +492,16 @@ async function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
   }
 }
 
+/** `file:line kind resolution` of each reference of a find_references call. */
+async function refsOf(ex: Executor, args: Payload): Promise<string[]> {
+  return refLines(await call(ex, "find_references", args));
+}
+
+/** Fails unless every `want` line is among `lines`. */
+function has(lines: string[], ...want: string[]): void {
+  for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
+}
+
 /** `file:line kind resolution` of each reference. */
 function refLines(p: Payload): string[] {
   return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
@@ -499,52 +509,42 @@ function refLines(p: Payload): string[] {
 
 Deno.test("references: Rust binary crate roots from Cargo.toml, grouped uses, qualified paths", async () => {
   await withRefs(async (ex) => {
-    const low = refLines(await call(ex, "find_references", { symbol_name: "LowArgs" }));
-    for (
-      const want of [
-        "crates/core/flags/mod.rs:3 import exact",
-        "crates/core/main.rs:10 read exact",
-        "crates/core/search.rs:1 import exact",
-        "crates/core/search.rs:3 type exact",
-        "crates/core/search.rs:5 read exact",
-      ]
-    ) assert.ok(low.includes(want), `${want}\n${low.join("\n")}`);
-    const hi = refLines(await call(ex, "find_references", { symbol_name: "HiArgs" }));
-    assert.ok(hi.includes("crates/core/main.rs:1 import exact"), hi.join("\n"));
-    assert.ok(hi.includes("crates/core/main.rs:8 read exact"), hi.join("\n"));
-    const helper = refLines(await call(ex, "find_references", { symbol_name: "helper" }));
-    assert.ok(helper.includes("crates/core/search.rs:4 call exact"), helper.join("\n"));
-    const none = refLines(
-      await call(ex, "find_references", { symbol_name: "BinaryDetection.none" }),
+    const low = await refsOf(ex, { symbol_name: "LowArgs" });
+    has(
+      low,
+      "crates/core/flags/mod.rs:3 import exact",
+      "crates/core/main.rs:10 read exact",
+      "crates/core/search.rs:1 import exact",
+      "crates/core/search.rs:3 type exact",
+      "crates/core/search.rs:5 read exact",
     );
-    assert.ok(none.includes("crates/core/main.rs:11 call exact"), none.join("\n"));
+    const hi = await refsOf(ex, { symbol_name: "HiArgs" });
+    has(hi, "crates/core/main.rs:1 import exact");
+    has(hi, "crates/core/main.rs:8 read exact");
+    const helper = await refsOf(ex, { symbol_name: "helper" });
+    has(helper, "crates/core/search.rs:4 call exact");
+    const none = await refsOf(ex, { symbol_name: "BinaryDetection.none" });
+    has(none, "crates/core/main.rs:11 call exact");
   });
 });
 
 Deno.test("references: TS multi-line and default imports, re-exports", async () => {
   await withRefs(async (ex) => {
-    const slug = refLines(
-      await call(ex, "find_references", { symbol_name: "slugify", file_path: "web/util/slug.ts" }),
+    const slug = await refsOf(ex, { symbol_name: "slugify", file_path: "web/util/slug.ts" });
+    has(
+      slug,
+      "web/main.ts:2 import exact",
+      "web/main.ts:10 call exact",
+      "web/util/index.ts:2 import exact",
     );
-    for (
-      const want of [
-        "web/main.ts:2 import exact",
-        "web/main.ts:10 call exact",
-        "web/util/index.ts:2 import exact",
-      ]
-    ) assert.ok(slug.includes(want), `${want}\n${slug.join("\n")}`);
-    assert.ok(
-      refLines(await call(ex, "find_references", { symbol_name: "Options" }))
-        .includes("web/main.ts:3 import exact"),
+    has(await refsOf(ex, { symbol_name: "Options" }), "web/main.ts:3 import exact");
+    const def = await refsOf(ex, { symbol_name: "defaultSlug" });
+    has(
+      def,
+      "web/main.ts:5 import exact",
+      "web/util/index.ts:3 import exact",
+      "web/main.ts:6 import exact",
     );
-    const def = refLines(await call(ex, "find_references", { symbol_name: "defaultSlug" }));
-    for (
-      const want of [
-        "web/main.ts:5 import exact",
-        "web/util/index.ts:3 import exact",
-        "web/main.ts:6 import exact",
-      ]
-    ) assert.ok(def.includes(want), `${want}\n${def.join("\n")}`);
     // `makeSlug("d")` and `defaultSlug("b")`, both on line 10.
     assert.equal(def.filter((l) => l === "web/main.ts:10 call exact").length, 2, def.join("\n"));
   });
@@ -552,15 +552,15 @@ Deno.test("references: TS multi-line and default imports, re-exports", async () 
 
 Deno.test("references: Python super(), submodules of a package, stdlib beside tests/", async () => {
   await withRefs(async (ex) => {
-    const save = refLines(await call(ex, "find_references", { symbol_name: "Base.save" }));
-    assert.ok(save.includes("pkg/core.py:11 call exact"), save.join("\n"));
+    const save = await refsOf(ex, { symbol_name: "Base.save" });
+    has(save, "pkg/core.py:11 call exact");
     const init = await call(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
     const resolved = (init.imports as Payload[]).map((i) => `${i.line} ${i.resolved}`);
     assert.deepEqual(resolved, ["1 pkg/core.py", "2 pkg/types.py", "3 pkg/progress.py"]);
     const app = await call(ex, "get_dependencies", { file_path: "app.py" });
     const typing = (app.imports as Payload[]).find((i) => i.module === "typing")!;
     assert.deepEqual([typing.resolved, typing.external], [null, true]);
-    const optional = refLines(await call(ex, "find_references", { symbol_name: "Optional" }));
+    const optional = await refsOf(ex, { symbol_name: "Optional" });
     assert.deepEqual(optional, ["tests/typing/__init__.py:1 definition exact"]);
   });
 });
@@ -624,7 +624,7 @@ Deno.test("call graph: overloads, name-only edges, builtins, candidates, include
 Deno.test("references: nested definitions, __all__, 'name as name', external use trees, whole names", async () => {
   await withRefs(async (ex) => {
     // A nested def used in its enclosing function's body.
-    const wrap = refLines(await call(ex, "find_references", { symbol_name: "define.wrap" }));
+    const wrap = await refsOf(ex, { symbol_name: "define.wrap" });
     assert.deepEqual(wrap, [
       "pkg/deco.py:2 definition exact",
       "pkg/deco.py:6 read exact",
@@ -633,19 +633,19 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
     const define = await call(ex, "get_call_graph", { symbol_name: "define" });
     assert.deepEqual((define.callees as Payload[]).map((c) => c.name), ["define.wrap"]);
     // `__all__` entries export the name; `import X as X` names it twice.
-    const engine = refLines(await call(ex, "find_references", { symbol_name: "Engine" }));
-    assert.ok(engine.includes("pkg/core.py:28 read exact"), engine.join("\n"));
-    const bar = refLines(await call(ex, "find_references", { symbol_name: "ProgressBar" }));
+    const engine = await refsOf(ex, { symbol_name: "Engine" });
+    has(engine, "pkg/core.py:28 read exact");
+    const bar = await refsOf(ex, { symbol_name: "ProgressBar" });
     assert.equal(
       bar.filter((l) => l === "pkg/__init__.py:3 import exact").length,
       2,
       bar.join("\n"),
     );
     // `use termcolor::{…, SearchMode as TermMode}` is termcolor's, not the crate's.
-    const mode = refLines(await call(ex, "find_references", { symbol_name: "SearchMode" }));
+    const mode = await refsOf(ex, { symbol_name: "SearchMode" });
     assert.ok(!mode.some((l) => l.startsWith("crates/core/search.rs:")), mode.join("\n"));
     // Forward references written as strings in annotations.
-    assert.deepEqual(refLines(await call(ex, "find_references", { symbol_name: "Tree" })), [
+    assert.deepEqual(await refsOf(ex, { symbol_name: "Tree" }), [
       "pkg/fwd.py:4 definition exact",
       "pkg/fwd.py:5 type exact",
       "pkg/fwd.py:6 type exact",
@@ -663,18 +663,14 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
       "cobra/command.go:9 definition exact",
     ]);
     // A parameter typed by another package's type (\`cmd *cobra.Command\`).
-    const method = refLines(
-      await call(ex, "find_references", { symbol_name: "Command.MarkFlagFilename" }),
-    );
-    assert.ok(method.includes("cobra/doc/doc.go:6 call inferred"), method.join("\n"));
+    const method = await refsOf(ex, { symbol_name: "Command.MarkFlagFilename" });
+    has(method, "cobra/doc/doc.go:6 call inferred");
   });
 });
 
 Deno.test("references and callers: a TS override family is one symbol, labelled inferred", async () => {
   await withRefs(async (ex) => {
-    const over = refLines(
-      await call(ex, "find_references", { symbol_name: "Observer.onSubscribe" }),
-    );
+    const over = await refsOf(ex, { symbol_name: "Observer.onSubscribe" });
     assert.deepEqual(over, [
       "web/sub.ts:3 call inferred",
       "web/sub.ts:5 definition inferred",
@@ -687,7 +683,7 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
       ["Subscribable.subscribe inferred true"],
     );
     // Python's Engine.save overrides Base.save: Base.save's callers are its own.
-    const save = refLines(await call(ex, "find_references", { symbol_name: "Engine.save" }));
+    const save = await refsOf(ex, { symbol_name: "Engine.save" });
     assert.ok(!save.some((l) => l.startsWith("pkg/core.py:5 ")), save.join("\n"));
   });
 });
@@ -695,7 +691,7 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
 Deno.test("references and callers: a Go method is reached through the interfaces its type implements", async () => {
   await withRefs(async (ex) => {
     assert.deepEqual(
-      refLines(await call(ex, "find_references", { symbol_name: "BoolFlag.Apply" })),
+      await refsOf(ex, { symbol_name: "BoolFlag.Apply" }),
       ["cobra/flag.go:10 definition exact", "cobra/flag.go:18 call inferred"],
     );
     const g = await call(ex, "get_call_graph", { symbol_name: "BoolFlag.Apply" });
@@ -705,7 +701,7 @@ Deno.test("references and callers: a Go method is reached through the interfaces
     );
     // Lonely has no Names(): it implements no Flag.
     assert.deepEqual(
-      refLines(await call(ex, "find_references", { symbol_name: "Lonely.Apply" })),
+      await refsOf(ex, { symbol_name: "Lonely.Apply" }),
       ["cobra/flag.go:15 definition exact"],
     );
   });
