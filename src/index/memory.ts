@@ -1,6 +1,7 @@
 /**
- * The memory budget of an indexing run (`--max-memory`): the process's resident memory,
- * workers included, is compared with it after each file. Past 60% of it the parse workers
+ * The memory budget of an indexing run (`--max-memory`): what the process's resident
+ * memory (workers included) grew by since the run started is compared with it after each
+ * file, so that a server holding its search structures is not charged for them. Past 60% of it the parse workers
  * are restarted (their heaps grow with what they parsed and give little back); past three
  * quarters the run streams one file at a time; past it, after a restart, the run fails
  * with a sentence that says what to do, and the last complete index stays as it was.
@@ -34,18 +35,23 @@ export function residentBytes(): number {
 export class MemoryBudget {
   /** The highest resident memory seen by any check, in bytes. */
   peak = 0;
+  /** Resident memory when the run started, in bytes. */
+  private readonly base: number;
 
   constructor(
     /** The budget in MiB. */
     readonly limitMiB: number,
     private readonly resident: () => number = residentBytes,
-  ) {}
+  ) {
+    this.base = resident();
+    this.peak = this.base;
+  }
 
-  /** The resident memory now, in bytes (kept in {@link peak}). */
+  /** What resident memory grew by since the run started, in bytes (kept in {@link peak}). */
   sample(): number {
     const rss = this.resident();
     if (rss > this.peak) this.peak = rss;
-    return rss;
+    return rss - this.base;
   }
 
   /** Whether the workers should be restarted to give memory back. */
@@ -65,13 +71,13 @@ export class MemoryBudget {
 
   /** Fails the run when the process holds more than the budget; `when` says how far it got. */
   enforce(when: string): void {
-    const rss = this.sample();
-    if (rss <= this.limitMiB * MIB) return;
+    const grown = this.sample();
+    if (grown <= this.limitMiB * MIB) return;
     throw new CodectxError(
       "unavailable",
-      `indexing went over its memory budget of ${this.limitMiB} MiB (${
-        Math.round(rss / MIB)
-      } MiB resident ${when}); the last complete index is unchanged. Raise the budget ` +
+      `indexing went over its memory budget of ${this.limitMiB} MiB (it grew by ${
+        Math.round(grown / MIB)
+      } MiB ${when}); the last complete index is unchanged. Raise the budget ` +
         `(--max-memory MiB) or leave large folders out (--exclude, .codectxignore)`,
     );
   }

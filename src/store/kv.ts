@@ -81,6 +81,26 @@ export async function indexDirFor(root: string, home = defaultIndexHome()): Prom
 export class Store {
   private constructor(readonly kv: Deno.Kv, readonly dir: string) {}
 
+  /**
+   * Blob writes leave `["dirty"]` until a garbage collection has run after them, so that
+   * only a store a writer left mid-run (killed, failed) needs the full scan for parts of
+   * incomplete blobs; `dirtyToken` tells this process's mark from one left before.
+   */
+  private readonly dirtyToken = crypto.randomUUID();
+  private dirtyMarked: Promise<void> | null = null;
+
+  /** Marks the store dirty before this process's first blob write. */
+  private markDirty(): Promise<void> {
+    this.dirtyMarked ??= (async () => {
+      const cur = await this.kv.get<string>(["dirty"]);
+      // A mark left by another run stays: its incomplete parts still need the full scan
+      // (and so does one an earlier, unfinished run of this process left).
+      if (cur.value === this.dirtyToken) this.fullScanNext = true;
+      if (cur.value === null) await this.written(this.kv.set(["dirty"], this.dirtyToken));
+    })();
+    return this.dirtyMarked;
+  }
+
   /** Opens (creating) the store in `dir`. */
   static async open(dir: string): Promise<Store> {
     await Deno.mkdir(dir, { recursive: true });
@@ -190,6 +210,7 @@ export class Store {
 
   /** Writes a file's parse results under its content hash, header last. */
   async writeBlob(hash: string, parts: Record<string, unknown>): Promise<void> {
+    await this.markDirty();
     for (const [kind, value] of Object.entries(parts)) {
       await this.putLarge(["blob", kind, hash], value);
     }
@@ -204,6 +225,7 @@ export class Store {
   async writeEncodedBlobs(
     blobs: ReadonlyArray<{ hash: string; parts: Record<string, Uint8Array> }>,
   ): Promise<void> {
+    await this.markDirty();
     let op = this.kv.atomic();
     let bytes = 0;
     let keys = 0;
@@ -306,25 +328,46 @@ export class Store {
     }
     for (const g of gens) if (!kept.includes(g)) dropped++;
     await this.deleteKeys(genKeys);
-    return { generations: dropped, blobs: await this.dropBlobsExcept(used) };
+    // Only a run that did not finish can have left parts without their complete mark.
+    const dirty = await this.kv.get<string>(["dirty"]);
+    const full = dirty.value !== null && dirty.value !== this.dirtyToken;
+    const blobs = await this.dropBlobsExcept(used, full || this.fullScanNext);
+    if (dirty.value !== null) {
+      await this.written(this.kv.atomic().check(dirty).delete(["dirty"]).commit());
+    }
+    this.dirtyMarked = null;
+    this.fullScanNext = false;
+    return { generations: dropped, blobs };
   }
+
+  /** Set by a failed run: the next collection scans every blob part. */
+  private fullScanNext = false;
 
   /**
    * Deletes every blob not in `used`, and the parts of incomplete ones (a run killed or
    * failed mid-write). Returns how many complete blobs went.
    */
-  async dropBlobsExcept(used: ReadonlySet<string>): Promise<number> {
+  async dropBlobsExcept(used: ReadonlySet<string>, full = true): Promise<number> {
     const complete = new Set<string>();
-    const dropped: string[] = [];
+    const dropped: Array<[string, string[]]> = [];
     for await (const e of this.kv.list<string[]>({ prefix: ["blobs"] })) {
       const h = e.key[1] as string;
       complete.add(h);
-      if (!used.has(h)) dropped.push(h);
+      if (!used.has(h)) dropped.push([h, e.value]);
     }
-    const blobKeys: Deno.KvKey[] = dropped.map((h) => ["blobs", h]);
-    for await (const e of this.kv.list({ prefix: ["blob"] }, { batchSize: 1000 })) {
-      const h = e.key[2] as string;
-      if (!used.has(h) || !complete.has(h)) blobKeys.push(e.key);
+    const blobKeys: Deno.KvKey[] = dropped.map(([h]) => ["blobs", h]);
+    if (full) {
+      for await (const e of this.kv.list({ prefix: ["blob"] }, { batchSize: 1000 })) {
+        const h = e.key[2] as string;
+        if (!used.has(h) || !complete.has(h)) blobKeys.push(e.key);
+      }
+    } else {
+      // Every part of a complete blob is under one of the kinds its mark lists.
+      for (const [h, kinds] of dropped) {
+        for (const kind of kinds) {
+          for await (const e of this.kv.list({ prefix: ["blob", kind, h] })) blobKeys.push(e.key);
+        }
+      }
     }
     await this.deleteKeys(blobKeys);
     return dropped.length;
@@ -338,6 +381,7 @@ export class Store {
   async discardUncommitted(): Promise<void> {
     // On a full disk even a delete needs room (the write-ahead log): the reserve gives it.
     await Deno.remove(this.reservePath).catch(() => {});
+    this.fullScanNext = true;
     try {
       await this.collectGarbage();
     } catch {
