@@ -150,15 +150,7 @@ Deno.test("nested definitions are children of the function they are in", async (
 });
 
 Deno.test("tools: Go package vars are reached by references; nested names resolve", async () => {
-  const root = await makeProject(FILES);
-  const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, {
-    indexDir,
-    workers: 0,
-    embedder: "none",
-    maxMemoryMiB: MEMORY,
-  });
-  try {
+  await withProject(FILES, async (ex) => {
     const refs = await call(ex, "find_references", { symbol_name: "OsExiter" });
     const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
     has(lines, "cli/help.go:10 definition");
@@ -181,10 +173,7 @@ Deno.test("tools: Go package vars are reached by references; nested names resolv
       const context = await call(ex, "get_context", { symbol_name: name });
       assert.deepEqual([context.file, context.line], [file, line], name);
     }
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("bash: a file with case … esac keeps every function (the grammar's isalpha import)", async () => {
@@ -475,8 +464,12 @@ func Gen(cmd *cobra.Command) {
   "tests/test_app.py": "from pkg import run\n\n\ndef test_run():\n    assert run(1)\n",
 };
 
-async function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
-  const root = await makeProject(REFS);
+/** Runs `body` against an executor over a project of `files`, then removes both. */
+async function withProject(
+  files: Record<string, string>,
+  body: (ex: Executor) => Promise<void>,
+): Promise<void> {
+  const root = await makeProject(files);
   const indexDir = await tempIndexDir();
   const ex = await createExecutor(root, {
     indexDir,
@@ -490,6 +483,10 @@ async function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
     await ex.close();
     await cleanup(root, indexDir);
   }
+}
+
+function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
+  return withProject(REFS, body);
 }
 
 /** `file:line kind resolution` of each reference of a find_references call. */
