@@ -60,8 +60,10 @@ export async function openExecutor(
 ): Promise<Executor> {
   const root = (values.path as string | undefined) ?? Deno.cwd();
   try {
+    const maxMemoryMiB = intOption(values["max-memory"], "--max-memory");
     return await createExecutor(root, {
       indexDir: values["index-dir"] as string | undefined,
+      ...(maxMemoryMiB !== undefined ? { maxMemoryMiB } : {}),
       ...opts,
     });
   } catch (err) {

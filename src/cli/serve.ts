@@ -7,7 +7,7 @@
 import { createBridgeApp } from "../bridge/app.ts";
 import { connectHub, createEventHub } from "../http/events.ts";
 import { serveSurface } from "../http/serve.ts";
-import { intOption, openExecutor, parse } from "./args.ts";
+import { openExecutor, parse } from "./args.ts";
 import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "./server_options.ts";
 
 const HELP = `codectx serve — JSON/HTTP bridge for IDE extensions and AI assistants
@@ -15,7 +15,6 @@ const HELP = `codectx serve — JSON/HTTP bridge for IDE extensions and AI assis
 Usage: codectx serve [options]
 
 ${SERVER_HELP}
-  --max-memory MIB     memory an indexing run may use (default 512)
 
 Default address: http://127.0.0.1:24842. The index builds in the background; /health shows
 its state and tool calls wait for it.`;
@@ -25,7 +24,7 @@ export const BRIDGE_PORT = 24842;
 
 /** Runs `codectx serve`; resolves with the exit code after a signal. */
 export async function cmdServe(args: string[]): Promise<number> {
-  const { values } = parse(args, { ...SERVER_OPTIONS, "max-memory": { type: "string" } });
+  const { values } = parse(args, SERVER_OPTIONS);
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -35,9 +34,7 @@ export async function cmdServe(args: string[]): Promise<number> {
   const startedAt = Date.now();
   const config = serverConfig(values, BRIDGE_PORT);
   return await serveSurface({
-    executor: await openExecutor(values, {
-      maxMemoryMiB: intOption(values["max-memory"], "--max-memory"),
-    }),
+    executor: await openExecutor(values),
     config,
     label: "bridge",
     build: (executor, safety) => {

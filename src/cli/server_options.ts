@@ -1,6 +1,6 @@
 /**
  * Command-line options shared by the long-running surfaces (`serve`, `web`, `mcp --http`):
- * bind address, token, extra origins, body limit, watching.
+ * bind address, token, extra origins, body limit, watching, the indexing memory budget.
  *
  * @module
  */
@@ -17,6 +17,7 @@ export const SERVER_OPTIONS: Options = {
   "max-body": { type: "string" },
   "no-watch": { type: "boolean" },
   "allow-origin": { type: "string", multiple: true },
+  "max-memory": { type: "string" },
 };
 
 /** Help lines for those options. */
@@ -27,6 +28,7 @@ export const SERVER_HELP =
   --allow-origin O     also allow this browser origin (repeatable, comma-separated; '*' = any)
   --max-body SIZE      largest request body (default 1MiB; e.g. 262144, 512k, 2m)
   --no-watch           do not watch the project for changes
+  --max-memory MIB     memory an indexing run may use (default 512)
   --path DIR           project root (default: current directory)
   --index-dir DIR      where the index lives`;
 

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { connectHub, createEventHub } from "../http/events.ts";
 import { serveSurface } from "../http/serve.ts";
 import { createWebApp } from "../web/app.ts";
 import { openExecutor, parse } from "./args.ts";
@@ -28,10 +29,20 @@ export async function cmdWeb(args: string[]): Promise<number> {
     return 0;
   }
   const config = serverConfig(values, WEB_PORT);
+  // The hub is ours, so shutdown closes the page's event streams instead of waiting them out.
+  const hub = createEventHub();
+  let disconnect = () => {};
   return await serveSurface({
     executor: await openExecutor(values),
     config,
     label: "web",
-    build: (executor, safety) => createWebApp({ executor, safety }).fetch,
+    build: (executor, safety) => {
+      disconnect = connectHub(hub, executor);
+      return createWebApp({ executor, hub, safety }).fetch;
+    },
+    onClose: () => {
+      hub.close();
+      disconnect();
+    },
   });
 }
