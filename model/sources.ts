@@ -117,6 +117,12 @@ export const EVAL_SOURCES: readonly Source[] = [
   })),
   { language: "javascript", kind: "npm", name: "lodash-es@4.17.21", include: ["package"] },
   { language: "javascript", kind: "npm", name: "ramda@0.30.1", include: ["package/src"] },
+  // CommonJS libraries with classes and prototype methods (lodash and ramda are one
+  // function per file: alone they taught the search little about files of many members).
+  { language: "javascript", kind: "npm", name: "mocha@10.8.2", include: ["package/lib"] },
+  { language: "javascript", kind: "npm", name: "commander@12.1.0", include: ["package/lib"] },
+  { language: "javascript", kind: "npm", name: "koa@2.15.3", include: ["package/lib"] },
+  { language: "javascript", kind: "npm", name: "ws@8.18.0", include: ["package/lib"] },
   { language: "typescript", kind: "npm", name: "rxjs@7.8.2", include: ["package/src"] },
   { language: "typescript", kind: "npm", name: "mobx@6.13.5", include: ["package/src"] },
 ];

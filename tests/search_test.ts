@@ -725,8 +725,10 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_python")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_go")], 0);
   const fused = new Map([[0, 0.5], [1, 0.9], [2, 0.4]]);
+  // One feature's weight alone: no hidden layer.
   const only = (name: string) => ({
     ...DEFAULT_RERANK,
+    hidden: undefined,
     weights: RERANK_FEATURES.map((f) => (f === name ? 1 : 0)),
   });
   const byDense = rerank(only("cosine"), input, fused, 3);
