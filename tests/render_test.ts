@@ -101,6 +101,18 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
       /Imported by 3 files \(\*\.py\):\n- \.\/: main\n- pkg\/: use\n {2}- sub\/: deep/,
       deps,
     );
+
+    // A file's text reaches the model only when asked for, as one code block.
+    const outline = renderText(
+      "explain_file",
+      await run("explain_file", { file_path: "pkg/use.py" }),
+    );
+    assert.doesNotMatch(outline, /```/);
+    const withSource = renderText(
+      "explain_file",
+      await run("explain_file", { file_path: "pkg/use.py", include_source: true }),
+    );
+    assert.match(withSource, /Source:\n```python\nfrom pkg\.store import Store\n\n\ndef make\(\):/);
   } finally {
     await executor.close();
     await cleanup(project, indexDir);

@@ -118,7 +118,7 @@ function importedBy(p: Obj): string {
   return files.length ? byFolder(`Imported by ${files.length} files`, files) : "";
 }
 
-/** explain_file: the file's symbols as an outline, its imports and importers. */
+/** explain_file: the file's symbols as an outline, its imports and importers; its source when asked. */
 export function explainFile(p: Obj): string {
   const symbols = objs(p.symbols);
   const depth = (s: Obj): number => {
@@ -139,6 +139,9 @@ export function explainFile(p: Obj): string {
     lines.length ? `Symbols (line: signature):\n${lines.join("\n")}` : "",
     listOf("Imports (line: file)", objs(p.imports), importLine),
     importedBy(p),
+    typeof p.source === "string"
+      ? `Source${p.source_truncated ? " (truncated)" : ""}:\n${fence(p.source, p.language)}`
+      : "",
   ]);
 }
 
