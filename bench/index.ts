@@ -222,6 +222,7 @@ try {
   console.log(`cold / floor, pair by pair (wall):     ${fmt(ratio)}`);
   console.log(`cold / floor, pair by pair (CPU):      ${fmt(cpuRatio)}`);
   console.log(`parse stage floor, queries too (wall): ${fmt(floorQ.map((c) => c.wall))}`);
+  console.log(`parse stage floor, queries too (CPU):  ${fmt(floorQ.map((c) => c.cpu))}`);
   console.log(
     `cold / parse stage floor (wall):       ${fmt(cold.map((c, i) => c.wall / floorQ[i].wall))}`,
   );
