@@ -571,7 +571,7 @@ async function client(): Promise<void> {
       console.log(
         `${issued} sent, ${failures.length} failures, ${
           ((performance.now() - t0) / 1000).toFixed(0)
-        } s`,
+        } s; RSS MiB ${pids.map(([n, p]) => `${n} ${rssMiB(p).toFixed(0)}`).join(", ")}`,
       );
     }
     if (rng.chance(STDIO_SHARE)) {

@@ -128,7 +128,7 @@ function formatted(e: StreamEvent): string {
 }
 
 /** Longest wait of a live event before its stream writes it (ms). */
-export const FLUSH_MS = 100;
+export const FLUSH_MS = 250;
 
 /** Limits of the event streams. */
 export interface StreamLimits {
