@@ -334,6 +334,11 @@ export class Other {
 
 export class Sibling extends Subscribable {
   protected onSubscribe(): void {}
+  notify(): void {}
+}
+
+export class Cousin extends Subscribable {
+  notify(): void {}
 }
 `,
   // Python: super(), a submodule imported from its package, the stdlib's typing beside a
@@ -673,6 +678,10 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
       "web/sub.ts:5 definition inferred",
       "web/sub.ts:9 definition exact",
       "web/sub.ts:17 definition inferred", // a sibling's override (Other's is no kin)
+    ]);
+    // Siblings whose common base does not declare the method are no kin.
+    assert.deepEqual(await refsOf(ex, { symbol_name: "Sibling.notify" }), [
+      "web/sub.ts:18 definition exact",
     ]);
     const g = await call(ex, "get_call_graph", { symbol_name: "Observer.onSubscribe" });
     assert.deepEqual(

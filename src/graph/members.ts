@@ -119,8 +119,9 @@ export class Members {
 
   /**
    * The methods of the same name in the classes a method's class inherits from and in
-   * those that inherit from any of these (its override family: bases, subclasses and
-   * siblings, as TypeScript's references count them), itself excluded; empty for other
+   * those that inherit from it or from a base that declares it (its override family:
+   * bases, subclasses and siblings under a common declaration, as TypeScript's references
+   * count them), itself excluded; empty for other
    * symbols and for languages whose resolver does not link overrides.
    */
   overrideFamily(method: SymbolRecord): SymbolRecord[] {
@@ -136,9 +137,11 @@ export class Members {
       for (const m of this.ownMembers(up[i], method.name)) out.add(m);
       for (const b of this.bases(up[i])) if (!up.includes(b)) up.push(b);
     }
-    // Down from the class and from every class above it: overrides in sibling classes too.
+    // Down from the class and from every class above it that declares the method:
+    // overrides in sibling classes too, but only under a common declaration.
+    const declaring = up.filter((c) => this.ownMembers(c, method.name).length > 0);
     const down: SymbolRecord[] = [];
-    for (const c of [cls, ...up]) {
+    for (const c of [cls, ...declaring]) {
       for (const d of this.derived().get(c) ?? []) if (!down.includes(d)) down.push(d);
     }
     for (let i = 0; i < down.length && i < 256; i++) {
