@@ -598,6 +598,16 @@ Deno.test("the writer lease: busy (not internal) while held, taken over from a r
   const holder = storeHolder(indexDir, "await s.acquireLease();");
   try {
     assert.match(await holder.ready, /ready/);
+    // A tool call that must write answers busy (503), not internal (500).
+    const executor = await createExecutor(root, { indexDir });
+    try {
+      const r = await executor.execute({ tool_name: "index_project", arguments: { force: true } });
+      assert.equal(r.success, false);
+      assert.equal(r.error_code, "busy", r.error ?? "");
+      assert.match(r.error ?? "", /another codectx process \(pid \d+\) is indexing/);
+    } finally {
+      await executor.close();
+    }
     const store0 = await Store.open(indexDir);
     try {
       await assert.rejects(
