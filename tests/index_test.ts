@@ -276,3 +276,23 @@ Deno.test("index: over its memory budget a run fails and the last index stays", 
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("index: a process already holding more than the budget still re-indexes a change", async () => {
+  // A long-lived server holds its search structures; the budget is what a run adds.
+  const held = new Uint8Array(160 * 2 ** 20).fill(1);
+  const root = await makeProject({ "a.py": "def first():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0, maxMemoryMiB: 100 });
+  try {
+    assert.ok(Deno.memoryUsage().rss > 100 * 2 ** 20, "the process holds more than the budget");
+    await project.reindex();
+    await writeFiles(root, { "a.py": "def first():\n    return 1\n\ndef again():\n    pass\n" });
+    const r = await project.reindex();
+    assert.equal(r.modified, 1);
+    assert.ok((await project.index()).symbols.some((s) => s.name === "again"));
+    assert.equal(held[held.length - 1], 1);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});
