@@ -165,6 +165,8 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
         "ts/src/app.ts:9 call",
         "ts/src/app.ts:10 call",
         "ts/src/app.ts:13 call",
+        // `export { add as sum }`: the name and its alias (as the TS language service).
+        "ts/src/lib/index.ts:2 import",
         "ts/src/lib/index.ts:2 import",
         "ts/src/lib/math.ts:2 definition",
         "ts/src/lib/math.ts:10 call",

@@ -700,3 +700,19 @@ Deno.test("python: a name declared global or nonlocal is no local of the functio
     "counter 5:15 read",
   ]);
 });
+
+Deno.test("javascript: the alias of an imported or re-exported name is an import reference", async () => {
+  const source = [
+    'import { isValid as _isValid } from "../create/valid";',
+    'export { default as mode, sum } from "./mode.js";',
+    "",
+  ].join("\n");
+  const parsed = await parseSource("src/index.js", source);
+  const sites = (parsed.references ?? []).map((r) => `${r.name} ${r.line}:${r.column} ${r.kind}`);
+  assert.deepEqual(sites, [
+    "isValid 1:10 import",
+    "_isValid 1:21 import",
+    "mode 2:21 import",
+    "sum 2:27 import",
+  ]);
+});

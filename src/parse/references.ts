@@ -331,7 +331,8 @@ function addImport(found: Gathered, moduleNode: Node, c: MatchCaptures): void {
     if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
       imp.names.push({ name, alias });
     }
-    offer(found.refs, importedName(c.name));
+    // `default as x`: the alias is the reference (its own pattern); `default` names none.
+    if (!(name === "default" && alias)) offer(found.refs, importedName(c.name));
   } else if (c.alias) {
     imp.alias = c.alias.text;
   }

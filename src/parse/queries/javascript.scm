@@ -310,9 +310,19 @@
 (generator_function_declaration name: (identifier) @local.definition)
 
 ; section: calls
-(import_specifier alias: (identifier) @reference.ignore)
+; The local name of `import { a as b }` / `export { default as b } from` is a reference of
+; the imported symbol too (the TypeScript language service counts it).
+(import_specifier alias: (identifier) @reference.import)
 (namespace_import (identifier) @reference.ignore)
-(export_specifier alias: (_) @reference.ignore)
+(export_specifier alias: (_) @reference.import)
+(import_specifier
+  name: (_) @reference.ignore
+  alias: (_)
+  (#eq? @reference.ignore "default"))
+(export_specifier
+  name: (_) @reference.ignore
+  alias: (_)
+  (#eq? @reference.ignore "default"))
 (labeled_statement label: (statement_identifier) @reference.ignore)
 
 (call_expression function: (identifier) @reference.call)
