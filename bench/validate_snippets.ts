@@ -216,7 +216,7 @@ function misspellable(
   if (language === "python") {
     for (const m of body.matchAll(/^class\s+\w+\s*\(\s*([A-Za-z_]\w{3,})\s*[,)]/gm)) {
       if (m[1] !== "object") {
-        out.push({ at: bodyStart + m.index! + m[0].indexOf(m[1], 6), name: m[1] });
+        out.push({ at: bodyStart + m.index! + m[0].lastIndexOf(m[1]), name: m[1] });
       }
     }
   }
