@@ -19,13 +19,9 @@
 
 import { parseArgs } from "node:util";
 import { BENCH_DIR, pythonCorpus, pythonStdlib } from "./search_corpus.ts";
+import { pct } from "./search_latency.ts";
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
-
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
-}
 
 /** The standard library without `site-packages`, copied once. */
 async function stdlibCopy(): Promise<string> {

@@ -31,7 +31,8 @@ export async function openStdlib(embedder: string): Promise<ProjectService> {
   });
 }
 
-function pct(xs: number[], p: number): number {
+/** The p-th percentile of `xs`. */
+export function pct(xs: number[], p: number): number {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
 }
