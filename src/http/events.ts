@@ -22,7 +22,12 @@ export interface EventHub {
   /** Remembered events after `lastId` (all remembered ones when `lastId` is unknown). */
   since(lastId: number): StreamEvent[];
   subscribe(fn: (e: StreamEvent) => void): () => void;
-  /** How many subscribers are listening. */
+  /**
+   * Receives events in batches already in the SSE wire format: one encoding per batch for
+   * every stream, at most every {@link FLUSH_MS} (or every {@link BATCH_EVENTS} events).
+   */
+  subscribeBatches(fn: (bytes: Uint8Array) => void): () => void;
+  /** How many subscribers are listening (per event and per batch). */
   subscribers(): number;
   /** Ends every open stream. */
   close(): void;
@@ -42,8 +47,26 @@ export interface EventHub {
 export function createEventHub(size = 256): EventHub {
   const ring: StreamEvent[] = [];
   const subs = new Set<(e: StreamEvent) => void>();
+  const batchSubs = new Set<(bytes: Uint8Array) => void>();
   const closers = new Set<() => void>();
+  const enc = new TextEncoder();
+  let pending: string[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
   let next = 1;
+  const flush = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (pending.length === 0) return;
+    const bytes = enc.encode(pending.join(""));
+    pending = [];
+    for (const fn of [...batchSubs]) {
+      try {
+        fn(bytes);
+      } catch {
+        // a stream that failed is dropped by its own cancel
+      }
+    }
+  };
   return {
     publish(event, data) {
       const e = { id: next++, event, data };
@@ -56,7 +79,21 @@ export function createEventHub(size = 256): EventHub {
           // a stream that failed is dropped by its own cancel
         }
       }
+      if (batchSubs.size) {
+        pending.push(formatEvent(e));
+        if (pending.length >= BATCH_EVENTS) flush();
+        else timer ??= setTimeout(flush, FLUSH_MS);
+      }
       return e;
+    },
+    subscribeBatches(fn) {
+      // What is pending goes to the streams already open: a new one replays it from the ring.
+      flush();
+      batchSubs.add(fn);
+      return () => {
+        batchSubs.delete(fn);
+        if (batchSubs.size === 0) flush();
+      };
     },
     since(lastId) {
       // An id from the future comes from an earlier server: replay what we have.
@@ -68,9 +105,10 @@ export function createEventHub(size = 256): EventHub {
       return () => subs.delete(fn);
     },
     subscribers() {
-      return subs.size;
+      return subs.size + batchSubs.size;
     },
     close() {
+      flush();
       for (const fn of [...closers]) fn();
       closers.clear();
     },
@@ -118,21 +156,18 @@ export function formatEvent(e: StreamEvent): string {
   return `id: ${e.id}\nevent: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`;
 }
 
-const formattedEvents = new WeakMap<StreamEvent, string>();
-
-/** {@link formatEvent}, once per event however many streams send it. */
-function formatted(e: StreamEvent): string {
-  let text = formattedEvents.get(e);
-  if (text === undefined) formattedEvents.set(e, text = formatEvent(e));
-  return text;
-}
-
-/** Longest wait of a live event before its stream writes it (ms). */
+/** Longest wait of a live event before the streams write it (ms). */
 export const FLUSH_MS = 250;
+
+/** Events in one batch at most: a burst is written without waiting for the timer. */
+export const BATCH_EVENTS = 64;
 
 /** Limits of the event streams. */
 export interface StreamLimits {
-  /** Events queued for one stream that is not read; past it the stream is dropped. */
+  /**
+   * Batches (of up to {@link BATCH_EVENTS} events, shared by every stream) queued for one
+   * stream that is not read; past it the stream is dropped.
+   */
   maxQueued: number;
   /** Open streams; past it a new one is answered 503. */
   maxStreams: number;
@@ -144,9 +179,10 @@ export const STREAM_LIMITS: StreamLimits = { maxQueued: 64, maxStreams: 256 };
 /**
  * An SSE response: replays after `lastEventId` (when given), then streams live events and
  * a keepalive comment every `keepaliveMs`, until the client goes away or the hub closes. A
- * client that stops reading is dropped once {@link StreamLimits.maxQueued} events wait for
+ * client that stops reading is dropped once {@link StreamLimits.maxQueued} batches wait for
  * it (a final `dropped` event says so), and past {@link StreamLimits.maxStreams} open
- * streams a new one gets 503: memory does not grow with idle subscribers.
+ * streams a new one gets 503: memory does not grow with idle subscribers. Batches are
+ * encoded once by the hub and shared by every stream.
  */
 export function sseResponse(
   hub: EventHub,
@@ -169,58 +205,42 @@ export function sseResponse(
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
-      // Events are written in batches, one write per stream per FLUSH_MS at most: with
-      // hundreds of streams, a write per event and stream would cost every request a
-      // write per subscriber.
-      let pending: string[] = [];
-      let flushTimer: ReturnType<typeof setTimeout> | undefined;
       // The replay is bounded by the hub's ring: it counts on top of the allowance.
       let allowance = limits.maxQueued;
-      const flush = () => {
-        flushTimer = undefined;
-        if (!open || pending.length === 0) return;
-        const text = pending.join("");
-        pending = [];
+      // Batches of the hub (one encoding shared by every stream); a stream whose reader has
+      // not taken `allowance` of them is dropped with a last event saying so.
+      const deliver = (bytes: Uint8Array) => {
+        if (!open) return;
         try {
-          // desiredSize counts down below zero with each batch the reader has not taken.
+          // desiredSize counts down below zero with each chunk the reader has not taken.
           if ((controller.desiredSize ?? 0) < -allowance) {
             controller.enqueue(enc.encode(
               `event: dropped\ndata: ${
-                JSON.stringify({ reason: `more than ${limits.maxQueued} events were not read` })
+                JSON.stringify({ reason: `more than ${limits.maxQueued} batches were not read` })
               }\n\n`,
             ));
             stop();
             return;
           }
-          controller.enqueue(enc.encode(text));
+          controller.enqueue(bytes);
         } catch {
           stop();
         }
       };
-      const send = (text: string) => {
-        if (!open) return;
-        pending.push(text);
-        // A reader that takes nothing for long: drop it without waiting for the batch.
-        if (pending.length > limits.maxQueued) return flush();
-        flushTimer ??= setTimeout(flush, FLUSH_MS);
-      };
-      send("retry: 3000\n: connected\n\n");
       // Replay and subscription happen in one synchronous step: no event falls between.
       const replay = lastEventId === null ? [] : hub.since(lastEventId);
-      allowance += replay.length + 1;
-      for (const e of replay) send(formatEvent(e));
-      flush();
-      const off = hub.subscribe((e) => send(formatted(e)));
-      const timer = setInterval(() => send(": keepalive\n\n"), keepaliveMs);
+      allowance += 1;
+      deliver(enc.encode("retry: 3000\n: connected\n\n" + replay.map(formatEvent).join("")));
+      const off = hub.subscribeBatches(deliver);
+      const keepalive = enc.encode(": keepalive\n\n");
+      const timer = setInterval(() => deliver(keepalive), keepaliveMs);
       const offClose = hub.onClose(() => stop());
       stop = () => {
         if (!open) return;
-        flush();
         open = false;
         off();
         offClose();
         clearInterval(timer);
-        clearTimeout(flushTimer);
         try {
           controller.close();
         } catch {
