@@ -456,6 +456,16 @@ func applyOne(f Flag) error {
 	return f.Apply("y")
 }
 `,
+  // CommonJS: a method assigned to a property binds no name; the bare name is the import.
+  "web/response.js": `var vary = require("vary");
+var res = {};
+module.exports = res;
+
+res.vary = function (field) {
+  vary(this, field);
+  return this;
+};
+`,
   "go.mod": "module example.com/refs\n\ngo 1.21\n",
   "cobra/doc/doc.go": `package doc
 
@@ -709,6 +719,21 @@ Deno.test("references and callers: a Go method is reached through the interfaces
     assert.deepEqual(
       await refsOf(ex, { symbol_name: "Lonely.Apply" }),
       ["cobra/flag.go:15 definition exact"],
+    );
+  });
+});
+
+Deno.test("call graph: a function assigned to a property is not the bare name (express res.vary)", async () => {
+  await withRefs(async (ex) => {
+    const g = await call(ex, "get_call_graph", {
+      symbol_name: "vary",
+      file_path: "web/response.js",
+    });
+    assert.equal((g.definition as Payload).line, 5);
+    assert.deepEqual(g.callers, []);
+    assert.deepEqual(
+      (g.callees as Payload[]).map((c) => `${c.name} ${c.kind} ${c.external}`),
+      ["vary external true"],
     );
   });
 });

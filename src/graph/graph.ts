@@ -71,6 +71,9 @@ export interface CodeGraph {
   view: ProjectView;
 }
 
+/** `obj.name = …` at the start of a signature: group 1 is the property's name. */
+const PROPERTY_ASSIGNED = /^[\w$]+(?:\.[\w$]+)*\.([\w$]+)\s*=(?!=)/;
+
 /** Bits of an occurrence code that hold the reference index. */
 export const OCC_SHIFT = 2 ** 22;
 
@@ -237,12 +240,17 @@ function occurrenceIndex(files: readonly GraphFile[]): Map<string, number[]> {
   return out;
 }
 
-/** Symbols whose enclosing definitions are only namespaces, by name. */
+/**
+ * Symbols whose enclosing definitions are only namespaces, by name. A function assigned to
+ * a property (`res.vary = function`, `View.prototype.resolve = function resolve`) binds no
+ * name in the file: a bare `vary` there is something else (`var vary = require("vary")`).
+ */
 function topLevel(symbols: readonly SymbolRecord[]): Map<string, SymbolRecord[]> {
   const kinds = new Map<string, string>();
   for (const s of symbols) kinds.set(s.qualifiedName, s.kind);
   const out = new Map<string, SymbolRecord[]>();
   for (const s of symbols) {
+    if (s.parent === null && PROPERTY_ASSIGNED.exec(s.signature)?.[1] === s.name) continue;
     let p = s.parent;
     while (p !== null && kinds.get(p) === "namespace") {
       const dot = p.lastIndexOf(".");

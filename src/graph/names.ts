@@ -269,11 +269,13 @@ export class Names {
     const bindings = f.env.get(name);
     const own = f.top.get(name);
     if (own && own.length) {
-      // `const x = require("./x")` defines x and imports it on one line: the import wins.
+      // `const x = require("./x")` defines x and imports it on one line: the import wins
+      // (`var vary = require("vary")` too: an external module).
+      const external = f.externalNames.has(name);
       const lines = new Set(
-        f.imports.filter((i) => bindings && i.bindings.some((b) => bindings.includes(b))).map((
-          i,
-        ) => i.record.line),
+        f.imports.filter((i) =>
+          (bindings && i.bindings.some((b) => bindings.includes(b))) || (external && i.external)
+        ).map((i) => i.record.line),
       );
       const mine = own.filter((s) => !lines.has(s.line));
       if (mine.length) return mine.map(symbolTarget);
