@@ -44,10 +44,8 @@ Deno.test("codectx-code: the runtime tokenizer is the one the model was trained 
 });
 
 Deno.test("codectx-code: loads verified, embeds unit vectors, puts a query near its code", async () => {
-  const t = performance.now();
+  // Load time is a figure of bench/model_eval.ts, not an assertion (it depends on the machine).
   const model = await loadCodectxCode(MODEL_DIR, { verify: true });
-  const loadMs = performance.now() - t;
-  assert.ok(loadMs < 2000, `load took ${loadMs.toFixed(0)} ms`);
   assert.match(model.id, /^codectx-code@[0-9a-f]{12}$/);
 
   const codes = [
