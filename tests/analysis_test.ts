@@ -433,7 +433,8 @@ def run(cmd):
 async function withProject(fn: (ex: Executor, root: string) => Promise<void>): Promise<void> {
   const root = await makeProject(PROJECT);
   const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, { indexDir, workers: 0 });
+  // No call limit: these tests check answers, not speed (a loaded machine needs longer).
+  const ex = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
   try {
     await fn(ex, root);
   } finally {
@@ -457,7 +458,10 @@ interface Quality {
 
 Deno.test("analyze_quality reports the project: MI, functions, issues by severity", async () => {
   await withProject(async (ex) => {
-    const r = await ex.execute({ tool_name: "analyze_quality", arguments: {} });
+    const r = await ex.execute({
+      tool_name: "analyze_quality",
+      arguments: { time_budget_ms: 3_600_000 },
+    });
     assert.ok(r.success, r.error ?? "");
     const q = r.result_payload as unknown as Quality;
     assert.equal(q.path, ".");
@@ -500,7 +504,7 @@ Deno.test("analyze_quality on a file, a folder, and bad paths", async () => {
   await withProject(async (ex, root) => {
     const file = await ex.execute({
       tool_name: "analyze_quality",
-      arguments: { path: "app/runner.py" },
+      arguments: { path: "app/runner.py", time_budget_ms: 3_600_000 },
     });
     assert.ok(file.success, file.error ?? "");
     const fq = file.result_payload as unknown as Quality;
@@ -509,7 +513,12 @@ Deno.test("analyze_quality on a file, a folder, and bad paths", async () => {
 
     const folder = await ex.execute({
       tool_name: "analyze_quality",
-      arguments: { path: `${root}/app`, min_severity: "MEDIUM", max_issues: 1 },
+      arguments: {
+        path: `${root}/app`,
+        min_severity: "MEDIUM",
+        max_issues: 1,
+        time_budget_ms: 3_600_000,
+      },
     });
     assert.ok(folder.success, folder.error ?? "");
     const dq = folder.result_payload as unknown as Quality;
