@@ -46,7 +46,7 @@ function imports(p: Payload): string[] {
 Deno.test("graph: imports, references and calls across languages", async (t) => {
   const indexDir = await tempIndexDir();
   const project = await Project.open(FIXTURE, { indexDir, workers: 0 });
-  const ex = await createExecutor(project);
+  const ex = await createExecutor(project, { timeoutMs: 0 });
   try {
     await t.step("every resolver family resolves its imports", async () => {
       const expect: Record<string, string[]> = {
@@ -346,7 +346,7 @@ Deno.test("graph: unchanged files are not re-analysed; the graph follows edits",
   });
   const indexDir = await tempIndexDir();
   const project = await Project.open(root, { indexDir, workers: 0 });
-  const ex = await createExecutor(project);
+  const ex = await createExecutor(project, { timeoutMs: 0 });
   try {
     const before = await call(ex, "find_references", { symbol_name: "greet" });
     assert.deepEqual(refs(before), [
@@ -451,7 +451,7 @@ Widget::Widget() {
 `,
   });
   const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
   try {
     const refs = await ex.execute({
       tool_name: "find_references",
