@@ -41,7 +41,7 @@ export interface ExecutorOptions {
    * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
    */
   embedder?: string;
-  /** Memory an indexing run may use, in MiB (default 512); past it the run stops. */
+  /** Memory an indexing run may use, in MiB (default 1024); past it the run stops. */
   maxMemoryMiB?: number;
   /** Time limit of one call in milliseconds (default 30,000). */
   timeoutMs?: number;

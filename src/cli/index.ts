@@ -17,7 +17,7 @@ const HELP =
 Indexes the project: only files changed since the last run are parsed again.
   --force           parse every file again
   --json            print the index_project payload
-  --max-memory MIB  memory indexing may use (default 512); past it the run stops and
+  --max-memory MIB  memory indexing may use (default 1024); past it the run stops and
                     the last complete index stays
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives

@@ -28,7 +28,7 @@ export const SERVER_HELP =
   --allow-origin O     also allow this browser origin (repeatable, comma-separated; '*' = any)
   --max-body SIZE      largest request body (default 1MiB; e.g. 262144, 512k, 2m)
   --no-watch           do not watch the project for changes
-  --max-memory MIB     memory an indexing run may use (default 512)
+  --max-memory MIB     memory an indexing run may use (default 1024)
   --path DIR           project root (default: current directory)
   --index-dir DIR      where the index lives`;
 
