@@ -101,8 +101,14 @@ export interface IndexSummary {
   deleted: number;
   /** Files parsed by this run. */
   parsed: number;
-  /** Files skipped (binary or unreadable). */
+  /** Files in a known language left out (too large, minified, binary, unreadable). */
   skipped: number;
+  /** The first 100 of them, each with its reason. */
+  skipped_files: Array<{ file: string; reason: string; detail?: string }>;
+  /** Paths the walk left out (ignored, not a source file…), counted by reason. */
+  walk_skips: Record<string, number>;
+  /** Highest resident memory seen during the run, in MiB. */
+  peak_memory_mib?: number;
   /** Files per language. */
   languages: Record<string, number>;
   /** Files that failed to parse, with the reason. */

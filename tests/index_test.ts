@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { Project } from "../src/index/project.ts";
+import { createExecutor } from "../src/tools/executor.ts";
 import { cleanup, CLI, makeProject, tempIndexDir, writeFiles } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
@@ -203,6 +204,19 @@ Deno.test("index: huge, minified and binary-looking files are skipped with their
     const again = await project.reindex();
     assert.equal(again.changed, 0);
     assert.equal(again.skipped, 3);
+    // index_project names them on the wire, with the walk's counts, in snake_case.
+    const ex = await createExecutor(project);
+    const tool = await ex.execute({ tool_name: "index_project", arguments: { force: true } });
+    assert.ok(tool.success, tool.error ?? "");
+    const payload = tool.result_payload as Record<string, unknown>;
+    assert.deepEqual(
+      (payload.skipped_files as Array<{ file: string; reason: string }>)
+        .map((s) => `${s.file} ${s.reason}`).sort(),
+      ["app.min.js minified", "blob.py binary", "huge.py too_large"],
+    );
+    assert.equal((payload.walk_skips as Record<string, number>).too_large, 1);
+    assert.equal(typeof payload.peak_memory_mib, "number");
+    assert.equal("skippedFiles" in payload, false);
   } finally {
     project.close();
     await cleanup(root, indexDir);

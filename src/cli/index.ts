@@ -68,7 +68,12 @@ function summaryLine(r: IndexPayload): string {
     }, ${r.chunks} chunks, ${r.symbols} symbols in ${(r.elapsed_ms / 1000).toFixed(2)} s`,
     `${r.changed} changed (${r.added} added, ${r.modified} modified, ${r.deleted} deleted), ${r.parsed} parsed`,
   ];
-  if (r.skipped) parts.push(`${r.skipped} skipped`);
+  if (r.skipped) {
+    const reasons = new Map<string, number>();
+    for (const f of r.skipped_files) reasons.set(f.reason, (reasons.get(f.reason) ?? 0) + 1);
+    const why = [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ");
+    parts.push(`${r.skipped} skipped${why ? ` (${why})` : ""}`);
+  }
   if (r.errors.length) {
     parts.push(
       `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,

@@ -11,10 +11,21 @@ import { defineTool } from "./tool.ts";
 
 /** What `index_project` answers (and `codectx index --json` prints): the run's report in
  * wire shape, and the index state after it. */
-export type IndexPayload = Omit<IndexReport, "elapsedMs"> & {
-  elapsed_ms: number;
-  state: IndexState;
-};
+export type IndexPayload =
+  & Omit<IndexReport, "elapsedMs" | "skippedFiles" | "walkSkips" | "peakMemoryMiB">
+  & {
+    /** Files in a known language left out, and why (the first {@link MAX_LISTED_SKIPS}). */
+    skipped_files: Array<{ file: string; reason: string; detail?: string }>;
+    /** Paths the walk left out, counted by reason. */
+    walk_skips: Record<string, number>;
+    /** Highest resident memory seen during the run, in MiB (absent when nothing ran). */
+    peak_memory_mib?: number;
+    elapsed_ms: number;
+    state: IndexState;
+  };
+
+/** How many skipped files the payload names (`skipped` counts them all). */
+export const MAX_LISTED_SKIPS = 100;
 
 const output: z.ZodType<IndexPayload> = z.object({
   files: z.number().int(),
@@ -26,6 +37,11 @@ const output: z.ZodType<IndexPayload> = z.object({
   deleted: z.number().int(),
   parsed: z.number().int(),
   skipped: z.number().int(),
+  skipped_files: z.array(
+    z.object({ file: z.string(), reason: z.string(), detail: z.string().optional() }),
+  ),
+  walk_skips: z.record(z.string(), z.number().int()),
+  peak_memory_mib: z.number().int().optional(),
   languages: z.record(z.string(), z.number().int()),
   errors: z.array(z.object({ file: z.string(), error: z.string() })),
   generation: z.number().int(),
@@ -37,7 +53,7 @@ const output: z.ZodType<IndexPayload> = z.object({
 export const indexProjectTool = defineTool({
   name: "index_project",
   description:
-    "Index the project (incremental: only changed files are re-parsed; `force` re-parses all). Reports counts, per-language files and files that failed to parse.",
+    "Index the project (incremental: only changed files are re-parsed; `force` re-parses all). Reports counts, per-language files, files that failed to parse and files skipped with their reason.",
   input: z.object({
     force: z.boolean().optional().describe("Re-parse every file, even unchanged ones"),
   }),
@@ -54,6 +70,9 @@ export const indexProjectTool = defineTool({
       deleted: r.deleted,
       parsed: r.parsed,
       skipped: r.skipped,
+      skipped_files: (r.skippedFiles ?? []).slice(0, MAX_LISTED_SKIPS),
+      walk_skips: { ...r.walkSkips } as Record<string, number>,
+      ...(r.peakMemoryMiB !== undefined ? { peak_memory_mib: r.peakMemoryMiB } : {}),
       languages: r.languages,
       errors: r.errors,
       generation: r.generation,
