@@ -8,6 +8,7 @@
 
 import { Hono } from "npm:hono@4.12.7";
 import { CodectxError, errorCode, errorMessage } from "../errors.ts";
+import { healthBody } from "../http/health.ts";
 import { jsonResponse, statusOf } from "../http/respond.ts";
 import {
   type ErrorRenderer,
@@ -145,21 +146,7 @@ async function invoke(
 
 /** `GET /health`: server and index state. */
 async function health(ctx: Ctx): Promise<Response> {
-  const s = await ctx.executor.service.health();
-  return jsonResponse({
-    status: "ok",
-    version: VERSION,
-    project_root: ctx.executor.service.root,
-    index: {
-      state: s.state,
-      files: s.files,
-      chunks: s.chunks,
-      symbols: s.symbols,
-      vectors: s.vectors,
-      last_indexed_at: s.last_indexed_at,
-    },
-    uptime_s: Math.round((Date.now() - ctx.startedAt) / 1000),
-  });
+  return jsonResponse(await healthBody(ctx.executor, ctx.startedAt));
 }
 
 /** `POST /tools/invoke`: `{tool_name, arguments}` → the tool result. */

@@ -8,10 +8,10 @@
 
 import { WebStandardStreamableHTTPServerTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
 import { Hono } from "npm:hono@4.12.7";
+import { healthBody } from "../http/health.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
 import type { Executor } from "../tools/executor.ts";
-import { VERSION } from "../version.ts";
 import { createMcpServer } from "./server.ts";
 
 /** The path MCP is served on. */
@@ -70,22 +70,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
     }
   });
   // Liveness for scripts and monitors, as the bridge and the REST API answer it.
-  app.get("/health", async () => {
-    const s = await opts.executor.service.health();
-    return jsonResponse({
-      status: "ok",
-      version: VERSION,
-      project_root: opts.executor.service.root,
-      index: {
-        state: s.state,
-        files: s.files,
-        chunks: s.chunks,
-        symbols: s.symbols,
-        vectors: s.vectors,
-        last_indexed_at: s.last_indexed_at,
-      },
-    });
-  });
+  app.get("/health", async () => jsonResponse(await healthBody(opts.executor)));
   // Stateless: no standalone event stream and no sessions to end.
   app.on(["GET", "DELETE"], MCP_PATH, (c) => {
     const res = renderJsonRpcError(
