@@ -1,10 +1,24 @@
 /**
- * Bridge load benchmark: spawns `codectx serve` on a fixture, then keeps N concurrent
- * connections busy for D seconds with `POST /request` `explain_file`. Prints requests/s,
- * latency percentiles, the count of non-2xx answers and failed requests, and the server's
- * resident memory (VmRSS from /proc) before and after the load.
+ * Bridge load benchmark: spawns `codectx serve` on a project, then keeps N concurrent
+ * connections busy for D seconds with `POST /request`. Prints requests/s, latency
+ * percentiles, the count of non-2xx answers, of answers with `success: false` and of failed
+ * requests, the machine's load average, and the server's resident memory (VmRSS and VmHWM
+ * from /proc).
  *
  *   deno run -A bench/bridge_load.ts [--path DIR] [--file REL] [--connections 50] [--duration 20]
+ *
+ * With `--tool semantic_search` it sends `invoke_tool` semantic_search calls with varied
+ * queries instead: at least 200 distinct queries made deterministically from the words of the
+ * project's own function and class names (split at `_` and case changes). It then waits for
+ * the index and (unless `--no-vectors`) for every chunk to have a vector, up to
+ * `--vectors-until HH:MM` (UTC) — the bridge's `/health` shows `vectors` and `chunks`, and the
+ * vectors count as complete when they reach the chunk count or stop growing for
+ * `--settle` seconds — and prints the server's memory before any search, after 200 sequential
+ * searches, and after the load. `--modes default,lexical` runs one load per search mode
+ * (`default` sends no `mode`).
+ *
+ *   deno run -A bench/bridge_load.ts --tool semantic_search --path /tmp/stdlib \
+ *     [--modes default,lexical] [--vectors-until 19:58] [--top-k 10]
  *
  * @module
  */
@@ -20,16 +34,31 @@ const { values } = parseArgs({
     duration: { type: "string" },
     warmup: { type: "string" },
     rounds: { type: "string" },
+    tool: { type: "string" },
+    modes: { type: "string" },
+    "top-k": { type: "string" },
+    "vectors-until": { type: "string" },
+    "no-vectors": { type: "boolean" },
+    settle: { type: "string" },
+    searches: { type: "string" },
   },
 });
 
 const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 const root = values.path ?? `${repo}/tests/fixtures/project`;
 const file = values.file ?? "app/main.py";
+const tool = values.tool ?? "explain_file";
+if (tool !== "explain_file" && tool !== "semantic_search") {
+  throw new Error(`--tool must be explain_file or semantic_search, not ${tool}`);
+}
 const connections = Number(values.connections ?? 50);
 const durationS = Number(values.duration ?? 20);
 const warmupS = Number(values.warmup ?? 5);
 const rounds = Number(values.rounds ?? 1);
+const modes = (values.modes ?? "default").split(",").map((m) => m.trim()).filter(Boolean);
+const topK = Number(values["top-k"] ?? 10);
+const settleS = Number(values.settle ?? 30);
+const searches = Number(values.searches ?? 200);
 
 /** Resident and peak memory of a process, in MiB (Linux). */
 function memoryMiB(pid: number): { rss: number; hwm: number } {
@@ -38,9 +67,69 @@ function memoryMiB(pid: number): { rss: number; hwm: number } {
   return { rss: kib("VmRSS") / 1024, hwm: kib("VmHWM") / 1024 };
 }
 
+function loadavg(): string {
+  return Deno.readTextFileSync("/proc/loadavg").trim();
+}
+
+function utc(): string {
+  return new Date().toISOString().slice(11, 19);
+}
+
 function percentile(sorted: number[], p: number): number {
   if (!sorted.length) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const fmt = (x: number) => x.toFixed(2);
+
+/** Splits an identifier into lower-case words at `_`, digits and case changes. */
+function words(name: string): string[] {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z]+/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 1);
+}
+
+/**
+ * Distinct search queries from the names of the functions and classes defined in the
+ * project's Python, JavaScript and TypeScript files, in a fixed order: names of two words or
+ * more, as words ("parse header line"), sorted, deduplicated.
+ */
+async function projectQueries(dir: string, min: number): Promise<string[]> {
+  const names = new Set<string>();
+  const def = /^\s*(?:async\s+)?(?:def|class|function)\s+([A-Za-z_][A-Za-z0-9_]*)/gm;
+  const walk = async (d: string) => {
+    const entries: Deno.DirEntry[] = [];
+    for await (const e of Deno.readDir(d)) entries.push(e);
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
+      const p = `${d}/${e.name}`;
+      if (e.isDirectory) await walk(p);
+      else if (e.isFile && /\.(py|js|ts)$/.test(e.name)) {
+        const text = await Deno.readTextFile(p).catch(() => "");
+        for (const m of text.matchAll(def)) names.add(m[1]);
+      }
+    }
+  };
+  await walk(dir);
+  const queries = new Set<string>();
+  for (const n of [...names].sort()) {
+    const w = words(n);
+    if (w.length >= 2) queries.add(w.join(" "));
+  }
+  const out = [...queries];
+  if (out.length < min) {
+    throw new Error(`only ${out.length} distinct queries from ${dir}; need at least ${min}`);
+  }
+  // A fixed interleaving (a stride coprime with the count), so consecutive requests do not
+  // share a prefix.
+  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
+  let stride = 7919;
+  while (gcd(stride, out.length) !== 1) stride++;
+  return out.map((_, i) => out[(i * stride) % out.length]);
 }
 
 /** Starts the bridge and resolves with its base address once it answers. */
@@ -68,95 +157,256 @@ async function startBridge(indexDir: string) {
   const url = await new Promise<string>((resolve, reject) => {
     (async () => {
       const dec = new TextDecoder();
+      let found = false;
       for await (const chunk of proc.stderr) {
         log += dec.decode(chunk, { stream: true });
+        if (log.length > 65536) log = log.slice(-65536);
         const m = /listening on (http:\/\/\S+)/.exec(log);
-        if (m) resolve(m[1]);
+        if (m && !found) {
+          found = true;
+          resolve(m[1]);
+        }
       }
-      reject(new Error(`the bridge did not start:\n${log}`));
+      if (!found) reject(new Error(`the bridge did not start:\n${log}`));
     })();
   });
   return { proc, url };
 }
 
+/** The vectors deadline: today at HH:MM UTC (epoch ms), or none. */
+function deadline(hhmm: string | undefined): number {
+  if (!hhmm) return Infinity;
+  const [h, m] = hhmm.split(":").map(Number);
+  const d = new Date();
+  d.setUTCHours(h, m, 0, 0);
+  return d.getTime();
+}
+
+// deno-lint-ignore no-explicit-any
+type Health = { index: { state: string; chunks: number; vectors: number; [k: string]: any } };
+
 const indexDir = await Deno.makeTempDir({ prefix: "codectx-bridge-bench-" });
+const tStart = performance.now();
+console.log(`bridge load: ${tool} on ${root}; ${utc()} UTC; loadavg ${loadavg()}`);
+const queries = tool === "semantic_search" ? await projectQueries(root, 200) : [];
+if (queries.length) {
+  console.log(
+    `  queries       ${queries.length} distinct, from the project's function/class names (e.g. "${
+      queries.slice(0, 3).join('", "')
+    }")`,
+  );
+}
 const { proc, url } = await startBridge(indexDir);
 try {
+  const health = async (): Promise<Health> => await (await fetch(`${url}/health`)).json();
   // Wait for the background index.
+  let h: Health;
+  let lastPrint = 0;
   for (;;) {
-    const h = await (await fetch(`${url}/health`)).json();
+    h = await health();
     if (h.index.state === "ready") break;
+    if (performance.now() - lastPrint > 5000) {
+      lastPrint = performance.now();
+      console.log(
+        `  waiting       index ${h.index.state}, ${
+          fmt((performance.now() - tStart) / 1000)
+        } s, RSS ${fmt(memoryMiB(proc.pid).rss)} MiB`,
+      );
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const body = JSON.stringify({ kind: "explain_file", params: { file_path: file } });
-  const once = async (): Promise<{ ms: number; status: number }> => {
+  console.log(
+    `  index ready   ${
+      fmt((performance.now() - tStart) / 1000)
+    } s after start: ${h.index.files} files, ${h.index.chunks} chunks; ${utc()} UTC; loadavg ${loadavg()}`,
+  );
+  let vectorsNote = "not waited for";
+  if (tool === "semantic_search" && !values["no-vectors"]) {
+    const until = deadline(values["vectors-until"]);
+    let last = -1;
+    let lastChange = performance.now();
+    for (;;) {
+      h = await health();
+      const { vectors, chunks } = h.index;
+      if (vectors !== last) {
+        last = vectors;
+        lastChange = performance.now();
+      }
+      if (performance.now() - lastPrint > 10000) {
+        lastPrint = performance.now();
+        console.log(
+          `  vectors       ${vectors}/${chunks}, ${
+            fmt((performance.now() - tStart) / 1000)
+          } s, RSS ${fmt(memoryMiB(proc.pid).rss)} MiB, loadavg ${loadavg()}`,
+        );
+      }
+      if (chunks > 0 && vectors >= chunks) {
+        vectorsNote = `complete (${vectors}/${chunks})`;
+        break;
+      }
+      if (vectors > 0 && performance.now() - lastChange > settleS * 1000) {
+        vectorsNote =
+          `stopped growing at ${vectors}/${chunks} for ${settleS} s (taken as complete)`;
+        break;
+      }
+      if (Date.now() > until) {
+        vectorsNote = `NOT complete at the deadline: ${vectors}/${chunks} (lexical-ready only)`;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    console.log(
+      `  vectors       ${vectorsNote}; ${
+        fmt((performance.now() - tStart) / 1000)
+      } s after start; ${utc()} UTC`,
+    );
+  }
+
+  let seq = 0;
+  const bodyFor = (mode: string): string => {
+    if (tool === "explain_file") {
+      return JSON.stringify({ kind: "explain_file", params: { file_path: file } });
+    }
+    const query = queries[seq++ % queries.length];
+    const args: Record<string, unknown> = { query, top_k: topK };
+    if (mode !== "default") args.mode = mode;
+    return JSON.stringify({
+      request_id: `bench-${seq}`,
+      kind: "invoke_tool",
+      params: { tool_name: "semantic_search", arguments: args },
+    });
+  };
+  /** One request: latency, HTTP status and whether the answer (and the tool) succeeded. */
+  const once = async (mode: string): Promise<{ ms: number; status: number; ok: boolean }> => {
+    const body = bodyFor(mode);
     const t0 = performance.now();
     const res = await fetch(`${url}/request`, {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body,
     });
-    await res.arrayBuffer();
-    return { ms: performance.now() - t0, status: res.status };
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    let ok = false;
+    try {
+      const j = JSON.parse(text);
+      ok = j.success === true && (tool !== "semantic_search" || j.data?.success === true);
+    } catch { /* not JSON: counted as not ok */ }
+    return { ms, status: res.status, ok };
   };
-  const first = await fetch(`${url}/request`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body,
-  });
-  const sample = await first.json();
-  if (!sample.success) throw new Error(`explain_file failed: ${sample.error}`);
+  {
+    const first = await fetch(`${url}/request`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: bodyFor(modes[0]),
+    });
+    const sample = await first.json();
+    if (!sample.success || (tool === "semantic_search" && !sample.data?.success)) {
+      throw new Error(`${tool} failed: ${JSON.stringify(sample).slice(0, 500)}`);
+    }
+    if (tool === "semantic_search") {
+      const p = sample.data.result_payload;
+      const v = p?.vectors ?? {};
+      console.log(
+        `  sample        mode ${p?.mode}, ${
+          p?.snippets?.length ?? "?"
+        } snippets, index ${p?.index_state}; vectors (from the tool) ${v.state} ${v.done}/${v.total}, embedder ${v.embedder}`,
+      );
+    }
+  }
 
-  const load = async (seconds: number) => {
+  if (tool === "semantic_search") {
+    const m0 = memoryMiB(proc.pid);
+    const lat: number[] = [];
+    let bad = 0;
+    const t0 = performance.now();
+    for (let i = 0; i < searches; i++) {
+      const r = await once(modes[0]);
+      lat.push(r.ms);
+      if (!r.ok || r.status < 200 || r.status > 299) bad++;
+    }
+    const m1 = memoryMiB(proc.pid);
+    lat.sort((a, b) => a - b);
+    console.log(
+      `  memory        before searches: VmRSS ${fmt(m0.rss)} MiB, VmHWM ${
+        fmt(m0.hwm)
+      } MiB (vectors ${vectorsNote})`,
+    );
+    console.log(
+      `  memory        after ${searches} sequential searches (mode ${modes[0]}): VmRSS ${
+        fmt(m1.rss)
+      } MiB, VmHWM ${fmt(m1.hwm)} MiB; ${fmt((performance.now() - t0) / 1000)} s, p50 ${
+        fmt(percentile(lat, 50))
+      } ms, p95 ${fmt(percentile(lat, 95))} ms, not ok ${bad}; loadavg ${loadavg()}`,
+    );
+  }
+
+  const load = async (seconds: number, mode: string) => {
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
     let failures = 0;
+    let notOk = 0;
     const end = performance.now() + seconds * 1000;
     const t0 = performance.now();
     await Promise.all(
       Array.from({ length: connections }, async () => {
         while (performance.now() < end) {
           try {
-            const r = await once();
+            const r = await once(mode);
             latencies.push(r.ms);
             statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+            if (!r.ok) notOk++;
           } catch {
             failures++;
           }
         }
       }),
     );
-    return { latencies, statuses, failures, elapsedS: (performance.now() - t0) / 1000 };
+    return { latencies, statuses, failures, notOk, elapsedS: (performance.now() - t0) / 1000 };
   };
 
-  await load(warmupS);
-  const fmt = (x: number) => x.toFixed(2);
-  const before = memoryMiB(proc.pid);
-  for (let round = 1; round <= rounds; round++) {
-    const r = await load(durationS);
-    const after = memoryMiB(proc.pid);
-    const sorted = r.latencies.sort((a, b) => a - b);
-    const non2xx = [...r.statuses].filter(([s]) => s < 200 || s > 299).reduce(
-      (n, [, c]) => n + c,
-      0,
-    );
-    console.log(
-      `bridge load${
-        rounds > 1 ? ` round ${round}/${rounds}` : ""
-      }: ${connections} connections, ${durationS} s, POST /request explain_file ${file}`,
-    );
-    console.log(`  requests      ${sorted.length} (${fmt(sorted.length / r.elapsedS)} req/s)`);
-    console.log(
-      `  latency ms    p50 ${fmt(percentile(sorted, 50))}  p90 ${
-        fmt(percentile(sorted, 90))
-      }  p99 ${fmt(percentile(sorted, 99))}  max ${fmt(sorted.at(-1) ?? 0)}`,
-    );
-    console.log(`  non-2xx       ${non2xx}   failed requests ${r.failures}`);
-    console.log(
-      `  server RSS    before ${fmt(before.rss)} MiB (after ${warmupS} s warm-up), now ${
-        fmt(after.rss)
-      } MiB (${fmt(((after.rss - before.rss) / before.rss) * 100)}%), peak ${fmt(after.hwm)} MiB`,
-    );
+  for (const mode of modes) {
+    await load(warmupS, mode);
+    const before = memoryMiB(proc.pid);
+    for (let round = 1; round <= rounds; round++) {
+      const la0 = loadavg();
+      const r = await load(durationS, mode);
+      const after = memoryMiB(proc.pid);
+      const sorted = r.latencies.sort((a, b) => a - b);
+      const non2xx = [...r.statuses].filter(([s]) => s < 200 || s > 299).reduce(
+        (n, [, c]) => n + c,
+        0,
+      );
+      const what = tool === "explain_file"
+        ? `explain_file ${file}`
+        : `invoke_tool semantic_search (top_k ${topK}, mode ${mode}, ${queries.length} varied queries)`;
+      console.log(
+        `bridge load${
+          rounds > 1 ? ` round ${round}/${rounds}` : ""
+        }: ${connections} connections, ${durationS} s, POST /request ${what}; ${utc()} UTC`,
+      );
+      console.log(`  requests      ${sorted.length} (${fmt(sorted.length / r.elapsedS)} req/s)`);
+      console.log(
+        `  latency ms    p50 ${fmt(percentile(sorted, 50))}  p90 ${
+          fmt(percentile(sorted, 90))
+        }  p95 ${fmt(percentile(sorted, 95))}  p99 ${fmt(percentile(sorted, 99))}  max ${
+          fmt(sorted.at(-1) ?? 0)
+        }`,
+      );
+      console.log(
+        `  errors        non-2xx ${non2xx}   success:false ${r.notOk}   failed requests ${r.failures}   statuses ${
+          JSON.stringify(Object.fromEntries(r.statuses))
+        }`,
+      );
+      console.log(
+        `  server RSS    before ${fmt(before.rss)} MiB (after ${warmupS} s warm-up), now VmRSS ${
+          fmt(after.rss)
+        } MiB (${fmt(((after.rss - before.rss) / before.rss) * 100)}%), VmHWM ${
+          fmt(after.hwm)
+        } MiB`,
+      );
+      console.log(`  loadavg       before ${la0}; after ${loadavg()}`);
+    }
   }
   console.log(`  server        ${url} (pid ${proc.pid})`);
 } finally {
