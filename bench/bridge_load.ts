@@ -11,10 +11,10 @@
  * queries instead: at least 200 distinct queries made deterministically from the words of the
  * project's own function and class names (split at `_` and case changes). It then waits for
  * the index and (unless `--no-vectors`) for every chunk to have a vector, up to
- * `--vectors-until HH:MM` (UTC) — the bridge's `/health` shows `vectors` and `chunks`, and the
- * vectors count as complete when they reach the chunk count or stop growing for
- * `--settle` seconds — and prints the server's memory before any search, after 200 sequential
- * searches, and after the load. `--modes default,lexical` runs one load per search mode
+ * `--vectors-until HH:MM` (UTC) — `vectors_state` from `/health` when it shows it; else (the
+ * bridge's `/health` shows only `vectors` and `chunks`) the vectors count as complete when they
+ * reach the chunk count or stop growing for `--settle` seconds — and prints the server's memory
+ * before any search, after 200 sequential searches, and after the load. `--modes default,lexical` runs one load per search mode
  * (`default` sends no `mode`).
  *
  *   deno run -A bench/bridge_load.ts --tool semantic_search --path /tmp/stdlib \
@@ -239,6 +239,11 @@ try {
             fmt((performance.now() - tStart) / 1000)
           } s, RSS ${fmt(memoryMiB(proc.pid).rss)} MiB, loadavg ${loadavg()}`,
         );
+      }
+      const state = h.index.vectors_state as string | undefined;
+      if (state === "complete" || state === "off" || state === "error") {
+        vectorsNote = `${state} (${vectors}/${h.index.vectors_total ?? chunks}, from /health)`;
+        break;
       }
       if (chunks > 0 && vectors >= chunks) {
         vectorsNote = `complete (${vectors}/${chunks})`;
