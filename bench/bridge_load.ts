@@ -67,6 +67,13 @@ function memoryMiB(pid: number): { rss: number; hwm: number } {
   return { rss: kib("VmRSS") / 1024, hwm: kib("VmHWM") / 1024 };
 }
 
+/** CPU seconds (user + system) a process has used so far (Linux; `self` for this one). */
+function cpuSeconds(pid: number | "self"): number {
+  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 function loadavg(): string {
   return Deno.readTextFileSync("/proc/loadavg").trim();
 }
@@ -375,7 +382,9 @@ try {
     const before = memoryMiB(proc.pid);
     for (let round = 1; round <= rounds; round++) {
       const la0 = loadavg();
+      const cpu0 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const r = await load(durationS, mode);
+      const cpu1 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const after = memoryMiB(proc.pid);
       const sorted = r.latencies.sort((a, b) => a - b);
       const non2xx = [...r.statuses].filter(([s]) => s < 200 || s > 299).reduce(
@@ -409,6 +418,15 @@ try {
         } MiB (${fmt(((after.rss - before.rss) / before.rss) * 100)}%), VmHWM ${
           fmt(after.hwm)
         } MiB`,
+      );
+      const serverCpu = cpu1.server - cpu0.server;
+      const clientCpu = cpu1.client - cpu0.client;
+      console.log(
+        `  CPU           server ${fmt(serverCpu)} s (${
+          fmt(serverCpu / r.elapsedS * 100)
+        }% of one core, ${
+          fmt(serverCpu * 1000 / Math.max(1, sorted.length))
+        } ms/request); this client ${fmt(clientCpu)} s (${fmt(clientCpu / r.elapsedS * 100)}%)`,
       );
       console.log(`  loadavg       before ${la0}; after ${loadavg()}`);
     }
