@@ -88,6 +88,11 @@ Deno.test("bridge: endpoints, kinds, bad requests, path safety, CORS and Host ov
       assert.ok(Number(index.symbols) >= 15, JSON.stringify(index));
       assert.ok(Number(index.chunks) > 0);
       assert.equal(typeof index.vectors, "number");
+      assert.equal(typeof index.vectors_total, "number");
+      assert.ok(
+        ["off", "idle", "embedding", "complete", "error"].includes(String(index.vectors_state)),
+        JSON.stringify(index),
+      );
       assert.equal(typeof index.last_indexed_at, "string");
       assert.equal(ready.json.project_root, fx.root);
       assert.equal(typeof ready.json.uptime_s, "number");

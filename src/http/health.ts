@@ -1,6 +1,8 @@
 /**
  * The `/health` body the bridge and MCP over HTTP answer (DESIGN: `{status, version,
- * project_root, index: {state, files, chunks, symbols, vectors, last_indexed_at}, uptime_s}`).
+ * project_root, index: {state, files, chunks, symbols, vectors, last_indexed_at}, uptime_s}`),
+ * plus how far the background embedding is (`vectors_total`, `vectors_state`), so a client
+ * can wait for complete vectors.
  *
  * @module
  */
@@ -27,6 +29,8 @@ export async function healthBody(
       chunks: s.chunks,
       symbols: s.symbols,
       vectors: s.vectors,
+      vectors_total: s.vectors_total,
+      vectors_state: s.vectors_state,
       last_indexed_at: s.last_indexed_at,
     },
     ...(startedAt === undefined ? {} : { uptime_s: Math.round((Date.now() - startedAt) / 1000) }),
