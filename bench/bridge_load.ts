@@ -24,6 +24,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { startServe } from "./serve.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -139,47 +140,6 @@ async function projectQueries(dir: string, min: number): Promise<string[]> {
   return out.map((_, i) => out[(i * stride) % out.length]);
 }
 
-/** Starts the bridge and resolves with its base address once it answers. */
-async function startBridge(indexDir: string) {
-  const proc = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      `${repo}/cli.ts`,
-      "serve",
-      "--port",
-      "0",
-      "--path",
-      root,
-      "--index-dir",
-      indexDir,
-      "--no-watch",
-    ],
-    cwd: repo,
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  const url = await new Promise<string>((resolve, reject) => {
-    (async () => {
-      const dec = new TextDecoder();
-      let found = false;
-      for await (const chunk of proc.stderr) {
-        log += dec.decode(chunk, { stream: true });
-        if (log.length > 65536) log = log.slice(-65536);
-        const m = /listening on (http:\/\/\S+)/.exec(log);
-        if (m && !found) {
-          found = true;
-          resolve(m[1]);
-        }
-      }
-      if (!found) reject(new Error(`the bridge did not start:\n${log}`));
-    })();
-  });
-  return { proc, url };
-}
-
 /** The vectors deadline: today at HH:MM UTC (epoch ms), or none. */
 function deadline(hhmm: string | undefined): number {
   if (!hhmm) return Infinity;
@@ -203,7 +163,7 @@ if (queries.length) {
     }")`,
   );
 }
-const { proc, url } = await startBridge(indexDir);
+const { proc, url } = await startServe({ root, indexDir });
 try {
   const health = async (): Promise<Health> => await (await fetch(`${url}/health`)).json();
   // Wait for the background index.

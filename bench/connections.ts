@@ -12,6 +12,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { startServe } from "./serve.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -62,36 +63,7 @@ function establishedTo(port: number): number {
 }
 
 const indexDir = await Deno.makeTempDir({ prefix: "codectx-conn-" });
-const proc = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    `${repo}/cli.ts`,
-    "serve",
-    "--port",
-    "0",
-    "--path",
-    root,
-    "--index-dir",
-    indexDir,
-    "--no-watch",
-  ],
-  stdin: "null",
-  stdout: "null",
-  stderr: "piped",
-}).spawn();
-let log = "";
-const url = await new Promise<string>((resolve, reject) => {
-  (async () => {
-    const dec = new TextDecoder();
-    for await (const chunk of proc.stderr) {
-      log = (log + dec.decode(chunk, { stream: true })).slice(-10_000);
-      const m = /listening on (http:\/\/\S+)/.exec(log);
-      if (m) resolve(m[1]);
-    }
-    reject(new Error(`the bridge did not start:\n${log}`));
-  })();
-});
+const { proc, url } = await startServe({ root, indexDir });
 const port = Number(new URL(url).port);
 let exited: number | null = null;
 const exitedAt = proc.status.then((s) => {

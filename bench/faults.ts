@@ -17,6 +17,7 @@ import { ingest } from "../src/index/ingest.ts";
 import { walk } from "../src/index/walker.ts";
 import { Store } from "../src/store/kv.ts";
 import { createExecutor } from "../src/tools/executor.ts";
+import { startServe } from "./serve.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -294,41 +295,9 @@ async function killIndex(): Promise<void> {
   }
 }
 
-async function startServe(root: string, indexDir: string, watch: boolean) {
-  const proc = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      CLI,
-      "serve",
-      "--port",
-      "0",
-      "--path",
-      root,
-      "--index-dir",
-      indexDir,
-      ...(watch ? [] : ["--no-watch"]),
-    ],
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let log = "";
-  const url = await guard(
-    new Promise<string>((resolve, reject) => {
-      (async () => {
-        const dec = new TextDecoder();
-        for await (const c of proc.stderr) {
-          log = (log + dec.decode(c, { stream: true })).slice(-5000);
-          const m = /listening on (http:\/\/\S+)/.exec(log);
-          if (m) resolve(m[1]);
-        }
-        reject(new Error(`serve did not start: ${log}`));
-      })();
-    }),
-    60_000,
-    "serve start",
-  );
-  return { proc, url };
+/** `codectx serve` on `root`, bounded by a minute to start. */
+function serveWithin(root: string, indexDir: string, watch: boolean) {
+  return guard(startServe({ root, indexDir, watch }), 60_000, "serve start");
 }
 
 async function symbolFound(url: string, name: string): Promise<boolean> {
@@ -348,7 +317,7 @@ async function killWatch(): Promise<void> {
     await writeMany(root, 100, "v0");
     const first = await cli(["index", "--path", root, "--index-dir", indexDir]);
     check(first.code === 0, "the first run failed");
-    const s = await startServe(root, indexDir, true);
+    const s = await serveWithin(root, indexDir, true);
     let version = 0;
     const until = performance.now() + 500 + Math.random() * 4000;
     while (performance.now() < until) {
@@ -364,10 +333,9 @@ async function killWatch(): Promise<void> {
     }
     s.proc.kill("SIGKILL");
     await s.proc.status;
-    await s.proc.stderr.cancel().catch(() => {});
     // A new server answers from the last good index at once, then catches up.
     await Deno.writeTextFile(`${root}/last.py`, `def last_edit_${version}():\n    return 0\n`);
-    const t = await startServe(root, indexDir, true);
+    const t = await serveWithin(root, indexDir, true);
     try {
       const h = await fetch(`${t.url}/health`);
       check(h.ok, `health answered ${h.status}`);
@@ -382,7 +350,6 @@ async function killWatch(): Promise<void> {
     } finally {
       t.proc.kill("SIGTERM");
       await t.proc.status;
-      await t.proc.stderr.cancel().catch(() => {});
     }
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});

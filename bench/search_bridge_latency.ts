@@ -20,8 +20,7 @@
 import { parseArgs } from "node:util";
 import { BENCH_DIR, pythonCorpus, pythonStdlib } from "./search_corpus.ts";
 import { pct } from "./search_latency.ts";
-
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
+import { startServe } from "./serve.ts";
 
 /** The standard library without `site-packages`, copied once. */
 async function stdlibCopy(): Promise<string> {
@@ -53,27 +52,8 @@ interface Server {
 
 /** Starts `codectx serve` on a free port and waits for its address. */
 async function startServer(root: string, indexDir: string): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "serve", "--path", root, "--index-dir", indexDir, "--port", "0"]
-      .concat("--no-watch"),
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (true) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`codectx serve ended before listening:\n${seen}`);
-    seen += value;
-    const m = /listening on (http:\/\/\S+)/.exec(seen);
-    if (m) {
-      // Keep draining stderr so the server never blocks on a full pipe.
-      (async () => {
-        while (!(await reader.read()).done) { /* drain */ }
-      })().catch(() => {});
-      return { url: m[1], child };
-    }
-  }
+  const { proc, url } = await startServe({ root, indexDir });
+  return { url, child: proc };
 }
 
 /** Waits until the index is ready and every chunk has its vector. */

@@ -1,0 +1,65 @@
+/**
+ * Starting `codectx serve` for a bench: a child process on a free port, its address read
+ * from the line it prints on stderr; stderr is drained for the process's whole life (a
+ * full pipe would stall the server) and its last 64 KB kept for error messages.
+ *
+ * @module
+ */
+
+const CLI = new URL("../cli.ts", import.meta.url).pathname;
+
+/** A running bridge. */
+export interface Serve {
+  proc: Deno.ChildProcess;
+  /** `http://127.0.0.1:PORT`. */
+  url: string;
+  /** The end of what the server printed on stderr. */
+  log(): string;
+}
+
+/** Options of {@link startServe}. */
+export interface ServeOptions {
+  root: string;
+  indexDir: string;
+  /** Watch the project for changes (default false: `--no-watch`). */
+  watch?: boolean;
+}
+
+/** Starts `codectx serve` on `root` and resolves once it prints its address. */
+export async function startServe(opts: ServeOptions): Promise<Serve> {
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      CLI,
+      "serve",
+      "--port",
+      "0",
+      "--path",
+      opts.root,
+      "--index-dir",
+      opts.indexDir,
+      ...(opts.watch ? [] : ["--no-watch"]),
+    ],
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    (async () => {
+      const dec = new TextDecoder();
+      let found = false;
+      for await (const chunk of proc.stderr) {
+        log = (log + dec.decode(chunk, { stream: true })).slice(-65_536);
+        const m = found ? null : /listening on (http:\/\/\S+)/.exec(log);
+        if (m) {
+          found = true;
+          resolve(m[1]);
+        }
+      }
+      if (!found) reject(new Error(`codectx serve ended before listening:\n${log}`));
+    })().catch(reject);
+  });
+  return { proc, url, log: () => log };
+}
