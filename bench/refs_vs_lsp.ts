@@ -35,6 +35,7 @@ import { parseArgs } from "node:util";
 import { createExecutor, type Executor } from "../mod.ts";
 import { type AbsSpot, type DocSymbol, LspClient } from "./lsp_client.ts";
 import { deb, debSource, npm } from "./sources.ts";
+import { rng, walkFiles } from "./sample.ts";
 
 const { values } = parseArgs({
   options: {
@@ -214,25 +215,8 @@ function server(c: Corpus, root: string, env?: Record<string, string>) {
 // ---------------------------------------------------------------------------------------
 // Sampling
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function walk(dir: string, re: RegExp, out: string[] = []): string[] {
-  for (const e of [...Deno.readDirSync(dir)].sort((a, b) => a.name < b.name ? -1 : 1)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory && e.name !== "node_modules" && !e.name.startsWith(".")) walk(p, re, out);
-    else if (e.isFile && re.test(e.name)) out.push(p);
-  }
-  return out;
+function walk(dir: string, re: RegExp): string[] {
+  return walkFiles(dir, (d) => d !== "node_modules" && !d.startsWith("."), (f) => re.test(f));
 }
 
 // LSP SymbolKind numbers.

@@ -25,6 +25,7 @@
 import { parseArgs } from "node:util";
 import { createExecutor, type Executor } from "../mod.ts";
 import { deb, debSource, npm } from "./sources.ts";
+import { rng, walkFiles } from "./sample.ts";
 
 const { values } = parseArgs({
   options: {
@@ -94,26 +95,12 @@ const PROJECTS: Project[] = [
 
 const EXT = { python: /\.py$/, javascript: /\.(m|c)?js$/, go: /(?<!_test)\.go$/ };
 
-/** Deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-function walk(dir: string, re: RegExp, out: string[] = []): string[] {
-  for (const e of [...Deno.readDirSync(dir)].sort((a, b) => a.name < b.name ? -1 : 1)) {
-    const p = `${dir}/${e.name}`;
-    if (e.isDirectory && !/^(node_modules|\.|tests?$|testdata$|docs?$)/.test(e.name)) {
-      walk(p, re, out);
-    } else if (e.isFile && re.test(e.name) && !/(^|_)test/.test(e.name)) out.push(p);
-  }
-  return out;
+function walk(dir: string, re: RegExp): string[] {
+  return walkFiles(
+    dir,
+    (d) => !/^(node_modules|\.|tests?$|testdata$|docs?$)/.test(d),
+    (f) => re.test(f) && !/(^|_)test/.test(f),
+  );
 }
 
 async function call(ex: Executor, tool: string, args: Record<string, unknown>) {
