@@ -3,8 +3,8 @@
  * wrote, driven over their own protocol (LSP on stdio, `bench/lsp_client.ts`): pyright for
  * Python, typescript-language-server (the TypeScript LanguageService) for JavaScript and
  * TypeScript, gopls for Go. For Rust, with no language server here, a labelled set
- * (`bench/labels/rust_refs.json`: symbol, file, line of each reference, checked by reading
- * the code) over real crates.
+ * (`bench/labels/rust_refs.json`: symbol, file, line of each reference and, for functions
+ * and methods, of each call, checked by reading the code) over real crates.
  *
  * Real code is fetched at run time by `bench/sources.ts` (npm tarballs via `npm pack`, Debian
  * packages via `apt-get download` + `dpkg -x`); nothing of it is committed. Per repository,
@@ -524,10 +524,12 @@ interface RustLabels {
     definition: string;
     /** Every reference (definition included), `file:line` (one per line per use). */
     references: string[];
+    /** Functions and methods: the references that call it, `file:line`. */
+    calls?: string[];
   }>;
 }
 
-async function runRust(heldOut: boolean): Promise<Tally> {
+async function runRust(heldOut: boolean, names: string[]): Promise<Tally> {
   const t = zero();
   const labels: RustLabels = JSON.parse(
     await Deno.readTextFile(new URL("./labels/rust_refs.json", import.meta.url)),
@@ -538,6 +540,7 @@ async function runRust(heldOut: boolean): Promise<Tally> {
       ? await deb(info.package)
       : await debSource(info.package);
     const root = await Deno.realPath(`${unpacked}/${info.path}`);
+    names.push(`${crate} (labels)`);
     const { ex, indexDir } = await openCodectx(root);
     try {
       for (const l of labels.symbols.filter((s) => s.crate === crate)) {
@@ -553,7 +556,7 @@ async function runRust(heldOut: boolean): Promise<Tally> {
             char0: 0,
           },
           query: l.symbol,
-          callable: false,
+          callable: l.calls !== undefined,
         };
         const label = `[rust/${crate}] ${l.symbol} (${l.definition})`;
         const mine = await ours(ex, s);
@@ -566,6 +569,10 @@ async function runRust(heldOut: boolean): Promise<Tally> {
         t.nameOnly += mine.nameOnly;
         const lines = new Set([...mine.references].map((k) => k.replace(/:\d+$/, "")));
         compare(label, t, new Set(l.references), lines, "refs");
+        if (l.calls) {
+          t.callSymbols++;
+          compare(label, t, new Set(l.calls), mine.callers, "callers");
+        }
       }
     } finally {
       await ex.close();
@@ -586,8 +593,7 @@ for (const lang of langs) {
     const total = zero();
     const names: string[] = [];
     if (lang === "rust") {
-      add(total, await runRust(heldOut));
-      names.push(heldOut ? "ripgrep (labels)" : "clap, clap_lex (labels)");
+      add(total, await runRust(heldOut, names));
     } else {
       for (const c of CORPORA) {
         if (c.lang !== lang || c.heldOut !== heldOut) continue;

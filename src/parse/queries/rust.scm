@@ -134,6 +134,22 @@
 (match_pattern (identifier) @local.definition)
 (function_item name: (identifier) @local.definition)
 
+; tree-sitter-rust reads `0..self.len()` as `(0..self).len()`: the receiver is the range's
+; end.
+(call_expression
+  function: (field_expression
+    value: (range_expression ".." . (self) @reference.receiver.self .)
+    field: (field_identifier) @reference.call))
+(call_expression
+  function: (field_expression
+    value: (range_expression ".." . (_) @reference.receiver .)
+    field: (field_identifier) @reference.call))
+(field_expression
+  value: (range_expression ".." . (self) @reference.receiver.self .)
+  field: (field_identifier) @reference.read)
+(field_expression
+  value: (range_expression ".." . (_) @reference.receiver .)
+  field: (field_identifier) @reference.read)
 (call_expression function: (identifier) @reference.call)
 (call_expression
   function: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.call))
@@ -151,6 +167,25 @@
 (macro_invocation macro: (identifier) @reference.call)
 (macro_invocation macro: (scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.call))
 (struct_expression name: (type_identifier) @reference.call)
+; Calls inside macro arguments (`ok!(self.add_env(m))`, `debug!("…", m.name())`,
+; `assert!(Foo::new(1).ok())`): tree-sitter leaves them as flat tokens, so a name followed by
+; a parenthesized token tree is a call here, its receiver the name before `.` or `::`. The
+; pattern written first wins a name: after a chain (`self.cmd.name()`, `f().name()`) a name
+; is a read with no receiver, never a call on the chain's middle name or a bare call.
+; (Leading tokens are captured as `@_…`: tree-sitter skips repeated matches otherwise.)
+(token_tree
+  (self) @reference.receiver.self . "." . (identifier) @reference.call . (token_tree))
+(token_tree (self) @reference.receiver.self . "." . (identifier) @reference.read)
+(token_tree "." @_dot . (identifier) . "." . (identifier) @reference.read)
+(token_tree
+  (identifier) @reference.receiver . "." . (identifier) @reference.call . (token_tree))
+(token_tree (identifier) @reference.receiver . "." . (identifier) @reference.read)
+(token_tree _ @_before . "." . (identifier) @reference.read)
+(token_tree
+  (identifier) @reference.receiver . "::" . (identifier) @reference.call . (token_tree))
+(token_tree (identifier) @reference.receiver . "::" . (identifier) @reference.read)
+(token_tree _ @_before . "::" . (identifier) @reference.read)
+(token_tree (identifier) @reference.call . (token_tree "(" @_open))
 (impl_item trait: (type_identifier) @reference.inherit)
 (impl_item trait: (generic_type type: (type_identifier) @reference.inherit))
 (impl_item trait: (scoped_type_identifier path: (_) @reference.receiver name: (type_identifier) @reference.inherit))

@@ -1,0 +1,178 @@
+/**
+ * Rust references that tree-sitter does not hand over as expressions: calls inside macro
+ * arguments (`ok!(self.add_env(m))`, `debug!("…", p.name())`, `assert!(Foo::new(1))`) and
+ * paths inside attributes (`#[arg(value_hint = ValueHint::DirPath)]`). On a small crate
+ * written here, through the tools.
+ */
+
+import assert from "node:assert/strict";
+import { createExecutor, type Executor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+type Payload = Record<string, unknown>;
+
+/** Indexing budget of these in-process runs (workers: 0 keeps every grammar in this process). */
+const MEMORY = 4096;
+
+const CRATE: Record<string, string> = {
+  "Cargo.toml": '[package]\nname = "demo"\n',
+  "examples/hinted.rs": `#[derive(Debug)]
+struct Cli {
+    #[arg(value_hint = demo::ValueHint::DirPath)]
+    dir: String,
+}
+
+fn main() {}
+`,
+  "src/lib.rs": `mod parser;
+mod hint;
+
+pub use crate::hint::ValueHint;
+pub use crate::parser::{Parser, helper};
+`,
+  "src/hint.rs": `#[derive(Clone, Copy)]
+pub enum ValueHint {
+    DirPath,
+}
+
+impl ValueHint {
+    pub fn dir() -> ValueHint {
+        ValueHint::DirPath
+    }
+}
+`,
+  "src/parser.rs": `use crate::hint::ValueHint;
+
+macro_rules! ok {
+    ($e:expr) => {
+        $e.unwrap()
+    };
+}
+
+pub struct Parser {
+    name: String,
+}
+
+pub fn helper(n: usize) -> usize {
+    n
+}
+
+impl Parser {
+    pub fn new() -> Parser {
+        Parser { name: String::new() }
+    }
+
+    fn add_env(&self, n: usize) -> Result<usize, ()> {
+        Ok(n)
+    }
+
+    fn len(&self) -> usize {
+        self.name.len()
+    }
+
+    pub fn run(&mut self, other: &Parser) {
+        ok!(self.add_env(1));
+        println!("{} {}", other.len(), helper(2));
+        assert!(ValueHint::dir() as u8 == 0, "{}", self.name.len());
+        let words: Vec<String> = vec![];
+        debug_assert!(words.len() == 0);
+        let _p = format!("{:?}", Parser::new().len());
+        for _i in 0..self.len() {}
+    }
+}
+
+#[derive(Clone)]
+pub struct Opts {
+    #[arg(value_hint = ValueHint::DirPath)]
+    hint: ValueHint,
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn hinted() {
+        let _a = [crate::hint::ValueHint::DirPath];
+    }
+}
+`,
+};
+
+async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
+  return r.result_payload;
+}
+
+/** `file:line kind resolution` of each reference codectx presents as resolved. */
+async function refsOf(ex: Executor, args: Payload): Promise<string[]> {
+  const p = await call(ex, "find_references", args);
+  return (p.references as Payload[])
+    .filter((r) => r.resolution !== "name")
+    .map((r) => `${r.file}:${r.line} ${r.kind}`);
+}
+
+/** Fails unless every `want` line is among `lines`. */
+function has(lines: string[], ...want: string[]): void {
+  for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
+}
+
+async function withCrate(body: (ex: Executor) => Promise<void>): Promise<void> {
+  const root = await makeProject(CRATE);
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, {
+    indexDir,
+    workers: 0,
+    embedder: "none",
+    maxMemoryMiB: MEMORY,
+  });
+  try {
+    await body(ex);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+}
+
+Deno.test("Rust: calls inside macro arguments are references with their receivers", async () => {
+  await withCrate(async (ex) => {
+    // `self.add_env(1)` inside `ok!(…)`: the enclosing impl's method.
+    assert.deepEqual(await refsOf(ex, { symbol_name: "Parser.add_env" }), [
+      "src/parser.rs:22 definition",
+      "src/parser.rs:31 call",
+    ]);
+    // `other.len()` (a parameter typed `&Parser`) is the method, and so is `0..self.len()`
+    // (which tree-sitter reads as `(0..self).len()`); `self.name.len()` and `words.len()` (a
+    // String, a Vec) are not.
+    const len = await refsOf(ex, { symbol_name: "Parser.len" });
+    has(len, "src/parser.rs:32 call", "src/parser.rs:37 call");
+    for (const line of [27, 33, 35]) {
+      assert.ok(!len.some((r) => r.startsWith(`src/parser.rs:${line} `)), len.join("\n"));
+    }
+    // A bare call and a path call inside macro arguments.
+    assert.deepEqual(await refsOf(ex, { symbol_name: "helper" }), [
+      "src/lib.rs:5 import",
+      "src/parser.rs:13 definition",
+      "src/parser.rs:32 call",
+    ]);
+    const dir = await refsOf(ex, { symbol_name: "ValueHint.dir" });
+    assert.deepEqual(dir, ["src/hint.rs:7 definition", "src/parser.rs:33 call"]);
+    const made = await refsOf(ex, { symbol_name: "Parser.new" });
+    assert.ok(made.includes("src/parser.rs:36 call"), made.join("\n"));
+  });
+});
+
+Deno.test("Rust: a path inside an attribute or a macro argument is a reference of its type", async () => {
+  await withCrate(async (ex) => {
+    has(
+      await refsOf(ex, { symbol_name: "ValueHint" }),
+      "src/hint.rs:2 definition",
+      "src/lib.rs:4 import",
+      "src/parser.rs:1 import",
+      "src/parser.rs:33 read",
+      "src/parser.rs:43 read",
+      "src/parser.rs:44 type",
+      "src/parser.rs:51 read",
+      "examples/hinted.rs:3 read",
+    );
+  });
+});
