@@ -21,9 +21,53 @@
  */
 export function splitIdentifier(name: string): string[] {
   const out: string[] = [];
-  const re = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\p{ASCII}]+/gu;
-  for (const m of name.matchAll(re)) out.push(m[0].toLowerCase());
+  if (!splitAscii(name, out)) {
+    out.length = 0;
+    for (const m of name.matchAll(SPLIT)) out.push(m[0].toLowerCase());
+  }
   return out;
+}
+
+/** The parts of an identifier: upper-case runs, words, digit runs, non-ASCII runs. */
+const SPLIT = /[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\p{ASCII}]+/gu;
+
+const isUpper = (c: number) => c >= 65 && c <= 90;
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isDigit = (c: number) => c >= 48 && c <= 57;
+
+/**
+ * {@link SPLIT} by character codes for an ASCII name; false (and `out` partly filled) at the
+ * first non-ASCII character, which the regular expression then handles.
+ */
+function splitAscii(name: string, out: string[]): boolean {
+  const n = name.length;
+  let i = 0;
+  while (i < n) {
+    const c = name.charCodeAt(i);
+    if (c > 127) return false;
+    let j = i + 1;
+    if (isUpper(c)) {
+      while (j < n && isUpper(name.charCodeAt(j))) j++;
+      if (j < n && isLower(name.charCodeAt(j))) {
+        // `HTTPResponse`: the run but its last letter, which starts the next word.
+        if (j - i > 1) {
+          out.push(name.slice(i, j - 1).toLowerCase());
+          i = j - 1;
+        }
+        j = i + 1;
+        while (j < n && isLower(name.charCodeAt(j))) j++;
+      }
+      out.push(name.slice(i, j).toLowerCase());
+    } else if (isLower(c)) {
+      while (j < n && isLower(name.charCodeAt(j))) j++;
+      out.push(name.slice(i, j));
+    } else if (isDigit(c)) {
+      while (j < n && isDigit(name.charCodeAt(j))) j++;
+      out.push(name.slice(i, j));
+    }
+    i = j;
+  }
+  return true;
 }
 
 /** Identifiers (letters, digits, `_`, `$`; not starting with a digit). */
@@ -99,16 +143,58 @@ export function identifierTokens(word: string): string[] {
  * ```
  */
 export function codeTokens(text: string, out: string[] = [], cache?: TokenCache): string[] {
-  for (const m of text.matchAll(IDENT)) {
-    const word = m[0];
-    let toks = cache?.get(word);
-    if (!toks) {
-      toks = identifierTokens(word);
-      cache?.set(word, toks);
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c < 128 && IDENT_START[c] === 0) {
+      // Neither an identifier nor the start of one (a digit: `2fa` gives `fa`, as IDENT).
+      i++;
+      continue;
     }
-    for (const t of toks) out.push(t);
+    let j = i + (c < 128 ? 1 : 0);
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (d > 127) break;
+      if (IDENT_PART[d] === 0) break;
+      j++;
+    }
+    if (j === n || text.charCodeAt(j) < 128) {
+      pushTokens(text.slice(i, j), out, cache);
+      i = j;
+      continue;
+    }
+    // Non-ASCII: up to the next ASCII character that no identifier holds, the regular
+    // expression decides (it knows Unicode letters and numbers); no match crosses that.
+    let end = j + 1;
+    while (end < n) {
+      const d = text.charCodeAt(end);
+      if (d < 128 && IDENT_PART[d] === 0) break;
+      end++;
+    }
+    for (const m of text.slice(i, end).matchAll(IDENT)) pushTokens(m[0], out, cache);
+    i = end;
   }
   return out;
+}
+
+function pushTokens(word: string, out: string[], cache?: TokenCache): void {
+  let toks = cache?.get(word);
+  if (!toks) {
+    toks = identifierTokens(word);
+    cache?.set(word, toks);
+  }
+  for (const t of toks) out.push(t);
+}
+
+/** Letters, `_` and `$` by character code: an identifier may start with one. */
+const IDENT_START = new Uint8Array(128);
+/** …and digits: an identifier continues with one. */
+const IDENT_PART = new Uint8Array(128);
+for (let c = 0; c < 128; c++) {
+  const start = isUpper(c) || isLower(c) || c === 95 /* _ */ || c === 36; /* $ */
+  IDENT_START[c] = start ? 1 : 0;
+  IDENT_PART[c] = start || isDigit(c) ? 1 : 0;
 }
 
 /** The tokens of a query (code or plain words), in order, repeats kept. */
