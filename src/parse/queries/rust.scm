@@ -134,6 +134,61 @@
 (match_pattern (identifier) @local.definition)
 (function_item name: (identifier) @local.definition)
 
+;; Declared types, read by the graph's receiver chains (`self.cmd.find_group(…)`,
+; `Command::new(…).arg(…).get_name()`): struct fields, what functions and methods return
+; (`Self` is the implemented type) and the values locals are bound to. A reference, `Box`,
+; `Rc` or `Arc` of a type is the type (method calls go through them); other generics are
+; their outer type (`Vec<T>` is a `Vec`, which is no project type).
+(field_declaration
+  name: (field_identifier) @declared.name
+  type: [
+    (type_identifier) @declared.type
+    (scoped_type_identifier) @declared.type
+    (reference_type type: (type_identifier) @declared.type)
+    (reference_type type: (scoped_type_identifier) @declared.type)
+    (reference_type type: (generic_type type: (_) @declared.type))
+  ])
+(field_declaration
+  name: (field_identifier) @declared.name
+  type: (generic_type type: (_) @declared.type)
+  (#not-match? @declared.type "^(Box|Rc|Arc)$"))
+(field_declaration
+  name: (field_identifier) @declared.name
+  type: (generic_type
+    type: (type_identifier) @_pointer
+    type_arguments: (type_arguments .
+      [(type_identifier) @declared.type (generic_type type: (_) @declared.type)]))
+  (#match? @_pointer "^(Box|Rc|Arc)$"))
+(impl_item
+  type: [(type_identifier) @declared.type (generic_type type: (type_identifier) @declared.type)]
+  body: (declaration_list
+    (function_item
+      name: (identifier) @declared.name
+      return_type: [(type_identifier) @_self (reference_type type: (type_identifier) @_self)]
+      (#eq? @_self "Self"))))
+(function_item
+  name: (identifier) @declared.name
+  return_type: [
+    (type_identifier) @declared.type
+    (scoped_type_identifier) @declared.type
+    (reference_type type: (type_identifier) @declared.type)
+    (reference_type type: (scoped_type_identifier) @declared.type)
+    (reference_type type: (generic_type type: (_) @declared.type))
+    (generic_type type: (_) @declared.type)
+  ]
+  (#not-match? @declared.type "^(Self|Box|Rc|Arc)$"))
+(function_item
+  name: (identifier) @declared.name
+  return_type: (generic_type
+    type: (type_identifier) @_pointer
+    type_arguments: (type_arguments .
+      [(type_identifier) @declared.type (generic_type type: (_) @declared.type)]))
+  (#match? @_pointer "^(Box|Rc|Arc)$"))
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  !type
+  value: [(reference_expression value: (_) @local.value) (_) @local.value])
+
 ; tree-sitter-rust reads `0..self.len()` as `(0..self).len()`: the receiver is the range's
 ; end.
 (call_expression
