@@ -74,6 +74,12 @@ export interface ParsedFile {
   imports?: ImportRecord[];
   /** The package or namespace the file declares (Go, Java, Kotlin, C#, PHP, Scala), if any. */
   package?: string;
+  /**
+   * Declared types, `[key, type]`: a field's or variable's type, a function's return type
+   * (key: the qualified name, `Class.field` for a field that is no symbol); `=chain` when the
+   * type is that of an assigned value (`self.x = Foo()`). Read by the graph's receiver chains.
+   */
+  types?: [string, string][];
 }
 
 /** How a name occurs. */

@@ -712,6 +712,7 @@ Deno.test("javascript: the alias of an imported or re-exported name is an import
   assert.deepEqual(sites, [
     "isValid 1:10 import",
     "_isValid 1:21 import",
+    "default 2:10 import",
     "mode 2:21 import",
     "sum 2:27 import",
   ]);

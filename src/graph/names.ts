@@ -13,6 +13,7 @@
 import { refAt } from "../index/graph_part.ts";
 import type { ReferenceRecord, SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
+import { Chains, type ChainValue, isExternal } from "./chains.ts";
 import { Members } from "./members.ts";
 import type { Binding, FamilyResolver, ModuleRef } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
@@ -68,9 +69,11 @@ export class Names {
   private readonly aliasCache = new Map<string, Set<string>>();
   private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly classes: Members;
+  private readonly chains: Chains;
 
   constructor(readonly graph: CodeGraph) {
     this.classes = new Members(graph, this);
+    this.chains = new Chains(graph, this);
     for (const f of graph.files) {
       f.symbols.forEach((s, i) => {
         this.fileOfSymbol.set(s, f);
@@ -132,37 +135,66 @@ export class Names {
       case "self": {
         const cls = this.enclosingClass(f, r.scope);
         if (!cls) return byName(this.unique(f, r.name));
-        if (SUPER.test(r.receiver ?? "")) {
-          for (const base of this.bases(cls)) {
-            const m = this.members(base, r.name);
-            if (m.length) return { symbols: m, resolution: "exact", external: false };
-          }
-          return NOTHING;
+        const start = SUPER.test(r.receiver ?? "") ? this.bases(cls) : [cls];
+        const { steps } = this.chains.split(r.receiver ?? "");
+        if (steps.length && !SUPER.test(r.receiver ?? "")) {
+          return this.viaChain(f, r, this.chains.fromInstances(start, steps, false));
         }
-        return { symbols: this.members(cls, r.name), resolution: "exact", external: false };
+        for (const c of start) {
+          const m = this.members(c, r.name);
+          if (m.length) return { symbols: m, resolution: "exact", external: false };
+        }
+        return NOTHING;
       }
       case "typed": {
-        const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
-        const owners = this.path(f, segments, r.scope) ?? [];
-        const classes = symbolsOf(owners).filter((s) => CLASS_LIKE.has(s.kind));
-        if (classes.length === 0) {
-          if (owners.some((t) => t.kind === "external")) {
-            return { symbols: [], resolution: "inferred", external: true };
-          }
+        const receiver = r.receiver ?? "";
+        const space = receiver.indexOf(" ");
+        const type = space < 0 ? receiver : receiver.slice(0, space);
+        const start = this.chains.typeValue(f, type, r.scope);
+        if (start.instances.length === 0 && start.elements.length === 0) {
+          if (isExternal(start)) return { symbols: [], resolution: "inferred", external: true };
           return byName(this.unique(f, r.name));
         }
-        const symbols = classes.flatMap((c) => this.members(c, r.name));
-        return { symbols, resolution: "inferred", external: false };
+        const steps = space < 0 ? [] : this.chains.split(receiver.slice(space + 1)).steps;
+        return this.viaChain(f, r, this.chains.fromType(start, steps));
       }
       case "name": {
-        const segments = (r.receiver ?? "").split(PATH_SEPARATOR).filter(Boolean);
+        const receiver = r.receiver ?? "";
+        if (/[()#]/.test(receiver)) {
+          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
+        }
+        const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);
         const owners = this.path(f, segments, r.scope);
         if (owners === null) return byName(this.unique(f, r.name));
-        return targetsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)), "exact");
+        const found = targetsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)), "exact");
+        if (found.symbols.length || found.external || owners.length === 0) return found;
+        // Through a variable of declared type (`pkg.Default.m()`).
+        const typed = this.chains.membersOf(
+          { instances: [], elements: [], targets: owners, inferred: true },
+          r.name,
+        );
+        return typed.length ? targetsOf(typed, "inferred") : found;
       }
       default:
         return byName(this.unique(f, r.name));
     }
+  }
+
+  /**
+   * What a member reached through a receiver chain leads to: the members of the chain's
+   * value, `inferred` when a declared type was followed; by name when the chain leads nowhere.
+   */
+  private viaChain(f: GraphFile, r: ReferenceRecord, v: ChainValue | null): RefTargets {
+    if (v === null) return byName(this.unique(f, r.name));
+    if (isExternal(v)) return { symbols: [], resolution: "inferred", external: true };
+    const symbols = symbolsOf(this.chains.membersOf(v, r.name));
+    if (symbols.length) {
+      return { symbols, resolution: v.inferred ? "inferred" : "exact", external: false };
+    }
+    if (v.targets.some((t) => t.kind === "external")) {
+      return { symbols: [], resolution: "inferred", external: true };
+    }
+    return byName(this.unique(f, r.name));
   }
 
   /**
@@ -421,7 +453,8 @@ export class Names {
     return undefined;
   }
 
-  private memberOfTarget(t: Target, name: string, depth: number): Target[] {
+  /** Members named `name` of what a name leads to: a module's, a class's. */
+  memberOfTarget(t: Target, name: string, depth: number): Target[] {
     if (t.kind === "external") return [t];
     if (t.kind === "module") return this.moduleMember(t.module, name, depth);
     if (t.kind === "symbol" && CLASS_LIKE.has(t.symbol.kind)) {

@@ -25,6 +25,8 @@ export interface GraphPart {
   refs: number[];
   imports: ImportRecord[];
   package?: string;
+  /** Declared types of fields, variables and return types (`ParsedFile.types`). */
+  types?: [string, string][];
 }
 
 /** Layout of one packed reference row. */
@@ -99,6 +101,7 @@ export function packGraph(parsed: ParsedFile): GraphPart {
   }
   const part: GraphPart = { names, refs: rows, imports: parsed.imports ?? [] };
   if (parsed.package) part.package = parsed.package;
+  if (parsed.types?.length) part.types = parsed.types;
   return part;
 }
 
@@ -133,6 +136,6 @@ export function refNameId(part: GraphPart, i: number): number {
 
 /** A parsed file without its graph share (what the other blob parts are built from). */
 export function withoutGraph(parsed: ParsedFile): ParsedFile {
-  const { references: _r, imports: _i, package: _p, ...rest } = parsed;
+  const { references: _r, imports: _i, package: _p, types: _t, ...rest } = parsed;
   return rest;
 }

@@ -39,10 +39,6 @@ export interface Locals {
   fileTypes: Map<string, string>;
 }
 
-/** A name, or a path of names (`os.path`, `crate::a`, `App\Models`, `$this->x`). */
-const NAME_PATH = /^[$@]*[\p{L}_][\p{L}\p{N}_]*(?:(?:\.|::|->|\\)[$@]*[\p{L}_][\p{L}\p{N}_]*)*$/u;
-const PATH_SEPARATOR = /\.|::|->|\\/;
-
 /**
  * Sorts `scopes` outer before inner, puts each binding in its scope and returns what is
  * local and which file-level names have a known type. A name in `outer` (`global x`)
@@ -106,38 +102,147 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
     if (i < 0) continue;
     const scope = stack[i];
     if (scope.outer?.has(b.name)) continue;
-    const had = scope.bindings.get(b.name);
-    scope.bindings.set(b.name, b.type ?? had ?? null);
+    const had = scope.bindings.get(b.name) ?? null;
+    // A declared type beats the type of the value bound (`const d: T = make()`).
+    const declared = (t: string | null) => t !== null && !t.startsWith("=");
+    scope.bindings.set(b.name, declared(had) && !declared(b.type) ? had : b.type ?? had);
     local.add(b.start);
   }
   return local;
 }
 
-/** What a member's receiver is: `self`, a typed value, a local, a name or an expression. */
+/**
+ * What a member's receiver is: `self`, a typed value, a local, a name or an expression.
+ *
+ * A receiver that is a chain of members and calls (`this.#client.getQueryCache()`,
+ * `c.parent`, `pkg.New()`) keeps the chain, normalized by {@link chainOf}: headed by a word
+ * of `selfWords` it is `self` (`this.#client`); headed by a local of known type `T` it is
+ * `typed` as `T .rest` (the type, a space, the rest of the chain); headed by a local bound
+ * to a value (`x := newThing()`) the value's chain takes the local's place; otherwise it is
+ * a `name` (`pkg.New()`). The graph follows the chain through declared types.
+ */
 export function classifyReceiver(
   receiver: Node,
   how: { self: boolean; typed: boolean },
   stack: readonly Scope[],
   fileTypes: ReadonlyMap<string, string>,
+  selfWords: ReadonlySet<string> = NO_WORDS,
 ): [ReceiverKind, string | null] {
   const text = receiver.text;
   if (how.self) return ["self", text];
   if (how.typed) return ["typed", typeName(text)];
-  if (!NAME_PATH.test(text)) return ["expr", null];
-  const first = text.split(PATH_SEPARATOR, 1)[0];
-  const whole = first === text;
-  const bound = lookup(stack, first);
-  if (bound !== undefined) {
-    if (!whole) return ["expr", null];
-    return bound ? ["typed", bound] : ["local", text];
-  }
-  const fileType = whole ? fileTypes.get(first) : undefined;
-  if (fileType) return ["typed", fileType];
-  return ["name", text];
+  const chain = chainOf(text);
+  if (chain === null) return ["expr", null];
+  return classifyChain(chain, stack, fileTypes, selfWords, 0);
 }
 
-/** `Foo<Bar>` → `Foo`; `pkg.Foo` stays as is. */
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+function classifyChain(
+  chain: string,
+  stack: readonly Scope[],
+  fileTypes: ReadonlyMap<string, string>,
+  selfWords: ReadonlySet<string>,
+  depth: number,
+): [ReceiverKind, string | null] {
+  const head = HEAD.exec(chain)?.[0] ?? "";
+  const rest = chain.slice(head.length);
+  if (rest && selfWords.has(head)) return ["self", chain];
+  const bound = lookup(stack, head);
+  const type = bound !== undefined ? bound : fileTypes.get(head);
+  if (type === undefined) return ["name", chain];
+  if (type === null) return rest ? ["expr", null] : ["local", chain];
+  if (type.startsWith("=")) {
+    // A local bound to a value: its chain takes the local's place (`x := f(); x.m()`).
+    if (depth >= 4) return ["expr", null];
+    return classifyChain(type.slice(1) + rest, stack, fileTypes, selfWords, depth + 1);
+  }
+  return ["typed", rest ? `${type} ${rest}` : type];
+}
+
+/** The head of a chain: a name, with the sigils some languages put on it (`$this`, `@x`, `#f`). */
+const HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
+const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*)|!(?!=))/u;
+
+/**
+ * A receiver's text as a chain of names, member steps and calls, or null when it is any
+ * other expression: arguments are dropped (`a.b(x, y).c` → `a.b().c`), `?.` is `.`, a
+ * non-null `!` is dropped, separators stay as written (`::`, `->`, `\`).
+ *
+ * @example
+ * ```ts
+ * chainOf("this.#client\n  .getQueryCache()"); // "this.#client.getQueryCache()"
+ * chainOf("a + b"); // null
+ * ```
+ */
+export function chainOf(text: string): string | null {
+  const head = HEAD.exec(text);
+  if (!head) return null;
+  let out = head[0];
+  let i = out.length;
+  while (i < text.length) {
+    const rest = text.slice(i);
+    const step = STEP.exec(rest);
+    if (step) {
+      if (step[2]) out += (step[1] === "?." ? "." : step[1]) + step[2];
+      i += step[0].length;
+      continue;
+    }
+    const open = /^\s*(\?\.)?[([]/.exec(rest);
+    if (!open) return /^\s*$/.test(rest) ? out : null;
+    const at = i + open[0].length - 1;
+    const close = matching(text, at);
+    if (close < 0) return null;
+    out += text[at] === "(" ? "()" : "[]";
+    i = close + 1;
+  }
+  return out;
+}
+
+const CLOSE: Record<string, string> = { "(": ")", "[": "]" };
+
+/** The index of the bracket that closes the `(` or `[` at `open`, or -1 (inner brackets and quotes are skipped). */
+function matching(text: string, open: number): number {
+  let depth = 0;
+  let quote = "";
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === "\\") i++;
+      else if (ch === quote) quote = "";
+      continue;
+    }
+    if (ch === '"' || ch === "'" || ch === "`") quote = ch;
+    else if (ch === "(" || ch === "[" || ch === "{") depth++;
+    else if (ch === ")" || ch === "]" || ch === "}") {
+      depth--;
+      if (depth === 0) return CLOSE[text[open]] === ch ? i : -1;
+    }
+  }
+  return -1;
+}
+
+/**
+ * The type a local or a declared name gets from the value it is bound to: `=` and the
+ * value's chain (`=newThing()`, `=this.getCache()`, `new Foo()` → `=Foo()`), or null when
+ * the value is no chain.
+ */
+export function valueType(value: Node): string | null {
+  // `new Foo(…)` is read as `Foo(…)`: a class called is its instance.
+  const chain = chainOf(value.text.replace(/^new\s+/, ""));
+  return chain === null ? null : `=${chain}`;
+}
+
+/**
+ * A type's name as the graph resolves it: `Foo<Bar>` → `Foo`, `*Foo` → `Foo`; `pkg.Foo`
+ * stays as is; a sequence is `[]` and its element's (Go `[]*Foo`, `[4]Foo`, `map[K]Foo`;
+ * `Foo[]`) → `[]Foo`.
+ */
 export function typeName(text: string): string {
-  const cut = text.search(/[<[({\s]/);
-  return (cut > 0 ? text.slice(0, cut) : text).replace(/^[*&]+/, "");
+  const t = text.trim().replace(/^[*&]+/, "");
+  const seq = /^(?:\[[^\]]*\]|map\[[^\]]*\])/.exec(t);
+  if (seq) return "[]" + typeName(t.slice(seq[0].length));
+  if (t.endsWith("[]")) return "[]" + typeName(t.slice(0, -2));
+  const cut = t.search(/[<[({\s]/);
+  return cut > 0 ? t.slice(0, cut) : t;
 }

@@ -22,6 +22,8 @@
  * | `@local.scope`                  | a function, lambda, comprehension    | names bound inside are local to it                     |
  * | `@local.definition`             | a parameter or local variable        | bound in the innermost scope; a scope's own `name` binds outside it |
  * | `@local.type`                   | its type (same match)                | a constructor call or annotation: `x.m()` is then `Type.m` |
+ * | `@local.value` / `@local.element` | what it is bound to / whose elements | `x := f()`, `for _, x := range xs`: `x` has that type |
+ * | `@declared.name` + `.type` / `.value` | a field, property, variable or function; its declared type / a value assigned | read by receiver chains `a.b().c()` (fields, return types) |
  * | `@package`                      | the declared package / namespace     | Go, Java, Kotlin, C#, PHP, Scala                       |
  *
  * When several patterns capture one name node, definitions win, then imported names, then

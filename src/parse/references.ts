@@ -23,6 +23,7 @@ import {
   popEnded,
   type Scope,
   typeName,
+  valueType,
 } from "./local_scopes.ts";
 
 /** What a reference/import/local capture means. */
@@ -43,6 +44,11 @@ export type RefRole =
       | "local.definition"
       | "local.type"
       | "local.outer"
+      | "local.value"
+      | "local.element"
+      | "declared.name"
+      | "declared.type"
+      | "declared.value"
       | "package";
   };
 
@@ -67,6 +73,11 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.definition",
   "local.type",
   "local.outer",
+  "local.value",
+  "local.element",
+  "declared.name",
+  "declared.type",
+  "declared.value",
   "package",
 ]);
 
@@ -92,6 +103,8 @@ export interface FileReferences {
   references: ReferenceRecord[];
   imports: ImportRecord[];
   package?: string;
+  /** Declared types (see {@link declaredTypes}); absent when the file declares none. */
+  types?: [string, string][];
 }
 
 interface RawRef {
@@ -124,6 +137,15 @@ interface MatchCaptures {
   type: Node | null;
   /** A name bound outside its scope (Python `global x`, `nonlocal x`). */
   outer: Node | null;
+  /** The expression a local is bound to (`x := newThing()`): its type is that value's. */
+  value: Node | null;
+  /** The sequence a local takes the elements of (`for _, x := range xs`). */
+  element: Node | null;
+  /** A field, property, variable or function whose type is declared, and that type. */
+  declName: Node | null;
+  declType: Node | null;
+  /** …or the expression it is assigned (`self.x = Foo()`). */
+  declValue: Node | null;
   package: Node | null;
 }
 
@@ -137,7 +159,21 @@ interface Gathered {
   bindings: Binding[];
   /** Names a scope declares bound outside it (`global x`). */
   outer: Binding[];
+  /**
+   * Names with a declared type (`@declared.*`): the name node, its type (`typeName`, or
+   * `valueType` of an assigned value; null for a value that is no chain) and whether it was
+   * declared (a type) or assigned (a value).
+   */
+  declared: Declared[];
+  /** The texts that name the enclosing instance (`this`, `self`, `super`): heads of receiver chains. */
+  selfWords: Set<string>;
   package?: string;
+}
+
+interface Declared {
+  name: Node;
+  type: string | null;
+  assigned: boolean;
 }
 
 const RANK_DEFINITION = -2;
@@ -158,10 +194,72 @@ export function collectReferences(
   const found = gather(matches, roles);
   markDefinitions(found.refs, definitionNames);
   const locals = bindLocals(found.scopes, found.bindings, found.outer);
-  const references = emit(found.refs, found.scopes, locals, symbols);
+  const scopeAt = enclosingSymbols(symbols);
+  const references = emit(found.refs, found.scopes, locals, symbols, scopeAt, found.selfWords);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  return { references, imports, ...(found.package ? { package: found.package } : {}) };
+  const types = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
+  return {
+    references,
+    imports,
+    ...(found.package ? { package: found.package } : {}),
+    ...(types.length ? { types } : {}),
+  };
 }
+
+/**
+ * The declared types of a file, as `[key, type]`: the key is a symbol's qualified name (a
+ * function's or method's return type, a variable's type) or, for a name that is no symbol,
+ * the enclosing class's qualified name and the name (`QueryObserver.#client`, Go
+ * `Command.parent`; set inside a method, `this.x = new Foo()` is the class's `x`). The type
+ * is a type path (`cobra.Command`) or `=` and the chain of the value it is assigned
+ * (`=newThing()`).
+ */
+function declaredTypes(
+  declared: readonly Declared[],
+  symbols: readonly SymbolRecord[],
+  scopeAt: (line: number) => number,
+  selfWords: ReadonlySet<string>,
+): [string, string][] {
+  if (declared.length === 0) return [];
+  const byQualified = new Map(symbols.map((s) => [s.qualifiedName, s]));
+  // A declared type wins; assigned values count only when they all agree
+  // (`this.options = new Options()` and `this.options = options` tell nothing).
+  const types = new Map<string, string>();
+  const values = new Map<string, string | null>();
+  for (const d of declared) {
+    const name = d.name.text;
+    const line = d.name.startPosition.row + 1;
+    let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
+    let key: string;
+    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName;
+    else {
+      while (owner && CALLABLE.has(owner.kind)) {
+        owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
+      }
+      key = owner ? `${owner.qualifiedName}.${name}` : name;
+    }
+    if (!d.assigned) {
+      if (d.type !== null && !types.has(key)) types.set(key, d.type);
+    } else {
+      const type = d.type === null ? null : selfHeaded(d.type, selfWords);
+      values.set(key, values.has(key) && values.get(key) !== type ? null : type);
+    }
+  }
+  for (const [key, type] of values) if (type !== null && !types.has(key)) types.set(key, type);
+  return [...types];
+}
+
+/** The head the graph reads as the enclosing instance in a value chain (`graph/chains.ts`). */
+const SELF_HEAD = "#self";
+
+/** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
+function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
+  if (!type.startsWith("=")) return type;
+  const head = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u.exec(type.slice(1))?.[0];
+  return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
+}
+
+const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
 
 /** Names the captures of one match by their role. */
 function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): MatchCaptures {
@@ -181,6 +279,11 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
     local: null,
     type: null,
     outer: null,
+    value: null,
+    element: null,
+    declName: null,
+    declType: null,
+    declValue: null,
     package: null,
   };
   for (const capture of match.captures) {
@@ -233,6 +336,21 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
       case "local.outer":
         c.outer ??= node;
         break;
+      case "local.value":
+        c.value ??= node;
+        break;
+      case "local.element":
+        c.element ??= node;
+        break;
+      case "declared.name":
+        c.declName ??= node;
+        break;
+      case "declared.type":
+        c.declType ??= node;
+        break;
+      case "declared.value":
+        c.declValue ??= node;
+        break;
       case "package":
         c.package ??= node;
         break;
@@ -249,11 +367,21 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     scopes: [],
     bindings: [],
     outer: [],
+    declared: [],
+    selfWords: new Set(),
   };
   const seenScopes = new Set<number>();
   for (const match of matches) {
     const c = readMatch(match, roles);
     if (c.package) found.package ??= c.package.text;
+    if (c.self && c.receiver && c.receiver.text.length <= 8) found.selfWords.add(c.receiver.text);
+    if (c.declName && (c.declType || c.declValue)) {
+      found.declared.push({
+        name: c.declName,
+        type: c.declType ? typeName(c.declType.text) : valueType(c.declValue!),
+        assigned: !c.declType,
+      });
+    }
     if (c.ref) {
       offer(found.refs, {
         start: c.ref.startIndex,
@@ -284,11 +412,21 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         start: c.local.startIndex,
         end: c.local.endIndex,
         name: c.local.text,
-        type: c.type ? typeName(c.type.text) : null,
+        type: c.type
+          ? typeName(c.type.text)
+          : c.value
+          ? valueType(c.value)
+          : elementType(c.element),
       });
     }
   }
   return found;
+}
+
+/** The type of an element of `seq` (`=xs[]`), or null. */
+function elementType(seq: Node | null): string | null {
+  const t = seq ? valueType(seq) : null;
+  return t === null ? null : `${t}[]`;
 }
 
 /** Keeps the better-ranked of two candidates for one name node. */
@@ -331,8 +469,9 @@ function addImport(found: Gathered, moduleNode: Node, c: MatchCaptures): void {
     if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
       imp.names.push({ name, alias });
     }
-    // `default as x`: the alias is the reference (its own pattern); `default` names none.
-    if (!(name === "default" && alias)) offer(found.refs, importedName(c.name));
+    // `default as x`: both name the default export (the alias has its own pattern), as the
+    // TypeScript service counts them.
+    offer(found.refs, importedName(c.name));
   } else if (c.alias) {
     imp.alias = c.alias.text;
   }
@@ -369,9 +508,10 @@ function emit(
   scopes: readonly Scope[],
   locals: Locals,
   symbols: readonly SymbolRecord[],
+  scopeAt: (line: number) => number,
+  selfWords: ReadonlySet<string>,
 ): ReferenceRecord[] {
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
-  const scopeAt = enclosingSymbols(symbols);
   const nested = nestedDefinitions(symbols);
   const out: ReferenceRecord[] = [];
   const stack: Scope[] = [];
@@ -401,7 +541,13 @@ function emit(
       scope: scopeAt(line),
     };
     if (r.receiver) {
-      const [receiverKind, receiverText] = classifyReceiver(r.receiver, r, stack, locals.fileTypes);
+      const [receiverKind, receiverText] = classifyReceiver(
+        r.receiver,
+        r,
+        stack,
+        locals.fileTypes,
+        selfWords,
+      );
       rec.receiverKind = receiverKind;
       if (receiverText !== null) rec.receiver = receiverText;
     }

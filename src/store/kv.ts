@@ -21,7 +21,7 @@ import { sha256Hex } from "../util/hash.ts";
 import { formatChange } from "./format.ts";
 
 /** Bump when the stored shapes change; an older store is wiped and rebuilt. */
-export const STORE_FORMAT = 3;
+export const STORE_FORMAT = 4;
 
 const PART_BYTES = 60_000;
 

@@ -88,6 +88,9 @@
     (generic_type type: (type_identifier) @local.type)
     (pointer_type (generic_type type: (type_identifier) @local.type))
   ])
+(parameter_declaration
+  name: (identifier) @local.definition
+  type: [(slice_type) (array_type) (map_type)] @local.type)
 (parameter_declaration name: (identifier) @local.definition)
 (variadic_parameter_declaration name: (identifier) @local.definition)
 (short_var_declaration
@@ -98,6 +101,9 @@
     (composite_literal type: (qualified_type) @local.type)
     (unary_expression operand: (composite_literal type: (qualified_type) @local.type))
   ] .))
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . [(call_expression) (selector_expression)] @local.value .))
 (short_var_declaration left: (expression_list (identifier) @local.definition))
 (var_spec
   name: (identifier) @local.definition
@@ -106,11 +112,83 @@
     (pointer_type (type_identifier) @local.type)
     (qualified_type) @local.type
   ])
+(var_spec
+  name: (identifier) @local.definition
+  value: (expression_list . [(call_expression) (selector_expression)] @local.value .))
 (var_spec name: (identifier) @local.definition)
 (const_spec name: (identifier) @local.definition)
+(range_clause
+  left: (expression_list (_) . (identifier) @local.definition .)
+  right: (_) @local.element)
 (range_clause left: (expression_list (identifier) @local.definition))
 (type_switch_statement alias: (expression_list (identifier) @local.definition))
 (labeled_statement label: (label_name) @reference.ignore)
+
+; Declared types, read by the graph's receiver chains: struct fields (`parent *Command`),
+; results of functions and methods (the first one), package-level variables, what a named
+; sequence type holds (`type Options []Option`).
+(field_declaration
+  name: (field_identifier) @declared.name
+  type: [
+    (slice_type)
+    (array_type)
+    (map_type)
+    (type_identifier)
+    (pointer_type (type_identifier))
+    (qualified_type)
+    (pointer_type (qualified_type))
+    (generic_type)
+    (pointer_type (generic_type))
+  ] @declared.type)
+(function_declaration
+  name: (identifier) @declared.name
+  result: [
+    (type_identifier)
+    (pointer_type (type_identifier))
+    (qualified_type)
+    (pointer_type (qualified_type))
+    (generic_type)
+    (pointer_type (generic_type))
+  ] @declared.type)
+(function_declaration
+  name: (identifier) @declared.name
+  result: (parameter_list . (parameter_declaration type: (_) @declared.type)))
+(method_declaration
+  name: (field_identifier) @declared.name
+  result: [
+    (type_identifier)
+    (pointer_type (type_identifier))
+    (qualified_type)
+    (pointer_type (qualified_type))
+    (generic_type)
+    (pointer_type (generic_type))
+  ] @declared.type)
+(method_declaration
+  name: (field_identifier) @declared.name
+  result: (parameter_list . (parameter_declaration type: (_) @declared.type)))
+(method_spec
+  name: (field_identifier) @declared.name
+  result: [
+    (type_identifier)
+    (pointer_type (type_identifier))
+    (qualified_type)
+    (pointer_type (qualified_type))
+  ] @declared.type)
+(source_file
+  (type_declaration
+    (type_spec
+      name: (type_identifier) @declared.name
+      type: [(slice_type) (array_type) (map_type)] @declared.type)))
+(source_file
+  (var_declaration
+    (var_spec
+      name: (identifier) @declared.name
+      type: (_) @declared.type)))
+(source_file
+  (var_declaration
+    (var_spec
+      name: (identifier) @declared.name
+      value: (expression_list . [(call_expression) (selector_expression) (unary_expression)] @declared.value .))))
 
 (call_expression function: (identifier) @reference.call)
 (call_expression

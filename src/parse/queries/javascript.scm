@@ -303,8 +303,40 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (new_expression constructor: (identifier) @local.type))
+(variable_declarator
+  name: (identifier) @local.definition
+  value: [(call_expression) (member_expression)] @local.value)
 (variable_declarator name: (identifier) @local.definition)
+
+; Declared types, read by the graph's receiver chains: a property set in a method
+; (`this.cache = new Cache()`, `this.#client = this.makeClient()`), a class field's value,
+; a module-level `const x = new Foo()`.
+; Every value assigned counts: values that disagree (`this.options = options`) give no type.
+(assignment_expression
+  left: (member_expression
+    object: (this)
+    property: [(property_identifier) (private_property_identifier)] @declared.name)
+  right: (_) @declared.value)
+(class_body
+  (_
+    property: [(property_identifier) (private_property_identifier)] @declared.name
+    value: (_) @declared.value))
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @declared.name
+      value: (new_expression) @declared.value)))
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @declared.name
+        value: (new_expression) @declared.value))))
 (catch_clause parameter: (identifier) @local.definition)
+(for_in_statement
+  left: (identifier) @local.definition
+  operator: "of"
+  right: (_) @local.element)
 (for_in_statement left: (identifier) @local.definition)
 (function_declaration name: (identifier) @local.definition)
 (generator_function_declaration name: (identifier) @local.definition)

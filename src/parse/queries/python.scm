@@ -71,6 +71,9 @@
 (assignment
   left: (identifier) @local.definition
   type: (type [(identifier) (attribute)] @local.type))
+(assignment
+  left: (identifier) @local.definition
+  right: (call function: [(identifier) (attribute)]) @local.value)
 (assignment left: (identifier) @local.definition)
 (assignment left: [
   (pattern_list (identifier) @local.definition)
@@ -121,6 +124,27 @@
 ; declaration itself is a reference to the outer x.
 (global_statement (identifier) @local.outer @reference.read)
 (nonlocal_statement (identifier) @local.outer @reference.read)
+
+; Declared types, read by the graph's receiver chains: annotated class attributes
+; (`command: Command`, `command: "Command"`), attributes set on self (`self.x: T = …`,
+; `self.x = Foo()`), return annotations.
+(class_definition
+  body: (block
+    (expression_statement
+      (assignment
+        left: (identifier) @declared.name
+        type: (type [(identifier) (attribute) (string (string_content))] @declared.type)))))
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @declared.name)
+  type: (type [(identifier) (attribute) (string (string_content))] @declared.type)
+  (#eq? @_self "self"))
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @declared.name)
+  right: (call function: [(identifier) (attribute)]) @declared.value
+  (#eq? @_self "self"))
+(function_definition
+  name: (identifier) @declared.name
+  return_type: (type [(identifier) (attribute) (string (string_content))] @declared.type))
 
 (call function: (identifier) @reference.call)
 (call

@@ -108,6 +108,7 @@
     (type_identifier) @local.type
     (generic_type name: (type_identifier) @local.type)
     (nested_type_identifier name: (type_identifier) @local.type)
+    (array_type) @local.type
   ]))
 (optional_parameter
   pattern: (identifier) @local.definition
@@ -115,6 +116,7 @@
     (type_identifier) @local.type
     (generic_type name: (type_identifier) @local.type)
     (nested_type_identifier name: (type_identifier) @local.type)
+    (array_type) @local.type
   ]))
 (required_parameter pattern: (identifier) @local.definition)
 (optional_parameter pattern: (identifier) @local.definition)
@@ -126,6 +128,102 @@
   ]))
 (class_declaration name: (type_identifier) @local.definition)
 (type_parameter name: (type_identifier) @local.definition)
+
+; Declared types, read by the graph's receiver chains: fields and interface properties
+; (`#client: QueryClient`), constructor parameter properties (`private cache: Cache`),
+; return types of functions and methods, module-level `const x: T`.
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @declared.name
+  type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @declared.name
+  value: (_) @declared.value)
+(property_signature
+  name: (property_identifier) @declared.name
+  type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(required_parameter
+  (accessibility_modifier)
+  pattern: (identifier) @declared.name
+  type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(function_declaration
+  name: (identifier) @declared.name
+  return_type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(function_signature
+  name: (identifier) @declared.name
+  return_type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(method_definition
+  name: (_) @declared.name
+  return_type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(method_signature
+  name: (_) @declared.name
+  return_type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(abstract_method_signature
+  name: (_) @declared.name
+  return_type: (type_annotation [
+    (type_identifier) @declared.type
+    (generic_type name: (type_identifier) @declared.type)
+    (nested_type_identifier) @declared.type
+    (array_type) @declared.type
+  ]))
+(program
+  (lexical_declaration
+    (variable_declarator
+      name: (identifier) @declared.name
+      type: (type_annotation [
+        (type_identifier) @declared.type
+        (generic_type name: (type_identifier) @declared.type)
+        (nested_type_identifier) @declared.type
+        (array_type) @declared.type
+    (array_type) @declared.type
+      ]))))
+(program
+  (export_statement
+    (lexical_declaration
+      (variable_declarator
+        name: (identifier) @declared.name
+        type: (type_annotation [
+          (type_identifier) @declared.type
+          (generic_type name: (type_identifier) @declared.type)
+          (nested_type_identifier) @declared.type
+          (array_type) @declared.type
+        (array_type) @declared.type
+    (array_type) @declared.type
+        ])))))
 
 (class_heritage
   (implements_clause [

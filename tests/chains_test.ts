@@ -1,0 +1,249 @@
+/**
+ * Receiver chains (issue 13): a method reached through a field, a property, a parameter
+ * or local of declared type, or a call's declared return type (`this.#cache.notify()`,
+ * `c.parent.CommandPath()`, `this.getCache().notify()`, `x := newThing(); x.M()`) is a
+ * reference and a call of that method, `inferred`. On a small project written here, through
+ * the parser and through the tools.
+ */
+
+import assert from "node:assert/strict";
+import { parseSource } from "../src/parse/parser.ts";
+import { createExecutor, type Executor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+type Payload = Record<string, unknown>;
+
+const FILES: Record<string, string> = {
+  "go.mod": "module example.com/chains\n\ngo 1.21\n",
+  "ts/cache.ts": `export class QueryCache {
+  notify(): void {}
+  find(): Query {
+    return new Query();
+  }
+}
+
+export class Query {
+  fetch(): void {}
+}
+
+export class Other {
+  notify(): void {}
+}
+`,
+  "ts/client.ts": `import { Query, QueryCache } from "./cache";
+
+export interface Options {
+  cache: QueryCache;
+}
+
+export class QueryClient {
+  #queryCache: QueryCache;
+  private later = new QueryCache();
+
+  constructor(private readonly opts: Options) {
+    this.#queryCache = new QueryCache();
+  }
+
+  getQueryCache(): QueryCache {
+    return this.#queryCache;
+  }
+
+  run(query: Query): void {
+    this.#queryCache.notify();
+    this.getQueryCache()
+      .notify();
+    this.later?.notify();
+    this.opts.cache.notify();
+    const found = this.getQueryCache().find();
+    found.fetch();
+    query.fetch();
+  }
+}
+`,
+  "js/store.js": `class Emitter {
+  emit() {}
+}
+
+export class Store {
+  constructor(opts) {
+    this.events = new Emitter();
+    this.opts = new Emitter();
+    if (opts) this.opts = opts;
+  }
+  fire() {
+    this.events.emit();
+    this.opts.emit();
+  }
+}
+`,
+  "cobra/command.go": `package cobra
+
+type Command struct {
+	parent *Command
+	name   string
+}
+
+func NewCommand() *Command { return &Command{} }
+
+func (c *Command) Root() *Command { return c }
+
+func (c *Command) Lookup() (*Command, error) { return c, nil }
+
+func (c *Command) CommandPath() string {
+	if c.parent != nil {
+		return c.parent.CommandPath() + c.Root().Name()
+	}
+	return c.name
+}
+
+func (c *Command) Name() string { return c.name }
+
+func build() {
+	x := NewCommand()
+	x.CommandPath()
+	y, _ := x.Lookup()
+	y.Name()
+}
+
+type Commands []*Command
+
+func visit(cs Commands, byName map[string]*Command) {
+	for _, c := range cs {
+		c.Name()
+	}
+	byName["x"].Name()
+}
+`,
+  "pkg/core.py": `class Command:
+    def get_usage(self):
+        return ""
+
+
+class Context:
+    command: Command
+
+    def __init__(self):
+        self.helper = Command()
+
+    def usage(self):
+        self.helper.get_usage()
+        return self.command.get_usage()
+`,
+};
+
+const MEMORY = 4096;
+
+async function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, {
+    indexDir,
+    workers: 0,
+    embedder: "none",
+    maxMemoryMiB: MEMORY,
+  });
+  try {
+    await body(ex);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+}
+
+async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
+  return r.result_payload;
+}
+
+/** `file:line kind resolution` of each reference of `symbol`. */
+async function refs(ex: Executor, symbol: string): Promise<string[]> {
+  const p = await call(ex, "find_references", { symbol_name: symbol });
+  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
+}
+
+/** `file:line resolution` of each caller's call site. */
+async function callers(ex: Executor, symbol: string): Promise<string[]> {
+  const g = await call(ex, "get_call_graph", { symbol_name: symbol });
+  return (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`).sort();
+}
+
+Deno.test("parser: declared types of fields, properties, parameters and return types", async () => {
+  const client = await parseSource("ts/client.ts", FILES["ts/client.ts"]);
+  assert.deepEqual(client.types, [
+    ["Options.cache", "QueryCache"],
+    ["QueryClient.#queryCache", "QueryCache"],
+    ["QueryClient.opts", "Options"],
+    ["QueryClient.getQueryCache", "QueryCache"],
+    ["QueryClient.later", "=QueryCache()"],
+  ]);
+  // Values that disagree give no type (`this.opts = new Emitter()`, then `this.opts = opts`).
+  const store = await parseSource("js/store.js", FILES["js/store.js"]);
+  assert.deepEqual(store.types, [["Store.events", "=Emitter()"]]);
+  const go = await parseSource("cobra/command.go", FILES["cobra/command.go"]);
+  assert.deepEqual(go.types?.slice(0, 5), [
+    ["Command.parent", "Command"],
+    ["Command.name", "string"],
+    ["NewCommand", "Command"],
+    ["Command.Root", "Command"],
+    ["Command.Lookup", "Command"],
+  ]);
+  const py = await parseSource("pkg/core.py", FILES["pkg/core.py"]);
+  assert.deepEqual(py.types, [["Context.command", "Command"], ["Context.helper", "=Command()"]]);
+  // A receiver chain keeps its calls, without their arguments, across lines.
+  const chain = client.references?.find((r) => r.line === 22 && r.name === "notify");
+  assert.equal(chain?.receiver, "this.getQueryCache()");
+  assert.equal(chain?.receiverKind, "self");
+});
+
+Deno.test("references: methods through fields, properties and return types are inferred", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "QueryCache.notify"), [
+      "ts/cache.ts:2 definition exact",
+      "ts/client.ts:20 call inferred",
+      "ts/client.ts:22 call inferred",
+      "ts/client.ts:23 call inferred",
+      "ts/client.ts:24 call inferred",
+    ]);
+    // Other.notify has the same name and is reached by none of them.
+    assert.deepEqual(await refs(ex, "Other.notify"), ["ts/cache.ts:13 definition exact"]);
+    assert.deepEqual(await refs(ex, "Query.fetch"), [
+      "ts/cache.ts:9 definition exact",
+      "ts/client.ts:26 call inferred",
+      "ts/client.ts:27 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Emitter.emit"), [
+      "js/store.js:2 definition exact",
+      "js/store.js:12 call inferred",
+      "js/store.js:13 call name",
+    ]);
+  });
+});
+
+Deno.test("references and callers: Go fields, results, locals bound to calls, range elements", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Command.CommandPath"), [
+      "cobra/command.go:14 definition exact",
+      "cobra/command.go:16 call inferred",
+      "cobra/command.go:25 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Command.Name"), [
+      "cobra/command.go:16 call inferred",
+      "cobra/command.go:21 definition exact",
+      "cobra/command.go:27 call inferred",
+      "cobra/command.go:34 call inferred",
+      "cobra/command.go:36 call inferred",
+    ]);
+    assert.deepEqual(await callers(ex, "Command.CommandPath"), ["build inferred"]);
+  });
+});
+
+Deno.test("references: Python annotated class attributes and attributes set in __init__", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Command.get_usage"), [
+      "pkg/core.py:2 definition exact",
+      "pkg/core.py:13 call inferred",
+      "pkg/core.py:14 call inferred",
+    ]);
+  });
+});
