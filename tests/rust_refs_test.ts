@@ -1,8 +1,11 @@
 /**
  * Rust references that tree-sitter does not hand over as expressions: calls inside macro
  * arguments (`ok!(self.add_env(m))`, `debug!("…", p.name())`, `assert!(Foo::new(1))`) and
- * paths inside attributes (`#[arg(value_hint = ValueHint::DirPath)]`). On a small crate
- * written here, through the tools.
+ * paths inside attributes (`#[arg(value_hint = ValueHint::DirPath)]`); and methods reached
+ * through what the code declares: a struct field's type (`self.cmd.find_group(…)` with
+ * `cmd: &'a Command`), a method's return type (`Command::new(…).arg(…).get_name()`, `Self`
+ * being the implemented type), a `Box`/`Arc` of a type. On small crates written here,
+ * through the tools.
  */
 
 import assert from "node:assert/strict";
@@ -116,8 +119,11 @@ function has(lines: string[], ...want: string[]): void {
   for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
 }
 
-async function withCrate(body: (ex: Executor) => Promise<void>): Promise<void> {
-  const root = await makeProject(CRATE);
+async function withCrate(
+  body: (ex: Executor) => Promise<void>,
+  files: Record<string, string> = CRATE,
+): Promise<void> {
+  const root = await makeProject(files);
   const indexDir = await tempIndexDir();
   const ex = await createExecutor(root, {
     indexDir,
@@ -175,4 +181,73 @@ Deno.test("Rust: a path inside an attribute or a macro argument is a reference o
       "examples/hinted.rs:3 read",
     );
   });
+});
+
+const TYPED: Record<string, string> = {
+  "Cargo.toml": '[package]\nname = "typed"\n',
+  "src/lib.rs": `mod command;
+mod usage;
+`,
+  "src/command.rs": `pub struct Command {
+    name: String,
+}
+
+impl Command {
+    pub fn new(name: &str) -> Self {
+        Command { name: name.to_string() }
+    }
+
+    pub fn arg(self, _a: &str) -> Self {
+        self
+    }
+
+    pub fn find_group(&self, _id: &str) -> Option<&Command> {
+        None
+    }
+
+    pub fn get_name(&self) -> &str {
+        &self.name
+    }
+}
+`,
+  "src/usage.rs": `use std::sync::Arc;
+
+use crate::command::Command;
+
+pub struct Usage<'a> {
+    cmd: &'a Command,
+    shared: Arc<Command>,
+}
+
+impl<'a> Usage<'a> {
+    fn find_group(&self) -> bool {
+        false
+    }
+
+    fn go(&self) -> bool {
+        let built = Command::new("x").arg("y");
+        built.get_name();
+        self.shared.get_name();
+        self.cmd.find_group("g").is_some() || self.find_group()
+    }
+}
+`,
+};
+
+Deno.test("Rust: methods through a field's type, a return type and Box/Arc", async () => {
+  await withCrate(async (ex) => {
+    // `self.cmd.find_group(…)` is Command's (cmd: &'a Command), `self.find_group()` Usage's.
+    const group = await refsOf(ex, { symbol_name: "Command.find_group" });
+    has(group, "src/usage.rs:19 call");
+    assert.ok(!group.some((r) => r.startsWith("src/usage.rs:11 ")), group.join("\n"));
+    const own = await refsOf(ex, { symbol_name: "Usage.find_group" });
+    assert.deepEqual(own, ["src/usage.rs:11 definition", "src/usage.rs:19 call"]);
+    // A local bound to a builder chain (`-> Self`), and an `Arc<Command>` field.
+    has(
+      await refsOf(ex, { symbol_name: "Command.get_name" }),
+      "src/usage.rs:17 call",
+      "src/usage.rs:18 call",
+    );
+    has(await refsOf(ex, { symbol_name: "Command.arg" }), "src/usage.rs:16 call");
+  }, TYPED);
 });
