@@ -26,7 +26,7 @@
  * (or `--oracles DIR`), `gopls` and `go` (Debian `apt-get install gopls golang-go`).
  *
  * Run: `deno run -A bench/refs_vs_lsp.ts [--lang python,go,javascript,typescript,rust]
- *   [--symbols 30] [--seed 13] [--repo NAME] [--verbose]`
+ *   [--symbols 30] [--seed 13] [--repo NAME] [--verbose] [--misses 5]`
  *
  * @module
  */
@@ -46,9 +46,12 @@ const { values } = parseArgs({
     oracles: { type: "string", default: "/tmp/oracles" },
     verbose: { type: "boolean" },
     "lsp-log": { type: "boolean" },
+    misses: { type: "string", default: "5" },
   },
 });
 const bin = `${values.oracles}/node_modules/.bin`;
+/** How many missed and extra sites `--verbose` prints per symbol. */
+const MISSES = Number(values.misses);
 
 // ---------------------------------------------------------------------------------------
 // Corpora
@@ -394,8 +397,8 @@ function compare(
   if (missed.length || extra.length) {
     cases.push(
       `${label} ${kind}: server ${oracle.size}, codectx ${mine.size}, common ${tp}` +
-        (missed.length ? `; missed ${missed.slice(0, 5).join(" ")}` : "") +
-        (extra.length ? `; extra ${extra.slice(0, 5).join(" ")}` : ""),
+        (missed.length ? `; missed ${missed.slice(0, MISSES).join(" ")}` : "") +
+        (extra.length ? `; extra ${extra.slice(0, MISSES).join(" ")}` : ""),
     );
   }
 }

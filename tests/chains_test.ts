@@ -60,6 +60,21 @@ export class QueryClient {
   }
 }
 `,
+  "ts/sched.ts": `import { QueryCache } from "./cache";
+
+export function schedule() {
+  return function (this: QueryCache, x: number) {
+    this.notify();
+  };
+}
+
+export function maybe(c: QueryCache | null, d?: QueryCache | undefined) {
+  const e: QueryCache | null = null;
+  c.notify();
+  d.notify();
+  e.notify();
+}
+`,
   "js/store.js": `class Emitter {
   emit() {}
 }
@@ -73,6 +88,9 @@ export class Store {
   fire() {
     this.events.emit();
     this.opts.emit();
+  }
+  reset() {
+    this.events = null;
   }
 }
 `,
@@ -177,7 +195,8 @@ Deno.test("parser: declared types of fields, properties, parameters and return t
     ["QueryClient.getQueryCache", "QueryCache"],
     ["QueryClient.later", "=QueryCache()"],
   ]);
-  // Values that disagree give no type (`this.opts = new Emitter()`, then `this.opts = opts`).
+  // Values that disagree give no type (`this.opts = new Emitter()`, then `this.opts = opts`);
+  // a literal (`this.events = null`) says nothing.
   const store = await parseSource("js/store.js", FILES["js/store.js"]);
   assert.deepEqual(store.types, [["Store.events", "=Emitter()"]]);
   const go = await parseSource("cobra/command.go", FILES["cobra/command.go"]);
@@ -204,6 +223,10 @@ Deno.test("references: methods through fields, properties and return types are i
       "ts/client.ts:22 call inferred",
       "ts/client.ts:23 call inferred",
       "ts/client.ts:24 call inferred",
+      "ts/sched.ts:5 call inferred",
+      "ts/sched.ts:11 call inferred",
+      "ts/sched.ts:12 call inferred",
+      "ts/sched.ts:13 call inferred",
     ]);
     // Other.notify has the same name and is reached by none of them.
     assert.deepEqual(await refs(ex, "Other.notify"), ["ts/cache.ts:13 definition exact"]);

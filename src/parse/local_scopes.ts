@@ -129,7 +129,11 @@ export function classifyReceiver(
   selfWords: ReadonlySet<string> = NO_WORDS,
 ): [ReceiverKind, string | null] {
   const text = receiver.text;
-  if (how.self) return ["self", text];
+  if (how.self) {
+    // `function (this: T)` types `this` in that function.
+    const bound = lookup(stack, text);
+    return bound && !bound.startsWith("=") ? ["typed", bound] : ["self", text];
+  }
   if (how.typed) return ["typed", typeName(text)];
   const chain = chainOf(text);
   if (chain === null) return ["expr", null];

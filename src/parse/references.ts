@@ -375,7 +375,10 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     const c = readMatch(match, roles);
     if (c.package) found.package ??= c.package.text;
     if (c.self && c.receiver && c.receiver.text.length <= 8) found.selfWords.add(c.receiver.text);
-    if (c.declName && (c.declType || c.declValue)) {
+    // A literal assigned (`this.x = null`) says nothing of the type.
+    const literal = c.declValue !== null && c.declValue.namedChildCount === 0 &&
+      !c.declValue.type.includes("identifier");
+    if (c.declName && (c.declType || (c.declValue && !literal))) {
       found.declared.push({
         name: c.declName,
         type: c.declType ? typeName(c.declType.text) : valueType(c.declValue!),

@@ -118,6 +118,32 @@
     (nested_type_identifier name: (type_identifier) @local.type)
     (array_type) @local.type
   ]))
+; `function (this: T)`: `this` is a T there.
+(required_parameter
+  pattern: (this) @local.definition
+  type: (type_annotation [
+    (type_identifier) @local.type
+    (generic_type name: (type_identifier) @local.type)
+  ]))
+; `x: T | null`, `x?: T | undefined`: the type is T.
+(required_parameter
+  pattern: (identifier) @local.definition
+  type: (type_annotation
+    (union_type
+      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      (literal_type))))
+(optional_parameter
+  pattern: (identifier) @local.definition
+  type: (type_annotation
+    (union_type
+      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      (literal_type))))
+(variable_declarator
+  name: (identifier) @local.definition
+  type: (type_annotation
+    (union_type
+      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      (literal_type))))
 (required_parameter pattern: (identifier) @local.definition)
 (optional_parameter pattern: (identifier) @local.definition)
 (variable_declarator
@@ -131,7 +157,8 @@
 
 ; Declared types, read by the graph's receiver chains: fields and interface properties
 ; (`#client: QueryClient`), constructor parameter properties (`private cache: Cache`),
-; return types of functions and methods, module-level `const x: T`.
+; return types of functions and methods, module-level `const x: T`; `T | null` and
+; `T | undefined` are T.
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @declared.name
   type: (type_annotation [
@@ -143,6 +170,23 @@
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @declared.name
   value: (_) @declared.value)
+([
+  (public_field_definition
+    name: [(property_identifier) (private_property_identifier)] @declared.name
+    type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+  (property_signature
+    name: (property_identifier) @declared.name
+    type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+  (method_definition
+    name: (_) @declared.name
+    return_type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+  (method_signature
+    name: (_) @declared.name
+    return_type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+  (function_declaration
+    name: (identifier) @declared.name
+    return_type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+])
 (property_signature
   name: (property_identifier) @declared.name
   type: (type_annotation [
