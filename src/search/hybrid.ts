@@ -268,12 +268,10 @@ export async function retrieve(
   let dense: Float32Array | null = null;
   let denseTop: Hit[] = [];
   const vectors = mode === "lexical" ? null : sync.vectorsFor(table);
-  if (vectors && vectors.index.count > 0) {
-    const qv = await embedQuery(vectors.choice, query);
-    const d = new Float32Array(n);
-    vectors.index.scoreAll(qv, d);
-    dense = d;
-    denseTop = topK(n, C, (i) => d[i], accept);
+  const qv = vectors && vectors.index.count > 0 ? await embedQuery(vectors.choice, query) : null;
+  if (vectors && qv) {
+    // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
+    ({ scores: dense, top: denseTop } = vectors.index.nearest(qv, C, accept));
   }
 
   // Lexical side.
@@ -288,6 +286,8 @@ export async function retrieve(
     lexMax = lexical.score(qTokens, l, lexCover ?? undefined);
     lex = l;
     lexTop = topK(n, C, (i) => (l[i] > 0 ? l[i] : NaN), accept);
+    // The lexical candidates get their dense score too (the shortlist may miss them).
+    if (vectors && qv && dense) vectors.index.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }
   const qIds = new Set(lexical ? qTokens.map((t) => lexical.termId(t)).filter((i) => i >= 0) : []);
   const nameCover = (row: number) => {

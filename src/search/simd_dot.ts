@@ -116,3 +116,191 @@ export function simdScan(rows: number, stride: number): SimdScan | null {
     run: (n) => dot(dataBytes, 0, n, stride * 4, dataBytes + stride * 4),
   };
 }
+
+/**
+ * The body of `dot8`: `dot8(q, a, ids, count, rowBytes, out)` writes, for each `i < count`,
+ * `out[i] = Σ a[ids[i]]·q` in int32: rows of `rowBytes` int8 (a multiple of 16) at `a`,
+ * the query as int16 at `q` (two bytes per dimension), row numbers (int32) at `ids`. Rows
+ * are picked by number, so one call scans a whole index, a few partitions or a list of
+ * candidates alike.
+ */
+const DOT8_BODY: number[] = [
+  [0x02, 0x03, 0x7f, 0x03, 0x7b], // locals: i, j, pa (i32); acc, acc2, v (v128)
+  [0x02, 0x40, 0x03, 0x40], // block, loop (rows)
+  [0x20, 0x06, 0x20, 0x03, 0x4f, 0x0d, 0x01], // i >= count → done
+  // pa = a + ids[i] · rowBytes
+  [0x20, 0x01, 0x20, 0x02, 0x20, 0x06, 0x41, 0x02, 0x74, 0x6a, 0x28, 0x02, 0x00],
+  [0x20, 0x04, 0x6c, 0x6a, 0x21, 0x08],
+  [0xfd, 0x0c, ...new Array<number>(16).fill(0), 0x22, 0x09, 0x21, 0x0a], // accs = 0
+  [0x41, 0x00, 0x21, 0x07], // j = 0
+  [0x03, 0x40], // loop (16 values per turn)
+  [0x20, 0x08, 0x20, 0x07, 0x6a, 0xfd, 0x00, 0x00, 0x00, 0x21, 0x0b], // v = load pa + j
+  // acc += dot(i16x8(low half of v), q[2j…])
+  [0x20, 0x09, 0x20, 0x0b, 0xfd, 0x87, 0x01],
+  [0x20, 0x00, 0x20, 0x07, 0x41, 0x01, 0x74, 0x6a, 0xfd, 0x00, 0x01, 0x00],
+  [0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01, 0x21, 0x09],
+  // acc2 += dot(i16x8(high half of v), q[2j + 16…])
+  [0x20, 0x0a, 0x20, 0x0b, 0xfd, 0x88, 0x01],
+  [0x20, 0x00, 0x20, 0x07, 0x41, 0x01, 0x74, 0x6a, 0xfd, 0x00, 0x01, 0x10],
+  [0xfd, 0xba, 0x01, 0xfd, 0xae, 0x01, 0x21, 0x0a],
+  [0x20, 0x07, 0x41, 0x10, 0x6a, 0x22, 0x07], // j += 16
+  [0x20, 0x04, 0x49, 0x0d, 0x00, 0x0b], // while j < rowBytes
+  [0x20, 0x09, 0x20, 0x0a, 0xfd, 0xae, 0x01, 0x21, 0x09], // acc += acc2
+  [0x20, 0x05, 0x20, 0x06, 0x41, 0x02, 0x74, 0x6a], // &out[i]
+  [0x20, 0x09, 0xfd, 0x1b, 0x00, 0x20, 0x09, 0xfd, 0x1b, 0x01, 0x6a], // lane 0 + lane 1
+  [0x20, 0x09, 0xfd, 0x1b, 0x02, 0x6a, 0x20, 0x09, 0xfd, 0x1b, 0x03, 0x6a], // + lanes 2, 3
+  [0x36, 0x02, 0x00], // out[i] = …
+  [0x20, 0x06, 0x41, 0x01, 0x6a, 0x21, 0x06], // i++
+  [0x0c, 0x00, 0x0b, 0x0b, 0x0b], // next row; end loop, block, function
+].flat();
+
+/** The int8 module: one function `dot8` over an imported memory `env.mem`. */
+const DOT8_WASM = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...section(1, [0x01, 0x60, 0x06, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]), // (i32 ×6) → ()
+  ...section(2, [0x01, 0x03, 0x65, 0x6e, 0x76, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00, 0x01]),
+  ...section(3, [0x01, 0x00]),
+  ...section(7, [0x01, 0x04, 0x64, 0x6f, 0x74, 0x38, 0x00, 0x00]), // export "dot8"
+  ...section(10, [0x01, ...leb(DOT8_BODY.length), ...DOT8_BODY]),
+]);
+
+let dot8Module: WebAssembly.Module | null | undefined;
+
+function simd8Module(): WebAssembly.Module | null {
+  if (dot8Module === undefined) {
+    try {
+      dot8Module = WebAssembly.validate(DOT8_WASM) ? new WebAssembly.Module(DOT8_WASM) : null;
+    } catch {
+      dot8Module = null;
+    }
+  }
+  return dot8Module;
+}
+
+/** Int8 rows in WebAssembly memory and the kernel that scores picked rows against a query. */
+export interface Int8Scan {
+  /** rows × stride int8 at offset 0. */
+  data: Int8Array;
+  /** The query, `stride` int16 (zero past the dimensions). */
+  query: Int16Array;
+  /** Row numbers to score (up to `rows`). */
+  ids: Int32Array;
+  /** One int32 dot product per entry of `ids` after `run`. */
+  out: Int32Array;
+  /** Scores the rows `ids[0…count)` against `query` into `out[0…count)`. */
+  run(count: number): void;
+}
+
+/**
+ * Memory for `rows` int8 rows of `stride` values (a multiple of 16) and the kernel, or null
+ * where WebAssembly SIMD is missing, there are no rows, or they exceed 4 GiB.
+ */
+export function int8Scan(rows: number, stride: number): Int8Scan | null {
+  const module = simd8Module();
+  if (!module || rows === 0 || stride % 16 !== 0) return null;
+  const dataBytes = Math.ceil((rows * stride) / 16) * 16;
+  const queryAt = dataBytes;
+  const idsAt = queryAt + stride * 2;
+  const outAt = idsAt + rows * 4;
+  const pages = Math.ceil((outAt + rows * 4) / 65536);
+  if (pages > 65536) return null;
+  const mem = new WebAssembly.Memory({ initial: pages });
+  const instance = new WebAssembly.Instance(module, { env: { mem } });
+  const dot8 = instance.exports.dot8 as (
+    q: number,
+    a: number,
+    ids: number,
+    count: number,
+    rowBytes: number,
+    out: number,
+  ) => void;
+  return {
+    data: new Int8Array(mem.buffer, 0, rows * stride),
+    query: new Int16Array(mem.buffer, queryAt, stride),
+    ids: new Int32Array(mem.buffer, idsAt, rows),
+    out: new Int32Array(mem.buffer, outAt, rows),
+    run: (count) => dot8(queryAt, 0, idsAt, count, stride, outAt),
+  };
+}
+
+/**
+ * The body of `ham`: `ham(q, a, rows, rowBytes, out)` writes `out[r]` = the number of bits
+ * where row `r` (of `rowBytes`, a multiple of 8, at `a`) differs from the code at `q`.
+ * Plain 64-bit `popcnt`: no SIMD needed.
+ */
+const HAM_BODY: number[] = [
+  [0x02, 0x03, 0x7f, 0x01, 0x7e], // locals: r, j, pa (i32); acc (i64)
+  [0x20, 0x01, 0x21, 0x07], // pa = a
+  [0x02, 0x40, 0x03, 0x40], // block, loop (rows)
+  [0x20, 0x05, 0x20, 0x02, 0x4f, 0x0d, 0x01], // r >= rows → done
+  [0x42, 0x00, 0x21, 0x08, 0x41, 0x00, 0x21, 0x06], // acc = 0, j = 0
+  [0x03, 0x40], // loop (8 bytes per turn)
+  [0x20, 0x08, 0x20, 0x07, 0x20, 0x06, 0x6a, 0x29, 0x03, 0x00], // acc, i64.load pa + j
+  [0x20, 0x00, 0x20, 0x06, 0x6a, 0x29, 0x03, 0x00], // i64.load q + j
+  [0x85, 0x7b, 0x7c, 0x21, 0x08], // acc += popcnt(a ^ q)
+  [0x20, 0x06, 0x41, 0x08, 0x6a, 0x22, 0x06], // j += 8
+  [0x20, 0x03, 0x49, 0x0d, 0x00, 0x0b], // while j < rowBytes
+  [0x20, 0x04, 0x20, 0x05, 0x41, 0x02, 0x74, 0x6a], // &out[r]
+  [0x20, 0x08, 0xa7, 0x36, 0x02, 0x00], // out[r] = i32(acc)
+  [0x20, 0x07, 0x20, 0x03, 0x6a, 0x21, 0x07], // pa += rowBytes
+  [0x20, 0x05, 0x41, 0x01, 0x6a, 0x21, 0x05], // r++
+  [0x0c, 0x00, 0x0b, 0x0b, 0x0b], // next row; end loop, block, function
+].flat();
+
+const HAM_WASM = new Uint8Array([
+  ...[0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00],
+  ...section(1, [0x01, 0x60, 0x05, 0x7f, 0x7f, 0x7f, 0x7f, 0x7f, 0x00]), // (i32 ×5) → ()
+  ...section(2, [0x01, 0x03, 0x65, 0x6e, 0x76, 0x03, 0x6d, 0x65, 0x6d, 0x02, 0x00, 0x01]),
+  ...section(3, [0x01, 0x00]),
+  ...section(7, [0x01, 0x03, 0x68, 0x61, 0x6d, 0x00, 0x00]), // export "ham"
+  ...section(10, [0x01, ...leb(HAM_BODY.length), ...HAM_BODY]),
+]);
+
+let hamModule: WebAssembly.Module | null | undefined;
+
+/** Bit codes of rows in WebAssembly memory and the kernel that counts differing bits. */
+export interface HammingScan {
+  /** rows × `words` 64-bit words of code (as bytes), at offset 0. */
+  codes: Uint8Array;
+  /** The query's code. */
+  query: Uint8Array;
+  /** One distance per row after `run`. */
+  out: Int32Array;
+  /** Counts, for each of the first `rows` rows, the bits where its code differs from `query`. */
+  run(rows: number): void;
+}
+
+/**
+ * Memory for `rows` codes of `bits` bits (rounded up to 64) and the Hamming kernel, or
+ * null where WebAssembly is missing or there are no rows.
+ */
+export function hammingScan(rows: number, bits: number): HammingScan | null {
+  if (hamModule === undefined) {
+    try {
+      hamModule = WebAssembly.validate(HAM_WASM) ? new WebAssembly.Module(HAM_WASM) : null;
+    } catch {
+      hamModule = null;
+    }
+  }
+  if (!hamModule || rows === 0) return null;
+  const rowBytes = Math.ceil(bits / 64) * 8;
+  const queryAt = rows * rowBytes;
+  const outAt = queryAt + rowBytes;
+  const pages = Math.ceil((outAt + rows * 4) / 65536);
+  if (pages > 65536) return null;
+  const mem = new WebAssembly.Memory({ initial: pages });
+  const instance = new WebAssembly.Instance(hamModule, { env: { mem } });
+  const ham = instance.exports.ham as (
+    q: number,
+    a: number,
+    rows: number,
+    rowBytes: number,
+    out: number,
+  ) => void;
+  return {
+    codes: new Uint8Array(mem.buffer, 0, rows * rowBytes),
+    query: new Uint8Array(mem.buffer, queryAt, rowBytes),
+    out: new Int32Array(mem.buffer, outAt, rows),
+    run: (n) => ham(queryAt, 0, n, rowBytes, outAt),
+  };
+}

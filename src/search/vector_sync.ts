@@ -148,6 +148,8 @@ export class VectorSync {
   private status: VectorProgress;
   private stopListening: () => void;
   private lastEmit = 0;
+  /** The embedder `spec` resolves to (once per generation: it stats the model's files). */
+  private resolved: Promise<ResolvedEmbedder | null> | null = null;
 
   constructor(
     private readonly project: Project,
@@ -188,6 +190,7 @@ export class VectorSync {
 
   /** A newer generation was committed: stop the run in flight at its next batch and redo. */
   private restart(): void {
+    this.resolved = null;
     if (this.running) this.again = true;
     else this.start();
   }
@@ -273,7 +276,11 @@ export class VectorSync {
     const store = this.project.store;
     const generation = await store.currentGeneration();
     if (generation === null) return null;
-    const choice = await resolveEmbedder(this.spec);
+    this.resolved ??= resolveEmbedder(this.spec);
+    const choice = await this.resolved.catch((err) => {
+      this.resolved = null;
+      throw err;
+    });
     if (!choice) {
       this.status = { ...this.status, state: "off" };
       return null;
@@ -292,7 +299,7 @@ export class VectorSync {
     };
     this.report(true);
     const dims = await this.dimensions(choice, prev);
-    const index = new FlatVectorIndex(rows, dims);
+    const index = new FlatVectorIndex(rows, dims, "int8");
     const hashes = new Array<string>(rows).fill("");
     this.current = { generation: table.generation, choice, index, table, hashes };
     this.status.dimensions = dims;
@@ -452,12 +459,17 @@ export class VectorSync {
     });
   }
 
-  /** Marks the generation complete and drops blocks no generation uses, if still current. */
+  /**
+   * Marks the generation complete, seals its vectors for the fast scan (sign codes, see
+   * `FlatVectorIndex.seal`) and drops blocks no generation uses, if still current.
+   */
   private async complete(run: Run): Promise<void> {
     const { store, choice, table, prev, index } = run;
     this.status = { ...this.status, done: index.count, state: "complete" };
     this.report(true);
     if ((await store.currentGeneration()) !== table.generation || this.closed) return;
+    await index.seal();
+    if (this.closed) return;
     const keep = new Set(table.files.map((f) => f.blob));
     if (prev) {
       await deleteBlocks(

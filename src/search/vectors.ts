@@ -1,13 +1,25 @@
 /**
- * A flat vector index in pure TypeScript: one contiguous typed array (float32, or int8
- * with a scale per row), rows addressed like the chunk table, exhaustive dot products and
- * a bounded heap for the top k. Float32 rows are scanned by a WebAssembly SIMD kernel
- * where the runtime has one.
+ * A vector index in pure TypeScript: one contiguous typed array (float32, or int8 with a
+ * scale per row), rows addressed like the chunk table, dot products and a bounded heap for
+ * the top k. Both kinds are scanned by WebAssembly SIMD kernels where the runtime has them.
+ *
+ * A complete int8 index is sealed (`seal`): each row also gets a code of one bit per
+ * dimension (the sign of its difference from the mean row), and `nearest` first ranks every
+ * row by the bits where its code differs from the query's (a 64-bit `popcnt` per word: 32
+ * bytes per row instead of 256), then scores only the best thousand or so rows exactly.
+ * `bench/dense_recall.ts` measures what this keeps of the exact answer.
  *
  * @module
  */
 
-import { type SimdScan, simdScan } from "./simd_dot.ts";
+import {
+  type HammingScan,
+  hammingScan,
+  type Int8Scan,
+  int8Scan,
+  type SimdScan,
+  simdScan,
+} from "./simd_dot.ts";
 import { type Hit, topK } from "./top_k.ts";
 
 export { type Hit, topK } from "./top_k.ts";
@@ -29,38 +41,56 @@ export function normalize(v: Float32Array): Float32Array {
 /** How rows are held in memory. */
 export type Quantization = "float32" | "int8";
 
+/** What `nearest` found: the best rows, and the score of every row it looked at. */
+export interface Nearest {
+  /** Best first. */
+  top: Hit[];
+  /** One entry per row: its score where scanned, NaN elsewhere (and for absent rows). */
+  scores: Float32Array;
+  /** Rows scored exactly (every present row when the index is not sealed). */
+  scanned: number;
+}
+
+/** Rows a sealed index scores exactly for `nearest(q, k)`, by default: max(this, 4k). */
+export const MIN_SHORTLIST = 1000;
+
 /** A fixed number of rows of `dimensions` each; a row is absent until set. */
 export class FlatVectorIndex {
   readonly present: Uint8Array;
-  /** Floats per row: `dimensions` rounded up to a multiple of 8 (two SIMD registers). */
+  /** Values per row: `dimensions` rounded up to the SIMD kernel's step (8 floats, 16 int8). */
   private readonly stride: number;
   private f32: Float32Array | null = null;
   private simd: SimdScan | null = null;
   private i8: Int8Array | null = null;
+  private simd8: Int8Scan | null = null;
   private scales: Float32Array | null = null;
   private filled = 0;
+  /** The sign codes of a sealed index, and the mean row they are taken from. */
+  private codes: { scan: HammingScan; mean: Float32Array } | null = null;
 
   constructor(
     readonly rows: number,
     readonly dimensions: number,
     readonly quantization: Quantization = "float32",
-    /** Use the WebAssembly SIMD kernel when available (default true). */
+    /** Use the WebAssembly SIMD kernels when available (default true). */
     useSimd = true,
   ) {
     this.present = new Uint8Array(rows);
-    this.stride = Math.ceil(dimensions / 8) * 8;
     if (quantization === "int8") {
-      this.i8 = new Int8Array(rows * dimensions);
+      this.stride = Math.ceil(dimensions / 16) * 16;
+      this.simd8 = useSimd ? int8Scan(rows, this.stride) : null;
+      this.i8 = this.simd8?.data ?? new Int8Array(rows * this.stride);
       this.scales = new Float32Array(rows);
     } else {
+      this.stride = Math.ceil(dimensions / 8) * 8;
       this.simd = useSimd ? simdScan(rows, this.stride) : null;
       this.f32 = this.simd?.data ?? new Float32Array(rows * this.stride);
     }
   }
 
-  /** Whether scans run on the WebAssembly SIMD kernel. */
+  /** Whether scans run on a WebAssembly SIMD kernel. */
   get accelerated(): boolean {
-    return this.simd !== null;
+    return this.simd !== null || this.simd8 !== null;
   }
 
   /** Rows that hold a vector. */
@@ -68,10 +98,21 @@ export class FlatVectorIndex {
     return this.filled;
   }
 
-  /** Stores a (unit) vector in `row`. */
+  /** Bytes the rows take (vectors and scales). */
+  get bytes(): number {
+    return this.rows * this.stride * (this.f32 ? 4 : 1) + (this.scales ? this.rows * 4 : 0);
+  }
+
+  /** Whether `nearest` ranks by sign codes first (see `seal`). */
+  get sealed(): boolean {
+    return this.codes !== null;
+  }
+
+  /** Stores a (unit) vector in `row`. A seal made before is broken. */
   set(row: number, v: ArrayLike<number>): void {
     const d = this.dimensions;
     if (v.length !== d) throw new Error(`vector has ${v.length} dimensions, expected ${d}`);
+    this.codes = null;
     if (this.f32) {
       this.f32.set(v, row * this.stride);
     } else {
@@ -79,7 +120,8 @@ export class FlatVectorIndex {
       for (let i = 0; i < d; i++) max = Math.max(max, Math.abs(v[i]));
       const scale = max / 127 || 1;
       const i8 = this.i8!;
-      for (let i = 0; i < d; i++) i8[row * d + i] = Math.round(v[i] / scale);
+      const o = row * this.stride;
+      for (let i = 0; i < d; i++) i8[o + i] = Math.round(v[i] / scale);
       this.scales![row] = scale;
     }
     if (!this.present[row]) {
@@ -92,11 +134,26 @@ export class FlatVectorIndex {
   get(row: number): Float32Array | null {
     if (!this.present[row]) return null;
     const d = this.dimensions;
-    if (this.f32) return this.f32.slice(row * this.stride, row * this.stride + d);
+    const o = row * this.stride;
+    if (this.f32) return this.f32.slice(o, o + d);
     const out = new Float32Array(d);
     const s = this.scales![row];
-    for (let i = 0; i < d; i++) out[i] = this.i8![row * d + i] * s;
+    for (let i = 0; i < d; i++) out[i] = this.i8![o + i] * s;
     return out;
+  }
+
+  /** Adds `weight` × the vector of `row` (dequantised) into `acc`; false when absent. */
+  addTo(row: number, acc: Float32Array, weight = 1): boolean {
+    if (!this.present[row]) return false;
+    const d = this.dimensions;
+    const o = row * this.stride;
+    if (this.f32) {
+      for (let i = 0; i < d; i++) acc[i] += weight * this.f32[o + i];
+    } else {
+      const w = weight * this.scales![row];
+      for (let i = 0; i < d; i++) acc[i] += w * this.i8![o + i];
+    }
+    return true;
   }
 
   /** Writes the dot product of `q` with every present row into `out` (NaN when absent). */
@@ -109,18 +166,194 @@ export class FlatVectorIndex {
       query.set(q.subarray(0, d));
       this.simd.run(this.rows);
       for (let r = 0; r < this.rows; r++) out[r] = present[r] ? res[r] : NaN;
+    } else if (this.simd8) {
+      const ids = this.simd8.ids;
+      for (let r = 0; r < this.rows; r++) ids[r] = r;
+      const qs = this.loadQuery8(q);
+      this.simd8.run(this.rows);
+      const res = this.simd8.out;
+      const scales = this.scales!;
+      for (let r = 0; r < this.rows; r++) out[r] = present[r] ? res[r] * scales[r] * qs : NaN;
     } else if (this.f32) {
       scoreFloat32(this.f32, this.stride, d, present, q, out);
     } else {
-      scoreInt8(this.i8!, this.scales!, d, present, q, out);
+      scoreInt8(this.i8!, this.scales!, this.stride, d, present, q, out);
     }
   }
 
-  /** The `k` rows most similar to `q` among those `accept` lets through. */
+  /**
+   * Scores the rows `ids[0…count)` against `q`: `out[i]` for `ids[i]` (NaN when absent).
+   * With the int8 kernel this touches only those rows.
+   */
+  scoreIds(q: Float32Array, ids: Int32Array, count: number, out: Float32Array): void {
+    const present = this.present;
+    if (this.simd8) {
+      const qs = this.loadQuery8(q);
+      const res = this.simd8.out;
+      const scales = this.scales!;
+      const cap = this.simd8.ids.length;
+      for (let at = 0; at < count; at += cap) {
+        const n = Math.min(cap, count - at);
+        this.simd8.ids.set(ids.subarray(at, at + n));
+        this.simd8.run(n);
+        for (let i = 0; i < n; i++) {
+          const r = ids[at + i];
+          out[at + i] = present[r] ? res[i] * scales[r] * qs : NaN;
+        }
+      }
+      return;
+    }
+    for (let i = 0; i < count; i++) out[i] = this.dot(q, ids[i]);
+  }
+
+  /** Sets `out[row]` to the score of each of `rows` (a hybrid search's other candidates). */
+  scoreRows(q: Float32Array, rows: ArrayLike<number>, out: Float32Array): void {
+    const ids = Int32Array.from(rows);
+    const res = new Float32Array(ids.length);
+    this.scoreIds(q, ids, ids.length, res);
+    for (let i = 0; i < ids.length; i++) out[ids[i]] = res[i];
+  }
+
+  /** The `k` rows most similar to `q` among those `accept` lets through (every row scanned). */
   search(q: Float32Array, k: number, accept?: (row: number) => boolean): Hit[] {
     const scores = new Float32Array(this.rows);
     this.scoreAll(q, scores);
     return topK(this.rows, k, (i) => scores[i], accept);
+  }
+
+  /**
+   * The `k` rows most similar to `q` among those `accept` lets through. A sealed index
+   * scores exactly only the `shortlist` rows whose sign codes are nearest to the query's
+   * (approximate: see `bench/dense_recall.ts`); otherwise every row is scored.
+   */
+  nearest(
+    q: Float32Array,
+    k: number,
+    accept?: (row: number) => boolean,
+    shortlist = Math.max(MIN_SHORTLIST, 4 * k),
+  ): Nearest {
+    const scores = new Float32Array(this.rows);
+    const codes = this.codes;
+    if (!codes || shortlist >= this.filled) {
+      this.scoreAll(q, scores);
+      return { top: topK(this.rows, k, (i) => scores[i], accept), scores, scanned: this.filled };
+    }
+    scores.fill(NaN);
+    const ids = this.shortlist(codes, q, shortlist, accept);
+    const res = new Float32Array(ids.length);
+    this.scoreIds(q, ids, ids.length, res);
+    for (let i = 0; i < ids.length; i++) scores[ids[i]] = res[i];
+    const top = topK(ids.length, k, (i) => res[i]);
+    for (const h of top) h.row = ids[h.row];
+    return { top, scores, scanned: ids.length };
+  }
+
+  /**
+   * Seals a complete int8 index for `nearest`: the mean row, and each row's code (one bit
+   * per dimension: above the mean or not). Works in slices of rows, yielding to the event
+   * loop between them; false when left unsealed (float32, no kernel, a row set meanwhile).
+   */
+  async seal(): Promise<boolean> {
+    const i8 = this.i8;
+    if (!i8 || this.filled === 0) return false;
+    const scan = hammingScan(this.rows, this.dimensions);
+    if (!scan) return false;
+    const filled = this.filled;
+    const d = this.dimensions;
+    const mean = new Float32Array(d);
+    const SLICE = 4096;
+    for (let r = 0; r < this.rows; r++) {
+      this.addTo(r, mean, 1 / filled);
+      if (r % SLICE === SLICE - 1) await yieldToLoop();
+    }
+    const rowBytes = scan.codes.length / this.rows;
+    for (let r = 0; r < this.rows; r++) {
+      if (this.present[r]) {
+        encodeSigns(i8, r * this.stride, this.scales![r], mean, scan.codes, r * rowBytes);
+      }
+      if (r % SLICE === SLICE - 1) await yieldToLoop();
+    }
+    if (this.filled !== filled) return false;
+    this.codes = { scan, mean };
+    return true;
+  }
+
+  /** The `n` accepted present rows whose codes differ least from `q`'s. */
+  private shortlist(
+    codes: { scan: HammingScan; mean: Float32Array },
+    q: Float32Array,
+    n: number,
+    accept?: (row: number) => boolean,
+  ): Int32Array {
+    const { scan, mean } = codes;
+    const d = this.dimensions;
+    scan.query.fill(0);
+    for (let i = 0; i < d; i++) if (q[i] > mean[i]) scan.query[i >> 3] |= 1 << (i & 7);
+    scan.run(this.rows);
+    const dist = scan.out;
+    const present = this.present;
+    // A histogram of distances (0…d) finds the cut without sorting; d + 1 marks a row out.
+    const hist = new Int32Array(d + 2);
+    for (let r = 0; r < this.rows; r++) {
+      if (present[r] && (!accept || accept(r))) hist[dist[r]]++;
+      else dist[r] = d + 1;
+    }
+    let cut = 0;
+    for (let seen = 0; cut <= d && seen + hist[cut] < n; cut++) seen += hist[cut];
+    // Rows below the cut, then rows at the cut until `n`.
+    const out: number[] = [];
+    for (let r = 0; r < this.rows; r++) if (dist[r] < cut) out.push(r);
+    for (let r = 0; r < this.rows && out.length < n && cut <= d; r++) {
+      if (dist[r] === cut) out.push(r);
+    }
+    return Int32Array.from(out);
+  }
+
+  /** Loads `q` into the int8 kernel's int16 query; returns the factor of its scores. */
+  private loadQuery8(q: Float32Array): number {
+    const d = this.dimensions;
+    const query = this.simd8!.query;
+    let max = 0;
+    for (let i = 0; i < d; i++) max = Math.max(max, Math.abs(q[i]));
+    // |Σ row·q| ≤ d · 127 · limit must fit an int32.
+    const limit = Math.min(32767, Math.floor(0x7fffffff / (d * 127)));
+    const qs = max / limit || 1;
+    query.fill(0);
+    for (let i = 0; i < d; i++) query[i] = Math.round(q[i] / qs);
+    return qs;
+  }
+
+  /** The dot product of `q` with one row in plain JavaScript (NaN when absent). */
+  private dot(q: Float32Array, row: number): number {
+    if (!this.present[row]) return NaN;
+    const d = this.dimensions;
+    const o = row * this.stride;
+    let s = 0;
+    if (this.f32) {
+      for (let i = 0; i < d; i++) s += this.f32[o + i] * q[i];
+      return s;
+    }
+    for (let i = 0; i < d; i++) s += this.i8![o + i] * q[i];
+    return s * this.scales![row];
+  }
+}
+
+/** Resolves after the event loop has run (a timer, so that I/O callbacks run too). */
+function yieldToLoop(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** Writes the code of one int8 row: bit i set when its value i is above the mean's. */
+function encodeSigns(
+  i8: Int8Array,
+  at: number,
+  scale: number,
+  mean: Float32Array,
+  codes: Uint8Array,
+  to: number,
+): void {
+  for (let i = 0; i < mean.length; i++) {
+    if (i8[at + i] * scale > mean[i]) codes[to + (i >> 3)] |= 1 << (i & 7);
   }
 }
 
@@ -154,16 +387,17 @@ function scoreFloat32(
   }
 }
 
-/** Dot products of `q` with int8 rows of `d` values, each times its row's scale. */
+/** Dot products of `q` with int8 rows `stride` apart, each times its row's scale. */
 function scoreInt8(
   a: Int8Array,
   scales: Float32Array,
+  stride: number,
   d: number,
   present: Uint8Array,
   q: Float32Array,
   out: Float32Array,
 ): void {
-  for (let r = 0, o = 0; r < present.length; r++, o += d) {
+  for (let r = 0, o = 0; r < present.length; r++, o += stride) {
     if (!present[r]) {
       out[r] = NaN;
       continue;
