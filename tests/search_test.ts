@@ -12,6 +12,7 @@ import { transformersProvider } from "../src/search/embedders/transformers.ts";
 import { useLiteProvider } from "../src/search/embedders/use_lite.ts";
 import { fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
 import { bestSnippet } from "../src/search/present.ts";
+import { pointAtMember } from "../src/search/members.ts";
 import { buildLexicalIndex } from "../src/search/lexical.ts";
 import {
   DEFAULT_RERANK,
@@ -593,6 +594,84 @@ Deno.test("results point at the member that matched; overloads at their implemen
     assert.equal(o.snippets[0].end_line, 7);
     assert.ok(o.snippets[0].snippet.includes("out.push"));
   }, SCOPED);
+});
+
+Deno.test("hybrid: a class chunk points at the member the query's meaning matches", async () => {
+  await withProject("codectx-code", async (p) => {
+    const r = await searchProject(p, "drop the cache entries that have expired", {
+      wait_for_vectors: true,
+    });
+    const hit = r.snippets.find((s) => s.file === "src/Cache.java");
+    assert.ok(hit, JSON.stringify(r.snippets));
+    assert.equal(hit.symbol, "Cache.evictExpiredEntries");
+    assert.equal(hit.line, 8);
+    assert.equal(hit.end_line, 10);
+    const size = await searchProject(p, "how many entries the cache holds", {
+      wait_for_vectors: true,
+    });
+    const s = size.snippets.find((x) => x.file === "src/Cache.java");
+    assert.equal(s?.symbol, "Cache.size");
+  }, SCOPED);
+});
+
+Deno.test("pointing: the cosine decides; a container needs a clear lead, a function none", () => {
+  const chunk: ChunkRecord = {
+    id: "a.py:1-7",
+    file: "a.py",
+    startLine: 1,
+    endLine: 7,
+    symbol: "Box",
+    kind: "class",
+    language: "python",
+    text:
+      "class Box:\n    size = 1\n    def open(self):\n        pass\n    def close(self):\n        pass\n",
+  };
+  const sym = (name: string, kind: string, s: number, e: number, parent: string | null) =>
+    ({
+      name,
+      qualifiedName: parent ? `${parent}.${name}` : name,
+      kind,
+      file: "a.py",
+      line: s,
+      startLine: s,
+      endLine: e,
+      parent,
+      signature: "",
+      doc: "",
+      language: "python",
+    }) as unknown as SymbolRecord;
+  const box = sym("Box", "class", 1, 6, null);
+  const symbols = [box, sym("open", "method", 3, 4, "Box"), sym("close", "method", 5, 6, "Box")];
+  const cos = (table: Record<string, number>) => (_f: string, _p: string | null, code: string) =>
+    table[code.includes("def close") ? "close" : code.includes("def open") ? "open" : "head"];
+  const none = () => 0;
+  assert.equal(
+    pointAtMember(chunk, box, symbols, none, cos({ head: 0.3, open: 0.2, close: 0.5 })).symbol,
+    "Box.close",
+  );
+  // The head leads the best member by less than the handicap: the member.
+  assert.equal(
+    pointAtMember(chunk, box, symbols, none, cos({ head: 0.5, open: 0.4, close: 0.1 })).symbol,
+    "Box.open",
+  );
+  // By more: the class.
+  assert.equal(
+    pointAtMember(chunk, box, symbols, none, cos({ head: 0.9, open: 0.4, close: 0.1 })).symbol,
+    "Box",
+  );
+  // A function's nested definitions win only by matching better than the rest of it.
+  const fn = { ...box, kind: "function" } as SymbolRecord;
+  const fnSymbols = [fn, symbols[1], symbols[2]];
+  assert.equal(
+    pointAtMember(
+      { ...chunk, kind: "function" },
+      fn,
+      fnSymbols,
+      none,
+      cos({ head: 0.5, open: 0.4, close: 0.1 }),
+    ).symbol,
+    "Box",
+  );
 });
 
 Deno.test("scope: code before docs by default, tests only when asked", async () => {

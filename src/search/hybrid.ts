@@ -9,7 +9,13 @@
 import { CodectxError } from "../errors.ts";
 import type { Project } from "../index/project.ts";
 import type { WireSearchItem } from "./item.ts";
-import type { ResolvedEmbedder } from "./embedder.ts";
+import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
+import type { MemberSimilarity } from "./members.ts";
+
+/** An embedder that also embeds one text synchronously (`codectx-code`). */
+interface SyncEmbedder extends Embedder {
+  embedOne(text: string): Float32Array;
+}
 import { inProcessEmbedder } from "./providers.ts";
 import { type Bm25Params, DEFAULT_BM25 } from "./lexical.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
@@ -199,6 +205,7 @@ export interface Retrieved {
   terms: ReadonlySet<string>;
   /** A term's weight for pointing at members: its idf when in the query, else 0. */
   termWeight: (term: string) => number;
+  similarity?: MemberSimilarity;
   vectors: VectorProgress;
 }
 
@@ -267,11 +274,13 @@ export async function retrieve(
   }
   let dense: Float32Array | null = null;
   let denseTop: Hit[] = [];
+  let similarity: MemberSimilarity | undefined;
   const vectors = mode === "lexical" ? null : sync.vectorsFor(table);
   const qv = vectors && vectors.index.count > 0 ? await embedQuery(vectors.choice, query) : null;
   if (vectors && qv) {
     // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
     ({ scores: dense, top: denseTop } = vectors.index.nearest(qv, C, accept));
+    similarity = memberSimilarity(vectors.choice, await inProcessEmbedder(vectors.choice), qv);
   }
 
   // Lexical side.
@@ -338,7 +347,40 @@ export async function retrieve(
     queryInName,
     terms,
     termWeight,
+    similarity,
     vectors: sync.progress(),
+  };
+}
+
+/**
+ * The query's cosine with a member's code, for embedders that embed one text synchronously
+ * in microseconds (`codectx-code`); undefined for the others.
+ */
+function memberSimilarity(
+  choice: ResolvedEmbedder,
+  embedder: Embedder,
+  qv: Float32Array,
+): MemberSimilarity | undefined {
+  const one = (embedder as Partial<SyncEmbedder>).embedOne;
+  if (typeof one !== "function") return undefined;
+  return (file, parent, code) => {
+    const v = one.call(
+      embedder,
+      choice.provider.documentText({
+        file,
+        language: "",
+        symbol: null,
+        kind: null,
+        name: null,
+        parent,
+        signature: "",
+        doc: "",
+        text: code,
+      }),
+    );
+    let s = 0;
+    for (let i = 0; i < v.length; i++) s += v[i] * qv[i];
+    return s;
   };
 }
 

@@ -9,8 +9,25 @@
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { codeTokens, type TokenCache } from "../util/tokens.ts";
 
+/** Definitions whose nested definitions belong to their body. */
+const FUNCTION_KINDS = new Set(["function", "method", "constructor"]);
+
+/**
+ * How much better (in cosine, or in the share of the best member's query-term weight) a
+ * container's own lines must match than its best member for the result to be the
+ * container. Chosen on the tuning sets of `bench/search_vs_bm25.ts` (0, 0.1, 0.2 tried;
+ * pointing measured by `bench/search_misses.ts --pointing`).
+ */
+const CONTAINER_HANDICAP = 0.2;
+
 /** Kinds never reported on their own (they live inside the code around them). */
 const INLINE_KINDS = new Set(["constant", "variable", "field", "property", "import"]);
+
+/**
+ * Cosine between the query and a piece of a chunk (its code and its enclosing definition's
+ * name), when the embedder can embed it in microseconds; absent otherwise.
+ */
+export type MemberSimilarity = (file: string, parent: string | null, code: string) => number;
 
 /** The span a result reports, and its symbol. */
 export interface Pointed {
@@ -24,19 +41,17 @@ export interface Pointed {
 }
 
 /**
- * Scores the lines `[from, to)` of a chunk: the summed weight of the distinct query terms
+ * Scores lines of a chunk: the summed weight of the distinct query terms
  * they contain, the name's terms counted twice (a member named after the query is the
  * likelier answer).
  */
 function coverage(
   lines: string[],
-  from: number,
-  to: number,
   name: string,
   weight: (term: string) => number,
   cache: TokenCache,
 ): number {
-  const seen = new Set(codeTokens(lines.slice(from, to).join("\n"), [], cache));
+  const seen = new Set(codeTokens(lines.join("\n"), [], cache));
   let s = 0;
   for (const t of seen) s += weight(t);
   for (const t of new Set(codeTokens(name, [], cache))) s += weight(t);
@@ -44,18 +59,20 @@ function coverage(
 }
 
 /**
- * The member of `chunk` the query terms match best, or the chunk's own span when none
- * matches better than the code outside its members.
+ * The member of `chunk` the query matches best, or the chunk's own span when the code
+ * outside its members (a container's head and fields) matches clearly better.
  *
  * @param own the symbol the chunk is named after (its whole span when the chunk holds it)
  * @param symbols the file's symbols
  * @param weight a query term's weight (its idf), 0 for terms not in the query
+ * @param similarity the query's cosine with a piece of code, when cheap (else coverage)
  */
 export function pointAtMember(
   chunk: ChunkRecord,
   own: SymbolRecord | undefined,
   symbols: readonly SymbolRecord[],
   weight: (term: string) => number,
+  similarity?: MemberSimilarity,
 ): Pointed {
   const lines = chunk.text.split("\n");
   const whole = own && chunk.startLine <= own.startLine && chunk.endLine >= own.endLine;
@@ -82,15 +99,36 @@ export function pointAtMember(
     }
   }
   const rest = lines.filter((_, i) => !inMember[i]);
-  let best = coverage(rest, 0, rest.length, own?.name ?? "", weight, cache);
+  // Each candidate's match: the query's cosine with its code when the embedder is cheap
+  // enough (measured better on the tuning sets), else its query-term coverage.
+  const spans = members.map((m) =>
+    lines.slice(m.startLine - chunk.startLine, m.endLine - chunk.startLine + 1)
+  );
+  let scores: number[];
+  if (similarity) {
+    scores = [
+      similarity(chunk.file, own?.parent ?? null, rest.join("\n")),
+      ...members.map((m, i) => similarity(chunk.file, m.parent, spans[i].join("\n"))),
+    ];
+  } else {
+    const lex = [
+      coverage(rest, own?.name ?? "", weight, cache),
+      ...members.map((m, i) => coverage(spans[i], m.name, weight, cache)),
+    ];
+    const top = Math.max(...lex);
+    scores = lex.map((l) => (top > 0 ? l / top : 0));
+  }
+  // A container's own lines (head, fields) rarely answer on their own: a member that
+  // matches nearly as well is the better place to land. A function's nested definitions
+  // get no such head start: they are part of it.
+  if (!own || !FUNCTION_KINDS.has(own.kind)) scores[0] -= CONTAINER_HANDICAP;
+  let best = scores[0];
   let pick: SymbolRecord | null = null;
-  for (const m of members) {
-    const from = m.startLine - chunk.startLine;
-    const s = coverage(lines, from, m.endLine - chunk.startLine + 1, m.name, weight, cache);
+  for (let i = 0; i < members.length; i++) {
     // Ties go to the earlier, outer definition (members come sorted by start line).
-    if (s > best) {
-      best = s;
-      pick = m;
+    if (scores[i + 1] > best) {
+      best = scores[i + 1];
+      pick = members[i];
     }
   }
   if (!pick) return base;

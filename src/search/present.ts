@@ -7,7 +7,7 @@
 
 import { chunkSymbol, type ChunkTable } from "./table.ts";
 import type { WireSearchItem } from "./item.ts";
-import { overloadImplementation, pointAtMember } from "./members.ts";
+import { type MemberSimilarity, overloadImplementation, pointAtMember } from "./members.ts";
 import { codeTokens } from "../util/tokens.ts";
 
 /** Most lines in a snippet. */
@@ -19,6 +19,8 @@ export interface Presentable {
   terms: ReadonlySet<string>;
   /** A term's weight for pointing at members: its idf when in the query, else 0. */
   termWeight: (term: string) => number;
+  /** The query's cosine with a member's code, when the embedder is cheap enough for it. */
+  similarity?: MemberSimilarity;
 }
 
 /** Stage 3: best first, one result per symbol, threshold, top k, as search items. */
@@ -92,7 +94,7 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     own = impl;
   }
   const c = r.table.chunks[row];
-  const at = pointAtMember(c, own, symbols, r.termWeight);
+  const at = pointAtMember(c, own, symbols, r.termWeight, r.similarity);
   const lines = c.text.split("\n");
   const text = at.from === 0 && at.to === lines.length
     ? c.text
