@@ -181,6 +181,7 @@ function misspellable(
   code: string,
   bodyStart: number,
   language: Project["language"],
+  goModule = "",
 ): Array<{ at: number; name: string }> {
   const out: Array<{ at: number; name: string }> = [];
   const body = codeOnly(code, language).slice(bodyStart);
@@ -207,22 +208,38 @@ function misspellable(
       }
     }
   }
-  if (out.length > 0 || language === "go") return out;
+  if (out.length > 0) return out;
   // Else a member called on a module the header imports whole (`os.path.join(`,
-  // `fs.readFileSync(`, a project module's namespace): the member is misspelled.
+  // `fs.readFileSync(`, Go's `fmt.Sprintf(`, a project module's namespace): the member is
+  // misspelled.
   const header = code.slice(0, bodyStart);
   const modules = new Set<string>();
-  const imports = language === "python"
-    ? /^import\s+([\w.]+)(?:\s+as\s+(\w+))?/gm
-    : /import\s+\*\s+as\s+(\w+)\s+from\s+['"](?:\.|node:)|(?:const|var|let)\s+(\w+)\s*=\s*require\(['"](?:\.|node:|fs|path|http|url|util|events)/g;
-  for (const m of header.matchAll(imports)) {
-    modules.add(language === "python" ? (m[2] ?? m[1].split(".")[0]) : (m[1] ?? m[2]));
+  if (language === "go") {
+    // `import "fmt"`, `import (\n\tx "a/b"\n)`: the package's name is the alias or the
+    // path's last part. Only the standard library's and the project's own packages: a
+    // dependency's names are not known without it.
+    const block = /^import\s*(?:\(([^)]*)\)|((?:\w+\s+)?"[^"]+"))/gm;
+    for (const b of header.matchAll(block)) {
+      for (const spec of (b[1] ?? b[2]).matchAll(/(?:([\w.]+)\s+)?"([^"]+)"/g)) {
+        if (spec[1] === "_" || spec[1] === ".") continue;
+        const own = goModule && (spec[2] === goModule || spec[2].startsWith(`${goModule}/`));
+        if (spec[2].split("/")[0].includes(".") && !own) continue;
+        modules.add(spec[1] ?? spec[2].split("/").filter((p) => !/^v\d+$/.test(p)).pop()!);
+      }
+    }
+  } else {
+    const imports = language === "python"
+      ? /^import\s+([\w.]+)(?:\s+as\s+(\w+))?/gm
+      : /import\s+\*\s+as\s+(\w+)\s+from\s+['"](?:\.|node:)|(?:const|var|let)\s+(\w+)\s*=\s*require\(['"](?:\.|node:|fs|path|http|url|util|events)/g;
+    for (const m of header.matchAll(imports)) {
+      modules.add(language === "python" ? (m[2] ?? m[1].split(".")[0]) : (m[1] ?? m[2]));
+    }
   }
   for (const m of body.matchAll(/(?<![\w.$])([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)\s*\(/g)) {
     if (!modules.has(m[1]) || m[2].length < 4 || m[2].startsWith("_")) continue;
     out.push({ at: bodyStart + m.index! + m[1].length + 1, name: m[2] });
   }
-  if (out.length > 0) return out;
+  if (out.length > 0 || language === "go") return out;
   // Else a name the header imports from the project (`from .utils import echo`,
   // `import { x } from "./y"`): a library's names are not known without the library.
   const named = language === "python"
@@ -274,6 +291,8 @@ for (const p of PROJECTS) {
   try {
     await call(ex, "index_project", {});
     const pool = await snippets(ex, root, p, from);
+    const goMod = await Deno.readTextFile(`${root}/go.mod`).catch(() => "");
+    const goModule = /^module\s+(\S+)/m.exec(goMod)?.[1] ?? "";
     const next = rng(Number(values.seed));
     for (let i = pool.length - 1; i > 0; i--) {
       const j = Math.floor(next() * (i + 1));
@@ -292,7 +311,7 @@ for (const p of PROJECTS) {
           );
         }
       }
-      const names = misspellable(s.code, s.bodyStart, p.language);
+      const names = misspellable(s.code, s.bodyStart, p.language, goModule);
       if (names.length === 0) continue;
       const pick = names[Math.floor(next() * names.length)];
       const wrong = misspell(pick.name, s.code);

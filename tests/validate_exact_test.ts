@@ -289,3 +289,70 @@ class Other(ParamTyp, enum.Enumm):
     [["call", "ParamTyp", "ParamType"], ["member", "enum.Enumm", "Enum"]],
   );
 });
+
+/** A Go module with a package of its own (`cobra/doc`). */
+const GO_MODULE = {
+  "go.mod": "module github.com/example/cli\n\ngo 1.19\n",
+  "command.go": `package cli
+
+type Command struct{ Use string }
+`,
+  "doc/md.go": `package doc
+
+import "github.com/example/cli"
+
+var Header = "# "
+
+const Depth = 2
+
+type Options struct{}
+
+func GenMarkdown(c *cli.Command) string { return Header + c.Use }
+
+func helper() {}
+`,
+  "doc/md_test.go": "package doc\n\nfunc TestOnly() {}\n",
+};
+
+const GO_SNIPPET = `package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/example/cli/doc"
+)
+
+var trims = map[string]func(string) string{"space": strings.TrimSpace}
+
+func Render(c *Command) string {
+	var b strings.Builder
+	b.WriteString(doc.GenMarkdown(c))
+	_ = doc.Options{}
+	return fmt.Sprintf("%s%d", doc.Header, doc.Depth) + strings.ToUpper(b.String())
+}
+`;
+
+Deno.test("Go package members: the standard library's and the project's are checked", async () => {
+  const ok = await validateIn(GO_MODULE, GO_SNIPPET, "render.go");
+  assert.deepEqual(unresolved(ok), []);
+  // A misspelled standard member (one edit from a real one), a project member that its
+  // package does not declare, an unexported one, a test file's: each reported (`strings`
+  // stays the package although a variable's value uses it).
+  const wrong = GO_SNIPPET.replace("fmt.Sprintf", "fmt.Sprinntf")
+    .replace("doc.GenMarkdown(c)", "doc.GenMarkdownn(c) + doc.helper() + doc.TestOnly()")
+    .replace("strings.ToUpper", "strings.toUpper");
+  const v = await validateIn(GO_MODULE, wrong, "render.go");
+  assert.deepEqual(unresolved(v).sort(), [
+    "member fmt.Sprinntf",
+    "member github.com/example/cli/doc.GenMarkdownn",
+    "member github.com/example/cli/doc.TestOnly",
+    "member github.com/example/cli/doc.helper",
+    "member strings.toUpper",
+  ]);
+  const sprint = v.unresolved_symbols.find((u) => u.name === "fmt.Sprinntf");
+  assert.equal(sprint?.suggestions[0], "Sprintf");
+  // A standard name the list lacks and that misspells none it has may be a later release's.
+  const later = GO_SNIPPET.replace("strings.ToUpper", "strings.CutSuffixLater");
+  assert.deepEqual(unresolved(await validateIn(GO_MODULE, later, "render.go")), []);
+});

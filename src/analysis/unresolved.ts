@@ -7,18 +7,26 @@
  * Checked for Python, JavaScript/TypeScript and Go; for other languages the builtins are
  * not known well enough to tell a missing name from a library one, and nothing is
  * reported. This module collects the snippet's names (`resolve/<lang>.scm`) and checks
- * free calls; each language's imports and module members are read by its own module
- * (`unresolved_python.ts`, `unresolved_js.ts`, `unresolved_go.ts`).
+ * free calls and Go package members; each language's imports (and Python's and
+ * JavaScript's module members) are read by its own module (`unresolved_python.ts`,
+ * `unresolved_js.ts`, `unresolved_go.ts`).
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { AnalysisGrammar } from "./grammar.ts";
-import { GO_BUILTINS } from "./names/go.ts";
+import { GO_BUILTINS, goStdMembers } from "./names/go.ts";
 import { JS_GLOBALS } from "./names/javascript.ts";
 import { family, type ProjectView } from "./project_view.ts";
-import { type Context, report, type Unresolved } from "./unresolved_context.ts";
+import { editDistance } from "../util/suggest.ts";
+import {
+  type Binding,
+  type Context,
+  nearNames,
+  report,
+  type Unresolved,
+} from "./unresolved_context.ts";
 import { goImport } from "./unresolved_go.ts";
 import { jsImport, jsMember } from "./unresolved_js.ts";
 import { PY_BUILTINS, pythonImport, pythonMember } from "./unresolved_python.ts";
@@ -99,14 +107,21 @@ function isRequireBinding(n: Node): boolean {
     value.childForFieldName("function")?.text === "require";
 }
 
+/**
+ * The names a subtree binds: its identifiers, except those of the value it is given (Go's
+ * `var t = template.FuncMap{"trim": strings.TrimSpace}` binds `t`, not `strings`).
+ */
 function identifiers(n: Node): string[] {
   if (n.childCount === 0) return /identifier/.test(n.type) ? [n.text] : [];
+  const value = n.childForFieldName("value");
   return n.descendantsOfType([
     "identifier",
     "shorthand_property_identifier_pattern",
     "type_identifier",
     "field_identifier",
-  ]).filter((x): x is Node => !!x).map((x) => x.text);
+  ]).filter((x): x is Node =>
+    !!x && !(value && x.startIndex >= value.startIndex && x.endIndex <= value.endIndex)
+  ).map((x) => x.text);
 }
 
 function builtinsOf(language: string): ReadonlySet<string> {
@@ -141,4 +156,50 @@ async function checkMember(node: Node, ctx: Context, seen: Set<string>): Promise
   const fam = family(ctx.language);
   if (fam === "python") pythonMember(node, ctx, binding, rest);
   else if (fam === "javascript") await jsMember(node, ctx, binding, head, rest[0]);
+  else if (fam === "go") goMember(node, ctx, binding, rest[0]);
+}
+
+/**
+ * A member of an imported Go package (`fmt.Sprintf`, `doc.GenMarkdown`), reported only where
+ * the answer is certain: an unexported name is never reachable from another package; a
+ * project package's members are the package-level names of its folder's files; a standard
+ * package's are Go's API list (`names/go.json`), and a name it lacks is reported only when it
+ * is one edit from a name it has (a later release may add names, hardly a near-misspelling
+ * of an old one). Other packages (dependencies, `C`) are not looked into.
+ */
+function goMember(node: Node, ctx: Context, binding: Binding, name: string): void {
+  const path = binding.module;
+  const std = goStdMembers(path);
+  const known = std ?? goProjectPackage(ctx, path);
+  if (!known || !name) return;
+  const exported = /^\p{Lu}/u.test(name);
+  if (exported && known.has(name)) return;
+  if (exported && std) {
+    const lower = name.toLowerCase();
+    const near = nearNames(name, std).some((n) =>
+      n.toLowerCase() === lower || editDistance(n, name, 1) <= 1
+    );
+    if (!near) return;
+  }
+  report(ctx, node, `${path}.${name}`, "member", known);
+}
+
+/**
+ * The package-level names of the project's Go package at import `path` (a folder of the
+ * module go.mod declares), or undefined when the project holds no Go file there.
+ */
+function goProjectPackage(ctx: Context, path: string): ReadonlySet<string> | undefined {
+  const mod = ctx.view.goModule;
+  if (!mod || (path !== mod && !path.startsWith(`${mod}/`))) return undefined;
+  const dir = path === mod ? "" : path.slice(mod.length + 1);
+  const names = new Set<string>();
+  let found = false;
+  for (const f of ctx.view.files) {
+    const slash = f.lastIndexOf("/");
+    if ((slash < 0 ? "" : f.slice(0, slash)) !== dir) continue;
+    if (!f.endsWith(".go") || f.endsWith("_test.go")) continue;
+    found = true;
+    for (const n of ctx.view.topLevelNames(f) ?? []) names.add(n);
+  }
+  return found ? names : undefined;
 }

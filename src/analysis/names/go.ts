@@ -1,9 +1,29 @@
 /**
- * Names a Go snippet may use without defining them: builtins and predeclared types, and
- * the standard library's package paths.
+ * Names a Go snippet may use without defining them: builtins and predeclared types, the
+ * standard library's package paths, and each standard package's package-level names
+ * (`go.json`, made by `generate_go.ts` from the API lists a Go release ships).
  *
  * @module
  */
+
+import API from "./go.json" with { type: "json" };
+
+/** The Go release whose API `go.json` lists (a later one may add names). */
+export const GO_API_VERSION: string = API.version;
+
+let stdMembers: Map<string, ReadonlySet<string>> | null = null;
+
+/**
+ * The package-level names (functions, types, variables, constants) of standard package
+ * `path` as of {@link GO_API_VERSION}, or undefined for a package the list does not hold
+ * (`syscall`, packages added later).
+ */
+export function goStdMembers(path: string): ReadonlySet<string> | undefined {
+  stdMembers ??= new Map(
+    Object.entries(API.packages as Record<string, string[]>).map(([k, v]) => [k, new Set(v)]),
+  );
+  return stdMembers.get(path);
+}
 
 /** Builtin functions and predeclared types and constants. */
 export const GO_BUILTINS: ReadonlySet<string> = new Set([
