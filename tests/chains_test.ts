@@ -131,6 +131,23 @@ func visit(cs Commands, byName map[string]*Command) {
 	}
 	byName["x"].Name()
 }
+
+func (c *Command) Children() []*Command { return nil }
+
+func (c *Command) Add(cmds ...*Command) {
+	for _, x := range cmds {
+		x.Name()
+	}
+	for _, k := range c.Children() {
+		k.Name()
+	}
+}
+
+func check(v interface{}) {
+	if s, ok := v.(*Command); ok {
+		s.Name()
+	}
+}
 `,
   "pkg/core.py": `class Command:
     def get_usage(self):
@@ -243,7 +260,7 @@ Deno.test("references: methods through fields, properties and return types are i
   });
 });
 
-Deno.test("references and callers: Go fields, results, locals bound to calls, range elements", async () => {
+Deno.test("references and callers: Go fields, results, locals bound to calls, range elements, variadics, type assertions", async () => {
   await withProject(async (ex) => {
     assert.deepEqual(await refs(ex, "Command.CommandPath"), [
       "cobra/command.go:14 definition exact",
@@ -256,6 +273,9 @@ Deno.test("references and callers: Go fields, results, locals bound to calls, ra
       "cobra/command.go:27 call inferred",
       "cobra/command.go:34 call inferred",
       "cobra/command.go:36 call inferred",
+      "cobra/command.go:43 call inferred",
+      "cobra/command.go:46 call inferred",
+      "cobra/command.go:52 call inferred",
     ]);
     assert.deepEqual(await callers(ex, "Command.CommandPath"), ["build inferred"]);
   });

@@ -415,15 +415,17 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         start: c.local.startIndex,
         end: c.local.endIndex,
         name: c.local.text,
-        type: c.type
-          ? typeName(c.type.text)
-          : c.value
-          ? valueType(c.value)
-          : elementType(c.element),
+        type: c.type ? localType(c.type) : c.value ? valueType(c.value) : elementType(c.element),
       });
     }
   }
   return found;
+}
+
+/** A local's declared type; after `...` (a variadic parameter: `cmds ...*Command`) a sequence of it. */
+function localType(type: Node): string {
+  const name = typeName(type.text);
+  return type.previousSibling?.text === "..." ? `[]${name}` : name;
 }
 
 /** The type of an element of `seq` (`=xs[]`), or null. */

@@ -92,6 +92,9 @@
   name: (identifier) @local.definition
   type: [(slice_type) (array_type) (map_type)] @local.type)
 (parameter_declaration name: (identifier) @local.definition)
+(variadic_parameter_declaration
+  name: (identifier) @local.definition
+  type: (_) @local.type)
 (variadic_parameter_declaration name: (identifier) @local.definition)
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition .)
@@ -104,6 +107,9 @@
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . [(call_expression) (selector_expression)] @local.value .))
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition)
+  right: (expression_list . (type_assertion_expression type: (_) @local.type) .))
 (short_var_declaration left: (expression_list (identifier) @local.definition))
 (var_spec
   name: (identifier) @local.definition
@@ -143,6 +149,9 @@
 (function_declaration
   name: (identifier) @declared.name
   result: [
+    (slice_type)
+    (array_type)
+    (map_type)
     (type_identifier)
     (pointer_type (type_identifier))
     (qualified_type)
@@ -156,6 +165,9 @@
 (method_declaration
   name: (field_identifier) @declared.name
   result: [
+    (slice_type)
+    (array_type)
+    (map_type)
     (type_identifier)
     (pointer_type (type_identifier))
     (qualified_type)
@@ -169,6 +181,9 @@
 (method_spec
   name: (field_identifier) @declared.name
   result: [
+    (slice_type)
+    (array_type)
+    (map_type)
     (type_identifier)
     (pointer_type (type_identifier))
     (qualified_type)
