@@ -290,3 +290,26 @@ Deno.test("references: Python annotated class attributes and attributes set in _
     ]);
   });
 });
+
+Deno.test("references: destructured properties, a local holding this or another local", async () => {
+  const source = `import { QueryCache } from "./cache";
+
+export class Holder {
+  protected cache: QueryCache | null = null;
+
+  run(): void {
+    this.run();
+    const { cache } = this;
+    cache.notify();
+    const self = this;
+    const other = self.cache;
+    other.notify();
+  }
+}
+`;
+  const parsed = await parseSource("ts/holder.ts", source);
+  const sites = (parsed.references ?? []).filter((r) => r.name === "notify").map((r) =>
+    `${r.line} ${r.receiverKind} ${r.receiver}`
+  );
+  assert.deepEqual(sites, ["9 self this.cache", "12 self this.cache"]);
+});

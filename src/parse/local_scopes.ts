@@ -151,7 +151,8 @@ function classifyChain(
 ): [ReceiverKind, string | null] {
   const head = HEAD.exec(chain)?.[0] ?? "";
   const rest = chain.slice(head.length);
-  if (rest && selfWords.has(head)) return ["self", chain];
+  // `this.x`; `this` itself when a local holds it (`const self = this`).
+  if ((rest || depth > 0) && selfWords.has(head)) return ["self", chain];
   const bound = lookup(stack, head);
   const type = bound !== undefined ? bound : fileTypes.get(head);
   if (type === undefined) return ["name", chain];
@@ -214,6 +215,19 @@ function matching(text: string, open: number): number {
     if (quote) {
       if (ch === "\\") i++;
       else if (ch === quote) quote = "";
+      continue;
+    }
+    // Comments (`// it's`, `/* … */`) may hold quotes and brackets.
+    if (ch === "/" && text[i + 1] === "/") {
+      const eol = text.indexOf("\n", i);
+      if (eol < 0) return -1;
+      i = eol;
+      continue;
+    }
+    if (ch === "/" && text[i + 1] === "*") {
+      const end = text.indexOf("*/", i + 2);
+      if (end < 0) return -1;
+      i = end + 1;
       continue;
     }
     if (ch === '"' || ch === "'" || ch === "`") quote = ch;

@@ -46,6 +46,7 @@ export type RefRole =
       | "local.outer"
       | "local.value"
       | "local.element"
+      | "local.destructured"
       | "declared.name"
       | "declared.type"
       | "declared.value"
@@ -75,6 +76,7 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.outer",
   "local.value",
   "local.element",
+  "local.destructured",
   "declared.name",
   "declared.type",
   "declared.value",
@@ -141,6 +143,8 @@ interface MatchCaptures {
   value: Node | null;
   /** The sequence a local takes the elements of (`for _, x := range xs`). */
   element: Node | null;
+  /** The object a destructured local is a property of (`const { a } = obj`: `obj.a`). */
+  destructured: Node | null;
   /** A field, property, variable or function whose type is declared, and that type. */
   declName: Node | null;
   declType: Node | null;
@@ -281,6 +285,7 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
     outer: null,
     value: null,
     element: null,
+    destructured: null,
     declName: null,
     declType: null,
     declValue: null,
@@ -341,6 +346,9 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
         break;
       case "local.element":
         c.element ??= node;
+        break;
+      case "local.destructured":
+        c.destructured ??= node;
         break;
       case "declared.name":
         c.declName ??= node;
@@ -415,7 +423,13 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         start: c.local.startIndex,
         end: c.local.endIndex,
         name: c.local.text,
-        type: c.type ? localType(c.type) : c.value ? valueType(c.value) : elementType(c.element),
+        type: c.type
+          ? localType(c.type)
+          : c.value
+          ? valueType(c.value)
+          : c.destructured
+          ? memberType(c.destructured, c.local.text)
+          : elementType(c.element),
       });
     }
   }
@@ -426,6 +440,12 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
 function localType(type: Node): string {
   const name = typeName(type.text);
   return type.previousSibling?.text === "..." ? `[]${name}` : name;
+}
+
+/** The type of property `name` of `obj` (`=obj.name`), or null. */
+function memberType(obj: Node, name: string): string | null {
+  const t = valueType(obj);
+  return t === null ? null : `${t}.${name}`;
 }
 
 /** The type of an element of `seq` (`=xs[]`), or null. */

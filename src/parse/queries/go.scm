@@ -106,7 +106,7 @@
   ] .))
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition)
-  right: (expression_list . [(call_expression) (selector_expression)] @local.value .))
+  right: (expression_list . [(call_expression) (selector_expression) (identifier) (index_expression)] @local.value .))
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . (type_assertion_expression type: (_) @local.type) .))

@@ -296,6 +296,10 @@
 (arrow_function parameter: (identifier) @local.definition)
 (assignment_pattern left: (identifier) @local.definition)
 (rest_pattern (identifier) @local.definition)
+; `const { a } = obj`: a is obj.a.
+(variable_declarator
+  name: (object_pattern (shorthand_property_identifier_pattern) @local.definition)
+  value: [(identifier) (this) (member_expression) (call_expression)] @local.destructured)
 (object_pattern (shorthand_property_identifier_pattern) @local.definition)
 (object_assignment_pattern left: (shorthand_property_identifier_pattern) @local.definition)
 (pair_pattern value: (identifier) @local.definition)
@@ -305,7 +309,7 @@
   value: (new_expression constructor: (identifier) @local.type))
 (variable_declarator
   name: (identifier) @local.definition
-  value: [(call_expression) (member_expression)] @local.value)
+  value: [(call_expression) (member_expression) (identifier) (this)] @local.value)
 (variable_declarator name: (identifier) @local.definition)
 
 ; Declared types, read by the graph's receiver chains: a property set in a method

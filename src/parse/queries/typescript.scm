@@ -151,6 +151,7 @@
   type: (type_annotation [
     (type_identifier) @local.type
     (generic_type name: (type_identifier) @local.type)
+    (array_type) @local.type
   ]))
 (class_declaration name: (type_identifier) @local.definition)
 (type_parameter name: (type_identifier) @local.definition)
