@@ -147,6 +147,12 @@ func check(v interface{}) {
 	if s, ok := v.(*Command); ok {
 		s.Name()
 	}
+	switch t := v.(type) {
+	case string:
+		_ = t
+	case *Command:
+		t.Name()
+	}
 }
 `,
   "pkg/core.py": `class Command:
@@ -260,7 +266,7 @@ Deno.test("references: methods through fields, properties and return types are i
   });
 });
 
-Deno.test("references and callers: Go fields, results, locals bound to calls, range elements, variadics, type assertions", async () => {
+Deno.test("references and callers: Go fields, results, locals bound to calls, range elements, variadics, type assertions and switches", async () => {
   await withProject(async (ex) => {
     assert.deepEqual(await refs(ex, "Command.CommandPath"), [
       "cobra/command.go:14 definition exact",
@@ -276,6 +282,7 @@ Deno.test("references and callers: Go fields, results, locals bound to calls, ra
       "cobra/command.go:43 call inferred",
       "cobra/command.go:46 call inferred",
       "cobra/command.go:52 call inferred",
+      "cobra/command.go:58 call inferred",
     ]);
     assert.deepEqual(await callers(ex, "Command.CommandPath"), ["build inferred"]);
   });

@@ -419,9 +419,12 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
       found.outer.push({ start: o.startIndex, end: o.endIndex, name: o.text, type: null });
     }
     if (c.local) {
+      // A match that captures a scope too binds the name in that scope (Go's type switch
+      // case: `case T:` makes the switch's `s` a T there).
+      const at = c.scope ?? c.local;
       found.bindings.push({
-        start: c.local.startIndex,
-        end: c.local.endIndex,
+        start: at.startIndex,
+        end: at.endIndex,
         name: c.local.text,
         type: c.type
           ? localType(c.type)

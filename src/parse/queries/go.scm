@@ -127,6 +127,15 @@
   left: (expression_list (_) . (identifier) @local.definition .)
   right: (_) @local.element)
 (range_clause left: (expression_list (identifier) @local.definition))
+; `switch s := v.(type) { case T: … }`: in a case of one type, s is a T (a match that
+; captures a scope and a definition binds the name in that scope).
+(type_switch_statement
+  alias: (expression_list (identifier) @local.definition)
+  (type_case
+    .
+    type: [(type_identifier) (pointer_type) (qualified_type) (generic_type)] @local.type
+    .
+    (_)) @local.scope)
 (type_switch_statement alias: (expression_list (identifier) @local.definition))
 (labeled_statement label: (label_name) @reference.ignore)
 
