@@ -320,3 +320,32 @@ export class Holder {
   );
   assert.deepEqual(sites, ["9 self this.cache", "12 self this.cache"]);
 });
+
+Deno.test("references: elements of TS arrays through array methods' callbacks and find()", async () => {
+  const source = `class Obs {
+  refetch(): void {}
+}
+
+export class Query {
+  observers: Array<Obs> = [];
+  #list: ReadonlyArray<Obs> = [];
+
+  run(): void {
+    const observer = this.observers.find((x) => x.refetch());
+    observer?.refetch();
+    this.#list.forEach((o) => {
+      o.refetch();
+    });
+  }
+}
+`;
+  const parsed = await parseSource("ts/query.ts", source);
+  const sites = (parsed.references ?? []).filter((r) => r.name === "refetch" && r.receiverKind)
+    .map((r) => `${r.line} ${r.receiverKind} ${r.receiver}`);
+  assert.deepEqual(sites, [
+    "10 self this.observers[]",
+    "11 self this.observers.find()|this.observers[]",
+    "13 self this.#list[]",
+  ]);
+  assert.deepEqual(parsed.types, [["Query.observers", "[]Obs"], ["Query.#list", "[]Obs"]]);
+});

@@ -121,6 +121,15 @@ export class Names {
       return s ? { symbols: [s], resolution: "exact", external: false } : NOTHING;
     }
     if (r.kind === "import" && !r.receiverKind) return targetsOf(this.imported(f, r), "exact");
+    if (r.receiver?.includes("|")) {
+      // Receivers to try in turn (`xs.find()`'s result, else an element of xs).
+      let last: RefTargets = NOTHING;
+      for (const receiver of r.receiver.split("|")) {
+        last = this.resolveRecord(f, { ...r, receiver });
+        if (last.symbols.length || last.external) return last;
+      }
+      return last;
+    }
     switch (r.receiverKind) {
       case undefined: {
         const found = targetsOf(this.name(f, r.name, r.scope, 0, false), "exact");

@@ -29,6 +29,8 @@ export interface Binding {
   end: number;
   name: string;
   type: string | null;
+  /** Among bindings of one name node, the higher rank wins (see `references.ts`). */
+  rank?: number;
 }
 
 /** What is known of a file's local names once scopes hold their bindings. */
@@ -84,7 +86,8 @@ export function lookup(stack: readonly Scope[], name: string): string | null | u
  */
 function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> {
   const local = new Set<number>();
-  bindings.sort((a, b) => a.start - b.start);
+  const lastStart = new Map<Scope, Map<string, number>>();
+  bindings.sort((a, b) => a.start - b.start || (a.rank ?? 0) - (b.rank ?? 0));
   const stack: Scope[] = [];
   let next = 0;
   for (const b of bindings) {
@@ -102,10 +105,15 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
     if (i < 0) continue;
     const scope = stack[i];
     if (scope.outer?.has(b.name)) continue;
+    // Later wins: a later declaration, or for one name node the better-ranked binding —
+    // except that two values of one name node are both kept, the first tried first
+    // (`const o = xs.find(…)`: `xs.find()`'s result, else an element of xs).
     const had = scope.bindings.get(b.name) ?? null;
-    // A declared type beats the type of the value bound (`const d: T = make()`).
-    const declared = (t: string | null) => t !== null && !t.startsWith("=");
-    scope.bindings.set(b.name, declared(had) && !declared(b.type) ? had : b.type ?? had);
+    const same = lastStart.get(scope)?.get(b.name) === b.start;
+    const both = same && had?.startsWith("=") && b.type?.startsWith("=") && had !== b.type;
+    scope.bindings.set(b.name, both ? `${had}|${b.type}` : b.type ?? had);
+    if (!lastStart.has(scope)) lastStart.set(scope, new Map());
+    lastStart.get(scope)!.set(b.name, b.start);
     local.add(b.start);
   }
   return local;
@@ -160,6 +168,18 @@ function classifyChain(
   if (type.startsWith("=")) {
     // A local bound to a value: its chain takes the local's place (`x := f(); x.m()`).
     if (depth >= 4) return ["expr", null];
+    const alternatives = type.split("|");
+    if (alternatives.length > 1) {
+      // Values to try in turn, as one receiver `a|b` when they are of one kind.
+      const each = alternatives.map((t) =>
+        classifyChain(t.replace(/^=/, "") + rest, stack, fileTypes, selfWords, depth + 1)
+      );
+      const [kind] = each[0];
+      if (each.every(([k, r]) => k === kind && r !== null)) {
+        return [kind, each.map(([, r]) => r).join("|")];
+      }
+      return each.find(([k]) => k !== "expr") ?? each[0];
+    }
     return classifyChain(type.slice(1) + rest, stack, fileTypes, selfWords, depth + 1);
   }
   return ["typed", rest ? `${type} ${rest}` : type];
@@ -254,12 +274,14 @@ export function valueType(value: Node): string | null {
 /**
  * A type's name as the graph resolves it: `Foo<Bar>` → `Foo`, `*Foo` → `Foo`; `pkg.Foo`
  * stays as is; a sequence is `[]` and its element's (Go `[]*Foo`, `[4]Foo`, `map[K]Foo`;
- * `Foo[]`) → `[]Foo`.
+ * `Foo[]`, `Array<Foo>`) → `[]Foo`.
  */
 export function typeName(text: string): string {
   const t = text.trim().replace(/^[*&]+/, "");
   const seq = /^(?:\[[^\]]*\]|map\[[^\]]*\])/.exec(t);
   if (seq) return "[]" + typeName(t.slice(seq[0].length));
+  const array = /^(?:Readonly)?Array<(.*)>$/s.exec(t);
+  if (array) return "[]" + typeName(array[1]);
   if (t.endsWith("[]")) return "[]" + typeName(t.slice(0, -2));
   const cut = t.search(/[<[({\s]/);
   return cut > 0 ? t.slice(0, cut) : t;

@@ -433,6 +433,9 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
           : c.destructured
           ? memberType(c.destructured, c.local.text)
           : elementType(c.element),
+        // For one name node: a declared type beats an element's or a property's, which
+        // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
+        rank: c.type ? 3 : c.destructured || c.element ? 2 : c.value ? 1 : 0,
       });
     }
   }

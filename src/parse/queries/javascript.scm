@@ -307,6 +307,16 @@
 (variable_declarator
   name: (identifier) @local.definition
   value: (new_expression constructor: (identifier) @local.type))
+; `xs.find(…)` is an element of xs; `(x) => …` passed to `xs.map` takes one.
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (call_expression
+    function: (member_expression object: (_) @local.element property: (property_identifier) @_m))
+  (#match? @_m "^(find|findLast|at|pop|shift)$"))
+(call_expression
+  function: (member_expression object: (_) @local.element property: (property_identifier) @_m)
+  arguments: (arguments . (arrow_function parameter: (identifier) @local.definition))
+  (#match? @_m "^(forEach|map|flatMap|filter|find|findLast|findIndex|some|every)$"))
 (variable_declarator
   name: (identifier) @local.definition
   value: [(call_expression) (member_expression) (identifier) (this)] @local.value)
@@ -405,6 +415,14 @@
 
 ; section: late-locals
 (class_declaration name: (identifier) @local.definition)
+; The first parameter of an array method's callback is an element (`xs.forEach((x) => …)`).
+(call_expression
+  function: (member_expression object: (_) @local.element property: (property_identifier) @_m)
+  arguments: (arguments . [
+    (arrow_function parameters: (formal_parameters . (identifier) @local.definition))
+    (function_expression parameters: (formal_parameters . (identifier) @local.definition))
+  ])
+  (#match? @_m "^(forEach|map|flatMap|filter|find|findLast|findIndex|some|every)$"))
 (formal_parameters (identifier) @local.definition)
 ; section: catch-all
 (identifier) @reference.read

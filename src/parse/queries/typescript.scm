@@ -106,7 +106,7 @@
   pattern: (identifier) @local.definition
   type: (type_annotation [
     (type_identifier) @local.type
-    (generic_type name: (type_identifier) @local.type)
+    (generic_type) @local.type
     (nested_type_identifier name: (type_identifier) @local.type)
     (array_type) @local.type
   ]))
@@ -114,35 +114,43 @@
   pattern: (identifier) @local.definition
   type: (type_annotation [
     (type_identifier) @local.type
-    (generic_type name: (type_identifier) @local.type)
+    (generic_type) @local.type
     (nested_type_identifier name: (type_identifier) @local.type)
     (array_type) @local.type
   ]))
+; The first parameter of an array method's callback is an element (`xs.forEach((x) => …)`).
+(call_expression
+  function: (member_expression object: (_) @local.element property: (property_identifier) @_m)
+  arguments: (arguments . [
+    (arrow_function parameters: (formal_parameters . (required_parameter pattern: (identifier) @local.definition)))
+    (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @local.definition)))
+  ])
+  (#match? @_m "^(forEach|map|flatMap|filter|find|findLast|findIndex|some|every)$"))
 ; `function (this: T)`: `this` is a T there.
 (required_parameter
   pattern: (this) @local.definition
   type: (type_annotation [
     (type_identifier) @local.type
-    (generic_type name: (type_identifier) @local.type)
+    (generic_type) @local.type
   ]))
 ; `x: T | null`, `x?: T | undefined`: the type is T.
 (required_parameter
   pattern: (identifier) @local.definition
   type: (type_annotation
     (union_type
-      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      [(type_identifier) @local.type (generic_type) @local.type]
       (literal_type))))
 (optional_parameter
   pattern: (identifier) @local.definition
   type: (type_annotation
     (union_type
-      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      [(type_identifier) @local.type (generic_type) @local.type]
       (literal_type))))
 (variable_declarator
   name: (identifier) @local.definition
   type: (type_annotation
     (union_type
-      [(type_identifier) @local.type (generic_type name: (type_identifier) @local.type)]
+      [(type_identifier) @local.type (generic_type) @local.type]
       (literal_type))))
 (required_parameter pattern: (identifier) @local.definition)
 (optional_parameter pattern: (identifier) @local.definition)
@@ -150,7 +158,7 @@
   name: (identifier) @local.definition
   type: (type_annotation [
     (type_identifier) @local.type
-    (generic_type name: (type_identifier) @local.type)
+    (generic_type) @local.type
     (array_type) @local.type
   ]))
 (class_declaration name: (type_identifier) @local.definition)
@@ -164,7 +172,7 @@
   name: [(property_identifier) (private_property_identifier)] @declared.name
   type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -192,7 +200,7 @@
   name: (property_identifier) @declared.name
   type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -201,7 +209,7 @@
   pattern: (identifier) @declared.name
   type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -209,7 +217,7 @@
   name: (identifier) @declared.name
   return_type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -217,7 +225,7 @@
   name: (identifier) @declared.name
   return_type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -225,7 +233,7 @@
   name: (_) @declared.name
   return_type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -233,7 +241,7 @@
   name: (_) @declared.name
   return_type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -241,7 +249,7 @@
   name: (_) @declared.name
   return_type: (type_annotation [
     (type_identifier) @declared.type
-    (generic_type name: (type_identifier) @declared.type)
+    (generic_type) @declared.type
     (nested_type_identifier) @declared.type
     (array_type) @declared.type
   ]))
@@ -251,7 +259,7 @@
       name: (identifier) @declared.name
       type: (type_annotation [
         (type_identifier) @declared.type
-        (generic_type name: (type_identifier) @declared.type)
+        (generic_type) @declared.type
         (nested_type_identifier) @declared.type
         (array_type) @declared.type
     (array_type) @declared.type
@@ -263,7 +271,7 @@
         name: (identifier) @declared.name
         type: (type_annotation [
           (type_identifier) @declared.type
-          (generic_type name: (type_identifier) @declared.type)
+          (generic_type) @declared.type
           (nested_type_identifier) @declared.type
           (array_type) @declared.type
         (array_type) @declared.type
