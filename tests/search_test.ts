@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Project } from "../src/index/project.ts";
+import { Project } from "../src/index/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import { describeChunk } from "../src/search/embedder.ts";
 import { transformersProvider } from "../src/search/embedders/transformers.ts";
@@ -13,7 +13,8 @@ import { useLiteProvider } from "../src/search/embedders/use_lite.ts";
 import { fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
 import { bestSnippet } from "../src/search/present.ts";
 import { pointAtMember } from "../src/search/members.ts";
-import { buildLexicalIndex } from "../src/search/lexical.ts";
+import { buildLexicalIndex, decodeLexicalIndex, DEFAULT_BM25 } from "../src/search/lexical.ts";
+import { LEXICAL_FILE } from "../src/search/lexical_cache.ts";
 import {
   DEFAULT_RERANK,
   rerank,
@@ -186,6 +187,87 @@ Deno.test("BM25F: a name match outranks a body mention; unknown terms score noth
   const s2 = new Float32Array(3);
   bad.score(["config"], s2);
   assert.deepEqual([...s2], [0, 0, 0]);
+});
+
+Deno.test("BM25F stored: the decoded index scores as the built one; another key or a cut file is null", () => {
+  const a = fileTerms("src/naïve_parser.py", [
+    chunk(
+      "src/naïve_parser.py",
+      1,
+      2,
+      "parse_header",
+      "def parse_header(raw):\n    return raw.split(':')",
+    ),
+    chunk(
+      "src/naïve_parser.py",
+      3,
+      4,
+      "parseBody",
+      "def parseBody(raw):\n    # the body, décodé\n    return raw",
+    ),
+  ], [
+    sym({ name: "parse_header", line: 1, endLine: 2 }),
+    sym({ name: "parseBody", line: 3, endLine: 4 }),
+  ]);
+  const b = fileTerms("b.py", [chunk("b.py", 1, 1, null, "import os")], []);
+  const built = buildLexicalIndex([{ terms: a, rows: 2 }, { terms: b, rows: 1 }]);
+  const bytes = built.encode("k1");
+  const lex = decodeLexicalIndex(bytes, "k1", DEFAULT_BM25);
+  assert.ok(lex);
+  assert.equal(lex.size, 3);
+  for (
+    const q of ["parse the header", "body décodé", "import os naïve", "zzz", "parse parse raw"]
+  ) {
+    const x = new Float32Array(3),
+      y = new Float32Array(3),
+      cx = new Float32Array(3),
+      cy = new Float32Array(3);
+    assert.equal(lex.score(queryTokens(q), x, cx), built.score(queryTokens(q), y, cy), q);
+    assert.deepEqual([...x], [...y], q);
+    assert.deepEqual([...cx], [...cy], q);
+  }
+  for (const t of [...a.v, ...b.v, "nothing", ""]) {
+    assert.equal(lex.termId(t), built.termId(t), t);
+    assert.equal(lex.df(t), built.df(t), t);
+  }
+  for (let r = 0; r < 3; r++) assert.deepEqual([...lex.nameTerms(r)], [...built.nameTerms(r)]);
+  assert.ok(built.termId("décodé") >= 0);
+  assert.equal(decodeLexicalIndex(bytes, "k2", DEFAULT_BM25), null);
+  assert.equal(decodeLexicalIndex(bytes, "k1", { ...DEFAULT_BM25, k1: 1.2 }), null);
+  assert.equal(decodeLexicalIndex(bytes.slice(0, bytes.length - 1), "k1", DEFAULT_BM25), null);
+  assert.equal(decodeLexicalIndex(new Uint8Array(8), "k1", DEFAULT_BM25), null);
+});
+
+Deno.test("BM25F stored: a second opening of an unchanged index reads it back, a change rebuilds", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  try {
+    const ranks = async (p: Project) =>
+      (await searchProject(p, "parse config file", { mode: "lexical" })).snippets.map((s) =>
+        `${s.file}:${s.line}:${s.score}`
+      );
+    const first = await Project.open(root, { indexDir, workers: 0 });
+    await first.reindex();
+    const before = await ranks(first);
+    first.close();
+    const stored = await Deno.readFile(`${indexDir}/${LEXICAL_FILE}`);
+    const inode = (await Deno.stat(`${indexDir}/${LEXICAL_FILE}`)).ino;
+    const second = await Project.open(root, { indexDir, workers: 0 });
+    assert.deepEqual(await ranks(second), before);
+    // Read back, not rebuilt: a build would have renamed a new file over it.
+    assert.equal((await Deno.stat(`${indexDir}/${LEXICAL_FILE}`)).ino, inode);
+    await Deno.writeTextFile(
+      `${root}/extra.py`,
+      "def parse_config_file(path):\n    return open(path)\n",
+    );
+    await second.reindex();
+    const after = await ranks(second);
+    assert.ok(after.some((r) => r.startsWith("extra.py:")), after.join(" "));
+    assert.notDeepEqual(await Deno.readFile(`${indexDir}/${LEXICAL_FILE}`), stored);
+    second.close();
+  } finally {
+    await cleanup(root, indexDir);
+  }
 });
 
 Deno.test("flat index: top k equals brute force (SIMD and plain); int8 keeps the ranking", () => {

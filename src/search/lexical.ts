@@ -52,6 +52,101 @@ export interface LexicalIndex {
   termId(term: string): number;
   /** In how many rows a term occurs. */
   df(term: string): number;
+  /** The index as bytes, for {@link decodeLexicalIndex} (`key` names what it was built from). */
+  encode(key: string): Uint8Array;
+}
+
+/** The arrays of an index: what it is built into, and what is stored. */
+interface LexicalData {
+  size: number;
+  params: Bm25Params;
+  /** Term ids. */
+  terms: TermLookup;
+  /** Per term id, where its postings start in `docs`/`sat` (one more entry at the end). */
+  termStart: Uint32Array;
+  /** Postings: the row, and the row's saturated, field-weighted term frequency. */
+  docs: Uint32Array;
+  sat: Float32Array;
+  /** Per row, where its name-field term ids start in `names` (one more at the end). */
+  nameStart: Uint32Array;
+  names: Uint32Array;
+}
+
+/** The terms of an index: their ids, and the table they are stored as. */
+interface TermLookup {
+  /** The id of a term, or -1. */
+  id(term: string): number;
+  table(): TermTable;
+}
+
+/**
+ * Terms as stored: UTF-8 `bytes` (term `g` is `bytes[offsets[g] .. offsets[g + 1] - 1)`,
+ * a newline after each) and an open-addressing hash table `slots` (a power of two, at
+ * least twice the terms; id + 1 per used slot, 0 free) over each term's FNV-1a hash.
+ */
+interface TermTable {
+  bytes: Uint8Array;
+  offsets: Uint32Array;
+  slots: Uint32Array;
+}
+
+function fnvBytes(b: Uint8Array, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) {
+    h ^= b[i];
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The stored table of terms given in id order. */
+function termTable(vocab: readonly string[]): TermTable {
+  const bytes = new TextEncoder().encode(vocab.map((t) => `${t}\n`).join(""));
+  const offsets = new Uint32Array(vocab.length + 1);
+  let g = 0;
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) offsets[++g] = i + 1;
+  let size = 2;
+  while (size < vocab.length * 2) size *= 2;
+  const slots = new Uint32Array(size);
+  for (let id = 0; id < vocab.length; id++) {
+    let at = fnvBytes(bytes, offsets[id], offsets[id + 1] - 1) & (size - 1);
+    while (slots[at] !== 0) at = (at + 1) & (size - 1);
+    slots[at] = id + 1;
+  }
+  return { bytes, offsets, slots };
+}
+
+/** Lookup in a stored table: the query term's bytes hashed and compared, no strings made. */
+function tableLookup(t: TermTable): TermLookup {
+  const encoder = new TextEncoder();
+  let scratch = new Uint8Array(256);
+  const mask = t.slots.length - 1;
+  return {
+    table: () => t,
+    id(term) {
+      if (scratch.length < term.length * 3) scratch = new Uint8Array(term.length * 3);
+      const n = encoder.encodeInto(term, scratch).written;
+      let at = fnvBytes(scratch, 0, n) & mask;
+      for (let probes = 0; probes <= mask; probes++, at = (at + 1) & mask) {
+        const slot = t.slots[at];
+        if (slot === 0) return -1;
+        const s = t.offsets[slot - 1];
+        if (t.offsets[slot] - 1 - s !== n) continue;
+        let same = true;
+        for (let i = 0; i < n && same; i++) same = t.bytes[s + i] === scratch[i];
+        if (same) return slot - 1;
+      }
+      return -1;
+    },
+  };
+}
+
+/** Lookup in a built vocabulary (the table made when the index is stored). */
+function mapLookup(vocab: Map<string, number>): TermLookup {
+  return {
+    id: (term) => vocab.get(term) ?? -1,
+    table: () => termTable([...vocab.keys()]),
+  };
 }
 
 /**
@@ -68,6 +163,10 @@ export function buildLexicalIndex(
   files: readonly LexicalInput[],
   params: Bm25Params = DEFAULT_BM25,
 ): LexicalIndex {
+  return lexicalIndex(buildLexicalData(files, params));
+}
+
+function buildLexicalData(files: readonly LexicalInput[], params: Bm25Params): LexicalData {
   const size = files.reduce((a, f) => a + f.rows, 0);
   const vocab = new Map<string, number>();
   const chunkFields = FIELD_COUNT - 1;
@@ -167,21 +266,36 @@ export function buildLexicalIndex(
     }
   }
 
+  return {
+    size,
+    params,
+    terms: mapLookup(vocab),
+    termStart,
+    docs,
+    sat,
+    nameStart,
+    names,
+  };
+}
+
+/** The queryable index over its arrays. */
+function lexicalIndex(data: LexicalData): LexicalIndex {
+  const { size, params, terms, termStart, docs, sat, nameStart, names } = data;
   const idf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
   return {
     size,
     params,
-    termId: (term) => vocab.get(term) ?? -1,
+    termId: (term) => terms.id(term),
     df: (term) => {
-      const g = vocab.get(term);
-      return g === undefined ? 0 : termStart[g + 1] - termStart[g];
+      const g = terms.id(term);
+      return g < 0 ? 0 : termStart[g + 1] - termStart[g];
     },
     nameTerms: (r) => names.subarray(nameStart[r], nameStart[r + 1]),
-    score(terms, out, cover) {
+    score(query, out, cover) {
       const qtf = new Map<number, number>();
-      for (const term of terms) {
-        const g = vocab.get(term);
-        if (g !== undefined) qtf.set(g, (qtf.get(g) ?? 0) + 1);
+      for (const term of query) {
+        const g = terms.id(term);
+        if (g >= 0) qtf.set(g, (qtf.get(g) ?? 0) + 1);
       }
       let max = 0;
       for (const [g, q] of qtf) {
@@ -197,5 +311,116 @@ export function buildLexicalIndex(
       }
       return max;
     },
+    encode: (key) => encodeData(data, key),
   };
+}
+
+/** First bytes of an encoded index, and its layout version (bump when the layout changes). */
+const MAGIC = 0x584c5843; // "CXLX", little-endian
+const LAYOUT = 1;
+
+/** The header of an encoded index. */
+interface Header {
+  key: string;
+  size: number;
+  params: Bm25Params;
+  /** Lengths of the arrays, in layout order. */
+  lengths: number[];
+  /** Bytes of the terms' text. */
+  text: number;
+}
+
+/**
+ * Layout: magic, layout, header length (u32 each); the header (JSON); padding to 4 bytes;
+ * then `termStart`, `docs`, `sat`, `nameStart`, `names`, the terms' `offsets` and `slots`
+ * (little-endian, as typed arrays hold them), and the terms' UTF-8 text.
+ */
+function encodeData(d: LexicalData, key: string): Uint8Array {
+  const t = d.terms.table();
+  const arrays = [d.termStart, d.docs, d.sat, d.nameStart, d.names, t.offsets, t.slots];
+  const header: Header = {
+    key,
+    size: d.size,
+    params: d.params,
+    lengths: arrays.map((a) => a.length),
+    text: t.bytes.length,
+  };
+  const head = new TextEncoder().encode(JSON.stringify(header));
+  const start = 12 + Math.ceil(head.length / 4) * 4;
+  const out = new Uint8Array(
+    start + arrays.reduce((n, a) => n + a.byteLength, 0) + t.bytes.length,
+  );
+  const view = new DataView(out.buffer);
+  view.setUint32(0, MAGIC, true);
+  view.setUint32(4, LAYOUT, true);
+  view.setUint32(8, head.length, true);
+  out.set(head, 12);
+  let at = start;
+  for (const a of arrays) {
+    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
+    at += a.byteLength;
+  }
+  out.set(t.bytes, at);
+  return out;
+}
+
+/**
+ * The index stored by `encode`, when `bytes` hold one built from `key` with `params`; null
+ * otherwise (another build, another layout, a cut-off file). Every array is a view of
+ * `bytes`: nothing is tokenised, parsed or copied (`bytes` must start 4-byte aligned, as a
+ * file read is).
+ *
+ * @example
+ * ```ts
+ * const lex = decodeLexicalIndex(await Deno.readFile(path), key, DEFAULT_BM25) ?? rebuild();
+ * ```
+ */
+export function decodeLexicalIndex(
+  bytes: Uint8Array,
+  key: string,
+  params: Bm25Params,
+): LexicalIndex | null {
+  if (bytes.length < 12 || bytes.byteOffset % 4 !== 0) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (view.getUint32(0, true) !== MAGIC || view.getUint32(4, true) !== LAYOUT) return null;
+  const headLength = view.getUint32(8, true);
+  if (12 + headLength > bytes.length) return null;
+  let h: Header;
+  try {
+    h = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headLength)));
+  } catch {
+    return null;
+  }
+  if (h.key !== key || JSON.stringify(h.params) !== JSON.stringify(params)) return null;
+  if (!Array.isArray(h.lengths) || h.lengths.length !== 7) return null;
+  let at = bytes.byteOffset + 12 + Math.ceil(headLength / 4) * 4;
+  const end = at + 4 * h.lengths.reduce((n, x) => n + x, 0) + h.text;
+  if (end !== bytes.byteOffset + bytes.length) return null;
+  const take = (n: number) => {
+    const a = new Uint32Array(bytes.buffer, at, n);
+    at += 4 * n;
+    return a;
+  };
+  const [nTerms, nDocs, nSat, nNameStart, nNames, nOffsets, nSlots] = h.lengths;
+  if (nSat !== nDocs || nSlots < 2 || (nSlots & (nSlots - 1)) !== 0) return null;
+  const termStart = take(nTerms);
+  const docs = take(nDocs);
+  const sat = new Float32Array(bytes.buffer, at, nDocs);
+  at += 4 * nDocs;
+  const nameStart = take(nNameStart);
+  const names = take(nNames);
+  const offsets = take(nOffsets);
+  const slots = take(nSlots);
+  const text = new Uint8Array(bytes.buffer, at, h.text);
+  if (nOffsets !== nTerms || nNameStart !== h.size + 1) return null;
+  return lexicalIndex({
+    size: h.size,
+    params,
+    terms: tableLookup({ bytes: text, offsets, slots }),
+    termStart,
+    docs,
+    sat,
+    nameStart,
+    names,
+  });
 }
