@@ -75,6 +75,38 @@ export function maybe(c: QueryCache | null, d?: QueryCache | undefined) {
   e.notify();
 }
 `,
+  "java/p/Cache.java": `package p;
+
+class Cache {
+  void refresh() {}
+  Item find() { return null; }
+}
+`,
+  "java/p/Item.java": `package p;
+
+class Item {
+  void go() {}
+}
+`,
+  "java/p/Holder.java": `package p;
+
+class Holder {
+  private Cache cache;
+  Item[] items;
+
+  Cache get() { return cache; }
+
+  void run() {
+    cache.refresh();
+    this.cache.refresh();
+    get().refresh();
+    var x = get();
+    x.find().go();
+    for (Item i : items) { i.go(); }
+    items[0].go();
+  }
+}
+`,
   "js/store.js": `class Emitter {
   emit() {}
 }
@@ -348,4 +380,21 @@ export class Query {
     "13 self this.#list[]",
   ]);
   assert.deepEqual(parsed.types, [["Query.observers", "[]Obs"], ["Query.#list", "[]Obs"]]);
+});
+
+Deno.test("references: Java fields (bare or through this), return types, for-each and index elements", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Cache.refresh"), [
+      "java/p/Cache.java:4 definition exact",
+      "java/p/Holder.java:10 call inferred",
+      "java/p/Holder.java:11 call inferred",
+      "java/p/Holder.java:12 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Item.go"), [
+      "java/p/Holder.java:14 call inferred",
+      "java/p/Holder.java:15 call inferred",
+      "java/p/Holder.java:16 call inferred",
+      "java/p/Item.java:4 definition exact",
+    ]);
+  });
 });

@@ -81,7 +81,14 @@ export class Chains {
   fromName(f: GraphFile, chain: string, scope: number): ChainValue | null {
     const { head, steps } = this.split(chain);
     const targets = this.names.name(f, head, scope, 0);
-    if (targets.length === 0) return f.externalNames.has(head) ? external() : null;
+    if (targets.length === 0) {
+      if (f.externalNames.has(head)) return external();
+      // Java, C#…: a bare name in a method may be a field of the enclosing class.
+      const cls = f.resolver?.implicitThis ? this.names.enclosingClass(f, scope) : null;
+      if (!cls) return null;
+      const v = this.walk({ ...none(), instances: [cls] }, [head, ...steps]);
+      return isEmpty(v) ? null : v;
+    }
     return this.walk({ ...none(), targets }, steps);
   }
 

@@ -169,12 +169,15 @@ export class Names {
       }
       case "name": {
         const receiver = r.receiver ?? "";
-        if (/[()#]/.test(receiver)) {
+        if (/[()#[]/.test(receiver)) {
           return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
         }
         const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);
         const owners = this.path(f, segments, r.scope);
-        if (owners === null) return byName(this.unique(f, r.name));
+        if (owners === null) {
+          if (!f.resolver?.implicitThis) return byName(this.unique(f, r.name));
+          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
+        }
         const found = targetsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)), "exact");
         if (found.symbols.length || found.external || owners.length === 0) return found;
         // Through a variable of declared type (`pkg.Default.m()`).

@@ -86,8 +86,25 @@
       (type_identifier) @local.type
       (generic_type (type_identifier) @local.type)
     ])))
+(local_variable_declaration
+  declarator: (variable_declarator
+    name: (identifier) @local.definition
+    value: [(method_invocation) (field_access) (identifier)] @local.value))
 (local_variable_declaration declarator: (variable_declarator name: (identifier) @local.definition))
+(enhanced_for_statement
+  type: [(type_identifier) (generic_type) (scoped_type_identifier)] @local.type
+  name: (identifier) @local.definition
+  (#not-eq? @local.type "var"))
+(enhanced_for_statement name: (identifier) @local.definition value: (_) @local.element)
 (enhanced_for_statement name: (identifier) @local.definition)
+
+; Declared types, read by the graph's receiver chains: fields, method return types.
+(field_declaration
+  type: [(type_identifier) (generic_type) (scoped_type_identifier) (array_type)] @declared.type
+  declarator: (variable_declarator name: (identifier) @declared.name))
+(method_declaration
+  type: [(type_identifier) (generic_type) (scoped_type_identifier) (array_type)] @declared.type
+  name: (identifier) @declared.name)
 (catch_formal_parameter name: (identifier) @local.definition)
 (resource name: (identifier) @local.definition)
 
