@@ -15,6 +15,8 @@ import { bestSnippet } from "../src/search/present.ts";
 import { pointAtMember } from "../src/search/members.ts";
 import { buildLexicalIndex, decodeLexicalIndex, DEFAULT_BM25 } from "../src/search/lexical.ts";
 import { LEXICAL_FILE } from "../src/search/lexical_cache.ts";
+import { warmSearch } from "../src/search/warm.ts";
+import { projectVectors } from "../src/search/vector_sync.ts";
 import {
   DEFAULT_RERANK,
   rerank,
@@ -268,6 +270,15 @@ Deno.test("BM25F stored: a second opening of an unchanged index reads it back, a
   } finally {
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("warm-up: the lexical index is built and stored before any query", async () => {
+  await withProject("codectx-code", async (p, _root, indexDir) => {
+    await assert.rejects(Deno.stat(`${indexDir}/${LEXICAL_FILE}`));
+    await warmSearch(p);
+    assert.ok((await Deno.stat(`${indexDir}/${LEXICAL_FILE}`)).size > 0);
+    assert.equal(projectVectors(p).progress().state, "complete");
+  });
 });
 
 Deno.test("flat index: top k equals brute force (SIMD and plain); int8 keeps the ranking", () => {

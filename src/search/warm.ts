@@ -9,11 +9,13 @@
 import type { Project } from "../index/project.ts";
 import { searchProject } from "./hybrid.ts";
 import { projectVectors } from "./vector_sync.ts";
+import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
 
 /**
- * Runs one lexical search (chunk table, lexical index, symbols), then, when the vectors
- * are complete, one hybrid search (the query embedder). Never throws; a failure here only
- * means the first real query does the work.
+ * Loads the query embedder while the vectors load (so that it is in memory when they are
+ * complete, not after), runs one lexical search (chunk table, lexical index, symbols),
+ * then, when the vectors are complete, one hybrid search. Never throws; a failure here
+ * only means the first real query does the work.
  *
  * @example
  * ```ts
@@ -22,8 +24,13 @@ import { projectVectors } from "./vector_sync.ts";
  */
 export async function warmSearch(project: Project): Promise<void> {
   try {
+    const sync = projectVectors(project);
+    const model = sync.spec === "none" ? null : resolveEmbedder(sync.spec)
+      .then((choice) => (choice ? inProcessEmbedder(choice) : null))
+      .catch(() => null);
     await searchProject(project, "warm up the search", { top_k: 1, mode: "lexical" });
-    const progress = await projectVectors(project).settle();
+    const progress = await sync.settle();
+    await model;
     if (progress.state === "complete") {
       await searchProject(project, "warm up the search", { top_k: 1, mode: "hybrid" });
     }
