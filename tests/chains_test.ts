@@ -107,6 +107,17 @@ class Holder {
   }
 }
 `,
+  "ts/list.ts": `import { Query } from "./cache";
+
+export class Queries {
+  queries: Array<Query> = [];
+
+  first(): void {
+    const q = this.queries.find((x) => x !== null);
+    q?.fetch();
+  }
+}
+`,
   "js/store.js": `class Emitter {
   emit() {}
 }
@@ -289,6 +300,7 @@ Deno.test("references: methods through fields, properties and return types are i
       "ts/cache.ts:9 definition exact",
       "ts/client.ts:26 call inferred",
       "ts/client.ts:27 call inferred",
+      "ts/list.ts:8 call inferred",
     ]);
     assert.deepEqual(await refs(ex, "Emitter.emit"), [
       "js/store.js:2 definition exact",

@@ -123,12 +123,13 @@ export class Names {
     if (r.kind === "import" && !r.receiverKind) return targetsOf(this.imported(f, r), "exact");
     if (r.receiver?.includes("|")) {
       // Receivers to try in turn (`xs.find()`'s result, else an element of xs).
-      let last: RefTargets = NOTHING;
+      let guess: RefTargets = NOTHING;
       for (const receiver of r.receiver.split("|")) {
-        last = this.resolveRecord(f, { ...r, receiver });
-        if (last.symbols.length || last.external) return last;
+        const found = this.resolveRecord(f, { ...r, receiver });
+        if (found.external || (found.symbols.length && found.resolution !== "name")) return found;
+        if (guess.symbols.length === 0) guess = found;
       }
-      return last;
+      return guess;
     }
     switch (r.receiverKind) {
       case undefined: {
