@@ -810,6 +810,10 @@ Deno.test("http safety: origins, hosts, loopback and options", () => {
   assert.equal(serverConfig({ host: "0.0.0.0" }, 1, () => "from-env").token, "from-env");
   assert.throws(() => serverConfig({ port: "70000" }, 1, env), /--port/);
   assert.throws(() => serverConfig({ "max-body": "-1" }, 1, env), /--max-body/);
+  assert.deepEqual(serverConfig({ "max-connections": "64" }, 1, env).limits, {
+    maxConnections: 64,
+  });
+  assert.throws(() => serverConfig({ "max-connections": "0" }, 1, env), /--max-connections/);
 
   const skip = new Set(["node_modules", ".git"]);
   assert.ok(relevantPath("/r", "/r/src/a.ts", skip));

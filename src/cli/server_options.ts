@@ -1,6 +1,7 @@
 /**
  * Command-line options shared by the long-running surfaces (`serve`, `web`, `mcp --http`):
- * bind address, token, extra origins, body limit, watching, the indexing memory budget.
+ * bind address, token, extra origins, body limit, watching, the indexing memory budget, the
+ * connection cap.
  *
  * @module
  */
@@ -18,6 +19,7 @@ export const SERVER_OPTIONS: Options = {
   "no-watch": { type: "boolean" },
   "allow-origin": { type: "string", multiple: true },
   "max-memory": { type: "string" },
+  "max-connections": { type: "string" },
 };
 
 /** Help lines for those options. */
@@ -29,6 +31,7 @@ export const SERVER_HELP =
   --max-body SIZE      largest request body (default 1MiB; e.g. 262144, 512k, 2m)
   --no-watch           do not watch the project for changes
   --max-memory MIB     memory an indexing run may use (default 1024)
+  --max-connections N  open connections at once; one more is answered 503 (default 1024)
   --path DIR           project root (default: current directory)
   --index-dir DIR      where the index lives`;
 
@@ -91,5 +94,21 @@ export function serverConfig(
       `binding ${host} exposes the project to the network; pass --token <secret> (or set CODECTX_TOKEN) so that every request must carry Authorization: Bearer <secret>, or bind 127.0.0.1`,
     );
   }
-  return { host, port, token, allowOrigins, maxBody, watch: values["no-watch"] !== true };
+  let limits: ServerConfig["limits"];
+  if (values["max-connections"] !== undefined) {
+    const n = String(values["max-connections"]);
+    if (!/^\d{1,7}$/.test(n) || Number(n) < 1) {
+      throw new UsageError(`--max-connections must be a positive integer, not '${n}'`);
+    }
+    limits = { maxConnections: Number(n) };
+  }
+  return {
+    host,
+    port,
+    token,
+    allowOrigins,
+    maxBody,
+    watch: values["no-watch"] !== true,
+    ...(limits ? { limits } : {}),
+  };
 }

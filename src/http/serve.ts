@@ -1,13 +1,20 @@
 /**
- * Starts a Hono app on `Deno.serve` with an explicit hostname and announces the bound
- * address on stderr (`codectx bridge listening on http://127.0.0.1:PORT`), so that
- * `--port 0` is usable from scripts and tests.
+ * Starts a surface's app on the listener of `listener.ts` (header, body and idle timeouts, a
+ * connection cap, a bounded drain) with an explicit hostname and announces the bound address
+ * on stderr (`codectx bridge listening on http://127.0.0.1:PORT`), so that `--port 0` is
+ * usable from scripts and tests; serves one surface over an executor until a signal.
  *
  * @module
  */
 
 import { errorMessage } from "../errors.ts";
 import type { Executor } from "../tools/executor.ts";
+import {
+  type ConnectionLimits,
+  DEFAULT_CONNECTION_LIMITS,
+  type Listener,
+  listenHttp,
+} from "./listener.ts";
 import type { SafetyOptions } from "./safety.ts";
 import { untilSignal } from "./surface.ts";
 
@@ -16,9 +23,11 @@ export interface RunningServer {
   /** Base address, e.g. `http://127.0.0.1:24842`. */
   url: string;
   port: number;
+  /** Connections open now. */
+  connections(): number;
   /**
    * Stops accepting connections and waits for open requests (streams are cut), at most
-   * {@link ServerLimits.drainMs}.
+   * {@link ServerLimits.drainMs}; then closes the connections left.
    */
   shutdown(): Promise<void>;
 }
@@ -44,28 +53,22 @@ export function baseUrl(hostname: string, port: number): string {
 }
 
 /**
- * Serves until `shutdown()`.
+ * Serves until `shutdown()`, with the connection limits of {@link ServerLimits}.
  *
  * @example
  * ```ts
  * import { Hono } from "hono";
  * const app = new Hono().get("/", (c) => c.text("hi"));
- * const s = startServer({ hostname: "127.0.0.1", port: 0, label: "bridge", build: () => app.fetch });
+ * const s = await startServer({ hostname: "127.0.0.1", port: 0, label: "bridge", build: () => app.fetch });
  * console.error(s.url);
  * await s.shutdown();
  * ```
  */
-export function startServer(opts: ServeOptions): RunningServer {
+export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let handler: ((req: Request) => Response | Promise<Response>) | null = null;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   let inFlight = 0;
   const guarded = async (req: Request): Promise<Response> => {
-    // A Host header that makes no URL (`127.0.0.1:99999999`) fails inside the router.
-    try {
-      new URL(req.url);
-    } catch {
-      return plainError(403, "forbidden", "the Host header is not a valid host[:port]");
-    }
     if (!handler) return plainError(503, "busy", "the server is starting; retry in a moment");
     if (inFlight >= limits.maxInFlight) {
       return plainError(
@@ -83,125 +86,78 @@ export function startServer(opts: ServeOptions): RunningServer {
       inFlight--;
     }
   };
-  let stopping = false;
-  const abort = new AbortController();
-  const listen = (port: number): Deno.HttpServer<Deno.NetAddr> =>
-    Deno.serve({
-      hostname: opts.hostname,
-      port,
-      signal: abort.signal,
-      onListen: () => {},
-      onError: (err) => plainError(500, "internal", `internal error: ${errorMessage(err)}`),
-    }, guarded);
-  let server: Deno.HttpServer<Deno.NetAddr>;
+  let listener: Listener;
   try {
-    server = listen(opts.port);
+    listener = await listenHttp({
+      hostname: opts.hostname,
+      port: opts.port,
+      limits,
+      handler: guarded,
+      errorBody,
+      log: (line) => console.error(`codectx ${opts.label}: ${line}`),
+    });
   } catch (err) {
-    if (err instanceof Deno.errors.AddrInUse) {
+    const code = (err as { code?: string }).code;
+    if (code === "EADDRINUSE" || err instanceof Deno.errors.AddrInUse) {
       throw new Error(
         `port ${opts.port} on ${opts.hostname} is in use; pass --port N (0 picks a free port)`,
       );
     }
-    if (err instanceof Deno.errors.AddrNotAvailable) {
+    if (code === "EADDRNOTAVAIL" || err instanceof Deno.errors.AddrNotAvailable) {
       throw new Error(`cannot bind ${opts.hostname}: no such local address; check --host`);
     }
     throw err;
   }
-  const port = server.addr.port;
+  const port = listener.port;
   handler = opts.build(port);
   const url = baseUrl(opts.hostname, port);
   console.error(`codectx ${opts.label} listening on ${url}${opts.announcePath ?? ""}`);
-  // Out of file descriptors, Deno's accept loop ends the server: listen again once some
-  // are free, instead of dying with the process.
-  let restarted: Promise<void> = Promise.resolve();
-  const watch = (s: Deno.HttpServer<Deno.NetAddr>) => {
-    s.finished.catch((err) => {
-      if (stopping) return;
-      if (!isOutOfDescriptors(err)) {
-        console.error(`codectx ${opts.label}: the server stopped: ${errorMessage(err)}`);
-        return;
-      }
-      console.error(
-        `codectx ${opts.label}: out of file descriptors (too many open connections); ` +
-          `accepting again as soon as some close`,
-      );
-      restarted = (async () => {
-        for (let wait = 100; !stopping; wait = Math.min(wait * 2, 2_000)) {
-          await new Promise((r) => setTimeout(r, wait));
-          if (stopping) return;
-          try {
-            server = listen(port);
-            watch(server);
-            return;
-          } catch {
-            // still out of descriptors (or the port is held a moment longer)
-          }
-        }
-      })();
-    });
-  };
-  watch(server);
-  ignoreDescriptorExhaustion();
   return {
     url,
     port,
-    async shutdown() {
-      stopping = true;
-      abort.abort();
-      await restarted;
-      // Open requests finish; a client that stops reading cannot hold the process past
-      // the drain time.
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, limits.drainMs);
-      });
-      await Promise.race([server.finished.catch(() => {}), late]);
-      clearTimeout(timer);
-    },
+    connections: () => listener.connections(),
+    // Open requests finish; a client that stops reading cannot hold the process past the
+    // drain time.
+    shutdown: () => listener.close(limits.drainMs),
   };
 }
 
-/** Limits of one server. */
-export interface ServerLimits {
+/** Limits of one server: its connections and its requests. */
+export interface ServerLimits extends ConnectionLimits {
   /** Requests answered at once; past it, 503 `busy` (streams count while their handler runs). */
   maxInFlight: number;
   /**
    * On shutdown, how long open requests may take to finish (ms) before the server stops
-   * waiting for them: a stop (SIGINT/SIGTERM) takes at most this long.
+   * waiting for them and closes their connections: a stop (SIGINT/SIGTERM) takes at most
+   * this long.
    */
   drainMs: number;
 }
 
-/** Defaults of {@link ServerLimits}: 256 requests at once, 10 s of drain on shutdown. */
-export const DEFAULT_LIMITS: ServerLimits = { maxInFlight: 256, drainMs: 10_000 };
+/**
+ * Defaults of {@link ServerLimits}: those of {@link DEFAULT_CONNECTION_LIMITS}, 256 requests
+ * at once, 10 s of drain on shutdown.
+ */
+export const DEFAULT_LIMITS: ServerLimits = {
+  ...DEFAULT_CONNECTION_LIMITS,
+  maxInFlight: 256,
+  drainMs: 10_000,
+};
+
+/** The REST error body, for answers given before any surface is reached. */
+function errorBody(code: string, message: string): string {
+  return JSON.stringify({ error: { code, message } });
+}
 
 /** An error answer before any surface is reached (the REST error shape). */
 function plainError(status: number, code: string, message: string): Response {
-  return new Response(JSON.stringify({ error: { code, message } }), {
+  return new Response(errorBody(code, message), {
     status,
     headers: {
       "Content-Type": "application/json; charset=utf-8",
       "Cache-Control": "no-store",
       "X-Content-Type-Options": "nosniff",
     },
-  });
-}
-
-function isOutOfDescriptors(err: unknown): boolean {
-  return /too many open files|os error 24|EMFILE/i.test(String(err));
-}
-
-let ignoring = false;
-
-/**
- * Deno also reports the failed accept as an unhandled rejection, which would end the
- * process: that one rejection (and no other) is marked handled.
- */
-function ignoreDescriptorExhaustion(): void {
-  if (ignoring) return;
-  ignoring = true;
-  globalThis.addEventListener("unhandledrejection", (e) => {
-    if (isOutOfDescriptors(e.reason)) e.preventDefault();
   });
 }
 
@@ -214,6 +170,8 @@ export interface ServerConfig {
   maxBody: number;
   /** Re-index after changes to the tree. */
   watch: boolean;
+  /** Connection and request limits other than the defaults (e.g. `--max-connections`). */
+  limits?: Partial<ServerLimits>;
 }
 
 /** What `serveSurface` needs from a command. */
@@ -242,9 +200,10 @@ export async function serveSurface(cmd: SurfaceCommand): Promise<number> {
   const { config, executor } = cmd;
   let server: RunningServer;
   try {
-    server = startServer({
+    server = await startServer({
       hostname: config.host,
       port: config.port,
+      limits: config.limits,
       label: cmd.label,
       announcePath: cmd.announcePath,
       build: (port) =>
