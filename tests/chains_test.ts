@@ -118,6 +118,25 @@ export class Queries {
   }
 }
 `,
+  "ts/op.ts": `export class Sub {
+  unsubscribe(): void {}
+}
+
+export class Obs {
+  constructor(subscribe?: (this: Obs, subscriber: Sub) => void) {}
+  pipe(): void {}
+}
+
+export function operate(init: (source: Obs, subscriber: Sub) => void): void {}
+`,
+  "ts/use.ts": `import { Obs, operate } from "./op";
+
+operate((source, subscriber) => {
+  subscriber.unsubscribe();
+  source.pipe();
+});
+new Obs((s) => s.unsubscribe());
+`,
   "js/store.js": `class Emitter {
   emit() {}
 }
@@ -387,9 +406,9 @@ export class Query {
   const sites = (parsed.references ?? []).filter((r) => r.name === "refetch" && r.receiverKind)
     .map((r) => `${r.line} ${r.receiverKind} ${r.receiver}`);
   assert.deepEqual(sites, [
-    "10 self this.observers[]",
+    "10 self this.observers.find<0:0>|this.observers[]",
     "11 self this.observers.find()|this.observers[]",
-    "13 self this.#list[]",
+    "13 self this.#list.forEach<0:0>|this.#list[]",
   ]);
   assert.deepEqual(parsed.types, [["Query.observers", "[]Obs"], ["Query.#list", "[]Obs"]]);
 });
@@ -407,6 +426,20 @@ Deno.test("references: Java fields (bare or through this), return types, for-eac
       "java/p/Holder.java:15 call inferred",
       "java/p/Holder.java:16 call inferred",
       "java/p/Item.java:4 definition exact",
+    ]);
+  });
+});
+
+Deno.test("references: a callback's parameters are typed by the callee's declaration", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Sub.unsubscribe"), [
+      "ts/op.ts:2 definition exact",
+      "ts/use.ts:4 call inferred",
+      "ts/use.ts:7 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Obs.pipe"), [
+      "ts/op.ts:7 definition exact",
+      "ts/use.ts:5 call inferred",
     ]);
   });
 });

@@ -39,11 +39,14 @@ export interface ChainValue {
   inferred: boolean;
 }
 
-/** One step of a chain: a member by name, a call (null) or an element (`[]`). */
+/**
+ * One step of a chain: a member by name, a call (null), an element (`[]`) or a callback's
+ * parameter (`<k:j>`: parameter j of the callback passed as argument k).
+ */
 type Step = string | null;
 const ELEMENT = "[]";
 
-const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])/gu;
+const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])|(<\d+:\d+>)/gu;
 const HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
 const SEPARATOR = /\.|::|->|\\/;
 /** The head the parser writes for a value chain that starts at the instance (`this`, `self`). */
@@ -62,7 +65,7 @@ export class Chains {
     const head = HEAD.exec(chain)?.[0] ?? "";
     const steps: Step[] = [];
     for (const m of chain.slice(head.length).matchAll(STEP)) {
-      steps.push(m[2] ?? (m[3] ? ELEMENT : null));
+      steps.push(m[2] ?? (m[3] ? ELEMENT : m[4] ?? null));
     }
     return { head, steps };
   }
@@ -156,6 +159,8 @@ export class Chains {
           ? this.call(v)
           : step === ELEMENT
           ? this.element(v)
+          : step.startsWith("<")
+          ? this.callbackParameter(v, step)
           : this.member(v, step);
       } finally {
         this.depth--;
@@ -202,6 +207,34 @@ export class Chains {
         const r = this.declaredValue(s);
         if (r) merge(out, r);
       }
+    }
+    return out;
+  }
+
+  /**
+   * `<k:j>`: parameter j of a callback passed as argument k to the function `v` (to a
+   * class: to its constructor), as the function declares it.
+   */
+  private callbackParameter(v: ChainValue, slot: string): ChainValue {
+    const out: ChainValue = { ...none(), inferred: true };
+    for (const t of v.targets) {
+      if (t.kind !== "symbol") continue;
+      const s = t.symbol;
+      const f = this.names.fileOf(s);
+      if (!f) continue;
+      const declared = this.declaredIn(f);
+      if (CLASS_LIKE.has(s.kind)) {
+        const prefix = `${s.qualifiedName}.`;
+        for (const [key, text] of declared) {
+          if (!key.startsWith(prefix) || !key.endsWith(slot)) continue;
+          const member = key.slice(prefix.length, key.length - slot.length);
+          const ctor = this.names.members(s, member).find((m) => m.kind === "constructor");
+          if (ctor) merge(out, this.typeValue(f, text, this.names.indexOf(ctor)));
+        }
+        continue;
+      }
+      const text = declared.get(s.qualifiedName + slot);
+      if (text !== undefined) merge(out, this.typeValue(f, text, this.names.indexOf(s)));
     }
     return out;
   }

@@ -170,7 +170,7 @@ export class Names {
       }
       case "name": {
         const receiver = r.receiver ?? "";
-        if (/[()#[]/.test(receiver)) {
+        if (/[()#[<]/.test(receiver)) {
           return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
         }
         const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);

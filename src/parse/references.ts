@@ -17,6 +17,7 @@ import type { ImportRecord, ReferenceKind, ReferenceRecord, SymbolRecord } from 
 import {
   type Binding,
   bindLocals,
+  chainOf,
   classifyReceiver,
   type Locals,
   lookup,
@@ -47,6 +48,9 @@ export type RefRole =
       | "local.value"
       | "local.element"
       | "local.destructured"
+      | "local.callee"
+      | "declared.argument"
+      | "declared.parameter"
       | "declared.name"
       | "declared.type"
       | "declared.value"
@@ -77,6 +81,9 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.value",
   "local.element",
   "local.destructured",
+  "local.callee",
+  "declared.argument",
+  "declared.parameter",
   "declared.name",
   "declared.type",
   "declared.value",
@@ -145,6 +152,11 @@ interface MatchCaptures {
   element: Node | null;
   /** The object a destructured local is a property of (`const { a } = obj`: `obj.a`). */
   destructured: Node | null;
+  /** The function a callback is passed to, when the local is the callback's parameter. */
+  callee: Node | null;
+  /** A function's parameter that is a callback, and that callback's parameter (typed). */
+  declArgument: Node | null;
+  declParameter: Node | null;
   /** A field, property, variable or function whose type is declared, and that type. */
   declName: Node | null;
   declType: Node | null;
@@ -178,6 +190,19 @@ interface Declared {
   name: Node;
   type: string | null;
   assigned: boolean;
+  /** `<k:j>`: the type is that of parameter j of the callback the function takes as parameter k. */
+  slot: string;
+}
+
+/**
+ * `<k:j>` for parameter `param` of callback parameter `arg` (positions among the named
+ * children of their lists; a TypeScript `this:` parameter is not counted: callers do not pass it).
+ */
+function slotOf(arg: Node, param: Node): string {
+  const k = indexIn(arg.parent?.namedChildren ?? [], arg);
+  const before = param.parent?.namedChildren.slice(0, indexIn(param.parent.namedChildren, param));
+  const j = before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
+  return `<${k}:${j}>`;
 }
 
 const RANK_DEFINITION = -2;
@@ -235,7 +260,7 @@ function declaredTypes(
     const line = d.name.startPosition.row + 1;
     let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
     let key: string;
-    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName;
+    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName + d.slot;
     else {
       while (owner && CALLABLE.has(owner.kind)) {
         owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
@@ -286,6 +311,9 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
     value: null,
     element: null,
     destructured: null,
+    callee: null,
+    declArgument: null,
+    declParameter: null,
     declName: null,
     declType: null,
     declValue: null,
@@ -350,6 +378,15 @@ function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): Matc
       case "local.destructured":
         c.destructured ??= node;
         break;
+      case "local.callee":
+        c.callee ??= node;
+        break;
+      case "declared.argument":
+        c.declArgument ??= node;
+        break;
+      case "declared.parameter":
+        c.declParameter ??= node;
+        break;
       case "declared.name":
         c.declName ??= node;
         break;
@@ -391,6 +428,7 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         name: c.declName,
         type: c.declType ? typeName(c.declType.text) : valueType(c.declValue!),
         assigned: !c.declType,
+        slot: c.declArgument && c.declParameter ? slotOf(c.declArgument, c.declParameter) : "",
       });
     }
     if (c.ref) {
@@ -432,10 +470,12 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
           ? valueType(c.value)
           : c.destructured
           ? memberType(c.destructured, c.local.text)
+          : c.callee
+          ? callbackType(c.callee, c.local)
           : elementType(c.element),
         // For one name node: a declared type beats an element's or a property's, which
         // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
-        rank: c.type ? 3 : c.destructured || c.element ? 2 : c.value ? 1 : 0,
+        rank: c.type ? 3 : c.destructured || c.element ? 2 : c.value || c.callee ? 1 : 0,
       });
     }
   }
@@ -446,6 +486,37 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
 function localType(type: Node): string {
   const name = typeName(type.text);
   return type.previousSibling?.text === "..." ? `[]${name}` : name;
+}
+
+/**
+ * The type of a callback's parameter from the callee's declaration: `=f<k:j>` is parameter
+ * j of the callback passed as argument k of `f` (`operate((source, subscriber) => …)`).
+ * Positions are those of the nodes among their parent's named children.
+ */
+function callbackType(callee: Node, param: Node): string | null {
+  const chain = chainOf(callee.text);
+  if (chain === null) return null;
+  // The parameter (the name, or the node around it), its list, the callback, the arguments.
+  let p: Node | null = param;
+  for (let up = 0; p?.parent?.parent && !isArgument(p.parent.parent); up++) {
+    if (up >= 2) return null;
+    p = p.parent;
+  }
+  const fn = p?.parent?.parent;
+  if (!p?.parent || !fn?.parent || !isArgument(fn)) return null;
+  const j = indexIn(p.parent.namedChildren, p);
+  const k = indexIn(fn.parent.namedChildren, fn);
+  return j < 0 || k < 0 ? null : `=${chain}<${k}:${j}>`;
+}
+
+/** Whether `fn` is a callback passed as an argument (its parent is the argument list). */
+function isArgument(fn: Node): boolean {
+  return fn.parent !== null && fn.parent.parent !== null &&
+    fn.parent.parent.childForFieldName("arguments")?.id === fn.parent.id;
+}
+
+function indexIn(nodes: readonly (Node | null)[], node: Node): number {
+  return nodes.findIndex((n) => n?.id === node.id);
 }
 
 /** The type of property `name` of `obj` (`=obj.name`), or null. */

@@ -126,6 +126,20 @@
     (function_expression parameters: (formal_parameters . (required_parameter pattern: (identifier) @local.definition)))
   ])
   (#match? @_m "^(forEach|map|flatMap|filter|find|findLast|findIndex|some|every)$"))
+; A callback's parameters are typed by the callee's declaration
+; (`operate((source, subscriber) => …)`, `new Observable((subscriber) => …)`).
+(call_expression
+  function: [(identifier) (member_expression)] @local.callee
+  arguments: (arguments [
+    (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+    (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+  ]))
+(new_expression
+  constructor: [(identifier) (member_expression)] @local.callee
+  arguments: (arguments [
+    (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+    (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+  ]))
 ; `function (this: T)`: `this` is a T there.
 (required_parameter
   pattern: (this) @local.definition
@@ -195,6 +209,46 @@
   (function_declaration
     name: (identifier) @declared.name
     return_type: (type_annotation (union_type . (_) @declared.type (literal_type))))
+])
+; The parameters of a callback a function takes (`operate(init: (source: Observable<T>,
+; subscriber: Subscriber<R>) => …)`), for the callbacks passed to it.
+([
+  (function_declaration
+    name: (identifier) @declared.name
+    parameters: (formal_parameters
+      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+      ] @declared.argument))
+  (function_signature
+    name: (identifier) @declared.name
+    parameters: (formal_parameters
+      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+      ] @declared.argument))
+  (method_definition
+    name: (_) @declared.name
+    parameters: (formal_parameters
+      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
+        (required_parameter
+          pattern: (identifier)
+          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
+      ] @declared.argument))
 ])
 (property_signature
   name: (property_identifier) @declared.name
