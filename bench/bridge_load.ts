@@ -2,8 +2,8 @@
  * Bridge load benchmark: spawns `codectx serve` on a project, then keeps N concurrent
  * connections busy for D seconds with `POST /request`. Prints requests/s, latency
  * percentiles, the count of non-2xx answers, of answers with `success: false` and of failed
- * requests, the machine's load average, and the server's resident memory (VmRSS and VmHWM
- * from /proc).
+ * requests, the latency of `GET /health` probed every 100 ms during the load, the machine's
+ * load average, and the server's resident memory (VmRSS and VmHWM from /proc).
  *
  *   deno run -A bench/bridge_load.ts [--path DIR] [--file REL] [--connections 50] [--duration 20]
  *
@@ -18,7 +18,10 @@
  * (`default` sends no `mode`).
  *
  *   deno run -A bench/bridge_load.ts --tool semantic_search --path /tmp/stdlib \
- *     [--modes default,lexical] [--vectors-until 19:58] [--top-k 10]
+ *     [--modes default,lexical] [--vectors-until 19:58] [--top-k 10] [--index-dir DIR]
+ *
+ * `--index-dir` keeps the index and its vectors in DIR for the next run (which then starts
+ * in seconds); the figures of record use a fresh index (the default).
  *
  * @module
  */
@@ -42,6 +45,7 @@ const { values } = parseArgs({
     "no-vectors": { type: "boolean" },
     settle: { type: "string" },
     searches: { type: "string" },
+    "index-dir": { type: "string" },
   },
 });
 
@@ -152,7 +156,10 @@ function deadline(hhmm: string | undefined): number {
 // deno-lint-ignore no-explicit-any
 type Health = { index: { state: string; chunks: number; vectors: number; [k: string]: any } };
 
-const indexDir = await Deno.makeTempDir({ prefix: "codectx-bridge-bench-" });
+// `--index-dir DIR` keeps the index (and its vectors) between runs; default: a fresh one.
+const keepIndex = values["index-dir"] !== undefined;
+const indexDir = values["index-dir"] ??
+  (await Deno.makeTempDir({ prefix: "codectx-bridge-bench-" }));
 const tStart = performance.now();
 console.log(`bridge load: ${tool} on ${root}; ${utc()} UTC; loadavg ${loadavg()}`);
 const queries = tool === "semantic_search" ? await projectQueries(root, 200) : [];
@@ -313,6 +320,25 @@ try {
     );
   }
 
+  /** `GET /health` every 100 ms until `end`, on its own connection: latencies in ms. */
+  const probeHealth = async (end: number): Promise<{ ms: number[]; bad: number }> => {
+    const ms: number[] = [];
+    let bad = 0;
+    while (performance.now() < end) {
+      const t0 = performance.now();
+      try {
+        const res = await fetch(`${url}/health`);
+        await res.arrayBuffer();
+        if (!res.ok) bad++;
+      } catch {
+        bad++;
+      }
+      ms.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    return { ms, bad };
+  };
+
   const load = async (seconds: number, mode: string) => {
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
@@ -320,6 +346,7 @@ try {
     let notOk = 0;
     const end = performance.now() + seconds * 1000;
     const t0 = performance.now();
+    const healthProbe = probeHealth(end);
     await Promise.all(
       Array.from({ length: connections }, async () => {
         while (performance.now() < end) {
@@ -334,7 +361,8 @@ try {
         }
       }),
     );
-    return { latencies, statuses, failures, notOk, elapsedS: (performance.now() - t0) / 1000 };
+    const elapsedS = (performance.now() - t0) / 1000;
+    return { latencies, statuses, failures, notOk, elapsedS, health: await healthProbe };
   };
 
   for (const mode of modes) {
@@ -388,6 +416,14 @@ try {
           fmt(serverCpu * 1000 / Math.max(1, sorted.length))
         } ms/request); this client ${fmt(clientCpu)} s (${fmt(clientCpu / r.elapsedS * 100)}%)`,
       );
+      const hs = r.health.ms.sort((a, b) => a - b);
+      console.log(
+        `  /health       ${hs.length} probes during the load (one connection, every 100 ms): p50 ${
+          fmt(percentile(hs, 50))
+        } ms, p99 ${fmt(percentile(hs, 99))} ms, max ${
+          fmt(hs.at(-1) ?? 0)
+        } ms, failed ${r.health.bad}`,
+      );
       console.log(`  loadavg       before ${la0}; after ${loadavg()}`);
     }
   }
@@ -395,5 +431,5 @@ try {
 } finally {
   proc.kill("SIGTERM");
   await proc.status;
-  await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+  if (!keepIndex) await Deno.remove(indexDir, { recursive: true }).catch(() => {});
 }

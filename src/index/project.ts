@@ -87,6 +87,11 @@ export class Project {
     return this.root.split("/").filter(Boolean).pop() ?? this.root;
   }
 
+  /** Whether an indexing run of this process is in flight. */
+  get indexing(): boolean {
+    return this.running !== null;
+  }
+
   /** `empty` before any index, `indexing` while a run is in flight, else `ready`. */
   async state(): Promise<IndexState> {
     if (this.running) return "indexing";

@@ -36,13 +36,37 @@ interface Counts {
 
 const cache = new WeakMap<Project, { generation: number; counts: Counts }>();
 
+/** How long a read of the current generation answers health (another process may commit). */
+const GENERATION_TTL_MS = 1000;
+const generations = new WeakMap<
+  Project,
+  { generation: number | null; at: number; report: unknown }
+>();
+
+/**
+ * The current generation, read from the store at most once per `GENERATION_TTL_MS` and
+ * right after this process indexed: under load every store read waits its turn behind the
+ * requests in flight, and `/health` must answer at once.
+ */
+async function currentGeneration(project: Project): Promise<number | null> {
+  const hit = generations.get(project);
+  const now = performance.now();
+  const fresh = hit && now - hit.at < GENERATION_TTL_MS && hit.report === project.lastReport;
+  if (fresh && !project.indexing) return hit.generation;
+  const report = project.lastReport;
+  const generation = await project.store.currentGeneration();
+  generations.set(project, { generation, at: now, report });
+  return generation;
+}
+
 /**
  * State and counts of a project's index. Counts come from the committed manifest (read
- * once per generation), so they are right also before this process has indexed.
+ * once per generation), so they are right also before this process has indexed. In the
+ * steady state nothing is read from the store (see `currentGeneration`).
  */
 export async function indexStatus(project: Project, vectors: VectorSync): Promise<IndexStatus> {
-  const state = await project.state();
-  const generation = await project.store.currentGeneration();
+  const generation = await currentGeneration(project);
+  const state = project.indexing ? "indexing" : generation === null ? "empty" : "ready";
   let counts: Counts | null = null;
   if (generation !== null) {
     const hit = cache.get(project);

@@ -25,6 +25,7 @@ import { projectVectors, type VectorProgress, type VectorSync } from "../search/
 import { warmSearch } from "../search/warm.ts";
 import { defaultIndexHome } from "../store/kv.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
+import { Admission } from "./admission.ts";
 
 /** How a project is opened and its vectors made. */
 export interface ServiceOptions extends ProjectOptions {
@@ -63,6 +64,11 @@ export interface Service {
   start(opts?: StartOptions): Promise<void>;
   /** Waits until the vectors of the current index are complete (or failed, or off). */
   vectorsReady(): Promise<VectorProgress>;
+  /**
+   * Runs a tool call when one of a few places is free (see `admission.ts`), so that the
+   * event loop stays free for `/health` and the next request while many clients call.
+   */
+  admit<T>(call: () => Promise<T>): Promise<T>;
   /** Stops watching, lets a run in flight end (bounded), closes the store. */
   close(): Promise<void>;
 }
@@ -82,6 +88,8 @@ export class ProjectService implements Service {
   private closing: Promise<void> | null = null;
   /** The embedding of this project's chunks. */
   readonly vectors: VectorSync;
+  /** Tool calls running at once. */
+  readonly admission: Admission = new Admission();
 
   private constructor(
     /** The read model tools query. */
@@ -124,6 +132,10 @@ export class ProjectService implements Service {
 
   vectorsReady(): Promise<VectorProgress> {
     return this.vectors.settle();
+  }
+
+  admit<T>(call: () => Promise<T>): Promise<T> {
+    return this.admission.run(call);
   }
 
   close(): Promise<void> {

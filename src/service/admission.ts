@@ -1,0 +1,77 @@
+/**
+ * Admission of tool calls: at most a few run at once, the others wait their turn (first
+ * come, first served) without taking the event loop. With 50 clients searching, a server
+ * that starts all 50 interleaves their steps, and every other request (`/health` included)
+ * waits behind all of them; with a few admitted at a time it waits behind those few, and
+ * throughput is the same (the work is on one core either way).
+ *
+ * A call that runs longer than `releaseAfterMs` gives its place up (it keeps running): an
+ * index or a whole-tree analysis never holds short calls back for long.
+ *
+ * @module
+ */
+
+/** Options of {@link Admission}. */
+export interface AdmissionOptions {
+  /** Calls that run at once (default 4). */
+  slots?: number;
+  /** After this long a running call no longer counts against the slots (default 1,000 ms). */
+  releaseAfterMs?: number;
+}
+
+/**
+ * A first-come, first-served limit on calls running at once.
+ *
+ * @example
+ * ```ts
+ * const admission = new Admission({ slots: 2 });
+ * const answer = await admission.run(() => searchProject(project, "parse config"));
+ * ```
+ */
+export class Admission {
+  readonly slots: number;
+  private readonly releaseAfterMs: number;
+  private running = 0;
+  private readonly queue: Array<() => void> = [];
+
+  constructor(opts: AdmissionOptions = {}) {
+    this.slots = Math.max(1, opts.slots ?? 4);
+    this.releaseAfterMs = opts.releaseAfterMs ?? 1000;
+  }
+
+  /** Calls holding a place now. */
+  get active(): number {
+    return this.running;
+  }
+
+  /** Calls waiting for a place. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** Runs `call` once a place is free; its result or error is the caller's. */
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.running >= this.slots) {
+      await new Promise<void>((resolve) => this.queue.push(resolve));
+    } else {
+      this.running++;
+    }
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
+      const next = this.queue.shift();
+      // The place passes straight to the next caller (`running` stays the same).
+      if (next) next();
+      else this.running--;
+    };
+    // Cleared when the call ends; while it runs it may keep the process alive.
+    const timer = setTimeout(release, this.releaseAfterMs);
+    try {
+      return await call();
+    } finally {
+      release();
+    }
+  }
+}
