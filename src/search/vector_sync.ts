@@ -93,6 +93,8 @@ interface Run {
   missing: Set<number>;
   /** Vectors by text hash, for chunks that moved or whose file changed elsewhere. */
   reuse: Map<string, Float32Array>;
+  /** Rows of the previous generation by text hash (their vectors are read when needed). */
+  prevRows: Map<string, number>;
 }
 
 /** How a project's vectors are made and who hears of their progress. */
@@ -313,6 +315,7 @@ export class VectorSync {
       hashes,
       missing: new Set(),
       reuse: new Map(),
+      prevRows: new Map(),
     };
   }
 
@@ -330,7 +333,7 @@ export class VectorSync {
 
   /** Whole files from the previous generation in memory; every old row is reusable by hash. */
   private keepPrevious(run: Run): void {
-    const { table, prev, index, hashes, missing, reuse } = run;
+    const { table, prev, index, hashes, missing, prevRows } = run;
     const prevStart = new Map(prev?.table.files.map((f) => [f.blob, f.start]) ?? []);
     table.files.forEach((f, fi) => {
       const at = prev ? prevStart.get(f.blob) : undefined;
@@ -349,9 +352,9 @@ export class VectorSync {
       if (!complete) missing.add(fi);
     });
     if (!prev) return;
+    // Row numbers only: copying every old vector here cost 1 KB per chunk per generation.
     for (let r = 0; r < prev.hashes.length; r++) {
-      const v = prev.index.get(r);
-      if (v && prev.hashes[r]) reuse.set(prev.hashes[r], v);
+      if (prev.index.present[r] && prev.hashes[r]) prevRows.set(prev.hashes[r], r);
     }
   }
 
@@ -392,34 +395,16 @@ export class VectorSync {
 
   /**
    * The rest: reuse by text hash, embed what is new in batches, write each file's block as
-   * soon as it is complete. False when the pass was stopped (closed or superseded).
+   * soon as it is complete. Files are taken one by one and a batch is embedded as soon as
+   * it is full, so only a batch of texts is held at a time (not every missing chunk's).
+   * False when the pass was stopped (closed or superseded).
    */
   private async embedMissing(run: Run): Promise<boolean> {
-    const { choice, table, dims, index, hashes, missing, reuse } = run;
+    const { choice, table, dims, index, hashes, missing, reuse, prevRows, prev } = run;
     const provider = choice.provider;
     const left = new Map<number, number>();
-    const queue: Array<{ row: number; text: string }> = [];
-    for (const fi of missing) {
-      const f = table.files[fi];
-      let n = 0;
-      for (let r = f.start; r < f.end; r++) {
-        if (index.present[r] && hashes[r]) continue;
-        const text = provider.documentText(chunkDocument(table, r));
-        const h = textHash(text);
-        hashes[r] = h;
-        const v = reuse.get(h);
-        if (v) index.set(r, v);
-        else {
-          queue.push({ row: r, text });
-          n++;
-        }
-      }
-      if (n === 0) await this.writeFile(run, fi);
-      else left.set(fi, n);
-    }
-    this.status.done = index.count;
-    this.report(true);
-    for (let i = 0; i < queue.length; i += BATCH) {
+    let batch: Array<{ row: number; text: string }> = [];
+    const embedBatch = async (): Promise<boolean> => {
       if (this.closed || this.again) return false;
       const model = await this.useWorker(choice);
       if (model.dimensions !== dims) {
@@ -427,10 +412,11 @@ export class VectorSync {
           `embedder ${choice.id} now has ${model.dimensions} dimensions, the stored vectors ${dims}; run \`codectx index --force\``,
         );
       }
-      const batch = queue.slice(i, i + BATCH);
-      const vecs = await model.embed(batch.map((b) => b.text));
+      const todo = batch;
+      batch = [];
+      const vecs = await model.embed(todo.map((b) => b.text));
       const done = new Set<number>();
-      batch.forEach((b, j) => {
+      todo.forEach((b, j) => {
         index.set(b.row, vecs[j]);
         const fi = table.fileOfRow[b.row];
         const n = left.get(fi)! - 1;
@@ -439,9 +425,34 @@ export class VectorSync {
       });
       for (const fi of done) await this.writeFile(run, fi);
       this.status.done = index.count;
-      this.status.embedded += batch.length;
+      this.status.embedded += todo.length;
       this.report();
+      return true;
+    };
+    for (const fi of missing) {
+      const f = table.files[fi];
+      let n = 0;
+      for (let r = f.start; r < f.end; r++) {
+        if (index.present[r] && hashes[r]) continue;
+        const text = provider.documentText(chunkDocument(table, r));
+        const h = textHash(text);
+        hashes[r] = h;
+        const at = prevRows.get(h);
+        const v = reuse.get(h) ?? (at !== undefined ? prev?.index.get(at) : null);
+        if (v) index.set(r, v);
+        else {
+          batch.push({ row: r, text });
+          n++;
+        }
+      }
+      if (n === 0) await this.writeFile(run, fi);
+      else left.set(fi, n);
+      // Between files, so that a file's count is set before its rows are embedded.
+      if (batch.length >= BATCH && !(await embedBatch())) return false;
     }
+    if (batch.length && !(await embedBatch())) return false;
+    this.status.done = index.count;
+    this.report(true);
     return true;
   }
 
