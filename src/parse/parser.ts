@@ -24,6 +24,8 @@
  * | `@local.type`                   | its type (same match)                | a constructor call or annotation: `x.m()` is then `Type.m` |
  * | `@local.value` / `@local.element` | what it is bound to / whose elements | `x := f()`, `for _, x := range xs`: `x` has that type |
  * | `@declared.name` + `.type` / `.value` | a field, property, variable or function; its declared type / a value assigned | read by receiver chains `a.b().c()` (fields, return types) |
+ * | `@local.destructured` / `@local.callee` | the object destructured / the function a callback is passed to | `const { a } = obj`: `obj.a`; `f((x) => …)`: `x` is as `f` declares |
+ * | `@declared.argument` + `@declared.parameter` | a function's callback parameter and that callback's parameter | with `@declared.name`/`.type`: what a callback passed there receives |
  * | `@package`                      | the declared package / namespace     | Go, Java, Kotlin, C#, PHP, Scala                       |
  *
  * When several patterns capture one name node, definitions win, then imported names, then

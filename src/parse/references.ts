@@ -14,10 +14,19 @@
 
 import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind, ReferenceRecord, SymbolRecord } from "../types.ts";
+import { type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
+import {
+  callbackType,
+  type Declared,
+  declaredTypes,
+  elementType,
+  localType,
+  memberType,
+  slotOf,
+} from "./declared.ts";
 import {
   type Binding,
   bindLocals,
-  chainOf,
   classifyReceiver,
   type Locals,
   lookup,
@@ -27,85 +36,7 @@ import {
   valueType,
 } from "./local_scopes.ts";
 
-/** What a reference/import/local capture means. */
-export type RefRole =
-  | { readonly role: "reference"; readonly kind: ReferenceKind | "ignore" }
-  | {
-    readonly role:
-      | "receiver"
-      | "receiver.self"
-      | "receiver.type"
-      | "import.module"
-      | "import.name"
-      | "import.alias"
-      | "import.kind"
-      | "import.default"
-      | "import.wildcard"
-      | "local.scope"
-      | "local.definition"
-      | "local.type"
-      | "local.outer"
-      | "local.value"
-      | "local.element"
-      | "local.destructured"
-      | "local.callee"
-      | "declared.argument"
-      | "declared.parameter"
-      | "declared.name"
-      | "declared.type"
-      | "declared.value"
-      | "package";
-  };
-
-const REF_KINDS: ReadonlySet<string> = new Set([
-  "call",
-  "import",
-  "type",
-  "inherit",
-  "read",
-  "write",
-  "ignore",
-]);
-
-const PLAIN_ROLES: ReadonlySet<string> = new Set([
-  "import.module",
-  "import.name",
-  "import.alias",
-  "import.kind",
-  "import.default",
-  "import.wildcard",
-  "local.scope",
-  "local.definition",
-  "local.type",
-  "local.outer",
-  "local.value",
-  "local.element",
-  "local.destructured",
-  "local.callee",
-  "declared.argument",
-  "declared.parameter",
-  "declared.name",
-  "declared.type",
-  "declared.value",
-  "package",
-]);
-
-/**
- * The role of a capture name, or undefined when it is none of this module's
- * (definitions, `@import` and `_`-prefixed helper captures).
- */
-export function refRoleOf(name: string): RefRole | undefined {
-  if (name === "reference.receiver") return { role: "receiver" };
-  if (name === "reference.receiver.self") return { role: "receiver.self" };
-  if (name === "reference.receiver.type") return { role: "receiver.type" };
-  if (name.startsWith("reference.")) {
-    const kind = name.slice("reference.".length);
-    if (!REF_KINDS.has(kind)) throw new Error(`unknown reference kind in capture @${name}`);
-    return { role: "reference", kind: kind as ReferenceKind | "ignore" };
-  }
-  if (PLAIN_ROLES.has(name)) return { role: name } as RefRole;
-  return undefined;
-}
+export { type RefRole, refRoleOf } from "./captures.ts";
 
 /** What {@link collectReferences} reads out of one file. */
 export interface FileReferences {
@@ -128,43 +59,6 @@ interface RawRef {
   typed: boolean;
 }
 
-/** The captures of one match, by role (the first of each role, as the engine reads them). */
-interface MatchCaptures {
-  ref: Node | null;
-  refKind: ReferenceKind | "ignore";
-  receiver: Node | null;
-  self: boolean;
-  typed: boolean;
-  module: Node | null;
-  name: Node | null;
-  alias: Node | null;
-  importKind: Node | null;
-  default: Node | null;
-  wildcard: boolean;
-  scope: Node | null;
-  local: Node | null;
-  type: Node | null;
-  /** A name bound outside its scope (Python `global x`, `nonlocal x`). */
-  outer: Node | null;
-  /** The expression a local is bound to (`x := newThing()`): its type is that value's. */
-  value: Node | null;
-  /** The sequence a local takes the elements of (`for _, x := range xs`). */
-  element: Node | null;
-  /** The object a destructured local is a property of (`const { a } = obj`: `obj.a`). */
-  destructured: Node | null;
-  /** The function a callback is passed to, when the local is the callback's parameter. */
-  callee: Node | null;
-  /** A function's parameter that is a callback, and that callback's parameter (typed). */
-  declArgument: Node | null;
-  declParameter: Node | null;
-  /** A field, property, variable or function whose type is declared, and that type. */
-  declName: Node | null;
-  declType: Node | null;
-  /** …or the expression it is assigned (`self.x = Foo()`). */
-  declValue: Node | null;
-  package: Node | null;
-}
-
 /** What a file's matches hold before local names are resolved. */
 interface Gathered {
   /** One candidate reference per name node (by start offset): the best-ranked one. */
@@ -184,25 +78,6 @@ interface Gathered {
   /** The texts that name the enclosing instance (`this`, `self`, `super`): heads of receiver chains. */
   selfWords: Set<string>;
   package?: string;
-}
-
-interface Declared {
-  name: Node;
-  type: string | null;
-  assigned: boolean;
-  /** `<k:j>`: the type is that of parameter j of the callback the function takes as parameter k. */
-  slot: string;
-}
-
-/**
- * `<k:j>` for parameter `param` of callback parameter `arg` (positions among the named
- * children of their lists; a TypeScript `this:` parameter is not counted: callers do not pass it).
- */
-function slotOf(arg: Node, param: Node): string {
-  const k = indexIn(arg.parent?.namedChildren ?? [], arg);
-  const before = param.parent?.namedChildren.slice(0, indexIn(param.parent.namedChildren, param));
-  const j = before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
-  return `<${k}:${j}>`;
 }
 
 const RANK_DEFINITION = -2;
@@ -233,175 +108,6 @@ export function collectReferences(
     ...(found.package ? { package: found.package } : {}),
     ...(types.length ? { types } : {}),
   };
-}
-
-/**
- * The declared types of a file, as `[key, type]`: the key is a symbol's qualified name (a
- * function's or method's return type, a variable's type) or, for a name that is no symbol,
- * the enclosing class's qualified name and the name (`QueryObserver.#client`, Go
- * `Command.parent`; set inside a method, `this.x = new Foo()` is the class's `x`). The type
- * is a type path (`cobra.Command`) or `=` and the chain of the value it is assigned
- * (`=newThing()`).
- */
-function declaredTypes(
-  declared: readonly Declared[],
-  symbols: readonly SymbolRecord[],
-  scopeAt: (line: number) => number,
-  selfWords: ReadonlySet<string>,
-): [string, string][] {
-  if (declared.length === 0) return [];
-  const byQualified = new Map(symbols.map((s) => [s.qualifiedName, s]));
-  // A declared type wins; assigned values count only when they all agree
-  // (`this.options = new Options()` and `this.options = options` tell nothing).
-  const types = new Map<string, string>();
-  const values = new Map<string, string | null>();
-  for (const d of declared) {
-    const name = d.name.text;
-    const line = d.name.startPosition.row + 1;
-    let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
-    let key: string;
-    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName + d.slot;
-    else {
-      while (owner && CALLABLE.has(owner.kind)) {
-        owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
-      }
-      key = owner ? `${owner.qualifiedName}.${name}` : name;
-    }
-    if (!d.assigned) {
-      if (d.type !== null && !types.has(key)) types.set(key, d.type);
-    } else {
-      const type = d.type === null ? null : selfHeaded(d.type, selfWords);
-      values.set(key, values.has(key) && values.get(key) !== type ? null : type);
-    }
-  }
-  for (const [key, type] of values) if (type !== null && !types.has(key)) types.set(key, type);
-  return [...types];
-}
-
-/** The head the graph reads as the enclosing instance in a value chain (`graph/chains.ts`). */
-const SELF_HEAD = "#self";
-
-/** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
-function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
-  if (!type.startsWith("=")) return type;
-  const head = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u.exec(type.slice(1))?.[0];
-  return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
-}
-
-const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
-
-/** Names the captures of one match by their role. */
-function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): MatchCaptures {
-  const c: MatchCaptures = {
-    ref: null,
-    refKind: "read",
-    receiver: null,
-    self: false,
-    typed: false,
-    module: null,
-    name: null,
-    alias: null,
-    importKind: null,
-    default: null,
-    wildcard: false,
-    scope: null,
-    local: null,
-    type: null,
-    outer: null,
-    value: null,
-    element: null,
-    destructured: null,
-    callee: null,
-    declArgument: null,
-    declParameter: null,
-    declName: null,
-    declType: null,
-    declValue: null,
-    package: null,
-  };
-  for (const capture of match.captures) {
-    const role = roles.get(capture.name);
-    if (!role) continue;
-    const node = capture.node;
-    switch (role.role) {
-      case "reference":
-        c.ref = node;
-        c.refKind = role.kind;
-        break;
-      case "receiver":
-        c.receiver ??= node;
-        break;
-      case "receiver.self":
-        c.receiver = node;
-        c.self = true;
-        break;
-      case "receiver.type":
-        c.receiver = node;
-        c.typed = true;
-        break;
-      case "import.module":
-        c.module ??= node;
-        break;
-      case "import.name":
-        c.name ??= node;
-        break;
-      case "import.alias":
-        c.alias ??= node;
-        break;
-      case "import.kind":
-        c.importKind ??= node;
-        break;
-      case "import.default":
-        c.default ??= node;
-        break;
-      case "import.wildcard":
-        c.wildcard = true;
-        break;
-      case "local.scope":
-        c.scope ??= node;
-        break;
-      case "local.definition":
-        c.local ??= node;
-        break;
-      case "local.type":
-        c.type ??= node;
-        break;
-      case "local.outer":
-        c.outer ??= node;
-        break;
-      case "local.value":
-        c.value ??= node;
-        break;
-      case "local.element":
-        c.element ??= node;
-        break;
-      case "local.destructured":
-        c.destructured ??= node;
-        break;
-      case "local.callee":
-        c.callee ??= node;
-        break;
-      case "declared.argument":
-        c.declArgument ??= node;
-        break;
-      case "declared.parameter":
-        c.declParameter ??= node;
-        break;
-      case "declared.name":
-        c.declName ??= node;
-        break;
-      case "declared.type":
-        c.declType ??= node;
-        break;
-      case "declared.value":
-        c.declValue ??= node;
-        break;
-      case "package":
-        c.package ??= node;
-        break;
-    }
-  }
-  return c;
 }
 
 /** Collects every match's reference, import, scope and binding. */
@@ -480,55 +186,6 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     }
   }
   return found;
-}
-
-/** A local's declared type; after `...` (a variadic parameter: `cmds ...*Command`) a sequence of it. */
-function localType(type: Node): string {
-  const name = typeName(type.text);
-  return type.previousSibling?.text === "..." ? `[]${name}` : name;
-}
-
-/**
- * The type of a callback's parameter from the callee's declaration: `=f<k:j>` is parameter
- * j of the callback passed as argument k of `f` (`operate((source, subscriber) => …)`).
- * Positions are those of the nodes among their parent's named children.
- */
-function callbackType(callee: Node, param: Node): string | null {
-  const chain = chainOf(callee.text);
-  if (chain === null) return null;
-  // The parameter (the name, or the node around it), its list, the callback, the arguments.
-  let p: Node | null = param;
-  for (let up = 0; p?.parent?.parent && !isArgument(p.parent.parent); up++) {
-    if (up >= 2) return null;
-    p = p.parent;
-  }
-  const fn = p?.parent?.parent;
-  if (!p?.parent || !fn?.parent || !isArgument(fn)) return null;
-  const j = indexIn(p.parent.namedChildren, p);
-  const k = indexIn(fn.parent.namedChildren, fn);
-  return j < 0 || k < 0 ? null : `=${chain}<${k}:${j}>`;
-}
-
-/** Whether `fn` is a callback passed as an argument (its parent is the argument list). */
-function isArgument(fn: Node): boolean {
-  return fn.parent !== null && fn.parent.parent !== null &&
-    fn.parent.parent.childForFieldName("arguments")?.id === fn.parent.id;
-}
-
-function indexIn(nodes: readonly (Node | null)[], node: Node): number {
-  return nodes.findIndex((n) => n?.id === node.id);
-}
-
-/** The type of property `name` of `obj` (`=obj.name`), or null. */
-function memberType(obj: Node, name: string): string | null {
-  const t = valueType(obj);
-  return t === null ? null : `${t}.${name}`;
-}
-
-/** The type of an element of `seq` (`=xs[]`), or null. */
-function elementType(seq: Node | null): string | null {
-  const t = seq ? valueType(seq) : null;
-  return t === null ? null : `${t}[]`;
 }
 
 /** Keeps the better-ranked of two candidates for one name node. */

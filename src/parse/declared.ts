@@ -1,0 +1,137 @@
+/**
+ * Types the parser records for the graph's receiver chains (`src/graph/chains.ts`): the
+ * declared types of a file's fields, variables and functions (`@declared.*`) keyed by the
+ * qualified name they belong to, and the types of locals read from what they are bound to
+ * (`@local.value`, `.element`, `.destructured`, `.callee`). Types are written as the graph
+ * reads them: a type path (`cobra.Command`), a sequence (`[]Command`), or `=` and a value's
+ * chain (`=newThing()`, `=xs[]`, `=obj.a`, `=operate<0:1>`).
+ *
+ * @module
+ */
+
+import type { Node } from "npm:web-tree-sitter@0.25.10";
+import type { SymbolRecord } from "../types.ts";
+import { chainOf, typeName, valueType } from "./local_scopes.ts";
+
+export interface Declared {
+  name: Node;
+  type: string | null;
+  assigned: boolean;
+  /** `<k:j>`: the type is that of parameter j of the callback the function takes as parameter k. */
+  slot: string;
+}
+
+/**
+ * `<k:j>` for parameter `param` of callback parameter `arg` (positions among the named
+ * children of their lists; a TypeScript `this:` parameter is not counted: callers do not pass it).
+ */
+export function slotOf(arg: Node, param: Node): string {
+  const k = indexIn(arg.parent?.namedChildren ?? [], arg);
+  const before = param.parent?.namedChildren.slice(0, indexIn(param.parent.namedChildren, param));
+  const j = before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
+  return `<${k}:${j}>`;
+}
+
+/**
+ * The declared types of a file, as `[key, type]`: the key is a symbol's qualified name (a
+ * function's or method's return type, a variable's type) or, for a name that is no symbol,
+ * the enclosing class's qualified name and the name (`QueryObserver.#client`, Go
+ * `Command.parent`; set inside a method, `this.x = new Foo()` is the class's `x`). The type
+ * is a type path (`cobra.Command`) or `=` and the chain of the value it is assigned
+ * (`=newThing()`).
+ */
+export function declaredTypes(
+  declared: readonly Declared[],
+  symbols: readonly SymbolRecord[],
+  scopeAt: (line: number) => number,
+  selfWords: ReadonlySet<string>,
+): [string, string][] {
+  if (declared.length === 0) return [];
+  const byQualified = new Map(symbols.map((s) => [s.qualifiedName, s]));
+  // A declared type wins; assigned values count only when they all agree
+  // (`this.options = new Options()` and `this.options = options` tell nothing).
+  const types = new Map<string, string>();
+  const values = new Map<string, string | null>();
+  for (const d of declared) {
+    const name = d.name.text;
+    const line = d.name.startPosition.row + 1;
+    let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
+    let key: string;
+    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName + d.slot;
+    else {
+      while (owner && CALLABLE.has(owner.kind)) {
+        owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
+      }
+      key = owner ? `${owner.qualifiedName}.${name}` : name;
+    }
+    if (!d.assigned) {
+      if (d.type !== null && !types.has(key)) types.set(key, d.type);
+    } else {
+      const type = d.type === null ? null : selfHeaded(d.type, selfWords);
+      values.set(key, values.has(key) && values.get(key) !== type ? null : type);
+    }
+  }
+  for (const [key, type] of values) if (type !== null && !types.has(key)) types.set(key, type);
+  return [...types];
+}
+
+/** The head the graph reads as the enclosing instance in a value chain (`graph/chains.ts`). */
+const SELF_HEAD = "#self";
+
+/** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
+function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
+  if (!type.startsWith("=")) return type;
+  const head = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u.exec(type.slice(1))?.[0];
+  return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
+}
+
+const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
+
+/** A local's declared type; after `...` (a variadic parameter: `cmds ...*Command`) a sequence of it. */
+export function localType(type: Node): string {
+  const name = typeName(type.text);
+  return type.previousSibling?.text === "..." ? `[]${name}` : name;
+}
+
+/**
+ * The type of a callback's parameter from the callee's declaration: `=f<k:j>` is parameter
+ * j of the callback passed as argument k of `f` (`operate((source, subscriber) => …)`).
+ * Positions are those of the nodes among their parent's named children.
+ */
+export function callbackType(callee: Node, param: Node): string | null {
+  const chain = chainOf(callee.text);
+  if (chain === null) return null;
+  // The parameter (the name, or the node around it), its list, the callback, the arguments.
+  let p: Node | null = param;
+  for (let up = 0; p?.parent?.parent && !isArgument(p.parent.parent); up++) {
+    if (up >= 2) return null;
+    p = p.parent;
+  }
+  const fn = p?.parent?.parent;
+  if (!p?.parent || !fn?.parent || !isArgument(fn)) return null;
+  const j = indexIn(p.parent.namedChildren, p);
+  const k = indexIn(fn.parent.namedChildren, fn);
+  return j < 0 || k < 0 ? null : `=${chain}<${k}:${j}>`;
+}
+
+/** Whether `fn` is a callback passed as an argument (its parent is the argument list). */
+function isArgument(fn: Node): boolean {
+  return fn.parent !== null && fn.parent.parent !== null &&
+    fn.parent.parent.childForFieldName("arguments")?.id === fn.parent.id;
+}
+
+function indexIn(nodes: readonly (Node | null)[], node: Node): number {
+  return nodes.findIndex((n) => n?.id === node.id);
+}
+
+/** The type of property `name` of `obj` (`=obj.name`), or null. */
+export function memberType(obj: Node, name: string): string | null {
+  const t = valueType(obj);
+  return t === null ? null : `${t}.${name}`;
+}
+
+/** The type of an element of `seq` (`=xs[]`), or null. */
+export function elementType(seq: Node | null): string | null {
+  const t = seq ? valueType(seq) : null;
+  return t === null ? null : `${t}[]`;
+}
