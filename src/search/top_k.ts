@@ -53,9 +53,12 @@ export function topK(
     }
   };
   for (let i = 0; i < n; i++) {
-    if (accept && !accept(i)) continue;
     const s = score(i);
     if (Number.isNaN(s)) continue;
+    // The filter is asked only about rows that would enter the heap (it may cost more than
+    // the score: most rows of a lexical query score nothing).
+    if (size === k && (s < vals[0] || (s === vals[0] && i > rows[0]))) continue;
+    if (accept && !accept(i)) continue;
     if (size < k) {
       rows[size] = i;
       vals[size] = s;

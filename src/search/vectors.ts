@@ -292,19 +292,17 @@ export class FlatVectorIndex {
     scan.run(this.rows);
     const dist = scan.out;
     const present = this.present;
-    // A histogram of distances (0…d) finds the cut without sorting; d + 1 marks a row out.
-    const hist = new Int32Array(d + 2);
-    for (let r = 0; r < this.rows; r++) {
-      if (present[r] && (!accept || accept(r))) hist[dist[r]]++;
-      else dist[r] = d + 1;
-    }
-    let cut = 0;
-    for (let seen = 0; cut <= d && seen + hist[cut] < n; cut++) seen += hist[cut];
-    // Rows below the cut, then rows at the cut until `n`.
+    // Rows sorted by distance (0…d) with a counting sort, then taken nearest first; the
+    // filter is asked only about the rows taken.
+    const starts = new Int32Array(d + 2);
+    for (let r = 0; r < this.rows; r++) if (present[r]) starts[dist[r] + 1]++;
+    for (let i = 0; i <= d; i++) starts[i + 1] += starts[i];
+    const order = new Int32Array(starts[d + 1]);
+    const fill = starts.slice(0, d + 1);
+    for (let r = 0; r < this.rows; r++) if (present[r]) order[fill[dist[r]]++] = r;
     const out: number[] = [];
-    for (let r = 0; r < this.rows; r++) if (dist[r] < cut) out.push(r);
-    for (let r = 0; r < this.rows && out.length < n && cut <= d; r++) {
-      if (dist[r] === cut) out.push(r);
+    for (let i = 0; i < order.length && out.length < n; i++) {
+      if (!accept || accept(order[i])) out.push(order[i]);
     }
     return Int32Array.from(out);
   }
