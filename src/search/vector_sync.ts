@@ -150,6 +150,12 @@ export class VectorSync {
   private status: VectorProgress;
   private stopListening: () => void;
   private lastEmit = 0;
+  /**
+   * Whether this pass has asked the model for vectors: `embed` progress events are sent only
+   * then (loading stored vectors is not computing them; `codectx search` says "computing
+   * vectors" on the first such event).
+   */
+  private computing = false;
   /** The embedder `spec` resolves to (once per generation: it stats the model's files). */
   private resolved: Promise<ResolvedEmbedder | null> | null = null;
 
@@ -246,6 +252,7 @@ export class VectorSync {
   }
 
   private report(force = false): void {
+    if (!this.computing) return;
     const now = performance.now();
     if (!force && now - this.lastEmit < 500) return;
     this.lastEmit = now;
@@ -258,6 +265,7 @@ export class VectorSync {
    * complete and collect garbage.
    */
   private async runOnce(): Promise<void> {
+    this.computing = false;
     const run = await this.plan();
     if (!run) return;
     this.rebuilds++;
@@ -414,6 +422,10 @@ export class VectorSync {
       }
       const todo = batch;
       batch = [];
+      if (!this.computing) {
+        this.computing = true;
+        this.report(true);
+      }
       const vecs = await model.embed(todo.map((b) => b.text));
       const done = new Set<number>();
       todo.forEach((b, j) => {
