@@ -112,8 +112,25 @@ async function main(): Promise<void> {
               `--- ${q.query}\n answer ${q.symbol} ${q.startLine}-${q.endLine}; chunk ${ch.startLine}-${ch.endLine} ${ch.kind} ${ch.symbol}; item ${it?.line}-${it?.end_line} ${it?.symbol} ${it?.kind}`,
             );
           }
-        } else if (items.some((it) => it.file === q.file)) sameFile++;
-        else elsewhere++;
+        } else if (items.some((it) => it.file === q.file)) {
+          sameFile++;
+          if (shown < Number(values.show)) {
+            shown++;
+            const rows = [...answerRows].map((a) => {
+              const ch = r.table.chunks[a];
+              const rank = [...scored].sort((x, y) => y[1] - x[1]).findIndex(([row]) => row === a);
+              return `${ch.startLine}-${ch.endLine} ${ch.kind} ${ch.symbol} fused rank ${rank}`;
+            });
+            const got = items.filter((it) => it.file === q.file).map((it) =>
+              `#${items.indexOf(it) + 1} ${it.line}-${it.end_line} ${it.symbol}`
+            );
+            console.log(
+              `--- ${q.query}\n answer ${q.symbol} ${q.startLine}-${q.endLine} in ${
+                rows.join("; ")
+              }\n got ${got.join("; ")}`,
+            );
+          }
+        } else elsewhere++;
       }
       console.log(
         `${set} ${language}: ${hits} hits, ${miss} misses: right chunk wrong member ${pointing}, ` +
