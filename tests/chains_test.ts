@@ -137,6 +137,27 @@ operate((source, subscriber) => {
 });
 new Obs((s) => s.unsubscribe());
 `,
+  "cs/Holder.cs": `namespace P {
+  class Cache { public void Refresh() {} public Item Find() { return null; } }
+  class Item { public void Go() {} }
+  class Holder {
+    private Cache cache;
+    public Cache Prop { get; set; }
+    Item[] items;
+    Cache Get() { return cache; }
+    void Run() {
+      cache.Refresh();
+      Prop.Refresh();
+      this.cache.Refresh();
+      Get().Refresh();
+      var x = Get();
+      x.Find().Go();
+      foreach (var i in items) { i.Go(); }
+      foreach (Item j in items) { j.Go(); }
+    }
+  }
+}
+`,
   "js/store.js": `class Emitter {
   emit() {}
 }
@@ -440,6 +461,24 @@ Deno.test("references: a callback's parameters are typed by the callee's declara
     assert.deepEqual(await refs(ex, "Obs.pipe"), [
       "ts/op.ts:7 definition exact",
       "ts/use.ts:5 call inferred",
+    ]);
+  });
+});
+
+Deno.test("references: C# fields, properties, return types and foreach variables", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Cache.Refresh"), [
+      "cs/Holder.cs:2 definition exact",
+      "cs/Holder.cs:10 call inferred",
+      "cs/Holder.cs:11 call inferred",
+      "cs/Holder.cs:12 call inferred",
+      "cs/Holder.cs:13 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Item.Go"), [
+      "cs/Holder.cs:3 definition exact",
+      "cs/Holder.cs:15 call inferred",
+      "cs/Holder.cs:16 call inferred",
+      "cs/Holder.cs:17 call inferred",
     ]);
   });
 });

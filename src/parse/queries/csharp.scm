@@ -103,6 +103,28 @@
 (for_each_statement left: (identifier) @local.definition)
 (catch_declaration name: (identifier) @local.definition)
 (local_function_statement name: (identifier) @local.definition)
+(local_declaration_statement
+  (variable_declaration
+    (variable_declarator
+      (identifier) @local.definition
+      (equals_value_clause
+        [(invocation_expression) (member_access_expression) (identifier)] @local.value))))
+(for_each_statement
+  type: [(identifier) (generic_name) (qualified_name)] @local.type
+  left: (identifier) @local.definition)
+(for_each_statement left: (identifier) @local.definition right: (_) @local.element)
+
+; Declared types, read by the graph's receiver chains: fields, properties, method returns.
+(field_declaration
+  (variable_declaration
+    type: [(identifier) (generic_name) (qualified_name) (array_type)] @declared.type
+    (variable_declarator (identifier) @declared.name)))
+(property_declaration
+  type: [(identifier) (generic_name) (qualified_name) (array_type)] @declared.type
+  name: (identifier) @declared.name)
+(method_declaration
+  type: [(identifier) (generic_name) (qualified_name) (array_type)] @declared.type
+  name: (identifier) @declared.name)
 
 (invocation_expression function: (identifier) @reference.call)
 (invocation_expression function: (generic_name (identifier) @reference.call))
