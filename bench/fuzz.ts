@@ -8,7 +8,7 @@
  * -32603) with the request that caused it, process exits, `/health` latency p50/p99/max,
  * and each server's resident memory at start, peak and after the run.
  *
- *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01]
+ *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01] [--settle 20] [--v8-flags F]
  *
  * @module
  */
@@ -36,6 +36,8 @@ const { values } = parseArgs({
     seed: { type: "string", default: "1" },
     slow: { type: "string", default: "0.01" },
     stdio: { type: "string", default: "0.1" },
+    settle: { type: "string", default: "20" },
+    "v8-flags": { type: "string", default: "--no-memory-pool-share-memory-on-teardown" },
   },
 });
 const TOTAL = Number(values.requests);
@@ -43,6 +45,15 @@ const CONCURRENCY = Number(values.concurrency);
 const SLOW_SHARE = Number(values.slow);
 const STDIO_SHARE = Number(values.stdio);
 const rng = new Rng(Number(values.seed));
+/**
+ * V8 flags of the servers. By default V8 (Deno 2.9) hands a terminated worker's pages to the
+ * main isolate's pool on teardown and never gives them back: a replaced analysis worker
+ * stayed resident (570 → 388 MiB after terminate; 570 → 67 MiB without that sharing).
+ * `""` runs them with V8's defaults.
+ */
+const V8_FLAGS = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];
+/** Seconds between the last request and the end measurement of memory. */
+const SETTLE_S = Number(values.settle);
 
 const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 const CLI = `${repo}/cli.ts`;
@@ -65,7 +76,19 @@ async function copyFixture(): Promise<string> {
 async function startServer(name: string, args: string[], root: string): Promise<Server> {
   const indexDir = await Deno.makeTempDir({ prefix: `codectx-fuzz-${name}-` });
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, ...args, "--port", "0", "--path", root, "--index-dir", indexDir],
+    args: [
+      "run",
+      "-A",
+      ...V8_FLAGS,
+      CLI,
+      ...args,
+      "--port",
+      "0",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ],
     stdin: "null",
     stdout: "null",
     stderr: "piped",
@@ -84,6 +107,32 @@ async function startServer(name: string, args: string[], root: string): Promise<
     })();
   });
   return s;
+}
+
+/**
+ * Each HTTP server's memory as its `/health` gives it (the server thread's heap and external
+ * memory) with the process's thread count (the workers alive) from /proc.
+ */
+async function memorySplits(): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (const s of servers) {
+    const h = await fetch(`${s.url}/health`).then((r) => r.json()).catch(() => null);
+    const m = h?.memory;
+    let threads = "?";
+    try {
+      threads = /Threads:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${s.proc.pid}/status`))?.[1] ??
+        "?";
+    } catch {
+      // gone
+    }
+    if (m) {
+      out.set(
+        s.name,
+        `rss ${m.rss_mib} MiB = main heap ${m.heap_used_mib} + external ${m.external_mib} + the rest (workers, native); ${threads} threads`,
+      );
+    }
+  }
+  return out;
 }
 
 function rssMiB(pid: number): number {
@@ -383,7 +432,7 @@ interface Stdio {
 async function startStdio(root: string): Promise<Stdio> {
   const indexDir = await Deno.makeTempDir({ prefix: "codectx-fuzz-stdio-" });
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir],
+    args: ["run", "-A", ...V8_FLAGS, CLI, "mcp", "--path", root, "--index-dir", indexDir],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -461,6 +510,7 @@ async function stdioRequest(io: Stdio): Promise<void> {
 // --- run ---------------------------------------------------------------------------------
 
 const root = await copyFixture();
+console.log(`servers: deno run -A ${V8_FLAGS.join(" ")}`);
 console.log(`fixture ${root}; load ${Deno.readTextFileSync("/proc/loadavg").trim()}`);
 const bridge = await startServer("bridge", ["serve"], root);
 const web = await startServer("web", ["web"], root);
@@ -524,6 +574,7 @@ const pids = [
   ["mcp-stdio", stdio.proc.pid] as const,
 ];
 const rssStart = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+const splitStart = await memorySplits();
 const rssPeak = new Map(rssStart);
 
 // /health probes, concurrently with the fuzz, from a process of their own: a probe is not
@@ -604,7 +655,7 @@ for (const fam of Object.keys(PATHOLOGICAL)) {
 }
 await Promise.all(Array.from({ length: CONCURRENCY }, client));
 const elapsed = (performance.now() - t0) / 1000;
-await new Promise((r) => setTimeout(r, 10_000));
+await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
 await prober.stdin.close();
 const probed: Record<string, Array<[number, number]>> = JSON.parse(
   new TextDecoder().decode((await prober.output()).stdout),
@@ -623,6 +674,7 @@ const slowProbes = Object.entries(probed).flatMap(([server, xs]) =>
 );
 clearInterval(sampler);
 const rssEnd = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+const splitEnd = await memorySplits();
 
 // --- report ------------------------------------------------------------------------------
 
@@ -679,6 +731,9 @@ for (const [n] of pids) {
       b.toFixed(0)
     } MiB (${((b / a - 1) * 100).toFixed(1)} %)`,
   );
+  for (const [when, split] of [["start", splitStart], ["end", splitEnd]] as const) {
+    if (split.has(n)) console.log(`    ${when}: ${split.get(n)}`);
+  }
 }
 for (const s of servers) {
   if (s.exited === null) s.proc.kill("SIGTERM");

@@ -752,3 +752,20 @@ Deno.test("analysis pool: a small job never waits behind large ones", async () =
     pool.close();
   }
 });
+
+Deno.test("analysis pool: an idle worker ends (its memory with it) and the next job starts one", async () => {
+  const pool = createAnalysisPool(1, { idleMs: 200 });
+  try {
+    const first = await pool.analyze("a.py", "import pickle\n", "python");
+    assert.equal(first.issues[0]?.test_id, "B403");
+    assert.equal(pool.workers(), 1);
+    await poll("the idle worker to end", () => Promise.resolve(pool.workers() === 0));
+    const next = await pool.analyze("b.py", "import pickle\n", "python");
+    assert.equal(next.issues[0]?.test_id, "B403");
+    // A worker that read a large input is replaced at once.
+    await pool.analyze("big.py", "x = 1\n".repeat(20_000), "python");
+    assert.equal(pool.workers(), 0);
+  } finally {
+    pool.close();
+  }
+});

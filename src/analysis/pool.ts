@@ -50,10 +50,10 @@ export interface ViewData {
   goModule: string;
 }
 
-/** A worker's answer. */
+/** A worker's answer, with the memory its isolate holds after the job (`heapUsed + external`). */
 export type JobReply =
-  | { id: number; result: unknown }
-  | { id: number; error: { code: ErrorCode; message: string } };
+  & ({ id: number; result: unknown } | { id: number; error: { code: ErrorCode; message: string } })
+  & { memory?: number };
 
 /** Limits of one job. */
 export interface JobLimits {
@@ -72,6 +72,8 @@ export interface AnalysisPool {
     view: ProjectView,
     limits?: JobLimits,
   ): Promise<Validation & { outline?: SnippetOutline }>;
+  /** Workers alive now (started on demand, ended when idle, replaced after large inputs). */
+  workers(): number;
   close(): void;
 }
 
@@ -92,6 +94,8 @@ interface Slot {
   busy: boolean;
   /** The job running is a large input (see {@link RECYCLE_BYTES}). */
   big: boolean;
+  /** Ends the worker once it has been idle for {@link IDLE_MS}. */
+  idle?: ReturnType<typeof setTimeout>;
 }
 
 interface Queued {
@@ -113,7 +117,11 @@ interface Queued {
  * pool.close();
  * ```
  */
-export function createAnalysisPool(size: number): AnalysisPool {
+export function createAnalysisPool(
+  size: number,
+  opts: { idleMs?: number } = {},
+): AnalysisPool {
+  const idleMs = opts.idleMs ?? IDLE_MS;
   const slots: Slot[] = Array.from(
     { length: size },
     () => ({ worker: null, views: new Set(), warm: new Set(), busy: false, big: false }),
@@ -146,6 +154,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
   };
 
   const kill = (slot: Slot) => {
+    clearTimeout(slot.idle);
     slot.worker?.terminate();
     slot.worker = null;
     slot.views.clear();
@@ -155,6 +164,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
   const start = (slot: Slot, q: Queued) => {
     const { job, limits } = q;
     if (limits.signal?.aborted) return q.reject(timeoutError(job));
+    clearTimeout(slot.idle);
     if (!slot.worker) {
       try {
         slot.worker = new Worker(WORKER_URL, { type: "module" });
@@ -169,6 +179,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
     slot.big = inputSize(job) > RECYCLE_BYTES;
     const id = nextId++;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let held = 0; // the worker's memory after the job, as it reports it
     const finish = (err: Error | null, result?: unknown) => {
       clearTimeout(timer);
       limits.signal?.removeEventListener("abort", onAbort);
@@ -178,7 +189,18 @@ export function createAnalysisPool(size: number): AnalysisPool {
       slot.big = false;
       // A parser's memory only grows: a worker that read a large input is replaced, so
       // the process returns to its size after a burst of big snippets or files.
-      if (slot.worker === worker && inputSize(job) > RECYCLE_BYTES) kill(slot);
+      // So is one whose memory grew past a bound over many smaller ones.
+      if (slot.worker === worker && (inputSize(job) > RECYCLE_BYTES || held > RECYCLE_MEMORY)) {
+        kill(slot);
+      }
+      // A worker nobody used for a while ends (its grammars and parsers with it); the next
+      // call starts one.
+      if (slot.worker === worker) {
+        slot.idle = setTimeout(() => {
+          if (!slot.busy && slot.worker === worker) kill(slot);
+        }, idleMs);
+        Deno.unrefTimer(slot.idle as unknown as number);
+      }
       if (err) q.reject(err);
       else q.resolve(result);
       if (!closed) pump();
@@ -192,6 +214,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
     if (limits.timeoutMs) timer = setTimeout(stop, limits.timeoutMs);
     worker.onmessage = (e: MessageEvent<JobReply>) => {
       if (e.data.id !== id) return;
+      held = e.data.memory ?? 0;
       if ("error" in e.data) finish(new CodectxError(e.data.error.code, e.data.error.message));
       else finish(null, e.data.result);
     };
@@ -238,6 +261,7 @@ export function createAnalysisPool(size: number): AnalysisPool {
         Validation & { outline?: SnippetOutline }
       >;
     },
+    workers: () => slots.filter((s) => s.worker).length,
     close() {
       closed = true;
       for (const s of slots) kill(s);
@@ -250,6 +274,12 @@ export function createAnalysisPool(size: number): AnalysisPool {
 
 /** Input size past which a job's worker is replaced once it is done (see `finish`). */
 export const RECYCLE_BYTES = 64 * 1024;
+
+/** Memory of a worker's isolate (heap and external, parsers' WASM included) past which it is replaced. */
+export const RECYCLE_MEMORY = 96 * 1024 * 1024;
+
+/** How long a worker may sit idle before it ends (ms; `createAnalysisPool`'s `idleMs`). */
+export const IDLE_MS = 15_000;
 
 function inputSize(job: AnalysisJob): number {
   return job.kind === "analyze" ? job.text.length : job.code.length;

@@ -33,5 +33,6 @@ self.onmessage = async (e: MessageEvent<{ id: number; job: AnalysisJob }>) => {
   } catch (err) {
     reply = replyError(id, err);
   }
-  self.postMessage(reply);
+  const m = Deno.memoryUsage();
+  self.postMessage({ ...reply, memory: m.heapUsed + m.external });
 };

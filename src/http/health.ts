@@ -2,7 +2,7 @@
  * The `/health` body the bridge and MCP over HTTP answer (DESIGN: `{status, version,
  * project_root, index: {state, files, chunks, symbols, vectors, last_indexed_at}, uptime_s}`),
  * plus how far the background embedding is (`vectors_total`, `vectors_state`), so a client
- * can wait for complete vectors.
+ * can wait for complete vectors, and the process's memory (`memory`).
  *
  * @module
  */
@@ -33,6 +33,18 @@ export async function healthBody(
       vectors_state: s.vectors_state,
       last_indexed_at: s.last_indexed_at,
     },
+    memory: processMemory(),
     ...(startedAt === undefined ? {} : { uptime_s: Math.round((Date.now() - startedAt) / 1000) }),
   };
+}
+
+/**
+ * The process's resident memory and, of it, the server thread's JavaScript heap and the
+ * memory its objects hold outside the heap (buffers, WASM), in MiB: the rest is workers
+ * (analysis, indexing) and native allocations.
+ */
+export function processMemory(): { rss_mib: number; heap_used_mib: number; external_mib: number } {
+  const m = Deno.memoryUsage();
+  const mib = (n: number) => Math.round(n / 1048576 * 10) / 10;
+  return { rss_mib: mib(m.rss), heap_used_mib: mib(m.heapUsed), external_mib: mib(m.external) };
 }

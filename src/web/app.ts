@@ -17,6 +17,7 @@ import {
   lastEventIdOf,
   sseResponse,
 } from "../http/events.ts";
+import { processMemory } from "../http/health.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { defined, type Executor } from "../tools/executor.ts";
@@ -153,6 +154,7 @@ async function health(ctx: Ctx): Promise<Response> {
       last_indexed_at: s.last_indexed_at,
       progress: s.state === "indexing" ? ctx.progress : null,
     },
+    memory: processMemory(),
   });
 }
 
