@@ -2,9 +2,11 @@
  * Why hybrid search misses, per language of one set of `search_vs_bm25.ts`: of the queries
  * with no hit in the top 10, how many had a result in the right file whose chunk holds the
  * answer (the right chunk, the wrong member: pointing), a result in the right file elsewhere,
- * or nothing in the right file. `--show N` prints N pointing misses with their chunk.
+ * or nothing in the right file. `--show N` prints N misses of the first two kinds with their
+ * chunks. `--pointing`: pointing alone, over every query of each corpus (see `pointing`).
  *
  *   deno run -A bench/search_misses.ts [--sets tune] [--languages javascript,…] [--show 0]
+ *     [--pointing]
  *
  * @module
  */
@@ -18,9 +20,10 @@ import { pointAtMember } from "../src/search/members.ts";
 
 /**
  * Pointing alone: over every query of a corpus whose answer lies in a chunk that holds
- * other definitions too, how often the member the query points at is the answer.
+ * other definitions too, how often the member the query points at is the answer (the
+ * first `show` wrong ones printed).
  */
-async function pointing(set: SetName, language: string): Promise<[number, number]> {
+async function pointing(set: SetName, language: string, show: number): Promise<[number, number]> {
   const c = await buildCorpus(set, language, Number.MAX_SAFE_INTEGER);
   const p = await openCorpus(c, "codectx-code");
   let n = 0, right = 0;
@@ -40,7 +43,7 @@ async function pointing(set: SetName, language: string): Promise<[number, number
       n++;
       const at = pointAtMember(ch, chunkSymbol(r.table, i), symbols, r.termWeight, r.similarity);
       if (at.line >= q.startLine && at.line <= q.endLine) right++;
-      else if (Deno.env.get("SHOW_POINT") && Math.random() < 0.2) {
+      else if (n - right <= show) {
         console.log(
           `${q.query} | answer ${q.symbol} ${q.startLine}-${q.endLine} | chunk ${ch.startLine}-${ch.endLine} ${ch.symbol} | got ${at.symbol} ${at.line}-${at.endLine}`,
         );
@@ -66,7 +69,7 @@ async function main(): Promise<void> {
   if (values.pointing) {
     for (const set of values.sets.split(",") as SetName[]) {
       for (const language of values.languages.split(",")) {
-        const [right, n] = await pointing(set, language);
+        const [right, n] = await pointing(set, language, Number(values.show));
         console.log(
           `${set} ${language}: pointing right ${right}/${n} (${
             (right / Math.max(1, n) * 100).toFixed(1)
