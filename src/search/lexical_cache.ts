@@ -3,7 +3,8 @@
  * from the per-file `terms` parts, of which only new blobs are read from the store.
  *
  * A built index is also written beside the store (`lexical.bin` in the index folder, named
- * by what it was built from: the BM25 parameters and every file's blob and row count), so
+ * by what it was built from: codectx version and store format, the BM25 parameters, every
+ * file's blob and row count), so
  * that a process opening an unchanged index reads it back (typed-array views, nothing
  * tokenised) instead of reading every file's terms and building it again: the first query
  * after a start costs what the next ones do.
@@ -22,6 +23,8 @@ import {
 import type { ChunkTable } from "./table.ts";
 import type { FileTerms } from "../index/terms.ts";
 import { sha256Hex } from "../util/hash.ts";
+import { STORE_FORMAT } from "../store/kv.ts";
+import { VERSION } from "../version.ts";
 
 /** The file, in the index folder, that holds the last built lexical index. */
 export const LEXICAL_FILE = "lexical.bin";
@@ -64,9 +67,13 @@ export function lexicalIndexFor(
   return state.index;
 }
 
-/** What an index is built from: the parameters, and each file's blob and row count. */
+/**
+ * What an index is built from: the codectx version and store format (the terms of a blob
+ * are what this version computes; blob keys name only a file's path and content), the
+ * parameters, and each file's blob and row count.
+ */
 async function buildKey(table: ChunkTable, params: Bm25Params): Promise<string> {
-  const parts = [JSON.stringify(params)];
+  const parts = [`${VERSION} ${STORE_FORMAT}`, JSON.stringify(params)];
   for (const f of table.files) parts.push(`${f.blob} ${f.end - f.start}`);
   return await sha256Hex(new TextEncoder().encode(parts.join("\n")));
 }
