@@ -34,6 +34,14 @@ t0=$(date +%s)
 tar -xJf "$tarball" -C "$work" ${subdir:+"linux-source-6.1/$subdir"}
 tree="$work/linux-source-6.1${subdir:+/$subdir}"
 echo "unpacked $(find "$tree" -type f | wc -l) files in $(( $(date +%s) - t0 )) s: $tree"
+# Debian's package adds to the top .gitignore a block that ignores everything at the top
+# level ("/*", "!/debian/": its packaging repository holds only debian/). git, and so the
+# walk, would then see no file at all; the kernel's own rules stay.
+top="$work/linux-source-6.1/.gitignore"
+if [ -f "$top" ] && grep -qx '/\*' "$top"; then
+  sed -i -e '/^\/\*$/d' -e '/^!\/debian\/$/d' "$top"
+  echo "removed Debian's '/*' and '!/debian/' lines from the top .gitignore"
+fi
 
 index() {
   /usr/bin/time -f "TIME %e %U %S %M" deno run -A "$repo/cli.ts" index --json \
