@@ -37,7 +37,10 @@ const { values } = parseArgs({
     slow: { type: "string", default: "0.01" },
     stdio: { type: "string", default: "0.1" },
     settle: { type: "string", default: "20" },
-    "v8-flags": { type: "string", default: "--no-memory-pool-share-memory-on-teardown" },
+    "v8-flags": {
+      type: "string",
+      default: "--expose-gc,--no-memory-pool-share-memory-on-teardown",
+    },
   },
 });
 const TOTAL = Number(values.requests);
@@ -49,6 +52,7 @@ const rng = new Rng(Number(values.seed));
  * V8 flags of the servers. By default V8 (Deno 2.9) hands a terminated worker's pages to the
  * main isolate's pool on teardown and never gives them back: a replaced analysis worker
  * stayed resident (570 → 388 MiB after terminate; 570 → 67 MiB without that sharing).
+ * `--expose-gc` lets a quiet server collect and give pages back (`src/http/idle_gc.ts`).
  * `""` runs them with V8's defaults.
  */
 const V8_FLAGS = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];

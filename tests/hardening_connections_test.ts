@@ -140,3 +140,34 @@ Deno.test("shutdown closes connections that are still open", async () => {
   assert.notEqual(await closed, null, "shutdown left a connection open");
   assert.equal(server.connections(), 0);
 });
+
+Deno.test("a quiet server collects once after activity, when V8 exposes gc", async () => {
+  const script = `
+    let calls = 0;
+    const real = globalThis.gc;
+    globalThis.gc = () => { calls++; real(); };
+    const { idleCollector } = await import(${
+    JSON.stringify(new URL("../src/http/idle_gc.ts", import.meta.url).href)
+  });
+    const idle = idleCollector(100);
+    await new Promise((r) => setTimeout(r, 400));
+    const before = calls; // no activity yet: no collection
+    idle.touch();
+    for (let i = 0; i < 200 && calls === before; i++) await new Promise((r) => setTimeout(r, 50));
+    const after = calls;
+    await new Promise((r) => setTimeout(r, 400));
+    idle.stop();
+    console.log(JSON.stringify({ before, after, later: calls }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--expose-gc", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const r = JSON.parse(text);
+  assert.equal(r.before, 0);
+  assert.equal(r.after, 1);
+  assert.equal(r.later, 1, "collected again without new activity");
+});

@@ -12,6 +12,7 @@ import {
   type JSONRPCMessage,
   JSONRPCMessageSchema,
 } from "npm:/@modelcontextprotocol/sdk@1.32.2/types.js";
+import { idleCollector } from "../http/idle_gc.ts";
 import { serveSurface } from "../http/serve.ts";
 import { untilSignal } from "../http/surface.ts";
 import { createMcpHttpApp, MCP_PATH } from "../mcp/http.ts";
@@ -91,8 +92,13 @@ class LineTransport implements Transport {
   /** Inside a line that went over the limit: its bytes are dropped up to its end. */
   private skipping: { head: string } | null = null;
   private readonly decoder = new TextDecoder();
+  /** Gives a burst's memory back once the client is quiet (see `http/idle_gc.ts`). */
+  private readonly idle = idleCollector();
 
-  private readonly onData = (chunk: Uint8Array) => this.take(chunk);
+  private readonly onData = (chunk: Uint8Array) => {
+    this.idle.touch();
+    this.take(chunk);
+  };
   private readonly onError = (err: Error) => this.onerror?.(err);
 
   start(): Promise<void> {
@@ -102,6 +108,7 @@ class LineTransport implements Transport {
   }
 
   send(message: JSONRPCMessage): Promise<void> {
+    this.idle.touch();
     return new Promise((resolve) => {
       if (process.stdout.write(JSON.stringify(message) + "\n")) resolve();
       else process.stdout.once("drain", () => resolve());
@@ -109,6 +116,7 @@ class LineTransport implements Transport {
   }
 
   close(): Promise<void> {
+    this.idle.stop();
     process.stdin.off("data", this.onData);
     process.stdin.off("error", this.onError);
     this.parts = [];

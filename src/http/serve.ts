@@ -16,6 +16,7 @@ import {
   listenHttp,
 } from "./listener.ts";
 import type { SafetyOptions } from "./safety.ts";
+import { idleCollector } from "./idle_gc.ts";
 import { untilSignal } from "./surface.ts";
 
 /** A running server. */
@@ -68,7 +69,9 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
   let handler: ((req: Request) => Response | Promise<Response>) | null = null;
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   let inFlight = 0;
+  const idle = idleCollector();
   const guarded = async (req: Request): Promise<Response> => {
+    idle.touch();
     if (!handler) return plainError(503, "busy", "the server is starting; retry in a moment");
     if (inFlight >= limits.maxInFlight) {
       return plainError(
@@ -84,6 +87,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       return plainError(500, "internal", `internal error: ${errorMessage(err)}`);
     } finally {
       inFlight--;
+      idle.touch();
     }
   };
   let listener: Listener;
@@ -97,6 +101,7 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
       log: (line) => console.error(`codectx ${opts.label}: ${line}`),
     });
   } catch (err) {
+    idle.stop();
     const code = (err as { code?: string }).code;
     if (code === "EADDRINUSE" || err instanceof Deno.errors.AddrInUse) {
       throw new Error(
@@ -118,7 +123,10 @@ export async function startServer(opts: ServeOptions): Promise<RunningServer> {
     connections: () => listener.connections(),
     // Open requests finish; a client that stops reading cannot hold the process past the
     // drain time.
-    shutdown: () => listener.close(limits.drainMs),
+    shutdown: () => {
+      idle.stop();
+      return listener.close(limits.drainMs);
+    },
   };
 }
 
