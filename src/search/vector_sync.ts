@@ -95,6 +95,9 @@ interface Run {
   reuse: Map<string, Float32Array>;
   /** Rows of the previous generation by text hash (their vectors are read when needed). */
   prevRows: Map<string, number>;
+  /** Whether every stored block of the embedder was read, and how many had no file here. */
+  scannedAll: boolean;
+  strayBlocks: number;
 }
 
 /** How a project's vectors are made and who hears of their progress. */
@@ -324,6 +327,8 @@ export class VectorSync {
       missing: new Set(),
       reuse: new Map(),
       prevRows: new Map(),
+      scannedAll: false,
+      strayBlocks: 0,
     };
   }
 
@@ -390,6 +395,7 @@ export class VectorSync {
     for await (const block of readAllBlocks(store, choice.id)) {
       if (this.closed) return;
       const fi = byBlob.get(block.blob);
+      if (fi === undefined) run.strayBlocks++;
       if (fi !== undefined && missing.has(fi) && place(fi, block)) {
         missing.delete(fi);
         continue;
@@ -399,6 +405,7 @@ export class VectorSync {
         reuse.set(h, block.vectors.subarray(i * dims, (i + 1) * dims))
       );
     }
+    run.scannedAll = true;
   }
 
   /**
@@ -483,16 +490,19 @@ export class VectorSync {
   }
 
   /**
-   * Marks the generation complete, seals its vectors for the fast scan (sign codes, see
-   * `FlatVectorIndex.seal`) and drops blocks no generation uses, if still current.
+   * Seals the vectors for the fast scan (sign codes, see `FlatVectorIndex.seal`), then marks
+   * the generation complete (so the first searches after "complete" find them sealed), and
+   * drops blocks no generation uses, if still current. A first pass that embedded nothing
+   * and read every stored block without finding one of another file skips that scan of
+   * the whole store (a server restarted on an unchanged index).
    */
   private async complete(run: Run): Promise<void> {
     const { store, choice, table, prev, index } = run;
+    const current = (await store.currentGeneration()) === table.generation && !this.closed;
+    if (current) await index.seal();
     this.status = { ...this.status, done: index.count, state: "complete" };
     this.report(true);
-    if ((await store.currentGeneration()) !== table.generation || this.closed) return;
-    await index.seal();
-    if (this.closed) return;
+    if (!current || this.closed) return;
     const keep = new Set(table.files.map((f) => f.blob));
     if (prev) {
       await deleteBlocks(
@@ -500,7 +510,7 @@ export class VectorSync {
         choice.id,
         prev.table.files.map((f) => f.blob).filter((b) => !keep.has(b)),
       );
-    } else {
+    } else if (this.status.embedded > 0 || !run.scannedAll || run.strayBlocks > 0) {
       await collectVectorGarbage(store, choice.id, keep);
     }
   }
