@@ -135,3 +135,22 @@ export function elementType(seq: Node | null): string | null {
   const t = seq ? valueType(seq) : null;
   return t === null ? null : `${t}[]`;
 }
+
+/**
+ * For a parameter of a function type (`subscriber` in `init: (src: S, subscriber: T) => …`),
+ * the name of the function that declares that parameter and the parameter holding the
+ * function type (`init`): the node around the function type whose list is some node's
+ * `parameters`. Null when the function type is not a parameter's.
+ */
+export function callbackOwner(param: Node): [Node, Node] | null {
+  let node: Node | null = param.parent?.parent ?? null; // the function type
+  for (let up = 0; node?.parent?.parent && up < 4; up++, node = node.parent) {
+    const list = node.parent;
+    const fn = list.parent!;
+    if (fn.childForFieldName("parameters")?.id === list.id) {
+      const name = fn.childForFieldName("name");
+      return name ? [name, node] : null;
+    }
+  }
+  return null;
+}

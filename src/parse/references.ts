@@ -16,6 +16,7 @@ import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind, ReferenceRecord, SymbolRecord } from "../types.ts";
 import { type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
 import {
+  callbackOwner,
   callbackType,
   type Declared,
   declaredTypes,
@@ -129,6 +130,11 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     // A literal assigned (`this.x = null`) says nothing of the type.
     const literal = c.declValue !== null && c.declValue.namedChildCount === 0 &&
       !c.declValue.type.includes("identifier");
+    // A callback's parameter (`@declared.parameter`): the function declaring it names it.
+    if (c.declParameter && !c.declName) {
+      const owner = callbackOwner(c.declParameter);
+      if (owner) [c.declName, c.declArgument] = owner;
+    }
     if (c.declName && (c.declType || (c.declValue && !literal))) {
       found.declared.push({
         name: c.declName,

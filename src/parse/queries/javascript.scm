@@ -330,11 +330,7 @@
   left: (member_expression
     object: (this)
     property: [(property_identifier) (private_property_identifier)] @declared.name)
-  right: (_) @declared.value)
-(class_body
-  (_
-    property: [(property_identifier) (private_property_identifier)] @declared.name
-    value: (_) @declared.value))
+  right: [(new_expression) (call_expression) (member_expression) (identifier)] @declared.value)
 (program
   (lexical_declaration
     (variable_declarator
@@ -415,6 +411,10 @@
 
 ; section: late-locals
 (class_declaration name: (identifier) @local.definition)
+; A class field's value is a declared type too (TypeScript's fields have their own patterns).
+(field_definition
+  property: [(property_identifier) (private_property_identifier)] @declared.name
+  value: [(new_expression) (call_expression) (member_expression) (identifier)] @declared.value)
 ; The first parameter of an array method's callback is an element (`xs.forEach((x) => …)`).
 (call_expression
   function: (member_expression object: (_) @local.element property: (property_identifier) @_m)

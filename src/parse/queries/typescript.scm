@@ -192,7 +192,7 @@
   ]))
 (public_field_definition
   name: [(property_identifier) (private_property_identifier)] @declared.name
-  value: (_) @declared.value)
+  value: [(new_expression) (call_expression) (member_expression) (identifier)] @declared.value)
 ([
   (public_field_definition
     name: [(property_identifier) (private_property_identifier)] @declared.name
@@ -211,45 +211,13 @@
     return_type: (type_annotation (union_type . (_) @declared.type (literal_type))))
 ])
 ; The parameters of a callback a function takes (`operate(init: (source: Observable<T>,
-; subscriber: Subscriber<R>) => …)`), for the callbacks passed to it.
-([
-  (function_declaration
-    name: (identifier) @declared.name
-    parameters: (formal_parameters
-      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-      ] @declared.argument))
-  (function_signature
-    name: (identifier) @declared.name
-    parameters: (formal_parameters
-      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-      ] @declared.argument))
-  (method_definition
-    name: (_) @declared.name
-    parameters: (formal_parameters
-      [(required_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-       (optional_parameter type: (type_annotation (function_type parameters: (formal_parameters
-        (required_parameter
-          pattern: (identifier)
-          type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))))
-      ] @declared.argument))
-])
+; subscriber: Subscriber<R>) => …)`), for the callbacks passed to it: the function and the
+; position of its parameter are read from the tree around the function type.
+(function_type
+  parameters: (formal_parameters
+    (required_parameter
+      pattern: (identifier)
+      type: (type_annotation [(type_identifier) (generic_type)] @declared.type)) @declared.parameter))
 (property_signature
   name: (property_identifier) @declared.name
   type: (type_annotation [
