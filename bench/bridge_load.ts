@@ -21,7 +21,8 @@
  *     [--modes default,lexical] [--vectors-until 19:58] [--top-k 10] [--index-dir DIR]
  *
  * `--index-dir` keeps the index and its vectors in DIR for the next run (which then starts
- * in seconds); the figures of record use a fresh index (the default).
+ * in seconds); the figures of record use a fresh index (the default). `--v8-flags F` starts
+ * the server with those V8 flags (default none).
  *
  * @module
  */
@@ -46,6 +47,7 @@ const { values } = parseArgs({
     settle: { type: "string" },
     searches: { type: "string" },
     "index-dir": { type: "string" },
+    "v8-flags": { type: "string" },
   },
 });
 
@@ -170,7 +172,8 @@ if (queries.length) {
     }")`,
   );
 }
-const { proc, url } = await startServe({ root, indexDir });
+const { proc, url } = await startServe({ root, indexDir, v8Flags: values["v8-flags"] });
+if (values["v8-flags"]) console.log(`  server        --v8-flags=${values["v8-flags"]}`);
 try {
   const health = async (): Promise<Health> => await (await fetch(`${url}/health`)).json();
   // Wait for the background index.

@@ -23,6 +23,8 @@ export interface ServeOptions {
   indexDir: string;
   /** Watch the project for changes (default false: `--no-watch`). */
   watch?: boolean;
+  /** V8 flags for the server (`--v8-flags=…`; default none, as a plain `deno run`). */
+  v8Flags?: string;
 }
 
 /** Starts `codectx serve` on `root` and resolves once it prints its address. */
@@ -31,6 +33,7 @@ export async function startServe(opts: ServeOptions): Promise<Serve> {
     args: [
       "run",
       "-A",
+      ...(opts.v8Flags ? [`--v8-flags=${opts.v8Flags}`] : []),
       CLI,
       "serve",
       "--port",
