@@ -60,18 +60,37 @@ const DOT_WASM = new Uint8Array([
   ...section(10, [0x01, ...leb(DOT_BODY.length), ...DOT_BODY]),
 ]);
 
-let dotModule: WebAssembly.Module | null | undefined;
+const compiled = new Map<Uint8Array<ArrayBuffer>, WebAssembly.Module | null>();
 
-/** The compiled kernel, or null where WebAssembly SIMD is missing. */
-function simdModule(): WebAssembly.Module | null {
-  if (dotModule === undefined) {
+/** A kernel module compiled once, or null where the runtime lacks what it uses (SIMD). */
+function kernel(bytes: Uint8Array<ArrayBuffer>): WebAssembly.Module | null {
+  if (!compiled.has(bytes)) {
+    let module: WebAssembly.Module | null = null;
     try {
-      dotModule = WebAssembly.validate(DOT_WASM) ? new WebAssembly.Module(DOT_WASM) : null;
+      module = WebAssembly.validate(bytes) ? new WebAssembly.Module(bytes) : null;
     } catch {
-      dotModule = null;
+      module = null;
     }
+    compiled.set(bytes, module);
   }
-  return dotModule;
+  return compiled.get(bytes)!;
+}
+
+/**
+ * An instance of a kernel module over a fresh memory of `bytes` bytes, and its one exported
+ * function; null where the module cannot run here or the memory would exceed 4 GiB.
+ */
+function instantiate(
+  wasm: Uint8Array<ArrayBuffer>,
+  name: string,
+  bytes: number,
+): { buffer: ArrayBufferLike; fn: (...args: number[]) => void } | null {
+  const module = kernel(wasm);
+  const pages = Math.ceil(bytes / 65536);
+  if (!module || pages > 65536) return null;
+  const mem = new WebAssembly.Memory({ initial: pages });
+  const instance = new WebAssembly.Instance(module, { env: { mem } });
+  return { buffer: mem.buffer, fn: instance.exports[name] as (...args: number[]) => void };
 }
 
 /** Float32 rows in WebAssembly memory, scanned by the SIMD kernel. */
@@ -91,24 +110,15 @@ export interface SimdScan {
  * null where WebAssembly SIMD is missing, there are no rows, or the rows exceed 4 GiB.
  */
 export function simdScan(rows: number, stride: number): SimdScan | null {
-  const module = simdModule();
-  if (!module || rows === 0) return null;
+  if (rows === 0) return null;
   const dataBytes = rows * stride * 4;
-  const total = dataBytes + stride * 4 + rows * 4;
-  const pages = Math.ceil(total / 65536);
-  if (pages > 65536) return null;
-  const mem = new WebAssembly.Memory({ initial: pages });
-  const instance = new WebAssembly.Instance(module, { env: { mem } });
-  const dot = instance.exports.dot as (
-    q: number,
-    a: number,
-    rows: number,
-    rowBytes: number,
-    out: number,
-  ) => void;
-  const data = new Float32Array(mem.buffer, 0, rows * stride);
-  const query = new Float32Array(mem.buffer, dataBytes, stride);
-  const out = new Float32Array(mem.buffer, dataBytes + stride * 4, rows);
+  const k = instantiate(DOT_WASM, "dot", dataBytes + stride * 4 + rows * 4);
+  if (!k) return null;
+  // dot(q, a, rows, rowBytes, out)
+  const dot = k.fn;
+  const data = new Float32Array(k.buffer, 0, rows * stride);
+  const query = new Float32Array(k.buffer, dataBytes, stride);
+  const out = new Float32Array(k.buffer, dataBytes + stride * 4, rows);
   return {
     data,
     query,
@@ -164,19 +174,6 @@ const DOT8_WASM = new Uint8Array([
   ...section(10, [0x01, ...leb(DOT8_BODY.length), ...DOT8_BODY]),
 ]);
 
-let dot8Module: WebAssembly.Module | null | undefined;
-
-function simd8Module(): WebAssembly.Module | null {
-  if (dot8Module === undefined) {
-    try {
-      dot8Module = WebAssembly.validate(DOT8_WASM) ? new WebAssembly.Module(DOT8_WASM) : null;
-    } catch {
-      dot8Module = null;
-    }
-  }
-  return dot8Module;
-}
-
 /** Int8 rows in WebAssembly memory and the kernel that scores picked rows against a query. */
 export interface Int8Scan {
   /** rows × stride int8 at offset 0. */
@@ -196,29 +193,20 @@ export interface Int8Scan {
  * where WebAssembly SIMD is missing, there are no rows, or they exceed 4 GiB.
  */
 export function int8Scan(rows: number, stride: number): Int8Scan | null {
-  const module = simd8Module();
-  if (!module || rows === 0 || stride % 16 !== 0) return null;
+  if (rows === 0 || stride % 16 !== 0) return null;
   const dataBytes = Math.ceil((rows * stride) / 16) * 16;
   const queryAt = dataBytes;
   const idsAt = queryAt + stride * 2;
   const outAt = idsAt + rows * 4;
-  const pages = Math.ceil((outAt + rows * 4) / 65536);
-  if (pages > 65536) return null;
-  const mem = new WebAssembly.Memory({ initial: pages });
-  const instance = new WebAssembly.Instance(module, { env: { mem } });
-  const dot8 = instance.exports.dot8 as (
-    q: number,
-    a: number,
-    ids: number,
-    count: number,
-    rowBytes: number,
-    out: number,
-  ) => void;
+  const k = instantiate(DOT8_WASM, "dot8", outAt + rows * 4);
+  if (!k) return null;
+  // dot8(q, a, ids, count, rowBytes, out)
+  const dot8 = k.fn;
   return {
-    data: new Int8Array(mem.buffer, 0, rows * stride),
-    query: new Int16Array(mem.buffer, queryAt, stride),
-    ids: new Int32Array(mem.buffer, idsAt, rows),
-    out: new Int32Array(mem.buffer, outAt, rows),
+    data: new Int8Array(k.buffer, 0, rows * stride),
+    query: new Int16Array(k.buffer, queryAt, stride),
+    ids: new Int32Array(k.buffer, idsAt, rows),
+    out: new Int32Array(k.buffer, outAt, rows),
     run: (count) => dot8(queryAt, 0, idsAt, count, stride, outAt),
   };
 }
@@ -256,8 +244,6 @@ const HAM_WASM = new Uint8Array([
   ...section(10, [0x01, ...leb(HAM_BODY.length), ...HAM_BODY]),
 ]);
 
-let hamModule: WebAssembly.Module | null | undefined;
-
 /** Bit codes of rows in WebAssembly memory and the kernel that counts differing bits. */
 export interface HammingScan {
   /** rows × `words` 64-bit words of code (as bytes), at offset 0. */
@@ -275,32 +261,18 @@ export interface HammingScan {
  * null where WebAssembly is missing or there are no rows.
  */
 export function hammingScan(rows: number, bits: number): HammingScan | null {
-  if (hamModule === undefined) {
-    try {
-      hamModule = WebAssembly.validate(HAM_WASM) ? new WebAssembly.Module(HAM_WASM) : null;
-    } catch {
-      hamModule = null;
-    }
-  }
-  if (!hamModule || rows === 0) return null;
+  if (rows === 0) return null;
   const rowBytes = Math.ceil(bits / 64) * 8;
   const queryAt = rows * rowBytes;
   const outAt = queryAt + rowBytes;
-  const pages = Math.ceil((outAt + rows * 4) / 65536);
-  if (pages > 65536) return null;
-  const mem = new WebAssembly.Memory({ initial: pages });
-  const instance = new WebAssembly.Instance(hamModule, { env: { mem } });
-  const ham = instance.exports.ham as (
-    q: number,
-    a: number,
-    rows: number,
-    rowBytes: number,
-    out: number,
-  ) => void;
+  const k = instantiate(HAM_WASM, "ham", outAt + rows * 4);
+  if (!k) return null;
+  // ham(q, a, rows, rowBytes, out)
+  const ham = k.fn;
   return {
-    codes: new Uint8Array(mem.buffer, 0, rows * rowBytes),
-    query: new Uint8Array(mem.buffer, queryAt, rowBytes),
-    out: new Int32Array(mem.buffer, outAt, rows),
+    codes: new Uint8Array(k.buffer, 0, rows * rowBytes),
+    query: new Uint8Array(k.buffer, queryAt, rowBytes),
+    out: new Int32Array(k.buffer, outAt, rows),
     run: (n) => ham(queryAt, 0, n, rowBytes, outAt),
   };
 }
