@@ -11,6 +11,7 @@
  * @module
  */
 
+import { CHAIN_HEAD, SELF_HEAD } from "../parse/local_scopes.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { CLASS_LIKE, MAX_DEPTH, symbolsOf, symbolTarget, type Target } from "./targets.ts";
@@ -47,10 +48,7 @@ type Step = string | null;
 const ELEMENT = "[]";
 
 const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])|(<\d+:\d+>)/gu;
-const HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
 const SEPARATOR = /\.|::|->|\\/;
-/** The head the parser writes for a value chain that starts at the instance (`this`, `self`). */
-export const SELF_HEAD = "#self";
 const VARIABLE_KINDS = new Set(["variable", "constant", "field"]);
 
 /** Follows receiver chains of one graph; owned by its name resolver. */
@@ -62,7 +60,7 @@ export class Chains {
 
   /** The head of a chain and its steps (`a.b().c` → `a`, [`b`, call, `c`]). */
   split(chain: string): { head: string; steps: Step[] } {
-    const head = HEAD.exec(chain)?.[0] ?? "";
+    const head = CHAIN_HEAD.exec(chain)?.[0] ?? "";
     const steps: Step[] = [];
     for (const m of chain.slice(head.length).matchAll(STEP)) {
       steps.push(m[2] ?? (m[3] ? ELEMENT : m[4] ?? null));

@@ -11,7 +11,7 @@
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { SymbolRecord } from "../types.ts";
-import { chainOf, typeName, valueType } from "./local_scopes.ts";
+import { CHAIN_HEAD, chainOf, SELF_HEAD, typeName, valueType } from "./local_scopes.ts";
 
 export interface Declared {
   name: Node;
@@ -75,13 +75,10 @@ export function declaredTypes(
   return [...types];
 }
 
-/** The head the graph reads as the enclosing instance in a value chain (`graph/chains.ts`). */
-const SELF_HEAD = "#self";
-
 /** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
 function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
   if (!type.startsWith("=")) return type;
-  const head = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u.exec(type.slice(1))?.[0];
+  const head = CHAIN_HEAD.exec(type.slice(1))?.[0];
   return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
 }
 

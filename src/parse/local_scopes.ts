@@ -157,7 +157,7 @@ function classifyChain(
   selfWords: ReadonlySet<string>,
   depth: number,
 ): [ReceiverKind, string | null] {
-  const head = HEAD.exec(chain)?.[0] ?? "";
+  const head = CHAIN_HEAD.exec(chain)?.[0] ?? "";
   const rest = chain.slice(head.length);
   // `this.x`; `this` itself when a local holds it (`const self = this`).
   if ((rest || depth > 0) && selfWords.has(head)) return ["self", chain];
@@ -186,7 +186,10 @@ function classifyChain(
 }
 
 /** The head of a chain: a name, with the sigils some languages put on it (`$this`, `@x`, `#f`). */
-const HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
+export const CHAIN_HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
+
+/** The head written for a value chain that starts at the enclosing instance (`this`, `self`). */
+export const SELF_HEAD = "#self";
 const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*)|!(?!=))/u;
 
 /**
@@ -201,7 +204,7 @@ const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*)|!(?!=))
  * ```
  */
 export function chainOf(text: string): string | null {
-  const head = HEAD.exec(text);
+  const head = CHAIN_HEAD.exec(text);
   if (!head) return null;
   let out = head[0];
   let i = out.length;
