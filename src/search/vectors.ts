@@ -67,6 +67,8 @@ export class FlatVectorIndex {
   private filled = 0;
   /** The sign codes of a sealed index, and the mean row they are taken from. */
   private codes: { scan: HammingScan; mean: Float32Array } | null = null;
+  /** Rows by code distance, reused by every shortlist (one per index, not per query). */
+  private byDistance: Int32Array | null = null;
 
   constructor(
     readonly rows: number,
@@ -297,7 +299,8 @@ export class FlatVectorIndex {
     const starts = new Int32Array(d + 2);
     for (let r = 0; r < this.rows; r++) if (present[r]) starts[dist[r] + 1]++;
     for (let i = 0; i <= d; i++) starts[i + 1] += starts[i];
-    const order = new Int32Array(starts[d + 1]);
+    this.byDistance ??= new Int32Array(this.rows);
+    const order = this.byDistance.subarray(0, starts[d + 1]);
     const fill = starts.slice(0, d + 1);
     for (let r = 0; r < this.rows; r++) if (present[r]) order[fill[dist[r]]++] = r;
     const out: number[] = [];
