@@ -139,8 +139,15 @@ export async function createExecutor(
           );
         }
         const args = validate(tool, call.arguments);
+        // A few calls run at once (service.admit): the others wait their turn, so `/health`
+        // and short calls do not queue behind every step of 50 searches. A call whose time
+        // ran out while it waited does not start.
         const payload = await withTimeout(
-          (signal) => tool.handler(args, { project, signal }),
+          (signal) =>
+            service.admit(() => {
+              signal.throwIfAborted();
+              return tool.handler(args, { project, signal });
+            }),
           meta.timeoutMs ?? timeoutMs,
           tool.name,
         );
