@@ -16,6 +16,7 @@ export type RefRole =
       | "receiver"
       | "receiver.self"
       | "receiver.type"
+      | "receiver.tail"
       | "import.module"
       | "import.name"
       | "import.alias"
@@ -79,6 +80,7 @@ export function refRoleOf(name: string): RefRole | undefined {
   if (name === "reference.receiver") return { role: "receiver" };
   if (name === "reference.receiver.self") return { role: "receiver.self" };
   if (name === "reference.receiver.type") return { role: "receiver.type" };
+  if (name === "reference.receiver.tail") return { role: "receiver.tail" };
   if (name.startsWith("reference.")) {
     const kind = name.slice("reference.".length);
     if (!REF_KINDS.has(kind)) throw new Error(`unknown reference kind in capture @${name}`);
@@ -93,6 +95,8 @@ export interface MatchCaptures {
   ref: Node | null;
   refKind: ReferenceKind | "ignore";
   receiver: Node | null;
+  /** The last token of a receiver spread over sibling tokens (`@reference.receiver.tail`). */
+  receiverTail: Node | null;
   self: boolean;
   typed: boolean;
   module: Node | null;
@@ -131,6 +135,7 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
     ref: null,
     refKind: "read",
     receiver: null,
+    receiverTail: null,
     self: false,
     typed: false,
     module: null,
@@ -173,6 +178,9 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
       case "receiver.type":
         c.receiver = node;
         c.typed = true;
+        break;
+      case "receiver.tail":
+        c.receiverTail ??= node;
         break;
       case "import.module":
         c.module ??= node;

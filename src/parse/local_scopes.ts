@@ -130,7 +130,7 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
  * a `name` (`pkg.New()`). The graph follows the chain through declared types.
  */
 export function classifyReceiver(
-  receiver: Node,
+  receiver: Pick<Node, "text">,
   how: { self: boolean; typed: boolean },
   stack: readonly Scope[],
   fileTypes: ReadonlyMap<string, string>,

@@ -14,6 +14,7 @@
  * | `@reference.receiver`           | the object of `obj.name` (same match) | what the member is reached through                    |
  * | `@reference.receiver.self`      | `self` / `this` (same match)          | the member belongs to the enclosing class             |
  * | `@reference.receiver.type`      | a type whose instance is the object  | `Foo().bar()`, `Foo.new.bar`: `bar` is `Foo.bar`       |
+ * | `@reference.receiver.tail`      | last token of a token-tree receiver  | `self . cmd . f(..)` in a macro: receiver `self.cmd`    |
  * | `@import.module`                | the module as written                | one import record per module node                      |
  * | `@import.name` / `@import.alias`| an imported name and its alias       | an alias without a name renames the module itself      |
  * | `@import.default`               | the local name of a default import   | binds the module's `default` export                    |

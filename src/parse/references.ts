@@ -55,6 +55,8 @@ interface RawRef {
   /** Lower wins; definitions and imported names beat every pattern. */
   rank: number;
   receiver: Node | null;
+  /** The receiver's text when it spans several tokens of a macro's token tree (`self . cmd`). */
+  receiverText?: string;
   self: boolean;
   /** The receiver is an instance of the type it names (`Foo.new.bar`, `new Foo().bar()`). */
   typed: boolean;
@@ -150,6 +152,9 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         kind: c.refKind,
         rank: match.patternIndex,
         receiver: c.receiver,
+        ...(c.receiver && c.receiverTail
+          ? { receiverText: tokensText(c.receiver, c.receiverTail) }
+          : {}),
         self: c.self,
         typed: c.typed,
       });
@@ -192,6 +197,15 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     }
   }
   return found;
+}
+
+/** The text of sibling tokens `from` … `to` (a receiver in a macro's token tree: `self . cmd`). */
+function tokensText(from: Node, to: Node): string {
+  let text = "";
+  for (let n: Node | null = from; n && n.startIndex <= to.startIndex; n = n.nextSibling) {
+    text += n.text;
+  }
+  return text;
 }
 
 /** Keeps the better-ranked of two candidates for one name node. */
@@ -307,7 +321,7 @@ function emit(
     };
     if (r.receiver) {
       const [receiverKind, receiverText] = classifyReceiver(
-        r.receiver,
+        r.receiverText === undefined ? r.receiver : { text: r.receiverText },
         r,
         stack,
         locals.fileTypes,

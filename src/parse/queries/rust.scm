@@ -225,12 +225,31 @@
 ; Calls inside macro arguments (`ok!(self.add_env(m))`, `debug!("…", m.name())`,
 ; `assert!(Foo::new(1).ok())`): tree-sitter leaves them as flat tokens, so a name followed by
 ; a parenthesized token tree is a call here, its receiver the name before `.` or `::`. The
-; pattern written first wins a name: after a chain (`self.cmd.name()`, `f().name()`) a name
-; is a read with no receiver, never a call on the chain's middle name or a bare call.
+; pattern written first wins a name: `self.cmd.name()`, `x.a.b.name()` are calls whose
+; receiver spans the tokens up to `@reference.receiver.tail`; after a longer chain or a call
+; (`a.b.c.d.name()`, `f().name()`) a name is a read with no receiver, never a call on the
+; chain's middle name or a bare call.
 ; (Leading tokens are captured as `@_…`: tree-sitter skips repeated matches otherwise.)
 (token_tree
   (self) @reference.receiver.self . "." . (identifier) @reference.call . (token_tree))
 (token_tree (self) @reference.receiver.self . "." . (identifier) @reference.read)
+(token_tree
+  "." @_dot . (identifier) . "." . (identifier) . "." . (identifier) . "." .
+  (identifier) @reference.read)
+(token_tree
+  (self) @reference.receiver.self . "." . (identifier) . "." .
+  (identifier) @reference.receiver.tail . "." . (identifier) @reference.call . (token_tree))
+(token_tree
+  (identifier) @reference.receiver . "." . (identifier) . "." .
+  (identifier) @reference.receiver.tail . "." . (identifier) @reference.call . (token_tree))
+(token_tree
+  "." @_dot . (identifier) . "." . (identifier) . "." . (identifier) @reference.read)
+(token_tree
+  (self) @reference.receiver.self . "." . (identifier) @reference.receiver.tail . "." .
+  (identifier) @reference.call . (token_tree))
+(token_tree
+  (identifier) @reference.receiver . "." . (identifier) @reference.receiver.tail . "." .
+  (identifier) @reference.call . (token_tree))
 (token_tree "." @_dot . (identifier) . "." . (identifier) @reference.read)
 (token_tree
   (identifier) @reference.receiver . "." . (identifier) @reference.call . (token_tree))
