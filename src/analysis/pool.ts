@@ -55,6 +55,12 @@ export type JobReply =
   & ({ id: number; result: unknown } | { id: number; error: { code: ErrorCode; message: string } })
   & { memory?: number };
 
+/** Sent by a worker when it begins a job (its module is loaded): the job's time starts then. */
+export interface JobStarted {
+  id: number;
+  started: true;
+}
+
 /** Limits of one job. */
 export interface JobLimits {
   /** The call's signal: aborting it stops the job (its worker is terminated). */
@@ -79,6 +85,12 @@ export interface AnalysisPool {
 
 /** Time limit of one file's analysis in a folder run (a file past it is skipped). */
 export const FILE_TIMEOUT_MS = 30_000;
+
+/**
+ * What a job's time limit allows on top for a worker that is starting (loading its module):
+ * a file is charged for its own analysis only. The call's signal still bounds the whole call.
+ */
+const BOOT_ALLOWANCE_MS = 120_000;
 
 const WORKER_URL = assetUrl("src/analysis/worker.ts");
 
@@ -165,6 +177,7 @@ export function createAnalysisPool(
     const { job, limits } = q;
     if (limits.signal?.aborted) return q.reject(timeoutError(job));
     clearTimeout(slot.idle);
+    const booting = !slot.worker;
     if (!slot.worker) {
       try {
         slot.worker = new Worker(WORKER_URL, { type: "module" });
@@ -211,9 +224,17 @@ export function createAnalysisPool(
     };
     const onAbort = () => stop();
     limits.signal?.addEventListener("abort", onAbort, { once: true });
-    if (limits.timeoutMs) timer = setTimeout(stop, limits.timeoutMs);
-    worker.onmessage = (e: MessageEvent<JobReply>) => {
+    const arm = (ms: number) => {
+      clearTimeout(timer);
+      timer = setTimeout(stop, ms);
+    };
+    if (limits.timeoutMs) arm(limits.timeoutMs + (booting ? BOOT_ALLOWANCE_MS : 0));
+    worker.onmessage = (e: MessageEvent<JobReply | JobStarted>) => {
       if (e.data.id !== id) return;
+      if ("started" in e.data) {
+        if (limits.timeoutMs) arm(limits.timeoutMs);
+        return;
+      }
       held = e.data.memory ?? 0;
       if ("error" in e.data) finish(new CodectxError(e.data.error.code, e.data.error.message));
       else finish(null, e.data.result);

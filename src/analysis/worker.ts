@@ -13,6 +13,7 @@ import {
   type AnalysisJob,
   handleJob,
   type JobReply,
+  type JobStarted,
   KEEP_VIEWS,
   replyError,
   viewFromData,
@@ -22,6 +23,7 @@ const views = new Map<number, ProjectView>();
 
 self.onmessage = async (e: MessageEvent<{ id: number; job: AnalysisJob }>) => {
   const { id, job } = e.data;
+  self.postMessage({ id, started: true } satisfies JobStarted);
   let reply: JobReply;
   try {
     if (job.kind === "validate" && job.view) {
