@@ -482,3 +482,54 @@ Deno.test("references: C# fields, properties, return types and foreach variables
     ]);
   });
 });
+
+Deno.test("references: a binding's own value reads the name bound before it (`let x = x.m()`, `x = x.m()`, `x := x.M()`)", async () => {
+  const sources: Record<string, string> = {
+    "a.rs": `struct Conflicts;
+impl Conflicts {
+    fn gather(&self) -> Conflicts { Conflicts }
+    fn size(&self) -> usize { 0 }
+}
+fn check(conflicts: &Conflicts) {
+    let conflicts = conflicts.gather();
+    conflicts.size();
+}
+`,
+    "a.py": `class Command:
+    def child(self) -> "Command":
+        return self
+
+def run(cmd: Command):
+    cmd = cmd.child()
+    cmd.run()
+`,
+    "a.go": `package p
+
+type Command struct{}
+
+func (c *Command) Parent() *Command { return c }
+
+func run(cmds []*Command) {
+	for _, c := range cmds {
+		c := c.Parent()
+		c.Run()
+	}
+}
+`,
+  };
+  const got: string[] = [];
+  for (const [file, source] of Object.entries(sources)) {
+    const parsed = await parseSource(file, source);
+    for (const r of parsed.references ?? []) {
+      if (r.receiverKind) got.push(`${file}:${r.line} ${r.name} ${r.receiverKind} ${r.receiver}`);
+    }
+  }
+  assert.deepEqual(got, [
+    "a.rs:7 gather typed Conflicts",
+    "a.rs:8 size typed Conflicts .gather()",
+    "a.py:6 child typed Command",
+    "a.py:7 run typed Command .child()",
+    "a.go:9 Parent typed []Command []",
+    "a.go:10 Run typed []Command [].Parent()",
+  ]);
+});

@@ -21,6 +21,22 @@ export interface Scope {
   bindings: Map<string, string | null>;
   /** Names the scope declares bound outside it (Python `global x`): never its locals. */
   outer?: Set<string>;
+  /** Start of the binding whose type `bindings` holds, per name. */
+  sites?: Map<string, number>;
+  /** Per name, the spans where a binding's own value is read (`let x = x.m()`): see {@link Shadow}. */
+  shadows?: Map<string, Shadow[]>;
+}
+
+/**
+ * A binding's name and value (`x` … `x.m()` in `let x = x.m()`, `x = x.strip()`, `x := x`):
+ * there the name still means what it meant before the binding — `type`, bound at `site`
+ * in the same scope, or when `type` is undefined, whatever an outer scope binds.
+ */
+interface Shadow {
+  start: number;
+  end: number;
+  type: string | null | undefined;
+  site: number;
 }
 
 /** A name bound by a parameter or a local variable. */
@@ -31,6 +47,8 @@ export interface Binding {
   type: string | null;
   /** Among bindings of one name node, the higher rank wins (see `references.ts`). */
   rank?: number;
+  /** End of the value bound: the binding holds only after it (`let x = x.m()`). */
+  valueEnd?: number;
 }
 
 /** What is known of a file's local names once scopes hold their bindings. */
@@ -80,13 +98,33 @@ export function lookup(stack: readonly Scope[], name: string): string | null | u
 }
 
 /**
+ * The type `name` has at offset `pos` and the site of the binding that gave it: as
+ * {@link lookup}, except inside a binding's own value, where the binding before it holds.
+ */
+function lookupAt(
+  stack: readonly Scope[],
+  name: string,
+  pos: number,
+): [string | null, number] | undefined {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const scope = stack[i];
+    if (!scope.bindings.has(name)) continue;
+    const shadow = scope.shadows?.get(name)?.find((s) => s.start <= pos && pos < s.end);
+    if (!shadow) return [scope.bindings.get(name)!, scope.sites?.get(name) ?? pos];
+    if (shadow.type !== undefined) return [shadow.type, shadow.site];
+  }
+  return undefined;
+}
+
+/**
  * Puts each binding in the innermost scope that holds it, except that a scope's own name
  * (`def helper` inside a function) binds in the scope around it. Returns the start
  * offsets of the bindings that are local (inside some scope).
  */
 function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> {
   const local = new Set<number>();
-  const lastStart = new Map<Scope, Map<string, number>>();
+  // Per scope and name: the site of the last binding and what the name meant before it.
+  const last = new Map<Scope, Map<string, Prior>>();
   bindings.sort((a, b) => a.start - b.start || (a.rank ?? 0) - (b.rank ?? 0));
   const stack: Scope[] = [];
   let next = 0;
@@ -109,14 +147,40 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
     // except that two values of one name node are both kept, the first tried first
     // (`const o = xs.find(…)`: `xs.find()`'s result, else an element of xs).
     const had = scope.bindings.get(b.name) ?? null;
-    const same = lastStart.get(scope)?.get(b.name) === b.start;
-    const both = same && had?.startsWith("=") && b.type?.startsWith("=") && had !== b.type;
+    if (!last.has(scope)) last.set(scope, new Map());
+    let prior = last.get(scope)!.get(b.name);
+    const same = prior?.start === b.start;
+    if (!prior || !same) {
+      const has = scope.bindings.has(b.name);
+      prior = { start: b.start, type: has ? had : undefined, site: scope.sites?.get(b.name) };
+      last.get(scope)!.set(b.name, prior);
+    }
+    if (b.valueEnd !== undefined) shadow(scope, b, prior);
+    // (`had` is this name node's only once a binding here changed it: `x := x.m()` after
+    // `for _, x := range xs` replaces the element.)
+    const both = same && had !== prior.type && had?.startsWith("=") &&
+      b.type?.startsWith("=") && had !== b.type;
     scope.bindings.set(b.name, both ? `${had}|${b.type}` : b.type ?? had);
-    if (!lastStart.has(scope)) lastStart.set(scope, new Map());
-    lastStart.get(scope)!.set(b.name, b.start);
+    (scope.sites ??= new Map()).set(b.name, b.start);
     local.add(b.start);
   }
   return local;
+}
+
+interface Prior {
+  start: number;
+  type: string | null | undefined;
+  site: number | undefined;
+}
+
+/** Records that from `b`'s name to the end of its value, the name means what it did before `b`. */
+function shadow(scope: Scope, b: Binding, prior: Prior): void {
+  const list = (scope.shadows ??= new Map()).get(b.name) ?? [];
+  scope.shadows.set(b.name, list);
+  const end = b.valueEnd!;
+  const open = list[list.length - 1];
+  if (open?.start === b.start) open.end = Math.max(open.end, end);
+  else list.push({ start: b.start, end, type: prior.type, site: prior.site ?? b.start });
 }
 
 /**
@@ -131,7 +195,7 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
  */
 export function classifyReceiver(
   receiver: Pick<Node, "text">,
-  how: { self: boolean; typed: boolean },
+  how: { self: boolean; typed: boolean; start?: number },
   stack: readonly Scope[],
   fileTypes: ReadonlyMap<string, string>,
   selfWords: ReadonlySet<string> = NO_WORDS,
@@ -145,7 +209,7 @@ export function classifyReceiver(
   if (how.typed) return ["typed", typeName(text)];
   const chain = chainOf(text);
   if (chain === null) return ["expr", null];
-  return classifyChain(chain, stack, fileTypes, selfWords, 0);
+  return classifyChain(chain, stack, fileTypes, selfWords, 0, how.start ?? -1);
 }
 
 const NO_WORDS: ReadonlySet<string> = new Set();
@@ -156,13 +220,16 @@ function classifyChain(
   fileTypes: ReadonlyMap<string, string>,
   selfWords: ReadonlySet<string>,
   depth: number,
+  pos: number,
 ): [ReceiverKind, string | null] {
   const head = CHAIN_HEAD.exec(chain)?.[0] ?? "";
   const rest = chain.slice(head.length);
   // `this.x`; `this` itself when a local holds it (`const self = this`).
   if ((rest || depth > 0) && selfWords.has(head)) return ["self", chain];
-  const bound = lookup(stack, head);
-  const type = bound !== undefined ? bound : fileTypes.get(head);
+  const bound = lookupAt(stack, head, pos);
+  // A value's chain is read where it was bound (`let x = x.m()`: the `x` before).
+  const site = bound?.[1] ?? pos;
+  const type = bound !== undefined ? bound[0] : fileTypes.get(head);
   if (type === undefined) return ["name", chain];
   if (type === null) return rest ? ["expr", null] : ["local", chain];
   if (type.startsWith("=")) {
@@ -172,7 +239,7 @@ function classifyChain(
     if (alternatives.length > 1) {
       // Values to try in turn, as one receiver `a|b` when they are of one kind.
       const each = alternatives.map((t) =>
-        classifyChain(t.replace(/^=/, "") + rest, stack, fileTypes, selfWords, depth + 1)
+        classifyChain(t.replace(/^=/, "") + rest, stack, fileTypes, selfWords, depth + 1, site)
       );
       const [kind] = each[0];
       if (each.every(([k, r]) => k === kind && r !== null)) {
@@ -180,7 +247,7 @@ function classifyChain(
       }
       return each.find(([k]) => k !== "expr") ?? each[0];
     }
-    return classifyChain(type.slice(1) + rest, stack, fileTypes, selfWords, depth + 1);
+    return classifyChain(type.slice(1) + rest, stack, fileTypes, selfWords, depth + 1, site);
   }
   return ["typed", rest ? `${type} ${rest}` : type];
 }

@@ -193,6 +193,7 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         // For one name node: a declared type beats an element's or a property's, which
         // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
         rank: c.type ? 3 : c.destructured || c.element ? 2 : c.value || c.callee ? 1 : 0,
+        ...(c.value ? { valueEnd: c.value.endIndex } : {}),
       });
     }
   }
