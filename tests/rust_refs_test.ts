@@ -261,3 +261,82 @@ Deno.test("Rust: methods through a field's type, a return type and Box/Arc", asy
     has(await refsOf(ex, { symbol_name: "Usage.find_group" }), "src/usage.rs:24 call");
   }, TYPED);
 });
+
+const SAME_NAMES: Record<string, string> = {
+  "Cargo.toml": '[package]\nname = "names"\n',
+  "src/lib.rs": `mod command;
+mod re_bytes;
+mod re_unicode;
+`,
+  "src/command.rs": `pub struct Str {
+    s: String,
+}
+
+impl Str {
+    pub fn as_str(&self) -> &str {
+        &self.s
+    }
+}
+
+pub struct Command {
+    version: Str,
+}
+
+impl Command {
+    pub fn new() -> Self {
+        Command { version: Str { s: String::new() } }
+    }
+
+    pub fn version(self, _v: &str) -> Self {
+        self
+    }
+
+    pub fn finish(self) {}
+}
+
+fn build() {
+    Command::new().version("1").finish();
+    let c = Command::new();
+    c.version.as_str();
+}
+`,
+  "src/re_bytes.rs": `pub struct Regex;
+
+impl Regex {
+    pub fn locations(&self) -> usize {
+        0
+    }
+
+    pub fn run(&self) -> usize {
+        self.locations()
+    }
+}
+`,
+  "src/re_unicode.rs": `pub struct Regex;
+
+impl Regex {
+    pub fn locations(&self) -> usize {
+        1
+    }
+}
+`,
+};
+
+Deno.test("Rust: a field and a method of one name; two structs of one name in one folder", async () => {
+  await withCrate(async (ex) => {
+    // `.version("1")` is the method (-> Self), `c.version` the field (a Str).
+    has(await refsOf(ex, { symbol_name: "Command.finish" }), "src/command.rs:28 call");
+    has(await refsOf(ex, { symbol_name: "Str.as_str" }), "src/command.rs:30 call");
+    // `self.locations()` in re_bytes.rs is its own file's Regex's, not re_unicode.rs's.
+    const bytes = await refsOf(ex, {
+      symbol_name: "Regex.locations",
+      file_path: "src/re_bytes.rs",
+    });
+    has(bytes, "src/re_bytes.rs:9 call");
+    const unicode = await refsOf(ex, {
+      symbol_name: "Regex.locations",
+      file_path: "src/re_unicode.rs",
+    });
+    assert.ok(!unicode.some((r) => r.startsWith("src/re_bytes.rs:")), unicode.join("\n"));
+  }, SAME_NAMES);
+});

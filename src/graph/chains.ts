@@ -11,6 +11,7 @@
  * @module
  */
 
+import { FIELD_KEY } from "../parse/declared.ts";
 import { CHAIN_HEAD, SELF_HEAD } from "../parse/local_scopes.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
@@ -149,7 +150,7 @@ export class Chains {
 
   private walk(start: ChainValue, steps: readonly Step[]): ChainValue {
     let v = start;
-    for (const step of steps) {
+    for (const [i, step] of steps.entries()) {
       if (this.depth >= MAX_DEPTH) return none();
       this.depth++;
       try {
@@ -159,7 +160,7 @@ export class Chains {
           ? this.element(v)
           : step.startsWith("<")
           ? this.callbackParameter(v, step)
-          : this.member(v, step);
+          : this.member(v, step, steps[i + 1] === null);
       } finally {
         this.depth--;
       }
@@ -168,8 +169,11 @@ export class Chains {
     return v;
   }
 
-  /** `v.name`: a member symbol, or a field's declared type. */
-  private member(v: ChainValue, name: string): ChainValue {
+  /**
+   * `v.name`: a member symbol, or a field's declared type — the field's when it is read, not
+   * `called`, and a method has its name (Rust `cmd.version` vs `cmd.version(..)`).
+   */
+  private member(v: ChainValue, name: string, called: boolean): ChainValue {
     const out: ChainValue = { ...none(), inferred: v.inferred };
     const classes = [...v.instances];
     for (const t of v.targets) {
@@ -186,7 +190,7 @@ export class Chains {
       }
     }
     for (const c of classes) {
-      const ms = this.names.members(c, name);
+      const ms = called || !this.fieldOnly(c, name) ? this.names.members(c, name) : [];
       if (ms.length) out.targets.push(...ms.map(symbolTarget));
       else merge(out, this.fieldType(c, name));
     }
@@ -276,11 +280,19 @@ export class Chains {
       if (seen.has(c)) continue;
       seen.add(c);
       const f = this.names.fileOf(c);
-      const text = f ? this.declaredIn(f).get(`${c.qualifiedName}.${name}`) : undefined;
+      const types = f ? this.declaredIn(f) : EMPTY;
+      const key = `${c.qualifiedName}.${name}`;
+      const text = types.get(key + FIELD_KEY) ?? types.get(key);
       if (f && text !== undefined) return this.typeValue(f, text, this.names.indexOf(c));
       queue.push(...this.names.bases(c));
     }
     return none();
+  }
+
+  /** Whether `cls` declares a field `name` whose type is kept apart from a method's of that name. */
+  private fieldOnly(cls: SymbolRecord, name: string): boolean {
+    const f = this.names.fileOf(cls);
+    return f !== undefined && this.declaredIn(f).has(`${cls.qualifiedName}.${name}${FIELD_KEY}`);
   }
 
   /** A file's declared types by key (built for every file on first use). */

@@ -64,12 +64,17 @@ export class Members {
     if (!home) return [];
     const global = home.resolver?.scoping === "global";
     const dir = dirOf(home.path);
-    return (this.childrenOf().get(cls.qualifiedName) ?? []).filter((s) => {
+    const found = (this.childrenOf().get(cls.qualifiedName) ?? []).filter((s) => {
       if (s.name !== name) return false;
       const g = this.names.fileOf(s);
       if (!g) return false;
       return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
     });
+    // The class's own file first: two classes of one name in one folder (regex's `Regex`
+    // in re_bytes.rs and re_unicode.rs) each keep their own; a Go method in another file
+    // of the package comes through when the class's file has none.
+    const own = found.filter((s) => this.names.fileOf(s) === home);
+    return own.length > 0 ? own : found;
   }
 
   /** Every symbol with a parent, by the parent's qualified name (built on first use). */

@@ -52,12 +52,18 @@ export function declaredTypes(
   // (`this.options = new Options()` and `this.options = options` tell nothing).
   const types = new Map<string, string>();
   const values = new Map<string, string | null>();
+  // Keys typed by a symbol's own declaration, and by a field that is no symbol: a field
+  // and a method of one name (Rust `version: Option<Str>` and `fn version(self) -> Self`)
+  // keep both, the field's under `key` + FIELD_KEY.
+  const ownKeys = new Set<string>();
+  const fieldKeys = new Set<string>();
   for (const d of declared) {
     const name = d.name.text;
     const line = d.name.startPosition.row + 1;
     let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
     let key: string;
-    if (owner && owner.name === name && owner.line === line) key = owner.qualifiedName + d.slot;
+    const own = owner !== undefined && owner.name === name && owner.line === line;
+    if (own) key = owner!.qualifiedName + d.slot;
     else {
       while (owner && CALLABLE.has(owner.kind)) {
         owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
@@ -65,7 +71,16 @@ export function declaredTypes(
       key = owner ? `${owner.qualifiedName}.${name}` : name;
     }
     if (!d.assigned) {
-      if (d.type !== null && !types.has(key)) types.set(key, d.type);
+      if (d.type === null) continue;
+      if (own && fieldKeys.has(key)) {
+        types.set(key + FIELD_KEY, types.get(key)!);
+        fieldKeys.delete(key);
+        types.delete(key);
+      }
+      if (!own && ownKeys.has(key)) key += FIELD_KEY;
+      if (types.has(key)) continue;
+      types.set(key, d.type);
+      (own ? ownKeys : fieldKeys).add(key);
     } else {
       const type = d.type === null ? null : selfHeaded(d.type, selfWords);
       values.set(key, values.has(key) && values.get(key) !== type ? null : type);
@@ -83,6 +98,9 @@ function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
 }
 
 const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
+
+/** Suffix of the key of a field's type when a method of the class has the field's name. */
+export const FIELD_KEY = " field";
 
 /** A local's declared type; after `...` (a variadic parameter: `cmds ...*Command`) a sequence of it. */
 export function localType(type: Node): string {
