@@ -299,6 +299,13 @@ fn build() {
     let c = Command::new();
     c.version.as_str();
 }
+
+impl Str {
+    pub fn s(&mut self) -> usize {
+        self.s = String::new();
+        self.s.len()
+    }
+}
 `,
   "src/re_bytes.rs": `pub struct Regex;
 
@@ -327,6 +334,8 @@ Deno.test("Rust: a field and a method of one name; two structs of one name in on
     // `.version("1")` is the method (-> Self), `c.version` the field (a Str).
     has(await refsOf(ex, { symbol_name: "Command.finish" }), "src/command.rs:28 call");
     has(await refsOf(ex, { symbol_name: "Str.as_str" }), "src/command.rs:30 call");
+    // A member read or written, not called, is the field, never the method of that name.
+    assert.deepEqual(await refsOf(ex, { symbol_name: "Str.s" }), ["src/command.rs:34 definition"]);
     // `self.locations()` in re_bytes.rs is its own file's Regex's, not re_unicode.rs's.
     const bytes = await refsOf(ex, {
       symbol_name: "Regex.locations",

@@ -199,12 +199,6 @@
   function: (field_expression
     value: (range_expression ".." . (_) @reference.receiver .)
     field: (field_identifier) @reference.call))
-(field_expression
-  value: (range_expression ".." . (self) @reference.receiver.self .)
-  field: (field_identifier) @reference.read)
-(field_expression
-  value: (range_expression ".." . (_) @reference.receiver .)
-  field: (field_identifier) @reference.read)
 (call_expression function: (identifier) @reference.call)
 (call_expression
   function: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.call))
@@ -232,7 +226,7 @@
 ; (Leading tokens are captured as `@_…`: tree-sitter skips repeated matches otherwise.)
 (token_tree
   (self) @reference.receiver.self . "." . (identifier) @reference.call . (token_tree))
-(token_tree (self) @reference.receiver.self . "." . (identifier) @reference.read)
+(token_tree (self) . "." . (identifier) @reference.ignore)
 (token_tree
   "." @_dot . (identifier) . "." . (identifier) . "." . (identifier) . "." .
   (identifier) @reference.read)
@@ -253,7 +247,7 @@
 (token_tree "." @_dot . (identifier) . "." . (identifier) @reference.read)
 (token_tree
   (identifier) @reference.receiver . "." . (identifier) @reference.call . (token_tree))
-(token_tree (identifier) @reference.receiver . "." . (identifier) @reference.read)
+(token_tree (identifier) . "." . (identifier) @reference.ignore)
 (token_tree _ @_before . "." . (identifier) @reference.read)
 (token_tree
   (identifier) @reference.receiver . "::" . (identifier) @reference.call . (token_tree))
@@ -266,12 +260,9 @@
 (trait_item bounds: (trait_bounds (type_identifier) @reference.inherit))
 (assignment_expression left: (identifier) @reference.write)
 (compound_assignment_expr left: (identifier) @reference.write)
-(assignment_expression
-  left: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.write))
-(assignment_expression
-  left: (field_expression value: (_) @reference.receiver field: (field_identifier) @reference.write))
-(field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.read)
-(field_expression value: (_) @reference.receiver field: (field_identifier) @reference.read)
+; A member that is read or written, not called, is a struct field (Rust has no bound methods, and
+; fields are no symbols here): no reference, rather than one of a method of that name.
+(field_expression field: (field_identifier) @reference.ignore)
 (scoped_identifier path: (_) @reference.receiver name: (identifier) @reference.read)
 (scoped_type_identifier path: (_) @reference.receiver name: (type_identifier) @reference.type)
 (type_identifier) @reference.type
