@@ -483,7 +483,7 @@ Deno.test("references: C# fields, properties, return types and foreach variables
   });
 });
 
-Deno.test("references: a binding's own value reads the name bound before it (`let x = x.m()`, `x = x.m()`, `x := x.M()`)", async () => {
+Deno.test("references: a binding holds after its value, until the next (`let x = x.m()`, `x = x.m()`, `x := x.M()`)", async () => {
   const sources: Record<string, string> = {
     "a.rs": `struct Conflicts;
 impl Conflicts {
@@ -493,6 +493,15 @@ impl Conflicts {
 fn check(conflicts: &Conflicts) {
     let conflicts = conflicts.gather();
     conflicts.size();
+}
+
+fn nest(c: &Conflicts, names: Vec<String>) {
+    c.size();
+    let c = {
+        let c = c.gather();
+        c.size()
+    };
+    for c in names {}
 }
 `,
     "a.py": `class Command:
@@ -527,6 +536,10 @@ func run(cmds []*Command) {
   assert.deepEqual(got, [
     "a.rs:7 gather typed Conflicts",
     "a.rs:8 size typed Conflicts .gather()",
+    // Before a later binding, the earlier holds; inside an outer binding's value, an inner one.
+    "a.rs:12 size typed Conflicts",
+    "a.rs:14 gather typed Conflicts",
+    "a.rs:15 size typed Conflicts .gather()",
     "a.py:6 child typed Command",
     "a.py:7 run typed Command .child()",
     "a.go:9 Parent typed []Command []",

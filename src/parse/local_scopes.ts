@@ -21,22 +21,19 @@ export interface Scope {
   bindings: Map<string, string | null>;
   /** Names the scope declares bound outside it (Python `global x`): never its locals. */
   outer?: Set<string>;
-  /** Start of the binding whose type `bindings` holds, per name. */
-  sites?: Map<string, number>;
-  /** Per name, the spans where a binding's own value is read (`let x = x.m()`): see {@link Shadow}. */
-  shadows?: Map<string, Shadow[]>;
+  /** Per name, its bindings in the order written: see {@link Holding}. */
+  history?: Map<string, Holding[]>;
 }
 
 /**
- * A binding's name and value (`x` … `x.m()` in `let x = x.m()`, `x = x.strip()`, `x := x`):
- * there the name still means what it meant before the binding — `type`, bound at `site`
- * in the same scope, or when `type` is undefined, whatever an outer scope binds.
+ * One binding of a name in a scope: bound at `site`, it holds from `from` — the end of its
+ * value (`let x = x.m()`, `x = x.strip()`, `x := x`: inside the value the name still means
+ * what it did before) or the site itself — with `type`, what `bindings` held after it.
  */
-interface Shadow {
-  start: number;
-  end: number;
-  type: string | null | undefined;
+interface Holding {
   site: number;
+  from: number;
+  type: string | null;
 }
 
 /** A name bound by a parameter or a local variable. */
@@ -98,8 +95,10 @@ export function lookup(stack: readonly Scope[], name: string): string | null | u
 }
 
 /**
- * The type `name` has at offset `pos` and the site of the binding that gave it: as
- * {@link lookup}, except inside a binding's own value, where the binding before it holds.
+ * The type `name` has at offset `pos` and the site of the binding that gave it: in the
+ * innermost scope that binds it, the binding that took hold last before `pos`; in a scope
+ * whose first binding of the name is still being bound, the scopes around it; before any
+ * binding of the scope (a closure that runs later), its last binding, as {@link lookup}.
  */
 function lookupAt(
   stack: readonly Scope[],
@@ -108,10 +107,17 @@ function lookupAt(
 ): [string | null, number] | undefined {
   for (let i = stack.length - 1; i >= 0; i--) {
     const scope = stack[i];
-    if (!scope.bindings.has(name)) continue;
-    const shadow = scope.shadows?.get(name)?.find((s) => s.start <= pos && pos < s.end);
-    if (!shadow) return [scope.bindings.get(name)!, scope.sites?.get(name) ?? pos];
-    if (shadow.type !== undefined) return [shadow.type, shadow.site];
+    const list = scope.history?.get(name);
+    if (!list) continue;
+    let held: Holding | undefined;
+    for (const h of list) {
+      if (h.site < pos && h.from <= pos && (!held || h.from >= held.from)) held = h;
+    }
+    if (held) return [held.type, held.site];
+    if (pos < list[0].site) {
+      const last = list[list.length - 1];
+      return [last.type, last.site];
+    }
   }
   return undefined;
 }
@@ -123,8 +129,6 @@ function lookupAt(
  */
 function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> {
   const local = new Set<number>();
-  // Per scope and name: the site of the last binding and what the name meant before it.
-  const last = new Map<Scope, Map<string, Prior>>();
   bindings.sort((a, b) => a.start - b.start || (a.rank ?? 0) - (b.rank ?? 0));
   const stack: Scope[] = [];
   let next = 0;
@@ -147,40 +151,23 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
     // except that two values of one name node are both kept, the first tried first
     // (`const o = xs.find(…)`: `xs.find()`'s result, else an element of xs).
     const had = scope.bindings.get(b.name) ?? null;
-    if (!last.has(scope)) last.set(scope, new Map());
-    let prior = last.get(scope)!.get(b.name);
-    const same = prior?.start === b.start;
-    if (!prior || !same) {
-      const has = scope.bindings.has(b.name);
-      prior = { start: b.start, type: has ? had : undefined, site: scope.sites?.get(b.name) };
-      last.get(scope)!.set(b.name, prior);
-    }
-    if (b.valueEnd !== undefined) shadow(scope, b, prior);
-    // (`had` is this name node's only once a binding here changed it: `x := x.m()` after
+    if (!scope.history) scope.history = new Map();
+    const list = scope.history.get(b.name) ?? [];
+    scope.history.set(b.name, list);
+    let held = list[list.length - 1];
+    const same = held?.site === b.start;
+    const before = same ? list[list.length - 2]?.type : had;
+    if (!same) list.push(held = { site: b.start, from: b.start, type: had });
+    if (b.valueEnd !== undefined) held.from = Math.max(held.from, b.valueEnd);
+    // (`had` is this name node's only once a binding here changed it: `x := x.M()` after
     // `for _, x := range xs` replaces the element.)
-    const both = same && had !== prior.type && had?.startsWith("=") &&
+    const both = same && had !== before && had?.startsWith("=") &&
       b.type?.startsWith("=") && had !== b.type;
-    scope.bindings.set(b.name, both ? `${had}|${b.type}` : b.type ?? had);
-    (scope.sites ??= new Map()).set(b.name, b.start);
+    held.type = both ? `${had}|${b.type}` : b.type ?? had;
+    scope.bindings.set(b.name, held.type);
     local.add(b.start);
   }
   return local;
-}
-
-interface Prior {
-  start: number;
-  type: string | null | undefined;
-  site: number | undefined;
-}
-
-/** Records that from `b`'s name to the end of its value, the name means what it did before `b`. */
-function shadow(scope: Scope, b: Binding, prior: Prior): void {
-  const list = (scope.shadows ??= new Map()).get(b.name) ?? [];
-  scope.shadows.set(b.name, list);
-  const end = b.valueEnd!;
-  const open = list[list.length - 1];
-  if (open?.start === b.start) open.end = Math.max(open.end, end);
-  else list.push({ start: b.start, end, type: prior.type, site: prior.site ?? b.start });
 }
 
 /**
