@@ -8,8 +8,8 @@
 
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
-import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import type { Executor } from "../src/tools/executor.ts";
+import { withExecutor } from "./helpers.ts";
 
 type Payload = Record<string, unknown>;
 
@@ -255,23 +255,8 @@ class Context:
 `,
 };
 
-const MEMORY = 4096;
-
-async function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
-  const root = await makeProject(FILES);
-  const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, {
-    indexDir,
-    workers: 0,
-    embedder: "none",
-    maxMemoryMiB: MEMORY,
-  });
-  try {
-    await body(ex);
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
+function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
+  return withExecutor(FILES, body);
 }
 
 async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {

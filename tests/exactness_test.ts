@@ -7,9 +7,9 @@
 
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
-import { createExecutor, type Executor } from "../src/tools/executor.ts";
+import type { Executor } from "../src/tools/executor.ts";
 import type { SymbolRecord } from "../src/types.ts";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/app\n\ngo 1.21\n",
@@ -90,7 +90,6 @@ type Payload = Record<string, unknown>;
  * Indexing budget of these in-process runs: the test process holds every grammar it loaded
  * (workers: 0), which the default 512 MiB of resident memory does not leave room for.
  */
-const MEMORY = 4096;
 
 async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
   const r = await ex.execute({ tool_name: tool, arguments: args });
@@ -150,7 +149,7 @@ Deno.test("nested definitions are children of the function they are in", async (
 });
 
 Deno.test("tools: Go package vars are reached by references; nested names resolve", async () => {
-  await withProject(FILES, async (ex) => {
+  await withExecutor(FILES, async (ex) => {
     const refs = await call(ex, "find_references", { symbol_name: "OsExiter" });
     const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
     has(lines, "cli/help.go:10 definition");
@@ -479,29 +478,8 @@ func Gen(cmd *cobra.Command) {
   "tests/test_app.py": "from pkg import run\n\n\ndef test_run():\n    assert run(1)\n",
 };
 
-/** Runs `body` against an executor over a project of `files`, then removes both. */
-async function withProject(
-  files: Record<string, string>,
-  body: (ex: Executor) => Promise<void>,
-): Promise<void> {
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, {
-    indexDir,
-    workers: 0,
-    embedder: "none",
-    maxMemoryMiB: MEMORY,
-  });
-  try {
-    await body(ex);
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
-}
-
 function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
-  return withProject(REFS, body);
+  return withExecutor(REFS, body);
 }
 
 /** `file:line kind resolution` of each reference of a find_references call. */

@@ -2,6 +2,8 @@
  * Test helpers: temporary projects written from a map of files, and a temporary index home.
  */
 
+import { createExecutor, type Executor } from "../src/tools/executor.ts";
+
 /** Writes `files` (path → content) under a new temp dir and returns its real path. */
 export async function makeProject(files: Record<string, string | Uint8Array>): Promise<string> {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "codectx-proj-" }));
@@ -30,6 +32,31 @@ export async function tempIndexDir(): Promise<string> {
 /** Removes folders, ignoring errors. */
 export async function cleanup(...dirs: string[]): Promise<void> {
   for (const d of dirs) await Deno.remove(d, { recursive: true }).catch(() => {});
+}
+
+/**
+ * Runs `body` against an in-process executor over a new project of `files` (no parse workers,
+ * no embedder, no call limit: these tests check answers, not speed), then removes both.
+ */
+export async function withExecutor(
+  files: Record<string, string>,
+  body: (ex: Executor) => Promise<void>,
+): Promise<void> {
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, {
+    indexDir,
+    workers: 0,
+    embedder: "none",
+    maxMemoryMiB: 4096,
+    timeoutMs: 0,
+  });
+  try {
+    await body(ex);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
 }
 
 /** Path of the repository's cli.ts. */

@@ -9,13 +9,12 @@
  */
 
 import assert from "node:assert/strict";
-import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import type { Executor } from "../src/tools/executor.ts";
+import { withExecutor } from "./helpers.ts";
 
 type Payload = Record<string, unknown>;
 
 /** Indexing budget of these in-process runs (workers: 0 keeps every grammar in this process). */
-const MEMORY = 4096;
 
 const CRATE: Record<string, string> = {
   "Cargo.toml": '[package]\nname = "demo"\n',
@@ -119,24 +118,11 @@ function has(lines: string[], ...want: string[]): void {
   for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
 }
 
-async function withCrate(
+function withCrate(
   body: (ex: Executor) => Promise<void>,
   files: Record<string, string> = CRATE,
 ): Promise<void> {
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const ex = await createExecutor(root, {
-    indexDir,
-    workers: 0,
-    embedder: "none",
-    maxMemoryMiB: MEMORY,
-  });
-  try {
-    await body(ex);
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
+  return withExecutor(files, body);
 }
 
 Deno.test("Rust: calls inside macro arguments are references with their receivers", async () => {
