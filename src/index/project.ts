@@ -188,7 +188,7 @@ export class Project {
           throw err;
         }
       }
-      gen = await this.currentGeneration(true);
+      gen = await this.currentGeneration(0);
       if (gen === null) {
         throw new CodectxError(
           "internal",
@@ -201,11 +201,14 @@ export class Project {
     return this.loaded;
   }
 
-  /** The store's current generation, read at most once per `GENERATION_TTL_MS`. */
-  private async currentGeneration(fresh = false): Promise<number | null> {
+  /**
+   * The store's current generation, from a read at most `maxAgeMs` old (0: read now). A
+   * read is forgotten after each run of this process; "no index yet" is never kept.
+   */
+  async currentGeneration(maxAgeMs = GENERATION_TTL_MS): Promise<number | null> {
     const hit = this.generationRead;
     const now = performance.now();
-    if (!fresh && hit && hit.generation !== null && now - hit.at < GENERATION_TTL_MS) {
+    if (hit && hit.generation !== null && now - hit.at < maxAgeMs) {
       return hit.generation;
     }
     const generation = await this.store.currentGeneration();

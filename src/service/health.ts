@@ -36,36 +36,20 @@ interface Counts {
 
 const cache = new WeakMap<Project, { generation: number; counts: Counts }>();
 
-/** How long a read of the current generation answers health (another process may commit). */
-const GENERATION_TTL_MS = 1000;
-const generations = new WeakMap<
-  Project,
-  { generation: number | null; at: number; report: unknown }
->();
-
 /**
- * The current generation, read from the store at most once per `GENERATION_TTL_MS` and
- * right after this process indexed: under load every store read waits its turn behind the
- * requests in flight, and `/health` must answer at once.
+ * How old a read of the current generation `/health` accepts: under load every store read
+ * waits its turn behind the requests in flight, and `/health` must answer at once. This
+ * process's own runs are seen at once (the project forgets its read after each).
  */
-async function currentGeneration(project: Project): Promise<number | null> {
-  const hit = generations.get(project);
-  const now = performance.now();
-  const fresh = hit && now - hit.at < GENERATION_TTL_MS && hit.report === project.lastReport;
-  if (fresh && !project.indexing) return hit.generation;
-  const report = project.lastReport;
-  const generation = await project.store.currentGeneration();
-  generations.set(project, { generation, at: now, report });
-  return generation;
-}
+const HEALTH_GENERATION_AGE_MS = 1000;
 
 /**
  * State and counts of a project's index. Counts come from the committed manifest (read
  * once per generation), so they are right also before this process has indexed. In the
- * steady state nothing is read from the store (see `currentGeneration`).
+ * steady state nothing is read from the store (`Project.currentGeneration`).
  */
 export async function indexStatus(project: Project, vectors: VectorSync): Promise<IndexStatus> {
-  const generation = await currentGeneration(project);
+  const generation = await project.currentGeneration(HEALTH_GENERATION_AGE_MS);
   const state = project.indexing ? "indexing" : generation === null ? "empty" : "ready";
   let counts: Counts | null = null;
   if (generation !== null) {
