@@ -24,6 +24,13 @@ export type SymbolKind =
   | "macro"
   | "section";
 
+/** Kinds whose body is code that runs: functions, methods, constructors. */
+export const FUNCTION_KINDS: ReadonlySet<string> = new Set<SymbolKind>([
+  "function",
+  "method",
+  "constructor",
+]);
+
 /** One definition found in a file. Lines are 1-based. */
 export interface SymbolRecord {
   name: string;

@@ -10,7 +10,7 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { SymbolRecord } from "../types.ts";
+import { FUNCTION_KINDS, type SymbolRecord } from "../types.ts";
 import { CHAIN_HEAD, chainOf, SELF_HEAD, typeName, valueType } from "./local_scopes.ts";
 
 export interface Declared {
@@ -65,7 +65,7 @@ export function declaredTypes(
     const own = owner !== undefined && owner.name === name && owner.line === line;
     if (own) key = owner!.qualifiedName + d.slot;
     else {
-      while (owner && CALLABLE.has(owner.kind)) {
+      while (owner && FUNCTION_KINDS.has(owner.kind)) {
         owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
       }
       key = owner ? `${owner.qualifiedName}.${name}` : name;
@@ -96,8 +96,6 @@ function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
   const head = CHAIN_HEAD.exec(type.slice(1))?.[0];
   return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
 }
-
-const CALLABLE: ReadonlySet<string> = new Set(["function", "method", "constructor"]);
 
 /** Suffix of the key of a field's type when a method of the class has the field's name. */
 export const FIELD_KEY = " field";

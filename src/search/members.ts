@@ -6,11 +6,8 @@
  * @module
  */
 
-import type { ChunkRecord, SymbolRecord } from "../types.ts";
+import { type ChunkRecord, FUNCTION_KINDS, type SymbolRecord } from "../types.ts";
 import { codeTokens, type TokenCache } from "../util/tokens.ts";
-
-/** Definitions whose nested definitions belong to their body. */
-const FUNCTION_KINDS = new Set(["function", "method", "constructor"]);
 
 /**
  * How much better (in cosine, or in the share of the best member's query-term weight) a

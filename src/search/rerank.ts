@@ -13,6 +13,7 @@
  */
 
 import type { ChunkTable } from "./table.ts";
+import { FUNCTION_KINDS } from "../types.ts";
 import { codeTokens } from "../util/tokens.ts";
 
 /**
@@ -98,7 +99,6 @@ export interface RerankInput {
   isDocs: (row: number) => boolean;
 }
 
-const FUNCTION_KINDS = new Set(["function", "method", "constructor"]);
 const TYPE_KINDS = new Set(["class", "struct", "trait", "enum", "interface", "type"]);
 const pathTerms = new WeakMap<ChunkTable, Array<ReadonlySet<string> | undefined>>();
 
