@@ -131,7 +131,7 @@ export async function ingest(
     if (flushed) throw flushed;
     return out;
   } finally {
-    pool.close();
+    await pool.close();
   }
 }
 

@@ -7,12 +7,13 @@
 import { assetUrl } from "../util/assets.ts";
 import { createWorkerPool } from "../util/worker_pool.ts";
 import { type EncodedExtraction, extractEncoded } from "./extract.ts";
+import { createLeanPool, isLeanFile } from "./lean_pool.ts";
 
-/** Parses files in parallel; `close()` ends the workers. */
+/** Parses files in parallel; `close()` ends the workers and parse processes. */
 export interface ParsePool {
   /** Extracts one file from its bytes; the pool does not keep them. */
   extract(path: string, bytes: Uint8Array, language: string): Promise<EncodedExtraction>;
-  close(): void;
+  close(): Promise<void>;
 }
 
 /** One file to parse, as sent to `worker.ts`. */
@@ -25,7 +26,8 @@ export interface ParseJob {
 /**
  * A pool of `size` workers; with size 0 (or when workers cannot start) everything runs
  * on the calling thread. A worker that already compiled a file's grammar is preferred
- * (compiling one can take a second).
+ * (compiling one can take a second). Files of grammars with a huge lexer go to parse
+ * processes (`lean_pool.ts`), whatever the size; where none can run, here too.
  */
 export function createParsePool(size = defaultPoolSize()): ParsePool {
   const pool = createWorkerPool<ParseJob, EncodedExtraction>({
@@ -34,10 +36,28 @@ export function createParsePool(size = defaultPoolSize()): ParsePool {
     name: "parse",
     affinity: (job) => job.language,
   });
-  if (!pool) return { extract: extractEncoded, close() {} };
+  const here: ParsePool["extract"] = pool
+    ? (path, bytes, language) => pool.run({ path, bytes, language })
+    : extractEncoded;
+  let lean: ReturnType<typeof createLeanPool> | undefined;
   return {
-    extract: (path, bytes, language) => pool.run({ path, bytes, language }),
-    close: () => pool.close(),
+    async extract(path, bytes, language) {
+      if (isLeanFile(path, bytes, language)) {
+        lean ??= createLeanPool(Math.max(1, size));
+        if (lean && !lean.failed) {
+          try {
+            return await lean.extract(path, bytes, language);
+          } catch {
+            // The process died or did not start: this file and the next parse here.
+          }
+        }
+      }
+      return here(path, bytes, language);
+    },
+    async close() {
+      pool?.close();
+      await lean?.close();
+    },
   };
 }
 
@@ -73,7 +93,7 @@ export function createRecyclingParsePool(size?: number): RecyclingParsePool {
       restarting ??= (async () => {
         if (inFlight > 0) await new Promise<void>((resolve) => (drained = resolve));
         drained = null;
-        pool.close();
+        await pool.close();
         pool = createParsePool(size);
         recycled++;
       })().finally(() => {

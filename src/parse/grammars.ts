@@ -135,3 +135,54 @@ export function loadGrammar(languageId: string): Promise<Loaded> {
   }
   return loaded;
 }
+
+const functionSizes = new Map<string, number>();
+
+/**
+ * The size in bytes of the largest function of a grammar's wasm file: its lexer, usually.
+ * V8's optimising compiler needs memory in proportion to it (see `index/lean_pool.ts`).
+ *
+ * @example
+ * ```ts
+ * largestWasmFunction(languageById("cpp")!.grammar!); // 591958
+ * ```
+ */
+export function largestWasmFunction(info: GrammarInfo): number {
+  let size = functionSizes.get(info.wasm);
+  if (size === undefined) {
+    size = largestFunction(Deno.readFileSync(packageFileUrl(`tree-sitter-wasms/out/${info.wasm}`)));
+    functionSizes.set(info.wasm, size);
+  }
+  return size;
+}
+
+/** The largest function body of a wasm module (its code section, id 10). */
+function largestFunction(wasm: Uint8Array): number {
+  let at = 8; // magic and version
+  const leb = (): number => {
+    let value = 0;
+    let shift = 0;
+    for (;;) {
+      const byte = wasm[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      if (!(byte & 0x80)) return value;
+      shift += 7;
+    }
+  };
+  while (at < wasm.length) {
+    const id = wasm[at++];
+    const length = leb();
+    const end = at + length;
+    if (id === 10) {
+      let largest = 0;
+      for (let n = leb(); n > 0; n--) {
+        const body = leb();
+        if (body > largest) largest = body;
+        at += body;
+      }
+      return largest;
+    }
+    at = end;
+  }
+  return 0;
+}
