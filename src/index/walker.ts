@@ -12,7 +12,8 @@
  * @module
  */
 
-import ignore, { type Ignore } from "npm:ignore@7.0.5";
+import type { Ignore } from "npm:ignore@7.0.5";
+import { matchOwn, newIgnore, readIgnoreFile } from "./ignore_rules.ts";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { WalkEntry } from "../types.ts";
 
@@ -303,46 +304,6 @@ function ignoredBy(
   }
   for (const rules of overrides) apply(rules, path);
   return ignored;
-}
-
-interface MatchResult {
-  ignored: boolean;
-  unignored: boolean;
-}
-
-/** The rule list inside `ignore` (7.x); its `test` matches one path without its parents. */
-interface IgnoreInternals {
-  _rules?: { test?: (path: string, checkUnignored: boolean, mode: string) => MatchResult };
-}
-
-/**
- * Matches a path against one list without looking at its parent directories.
- *
- * `Ignore.test()` first checks the parents against the same list, which is wrong when a
- * higher-precedence list re-included such a parent (e.g. `!gen/` in `.gitignore` over
- * `gen/` in `.git/info/exclude`): git would then judge the child on its own name. The
- * public API has no per-path test, so we call the one `ignore` itself uses (`ignore` is
- * pinned in deno.json; `tests/walker_test.ts` pins this behaviour).
- */
-function matchOwn(rules: Ignore, path: string): MatchResult {
-  const own = (rules as unknown as IgnoreInternals)._rules;
-  return typeof own?.test === "function" ? own.test(path, true, "regex") : rules.test(path);
-}
-
-function newIgnore(): Ignore {
-  // git's core.ignoreCase defaults to true where file systems usually fold case.
-  return ignore({ ignorecase: Deno.build.os === "darwin" || Deno.build.os === "windows" });
-}
-
-/** Reads a gitignore-syntax file; null when absent or unreadable. */
-function readIgnoreFile(path: string): Ignore | null {
-  try {
-    const text = Deno.readTextFileSync(path);
-    // git skips a leading UTF-8 byte order mark.
-    return newIgnore().add(text.replace(/^\uFEFF/, ""));
-  } catch {
-    return null;
-  }
 }
 
 /**
