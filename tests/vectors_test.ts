@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { FlatVectorIndex, normalize } from "../src/search/vectors.ts";
+import { FlatVectorIndex, normalize, topK, topKOf } from "../src/search/vectors.ts";
 
 function rng(seed: number): () => number {
   let s = seed;
@@ -103,4 +103,59 @@ Deno.test("float32 index is never sealed", async () => {
   const index = new FlatVectorIndex(10, 8);
   index.set(0, normalize(Float32Array.from({ length: 8 }, (_, i) => i + 1)));
   assert.equal(await index.seal(), false);
+});
+
+Deno.test("topKOf: the same rows and order as topK over the array (ties, NaN, a filter)", () => {
+  const rnd = rng(5);
+  for (const n of [0, 1, 7, 300, 2000]) {
+    // Few distinct values: many ties, which go to the lower row in both.
+    const scores = Float32Array.from({ length: n }, (_, i) => {
+      const x = Math.round(rnd() * 8) / 8;
+      return i % 11 === 3 ? NaN : x;
+    });
+    const accept = (i: number) => i % 3 !== 1;
+    for (const k of [1, 5, 64, 5000]) {
+      assert.deepEqual(
+        topKOf(scores, k, 0, accept),
+        topK(n, k, (i) => (scores[i] > 0 ? scores[i] : NaN), accept),
+        `n ${n}, k ${k}, above 0`,
+      );
+      assert.deepEqual(topKOf(scores, k), topK(n, k, (i) => scores[i]), `n ${n}, k ${k}`);
+    }
+  }
+});
+
+Deno.test("sealed shortlist under a filter: the accepted rows nearest by code, as a full sort takes them", async () => {
+  const rnd = rng(21);
+  const dims = 64;
+  const rows = 3000;
+  const index = new FlatVectorIndex(rows, dims, "int8");
+  for (let r = 0; r < rows; r++) {
+    if (r % 9 === 4) continue; // absent rows are never taken
+    index.set(r, normalize(Float32Array.from({ length: dims }, rnd)));
+  }
+  assert.equal(await index.seal(), true);
+  const q = normalize(Float32Array.from({ length: dims }, rnd));
+  // The reference: every present row's code distance to the query's, sorted (distance, row).
+  const mean = new Float32Array(dims);
+  for (let r = 0; r < rows; r++) index.addTo(r, mean, 1 / index.count);
+  const bits = (v: ArrayLike<number>) => Array.from({ length: dims }, (_, i) => v[i] > mean[i]);
+  const qb = bits(q);
+  const byCode: Array<[number, number]> = [];
+  for (let r = 0; r < rows; r++) {
+    const v = index.get(r);
+    if (!v) continue;
+    const b = bits(v);
+    byCode.push([b.reduce((n, x, i) => n + (x !== qb[i] ? 1 : 0), 0), r]);
+  }
+  byCode.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  // A filter that lets few rows through makes the shortlist widen its cut more than once.
+  for (const keep of [2, 17, 400]) {
+    const accept = (r: number) => r % keep === 0;
+    const want = byCode.filter(([, r]) => accept(r)).slice(0, 50).map(([, r]) => r);
+    const got = index.nearest(q, 5, accept, 50);
+    assert.equal(got.scanned, want.length, `keep 1 in ${keep}`);
+    const scored = [...got.scores.keys()].filter((r) => !Number.isNaN(got.scores[r]));
+    assert.deepEqual(scored, [...want].sort((a, b) => a - b), `keep 1 in ${keep}`);
+  }
 });

@@ -12,6 +12,82 @@ export interface Hit {
 }
 
 /**
+ * A min-heap of the `k` best (row, score) pairs offered so far; ties go to the lower row.
+ * Rows are offered in increasing order by the callers below.
+ */
+class Best {
+  private readonly rows: Int32Array;
+  private readonly vals: Float64Array;
+  private size = 0;
+
+  constructor(private readonly k: number) {
+    this.rows = new Int32Array(k);
+    this.vals = new Float64Array(k);
+  }
+
+  /** Whether a row scoring `s` would enter (rows come in increasing order). */
+  admits(s: number, row: number): boolean {
+    return this.size < this.k || s > this.vals[0] || (s === this.vals[0] && row < this.rows[0]);
+  }
+
+  /** Scores at or below this never enter once the heap is full (-Infinity before). */
+  floor(): number {
+    return this.size < this.k ? -Infinity : this.vals[0];
+  }
+
+  /** Adds a row that {@link admits} said enters. */
+  add(row: number, s: number): void {
+    const { rows, vals } = this;
+    if (this.size < this.k) {
+      rows[this.size] = row;
+      vals[this.size] = s;
+      let c = this.size++;
+      while (c > 0) {
+        const p = (c - 1) >> 1;
+        if (!this.less(c, p)) break;
+        this.swap(c, p);
+        c = p;
+      }
+      return;
+    }
+    rows[0] = row;
+    vals[0] = s;
+    for (let i = 0;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < this.size && this.less(l, m)) m = l;
+      if (r < this.size && this.less(r, m)) m = r;
+      if (m === i) return;
+      this.swap(i, m);
+      i = m;
+    }
+  }
+
+  /** Best first. */
+  hits(): Hit[] {
+    const out: Hit[] = [];
+    for (let i = 0; i < this.size; i++) out.push({ row: this.rows[i], score: this.vals[i] });
+    return out.sort((a, b) => b.score - a.score || a.row - b.row);
+  }
+
+  private less(a: number, b: number): boolean {
+    const { rows, vals } = this;
+    return vals[a] < vals[b] || (vals[a] === vals[b] && rows[a] > rows[b]);
+  }
+
+  private swap(a: number, b: number): void {
+    const { rows, vals } = this;
+    const r = rows[a];
+    rows[a] = rows[b];
+    rows[b] = r;
+    const v = vals[a];
+    vals[a] = vals[b];
+    vals[b] = v;
+  }
+}
+
+/**
  * The `k` best of `n` scores (`score(i)`, skipped when `accept(i)` is false or the score
  * is NaN), best first; ties go to the lower row.
  *
@@ -27,55 +103,45 @@ export function topK(
   accept?: (i: number) => boolean,
 ): Hit[] {
   if (k <= 0) return [];
-  const rows = new Int32Array(k);
-  const vals = new Float64Array(k);
-  let size = 0;
-  const less = (a: number, b: number) =>
-    vals[a] < vals[b] || (vals[a] === vals[b] && rows[a] > rows[b]);
-  const swap = (a: number, b: number) => {
-    const r = rows[a];
-    rows[a] = rows[b];
-    rows[b] = r;
-    const v = vals[a];
-    vals[a] = vals[b];
-    vals[b] = v;
-  };
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < size && less(l, m)) m = l;
-      if (r < size && less(r, m)) m = r;
-      if (m === i) return;
-      swap(i, m);
-      i = m;
-    }
-  };
+  const best = new Best(k);
   for (let i = 0; i < n; i++) {
     const s = score(i);
     if (Number.isNaN(s)) continue;
     // The filter is asked only about rows that would enter the heap (it may cost more than
     // the score: most rows of a lexical query score nothing).
-    if (size === k && (s < vals[0] || (s === vals[0] && i > rows[0]))) continue;
-    if (accept && !accept(i)) continue;
-    if (size < k) {
-      rows[size] = i;
-      vals[size] = s;
-      let c = size++;
-      while (c > 0) {
-        const p = (c - 1) >> 1;
-        if (!less(c, p)) break;
-        swap(c, p);
-        c = p;
-      }
-    } else if (s > vals[0] || (s === vals[0] && i < rows[0])) {
-      rows[0] = i;
-      vals[0] = s;
-      down(0);
-    }
+    if (!best.admits(s, i) || (accept && !accept(i))) continue;
+    best.add(i, s);
   }
-  const out: Hit[] = [];
-  for (let i = 0; i < size; i++) out.push({ row: rows[i], score: vals[i] });
-  return out.sort((a, b) => b.score - a.score || a.row - b.row);
+  return best.hits();
+}
+
+/**
+ * The `k` best rows of a score array among those scoring above `above` (NaN never does),
+ * best first, ties to the lower row; `accept` is asked only about rows that would enter.
+ * The same answer as {@link topK} over `scores[i]` without a call per row: a lexical
+ * query's scores are mostly 0, and a scan with a call per row cost more than the scoring.
+ *
+ * @example
+ * ```ts
+ * topKOf(Float32Array.of(0, 0.9, 0, 0.3), 2, 0); // [{row: 1, score: 0.9}, {row: 3, score: 0.3}]
+ * ```
+ */
+export function topKOf(
+  scores: Float32Array,
+  k: number,
+  above = -Infinity,
+  accept?: (i: number) => boolean,
+): Hit[] {
+  if (k <= 0) return [];
+  const best = new Best(k);
+  let floor = above;
+  for (let i = 0; i < scores.length; i++) {
+    const s = scores[i];
+    // At or below the heap's worst a row cannot enter (rows come in increasing order, so a
+    // tie goes to the row already in).
+    if (!(s > floor) || (accept && !accept(i))) continue;
+    best.add(i, s);
+    floor = Math.max(above, best.floor());
+  }
+  return best.hits();
 }

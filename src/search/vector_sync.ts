@@ -287,7 +287,9 @@ export class VectorSync {
    */
   private async plan(): Promise<Run | null> {
     const store = this.project.store;
-    const generation = await store.currentGeneration();
+    // Searches call `start` per query: the project's recent read (≤ 100 ms old; forgotten
+    // after this process's own runs) spares a store read per query.
+    const generation = await this.project.currentGeneration();
     if (generation === null) return null;
     this.resolved ??= resolveEmbedder(this.spec);
     const choice = await this.resolved.catch((err) => {

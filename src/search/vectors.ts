@@ -20,9 +20,9 @@ import {
   type SimdScan,
   simdScan,
 } from "./simd_dot.ts";
-import { type Hit, topK } from "./top_k.ts";
+import { type Hit, topKOf } from "./top_k.ts";
 
-export { type Hit, topK } from "./top_k.ts";
+export { type Hit, topK, topKOf } from "./top_k.ts";
 
 /** Scales `v` to unit length in place (a zero or NaN vector becomes zero) and returns it. */
 export function normalize(v: Float32Array): Float32Array {
@@ -220,7 +220,7 @@ export class FlatVectorIndex {
   search(q: Float32Array, k: number, accept?: (row: number) => boolean): Hit[] {
     const scores = new Float32Array(this.rows);
     this.scoreAll(q, scores);
-    return topK(this.rows, k, (i) => scores[i], accept);
+    return topKOf(scores, k, -Infinity, accept);
   }
 
   /**
@@ -238,14 +238,14 @@ export class FlatVectorIndex {
     const codes = this.codes;
     if (!codes || shortlist >= this.filled) {
       this.scoreAll(q, scores);
-      return { top: topK(this.rows, k, (i) => scores[i], accept), scores, scanned: this.filled };
+      return { top: topKOf(scores, k, -Infinity, accept), scores, scanned: this.filled };
     }
     scores.fill(NaN);
     const ids = this.shortlist(codes, q, shortlist, accept);
     const res = new Float32Array(ids.length);
     this.scoreIds(q, ids, ids.length, res);
     for (let i = 0; i < ids.length; i++) scores[ids[i]] = res[i];
-    const top = topK(ids.length, k, (i) => res[i]);
+    const top = topKOf(res, k);
     for (const h of top) h.row = ids[h.row];
     return { top, scores, scanned: ids.length };
   }
@@ -294,20 +294,37 @@ export class FlatVectorIndex {
     scan.run(this.rows);
     const dist = scan.out;
     const present = this.present;
-    // Rows sorted by distance (0…d) with a counting sort, then taken nearest first; the
-    // filter is asked only about the rows taken.
-    const starts = new Int32Array(d + 2);
-    for (let r = 0; r < this.rows; r++) if (present[r]) starts[dist[r] + 1]++;
-    for (let i = 0; i <= d; i++) starts[i + 1] += starts[i];
-    this.byDistance ??= new Int32Array(this.rows);
-    const order = this.byDistance.subarray(0, starts[d + 1]);
-    const fill = starts.slice(0, d + 1);
-    for (let r = 0; r < this.rows; r++) if (present[r]) order[fill[dist[r]]++] = r;
-    const out: number[] = [];
-    for (let i = 0; i < order.length && out.length < n; i++) {
-      if (!accept || accept(order[i])) out.push(order[i]);
+    const rows = this.rows;
+    // Rows are taken nearest first (ties: lower row first); the filter is asked only about
+    // the rows taken. Only the nearest rows are ordered: a histogram of the distances gives
+    // the distance `cut` within which `want` present rows lie, and one pass gathers those
+    // rows in order (a counting sort over distances 0…cut). When the filter leaves fewer
+    // than `n` of them, the cut widens.
+    const hist = new Int32Array(d + 1);
+    for (let r = 0; r < rows; r++) hist[dist[r]] += present[r];
+    this.byDistance ??= new Int32Array(rows);
+    const out = new Int32Array(n);
+    let taken = 0;
+    let want = accept ? 2 * n : n;
+    for (;;) {
+      let cut = 0;
+      let before = 0;
+      while (cut < d && before + hist[cut] < want) before += hist[cut++];
+      const starts = new Int32Array(cut + 1);
+      for (let i = 1; i <= cut; i++) starts[i] = starts[i - 1] + hist[i - 1];
+      const order = this.byDistance.subarray(0, before + hist[cut]);
+      for (let r = 0; r < rows; r++) {
+        const x = dist[r];
+        if (x <= cut && present[r]) order[starts[x]++] = r;
+      }
+      taken = 0;
+      for (let i = 0; i < order.length && taken < n; i++) {
+        if (!accept || accept(order[i])) out[taken++] = order[i];
+      }
+      if (taken === n || cut === d) break;
+      want *= 4;
     }
-    return Int32Array.from(out);
+    return out.subarray(0, taken);
   }
 
   /** Loads `q` into the int8 kernel's int16 query; returns the factor of its scores. */
