@@ -26,7 +26,7 @@ import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./re
 import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
-import { type Hit, topK } from "./vectors.ts";
+import { type Hit, topKOf } from "./vectors.ts";
 
 /** Which side(s) of the ranked search to use. */
 export type RankedMode = "hybrid" | "lexical" | "dense";
@@ -294,7 +294,7 @@ export async function retrieve(
     if (mode === "hybrid") lexCover = new Float32Array(n);
     lexMax = lexical.score(qTokens, l, lexCover ?? undefined);
     lex = l;
-    lexTop = topK(n, C, (i) => (l[i] > 0 ? l[i] : NaN), accept);
+    lexTop = topKOf(l, C, 0, accept);
     // The lexical candidates get their dense score too (the shortlist may miss them).
     if (vectors && qv && dense) vectors.index.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }
