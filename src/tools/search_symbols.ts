@@ -7,6 +7,7 @@
 import { z } from "npm:zod@4.1.9";
 import { kindRank, resolveSymbol, type SymbolTable, symbolTable } from "../graph/lookup.ts";
 import { fuzzyMatch } from "../search/fuzzy.ts";
+import { rankNames } from "../search/name_index.ts";
 import type { SymbolRecord } from "../types.ts";
 import { symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
@@ -39,22 +40,28 @@ export const searchSymbolsTool = defineTool({
     const inScope = (s: SymbolRecord) =>
       (!kind || s.kind === kind) &&
       (!prefix || s.file === prefix || s.file.startsWith(prefix + "/"));
-    const hits: Hit[] = [];
-    for (const s of index.symbols) {
-      if (!inScope(s)) continue;
-      if (q === "") {
-        hits.push({ s, tier: 0, score: 0 });
-        continue;
+    const start = offset ?? 0;
+    const end = start + (limit ?? 20);
+    const symbols = index.symbols;
+    if (q === "") {
+      const top: SymbolRecord[] = [];
+      let total = 0;
+      for (const s of symbols) {
+        if (!inScope(s)) continue;
+        if (total >= start && total < end) top.push(s);
+        total++;
       }
-      const m = qualified
-        ? fuzzyMatch(q.replaceAll("::", "."), s.qualifiedName)
-        : fuzzyMatch(q, s.name);
-      if (m) hits.push({ s, tier: m.tier, score: m.score });
+      return { symbols: top.map((s) => ({ ...toWireSymbol(s), score: 1 })), total };
     }
-    if (q !== "") {
-      const named = resolvedFirst(symbolTable(index), q, prefix, inScope, hits);
-      hits.sort((a, b) =>
-        (named.get(a.s) ?? named.size) - (named.get(b.s) ?? named.size) ||
+    const field = qualified ? "qualifiedName" : "name";
+    const fq = qualified ? q.replaceAll("::", ".") : q;
+    const named = resolvedFirst(symbolTable(index), q, prefix, inScope);
+    const isNamed = new Set(named);
+    const ranked = rankNames(symbols, field, fq, end + named.length, (i) => inScope(symbols[i]));
+    const rest = ranked.hits
+      .map((h) => ({ s: symbols[h.index], tier: h.tier, score: h.score }))
+      .filter((h) => !isNamed.has(h.s))
+      .sort((a, b) =>
         a.tier - b.tier ||
         b.score - a.score ||
         kindRank(a.s.kind) - kindRank(b.s.kind) ||
@@ -63,15 +70,18 @@ export const searchSymbolsTool = defineTool({
         a.s.file.length - b.s.file.length ||
         (a.s.file < b.s.file ? -1 : a.s.file > b.s.file ? 1 : a.s.line - b.s.line)
       );
-    }
-    const start = offset ?? 0;
-    const top = hits.slice(start, start + (limit ?? 20));
+    // A resolved definition comes first with its own match, or as an exact one when the
+    // fuzzy match missed it (a module path, `Cls#m`).
+    const first: Hit[] = named.map((s) => fuzzyMatch(fq, s[field]) ?? { tier: 0, score: 1 })
+      .map((m, i) => ({ s: named[i], tier: m.tier, score: m.score }));
+    const missed = named.filter((s) => !fuzzyMatch(fq, s[field])).length;
+    const top = [...first, ...rest].slice(start, end);
     return {
       symbols: top.map((h) => ({
         ...toWireSymbol(h.s),
         score: round(1 - h.tier / 5 + h.score / 10),
       })),
-      total: hits.length,
+      total: ranked.total + missed,
     };
   },
 });
@@ -80,26 +90,22 @@ type Hit = { s: SymbolRecord; tier: number; score: number };
 
 /**
  * The definitions `query` resolves to (the shared resolver, as the other symbol tools read
- * a name), by their place in its order; added to `hits` when the fuzzy match missed them
- * (a module path, `Cls#m`). Empty when the query names no symbol.
+ * a name), in its order, those in scope only; empty when the query names no symbol.
  */
 function resolvedFirst(
   table: SymbolTable,
   query: string,
   prefix: string,
   inScope: (s: SymbolRecord) => boolean,
-  hits: Hit[],
-): Map<SymbolRecord, number> {
-  let matches: SymbolRecord[];
+): SymbolRecord[] {
+  // A plain name no symbol has, in any case, resolves to nothing: the resolver would only
+  // spell out its nearest names (an edit distance to every name) for an error not shown.
+  if (/^[\p{L}\p{N}_$]+$/u.test(query) && table.byName(query, true).length === 0) return [];
   try {
-    matches = resolveSymbol(table, query, { file: prefix || undefined }).matches.filter(inScope);
+    return resolveSymbol(table, query, { file: prefix || undefined }).matches.filter(inScope);
   } catch {
-    return new Map();
+    return [];
   }
-  const order = new Map(matches.map((s, i) => [s, i]));
-  const present = new Set(hits.map((h) => h.s));
-  for (const s of matches) if (!present.has(s)) hits.push({ s, tier: 0, score: 1 });
-  return order;
 }
 
 function round(x: number): number {
