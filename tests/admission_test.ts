@@ -67,3 +67,22 @@ Deno.test("admission: a call running past releaseAfterMs lets the next one start
   assert.equal(await first, "long");
   assert.equal(admission.active, 0);
 });
+
+Deno.test("admission: a freed place passes on a later turn of the event loop, not in the same microtasks", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000 });
+  const order: string[] = [];
+  const a = pending("a");
+  const first = admission.run(a.call);
+  const second = admission.run(() => {
+    order.push("next call");
+    return Promise.resolve();
+  });
+  await turn();
+  // Work that is already waiting for the event loop (here a timer; in a server, `/health`
+  // read from its socket) runs before the next queued call starts.
+  setTimeout(() => order.push("waiting task"), 0);
+  a.finish();
+  await first;
+  await second;
+  assert.deepEqual(order, ["waiting task", "next call"]);
+});

@@ -62,8 +62,11 @@ export class Admission {
       released = true;
       clearTimeout(timer);
       const next = this.queue.shift();
-      // The place passes straight to the next caller (`running` stays the same).
-      if (next) next();
+      // The place passes to the next caller (`running` stays the same) on a later turn of
+      // the event loop, not in this one's microtasks: handed over at once, 50 queued
+      // searches ran back to back in one turn and `/health`, already read from its socket,
+      // waited behind all of them (p50 130 ms at 50 clients).
+      if (next) setTimeout(next, 0);
       else this.running--;
     };
     // Cleared when the call ends; while it runs it may keep the process alive.
