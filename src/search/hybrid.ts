@@ -440,14 +440,31 @@ function stats(hits: readonly Hit[]): readonly [number, number] {
 /** The first stage's fused score, kind and scope factors applied. */
 function fuseWeighted(r: Retrieved, fusion: FusionParams): Map<number, number> {
   const scored = fuseSides(r, fusion);
-  const weights = fusion.kindWeights ?? {};
+  const factor = kindFactors(r.table, fusion.kindWeights ?? {});
   for (const [row, s] of scored) {
-    const kind = r.table.chunks[row].kind ?? "";
-    // Own keys only: `constructor` is a kind and a key every object inherits.
-    const k = Object.hasOwn(weights, kind) ? weights[kind] : 1;
-    scored.set(row, s * k * r.fileWeight[r.table.fileOfRow[row]]);
+    scored.set(row, s * factor[row] * r.fileWeight[r.table.fileOfRow[row]]);
   }
   return scored;
+}
+
+const kindFactorCache = new WeakMap<ChunkTable, { key: string; factor: Float32Array }>();
+
+/**
+ * Per row, the factor of its chunk's kind, made once per table (and kind weights): reading
+ * the kind of ~400 scattered chunk records per query cost ~0.2 ms of a search.
+ */
+function kindFactors(table: ChunkTable, weights: Readonly<Record<string, number>>): Float32Array {
+  const key = JSON.stringify(weights);
+  const hit = kindFactorCache.get(table);
+  if (hit?.key === key) return hit.factor;
+  const factor = new Float32Array(table.chunks.length);
+  table.chunks.forEach((c, row) => {
+    const kind = c.kind ?? "";
+    // Own keys only: `constructor` is a kind and a key every object inherits.
+    factor[row] = Object.hasOwn(weights, kind) ? weights[kind] : 1;
+  });
+  kindFactorCache.set(table, { key, factor });
+  return factor;
 }
 
 function fuseSides(r: Retrieved, fusion: FusionParams): Map<number, number> {

@@ -55,9 +55,16 @@ export function bestSnippet(
 ): { text: string; line: number } {
   const lines = text.split("\n");
   if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
+  // A line holds a query term only if its lower case holds the term (a term is a lower-case
+  // part of an identifier, or one with a plural ending cut; `ies` became `y`): only such
+  // lines are tokenized.
+  const probes = [...terms].map((t) => (t.endsWith("y") ? t.slice(0, -1) : t));
   const hits = lines.map((l) => {
     let n = 0;
-    if (terms.size) { for (const t of codeTokens(l)) if (terms.has(t)) n++; }
+    if (terms.size === 0) return n;
+    const lower = l.toLowerCase();
+    if (!probes.some((p) => lower.includes(p))) return n;
+    for (const t of codeTokens(l)) if (terms.has(t)) n++;
     return n;
   });
   let sum = 0;
