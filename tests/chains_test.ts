@@ -282,8 +282,11 @@ Deno.test("parser: declared types of fields, properties, parameters and return t
   assert.deepEqual(client.types, [
     ["Options.cache", "QueryCache"],
     ["QueryClient.#queryCache", "QueryCache"],
+    // `<=j>`: the type of parameter j (for functions passed where they are declared).
+    ["QueryClient.constructor<=0>", "Options"],
     ["QueryClient.opts", "Options"],
     ["QueryClient.getQueryCache", "QueryCache"],
+    ["QueryClient.run<=0>", "Query"],
     ["QueryClient.later", "=QueryCache()"],
   ]);
   // Values that disagree give no type (`this.opts = new Emitter()`, then `this.opts = opts`);

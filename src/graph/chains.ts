@@ -11,7 +11,7 @@
  * @module
  */
 
-import { FIELD_KEY } from "../parse/declared.ts";
+import { FIELD_KEY, LITERAL_KEY } from "../parse/declared.ts";
 import { CHAIN_HEAD, SELF_HEAD } from "../parse/local_scopes.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
@@ -25,6 +25,8 @@ export interface ChainLookup {
   path(f: GraphFile, segments: readonly string[], scope: number): Target[] | null;
   memberOfTarget(t: Target, name: string, depth: number): Target[];
   members(cls: SymbolRecord, name: string): SymbolRecord[];
+  /** The symbols declared inside `s` (its members, an object literal's methods…). */
+  children(s: SymbolRecord): readonly SymbolRecord[];
   bases(cls: SymbolRecord): SymbolRecord[];
   enclosingClass(f: GraphFile, scope: number): SymbolRecord | null;
 }
@@ -42,19 +44,22 @@ export interface ChainValue {
 }
 
 /**
- * One step of a chain: a member by name, a call (null), an element (`[]`) or a callback's
- * parameter (`<k:j>`: parameter j of the callback passed as argument k).
+ * One step of a chain: a member by name, a call (null), an element (`[]`), a callback's
+ * parameter (`<k:j>`: parameter j of the callback passed as argument k) or a function's
+ * parameter (`<=j>`: parameter j of the function the value is).
  */
 type Step = string | null;
 const ELEMENT = "[]";
+const PARAMETER = "<=";
 
-const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])|(<\d+:\d+>)/gu;
+const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])|(<\d+:\d+>|<=\d+>)/gu;
 const SEPARATOR = /\.|::|->|\\/;
 const VARIABLE_KINDS = new Set(["variable", "constant", "field"]);
 
 /** Follows receiver chains of one graph; owned by its name resolver. */
 export class Chains {
   private declared: Map<GraphFile, Map<string, string>> | null = null;
+  private standInsOf: Map<SymbolRecord, SymbolRecord[]> | null = null;
   private depth = 0;
 
   constructor(private readonly graph: CodeGraph, private readonly names: ChainLookup) {}
@@ -100,6 +105,12 @@ export class Chains {
    * the value assigned.
    */
   typeValue(f: GraphFile, text: string, scope: number): ChainValue {
+    const space = text.indexOf(" ");
+    if (space > 0 && !text.startsWith("=")) {
+      // A type and steps from it (`Op <=0>`: parameter 0 of the function type Op).
+      const start = this.typeValue(f, text.slice(0, space), scope);
+      return isEmpty(start) ? start : this.walk(start, this.split(text.slice(space)).steps);
+    }
     if (text.startsWith("=")) {
       const v = this.valueOf(f, text.slice(1), scope);
       return v ? { ...v, inferred: true } : none();
@@ -150,17 +161,27 @@ export class Chains {
 
   private walk(start: ChainValue, steps: readonly Step[]): ChainValue {
     let v = start;
-    for (const [i, step] of steps.entries()) {
+    for (let i = 0; i < steps.length; i++) {
+      const step = steps[i];
+      const next = steps[i + 1];
       if (this.depth >= MAX_DEPTH) return none();
       this.depth++;
       try {
-        v = step === null
-          ? this.call(v)
-          : step === ELEMENT
-          ? this.element(v)
-          : step.startsWith("<")
-          ? this.callbackParameter(v, step)
-          : this.member(v, step, steps[i + 1] === null);
+        if (step !== null && !step.startsWith("<") && next?.startsWith(PARAMETER)) {
+          // `v.m<=j>`: parameter j of member m, a method or a function-typed property.
+          v = this.memberParameter(v, step, next);
+          i++;
+        } else {
+          v = step === null
+            ? this.call(v)
+            : step === ELEMENT
+            ? this.element(v)
+            : step.startsWith(PARAMETER)
+            ? this.parameter(v, step)
+            : step.startsWith("<")
+            ? this.callbackParameter(v, step)
+            : this.member(v, step, next === null);
+        }
       } finally {
         this.depth--;
       }
@@ -208,9 +229,91 @@ export class Chains {
       else if (s.kind === "function" || s.kind === "method" || s.kind === "constructor") {
         const r = this.declaredValue(s);
         if (r) merge(out, r);
+        else if (this.names.children(s).some((c) => c.kind === "method")) {
+          // No declared return type, an object literal returned: its methods are the value's.
+          out.instances.push(s);
+          out.inferred = true;
+        }
       }
     }
     return out;
+  }
+
+  /**
+   * `<=j>`: parameter j of the function the value is — of a function type (`type Op =
+   * (source: Obs) => Obs`, an interface's call signature), a function or method, a class's
+   * constructor, a variable of a function type; a method of an object literal takes its
+   * parameter types from the member of the literal's type it stands for.
+   */
+  private parameter(v: ChainValue, slot: string): ChainValue {
+    const out: ChainValue = { ...none(), inferred: true };
+    for (const c of v.instances) merge(out, this.classDeclared(c, slot));
+    for (const t of v.targets) {
+      if (t.kind !== "symbol") continue;
+      const s = t.symbol;
+      if (CLASS_LIKE.has(s.kind)) {
+        for (const ctor of this.names.members(s, "constructor")) {
+          merge(out, this.ownDeclared(ctor, slot));
+        }
+      } else if (VARIABLE_KINDS.has(s.kind)) {
+        const typed = this.declaredValue(s);
+        if (typed) merge(out, this.parameter(typed, slot));
+      } else {
+        const own = this.ownDeclared(s, slot);
+        if (!isEmpty(own)) merge(out, own);
+        else {
+          for (const m of this.literalOf(s)) merge(out, this.ownDeclared(m, slot));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** `v.name<=j>`: parameter j of member `name`, a method or a property of a function type. */
+  private memberParameter(v: ChainValue, name: string, slot: string): ChainValue {
+    const viaMember = this.parameter(this.member(v, name, true), slot);
+    if (!isEmpty(viaMember)) return viaMember;
+    const out: ChainValue = { ...none(), inferred: true };
+    for (const c of this.classesOf(v)) merge(out, this.classDeclared(c, `.${name}${slot}`));
+    return out;
+  }
+
+  /**
+   * The members an object literal's method stands for: those of its name in the type the
+   * literal has where it stands (`const o: T = { m() {} }`, `return { m() {} }` from a
+   * function returning T).
+   */
+  literalOf(member: SymbolRecord): SymbolRecord[] {
+    const f = this.names.fileOf(member);
+    const text = f ? this.declaredIn(f).get(member.qualifiedName + LITERAL_KEY) : undefined;
+    if (!f || text === undefined || this.depth >= MAX_DEPTH) return [];
+    this.depth++;
+    try {
+      const v = this.typeValue(f, text, this.names.indexOf(member));
+      return symbolsOf(this.membersOf(v, member.name)).filter((m) => m !== member);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  /** The object literal methods that stand for member `m` (see {@link literalOf}). */
+  standIns(m: SymbolRecord): readonly SymbolRecord[] {
+    if (!this.standInsOf) {
+      this.standInsOf = new Map();
+      for (const f of this.graph.files) {
+        for (const [key] of this.declaredIn(f)) {
+          if (!key.endsWith(LITERAL_KEY)) continue;
+          const qualified = key.slice(0, -LITERAL_KEY.length);
+          const o = f.symbols.find((s) => s.qualifiedName === qualified);
+          for (const x of o ? this.literalOf(o) : []) {
+            const list = this.standInsOf.get(x);
+            if (list) list.push(o!);
+            else this.standInsOf.set(x, [o!]);
+          }
+        }
+      }
+    }
+    return this.standInsOf.get(m) ?? [];
   }
 
   /**
@@ -273,6 +376,14 @@ export class Chains {
 
   /** The value of field `name`'s declared type in `cls` or its bases. */
   private fieldType(cls: SymbolRecord, name: string): ChainValue {
+    return this.classDeclared(cls, `.${name}`);
+  }
+
+  /**
+   * The value of what `cls` or its bases declare under the class's name and `suffix`
+   * (`.field`, `<=0>`, `.onFetch<=1>`); a field's own key (`FIELD_KEY`) first.
+   */
+  private classDeclared(cls: SymbolRecord, suffix: string): ChainValue {
     const seen = new Set<SymbolRecord>();
     const queue = [cls];
     for (let i = 0; i < queue.length && i < MAX_DEPTH * 4; i++) {
@@ -281,12 +392,26 @@ export class Chains {
       seen.add(c);
       const f = this.names.fileOf(c);
       const types = f ? this.declaredIn(f) : EMPTY;
-      const key = `${c.qualifiedName}.${name}`;
+      const key = c.qualifiedName + suffix;
       const text = types.get(key + FIELD_KEY) ?? types.get(key);
       if (f && text !== undefined) return this.typeValue(f, text, this.names.indexOf(c));
       queue.push(...this.names.bases(c));
     }
     return none();
+  }
+
+  /** The value of what symbol `s` declares under its name and `suffix` (`<=0>`), or none. */
+  private ownDeclared(s: SymbolRecord, suffix: string): ChainValue {
+    const f = this.names.fileOf(s);
+    const text = f ? this.declaredIn(f).get(s.qualifiedName + suffix) : undefined;
+    return f && text !== undefined ? this.typeValue(f, text, this.names.indexOf(s)) : none();
+  }
+
+  /** The classes a value is an instance of, variables' declared types included. */
+  private classesOf(v: ChainValue): SymbolRecord[] {
+    const out = [...v.instances];
+    for (const t of v.targets) out.push(...(this.declaredInstances(t) ?? []));
+    return out;
   }
 
   /** Whether `cls` declares a field `name` whose type is kept apart from a method's of that name. */

@@ -77,6 +77,14 @@ export class Members {
     return own.length > 0 ? own : found;
   }
 
+  /** The symbols declared inside `s` in its own file (members, an object literal's methods…). */
+  children(s: SymbolRecord): SymbolRecord[] {
+    const home = this.names.fileOf(s);
+    return (this.childrenOf().get(s.qualifiedName) ?? []).filter((c) =>
+      this.names.fileOf(c) === home
+    );
+  }
+
   /** Every symbol with a parent, by the parent's qualified name (built on first use). */
   private childrenOf(): Map<string, SymbolRecord[]> {
     if (!this.byParent) {

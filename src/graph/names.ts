@@ -29,6 +29,8 @@ import {
 export { CLASS_LIKE, symbolsOf, type Target } from "./targets.ts";
 
 const PATH_SEPARATOR = /\.|::|->|\\/;
+/** Kinds of symbols that may hold an object literal whose methods are their members. */
+const LITERAL_HOLDERS: ReadonlySet<string> = new Set(["constant", "variable"]);
 /** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
 const SUPER = /^super\b/;
 
@@ -473,7 +475,16 @@ export class Names {
     if (t.kind === "symbol" && CLASS_LIKE.has(t.symbol.kind)) {
       return this.members(t.symbol, name).map(symbolTarget);
     }
+    // A constant or variable holding an object literal: the literal's methods.
+    if (t.kind === "symbol" && LITERAL_HOLDERS.has(t.symbol.kind)) {
+      return this.children(t.symbol).filter((s) => s.name === name).map(symbolTarget);
+    }
     return [];
+  }
+
+  /** The symbols declared inside `s` in its own file. */
+  children(s: SymbolRecord): SymbolRecord[] {
+    return this.classes.children(s);
   }
 
   /** Members named `name` of a class, its bases included (cached). */
@@ -481,9 +492,20 @@ export class Names {
     return this.classes.members(cls, name);
   }
 
-  /** A method's override family (see `Members.overrideFamily`). */
+  /**
+   * A method's override family (see `Members.overrideFamily`), with the object literal
+   * methods that stand for it or for a member of its family (`const o: T = { m() {} }`
+   * and `T.m`, both ways), as TypeScript's references count them.
+   */
   overrideFamily(method: SymbolRecord): SymbolRecord[] {
-    return this.classes.overrideFamily(method);
+    const out = new Set(this.classes.overrideFamily(method));
+    for (const m of this.chains.literalOf(method)) {
+      out.add(m);
+      for (const x of this.classes.overrideFamily(m)) out.add(x);
+    }
+    for (const m of [method, ...out]) for (const o of this.chains.standIns(m)) out.add(o);
+    out.delete(method);
+    return [...out];
   }
 
   /** The classes a class inherits from (its `inherit` references, resolved). */

@@ -31,11 +31,17 @@ export type RefRole =
       | "local.element"
       | "local.destructured"
       | "local.callee"
+      | "local.contextual"
       | "declared.argument"
       | "declared.parameter"
       | "declared.name"
       | "declared.type"
       | "declared.value"
+      | "declared.literal"
+      | "declared.context"
+      | "declared.holder"
+      | "declared.member"
+      | "declared.callee"
       | "package";
   };
 
@@ -64,11 +70,17 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.element",
   "local.destructured",
   "local.callee",
+  "local.contextual",
   "declared.argument",
   "declared.parameter",
   "declared.name",
   "declared.type",
   "declared.value",
+  "declared.literal",
+  "declared.context",
+  "declared.holder",
+  "declared.member",
+  "declared.callee",
   "package",
 ]);
 
@@ -118,6 +130,12 @@ export interface MatchCaptures {
   destructured: Node | null;
   /** The function a callback is passed to, when the local is the callback's parameter. */
   callee: Node | null;
+  /**
+   * The function whose parameter the local is, when the function's type comes from where it
+   * stands (returned as a declared function type, assigned to a typed name, a property of a
+   * typed object literal): the parameter's type is that function type's.
+   */
+  contextual: Node | null;
   /** A function's parameter that is a callback, and that callback's parameter (typed). */
   declArgument: Node | null;
   declParameter: Node | null;
@@ -126,6 +144,22 @@ export interface MatchCaptures {
   declType: Node | null;
   /** …or the expression it is assigned (`self.x = Foo()`). */
   declValue: Node | null;
+  /**
+   * The name of a member of an object literal: the literal's type comes from where it
+   * stands (`const o: T = {…}`, `return {…}` from a function returning T), and the member
+   * stands for T's member of that name.
+   */
+  declLiteral: Node | null;
+  /**
+   * A value whose type comes from where it stands: `@declared.type` (`const o: T = v`,
+   * `return v` from a function returning T, `v as T`), the member `@declared.member` of the
+   * object literal `@declared.holder` (`{ key: v }`), argument of `@declared.callee`
+   * (`f({…})`), or the same as `@declared.holder`'s (`(v)`).
+   */
+  declContext: Node | null;
+  declHolder: Node | null;
+  declMember: Node | null;
+  declCallee: Node | null;
   package: Node | null;
 }
 
@@ -152,11 +186,17 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
     element: null,
     destructured: null,
     callee: null,
+    contextual: null,
     declArgument: null,
     declParameter: null,
     declName: null,
     declType: null,
     declValue: null,
+    declLiteral: null,
+    declContext: null,
+    declHolder: null,
+    declMember: null,
+    declCallee: null,
     package: null,
   };
   for (const capture of match.captures) {
@@ -223,6 +263,24 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
         break;
       case "local.callee":
         c.callee ??= node;
+        break;
+      case "local.contextual":
+        c.contextual ??= node;
+        break;
+      case "declared.literal":
+        c.declLiteral ??= node;
+        break;
+      case "declared.context":
+        c.declContext ??= node;
+        break;
+      case "declared.holder":
+        c.declHolder ??= node;
+        break;
+      case "declared.member":
+        c.declMember ??= node;
+        break;
+      case "declared.callee":
+        c.declCallee ??= node;
         break;
       case "declared.argument":
         c.declArgument ??= node;

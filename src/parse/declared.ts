@@ -27,9 +27,18 @@ export interface Declared {
  */
 export function slotOf(arg: Node, param: Node): string {
   const k = indexIn(arg.parent?.namedChildren ?? [], arg);
+  return `<${k}:${parameterIndex(param)}>`;
+}
+
+/** `<=j>` for parameter `param` of a function: its type is the function's parameter j's. */
+export function parameterSlot(param: Node): string {
+  return `<=${parameterIndex(param)}>`;
+}
+
+/** The position of a parameter in its list, a TypeScript `this:` parameter not counted. */
+function parameterIndex(param: Node): number {
   const before = param.parent?.namedChildren.slice(0, indexIn(param.parent.namedChildren, param));
-  const j = before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
-  return `<${k}:${j}>`;
+  return before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
 }
 
 /**
@@ -68,7 +77,7 @@ export function declaredTypes(
       while (owner && FUNCTION_KINDS.has(owner.kind)) {
         owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
       }
-      key = owner ? `${owner.qualifiedName}.${name}` : name;
+      key = (owner ? `${owner.qualifiedName}.${name}` : name) + d.slot;
     }
     if (!d.assigned) {
       if (d.type === null) continue;
@@ -91,7 +100,7 @@ export function declaredTypes(
 }
 
 /** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
-function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
+export function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
   if (!type.startsWith("=")) return type;
   const head = CHAIN_HEAD.exec(type.slice(1))?.[0];
   return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
@@ -166,4 +175,82 @@ export function callbackOwner(param: Node): [Node, Node] | null {
     }
   }
   return null;
+}
+
+/**
+ * Suffix of the key of an object literal member's contextual type (`merged.add in` →
+ * `Merged`): the literal's type, whose member of that name the member stands for.
+ */
+export const LITERAL_KEY = " in";
+
+/** Where a value's type comes from where it stands (see `MatchCaptures.declContext`). */
+export interface Context {
+  node: Node;
+  type: Node | null;
+  holder: Node | null;
+  member: Node | null;
+  callee: Node | null;
+}
+
+/** A type written as a path the graph resolves (`Foo`, `ns.Foo`). */
+const TYPE_PATH = /^[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+
+/**
+ * Contextual types of one file: the type a value gets from where it stands — the type of
+ * the name it is assigned to, the return type of the function that returns it, a member of
+ * the object literal that holds it, a parameter of the function it is passed to. Written
+ * as the graph reads them: a type path and steps (`Op <=0>`, `Behavior .onFetch<=1>`) or a
+ * value chain and steps (`=source.subscribe<=0>`).
+ */
+export class Contexts {
+  private readonly byNode = new Map<number, Context>();
+  private readonly memo = new Map<number, string | null>();
+
+  add(c: Context): void {
+    if (!this.byNode.has(c.node.id)) this.byNode.set(c.node.id, c);
+  }
+
+  /** The type value `node` gets from where it stands, or null. */
+  typeOf(node: Node, depth = 0): string | null {
+    const hit = this.memo.get(node.id);
+    if (hit !== undefined) return hit;
+    const c = this.byNode.get(node.id);
+    let out: string | null = null;
+    if (c && depth < 8) {
+      if (c.type) {
+        const t = typeName(c.type.text);
+        out = TYPE_PATH.test(t) ? t : null;
+      } else if (c.holder) {
+        const h = this.typeOf(c.holder, depth + 1);
+        out = h === null ? null : c.member ? withSteps(h, `.${c.member.text}`) : h;
+      } else if (c.callee) {
+        const chain = chainOf(c.callee.text);
+        const k = indexIn(node.parent?.namedChildren ?? [], node);
+        out = chain === null || k < 0 ? null : `=${chain}<=${k}>`;
+      }
+    }
+    this.memo.set(node.id, out);
+    return out;
+  }
+
+  /**
+   * The type of parameter `local` (a name node) of function `fn` from the function's type
+   * where it stands (`return (source) => …` from a function returning `Op`: `Op <=0>`).
+   */
+  parameterType(fn: Node, local: Node): string | null {
+    const list = fn.childForFieldName("parameters");
+    let param: Node | null = local;
+    while (param?.parent && param.parent.id !== fn.id && param.parent.id !== list?.id) {
+      param = param.parent;
+    }
+    if (!param?.parent) return null;
+    const ctx = this.typeOf(fn);
+    if (ctx === null) return null;
+    return withSteps(ctx, param.parent.id === fn.id ? "<=0>" : parameterSlot(param));
+  }
+}
+
+/** A type (`T`, `T .a`, `=f()`) followed by more steps. */
+function withSteps(type: string, steps: string): string {
+  return type.startsWith("=") || type.includes(" ") ? type + steps : `${type} ${steps}`;
 }

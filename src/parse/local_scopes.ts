@@ -105,6 +105,9 @@ function lookupAt(
   name: string,
   pos: number,
 ): [string | null, number] | undefined {
+  // Inside the value of a name's first binding (`const s = make(() => s.stop())`): the
+  // name of a scope around, else that binding itself (a closure that runs later).
+  let own: Holding | undefined;
   for (let i = stack.length - 1; i >= 0; i--) {
     const scope = stack[i];
     const list = scope.history?.get(name);
@@ -118,8 +121,9 @@ function lookupAt(
       const last = list[list.length - 1];
       return [last.type, last.site];
     }
+    own ??= list[0];
   }
-  return undefined;
+  return own ? [own.type, own.site] : undefined;
 }
 
 /**
@@ -270,6 +274,12 @@ export function chainOf(text: string): string | null {
       i += step[0].length;
       continue;
     }
+    // Type arguments of a call (`make<T>()`, `new Subject<Map<K, V>>()`, Rust `f::<T>()`).
+    const typeArgs = TYPE_ARGUMENTS.exec(rest);
+    if (typeArgs) {
+      i += typeArgs[0].length;
+      continue;
+    }
     const open = /^\s*(\?\.)?[([]/.exec(rest);
     if (!open) return /^\s*$/.test(rest) ? out : null;
     const at = i + open[0].length - 1;
@@ -282,6 +292,8 @@ export function chainOf(text: string): string | null {
 }
 
 const CLOSE: Record<string, string> = { "(": ")", "[": "]" };
+/** Type arguments (two levels of nesting) right before a call's `(`. */
+const TYPE_ARGUMENTS = /^\s*(?:::)?<[^<>()]*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>[^<>()]*)*>(?=\s*(?:\?\.)?\()/;
 
 /** The index of the bracket that closes the `(` or `[` at `open`, or -1 (inner brackets and quotes are skipped). */
 function matching(text: string, open: number): number {

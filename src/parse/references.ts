@@ -18,16 +18,21 @@ import { type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
 import {
   callbackOwner,
   callbackType,
+  Contexts,
   type Declared,
   declaredTypes,
   elementType,
+  LITERAL_KEY,
   localType,
   memberType,
+  parameterSlot,
+  selfHeaded,
   slotOf,
 } from "./declared.ts";
 import {
   type Binding,
   bindLocals,
+  CHAIN_HEAD,
   classifyReceiver,
   type Locals,
   lookup,
@@ -80,6 +85,10 @@ interface Gathered {
   declared: Declared[];
   /** The texts that name the enclosing instance (`this`, `self`, `super`): heads of receiver chains. */
   selfWords: Set<string>;
+  /** Types values get from where they stand (contextual typing). */
+  contexts: Contexts;
+  /** Members of object literals: the member's name and the literal. */
+  literals: [Node, Node][];
   package?: string;
 }
 
@@ -101,6 +110,7 @@ export function collectReferences(
   const found = gather(matches, roles);
   markDefinitions(found.refs, definitionNames);
   const locals = bindLocals(found.scopes, found.bindings, found.outer);
+  literalTypes(found, locals);
   const scopeAt = enclosingSymbols(symbols);
   const references = emit(found.refs, found.scopes, locals, symbols, scopeAt, found.selfWords);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
@@ -123,8 +133,12 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     outer: [],
     declared: [],
     selfWords: new Set(),
+    contexts: new Contexts(),
+    literals: [],
   };
   const seenScopes = new Set<number>();
+  /** Parameters typed where their function stands: resolved once every context is read. */
+  const contextual: [Binding, Node, Node][] = [];
   for (const match of matches) {
     const c = readMatch(match, roles);
     if (c.package) found.package ??= c.package.text;
@@ -142,9 +156,23 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
         name: c.declName,
         type: c.declType ? typeName(c.declType.text) : valueType(c.declValue!),
         assigned: !c.declType,
-        slot: c.declArgument && c.declParameter ? slotOf(c.declArgument, c.declParameter) : "",
+        slot: !c.declParameter
+          ? ""
+          : c.declArgument
+          ? slotOf(c.declArgument, c.declParameter)
+          : parameterSlot(c.declParameter),
       });
     }
+    if (c.declContext) {
+      found.contexts.add({
+        node: c.declContext,
+        type: c.declType,
+        holder: c.declHolder,
+        member: c.declMember,
+        callee: c.declCallee,
+      });
+    }
+    if (c.declLiteral && c.declHolder) found.literals.push([c.declLiteral, c.declHolder]);
     if (c.ref) {
       offer(found.refs, {
         start: c.ref.startIndex,
@@ -177,6 +205,16 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
       // A match that captures a scope too binds the name in that scope (Go's type switch
       // case: `case T:` makes the switch's `s` a T there).
       const at = c.scope ?? c.local;
+      if (c.contextual) {
+        const b: Binding = {
+          start: at.startIndex,
+          end: at.endIndex,
+          name: c.local.text,
+          type: null,
+        };
+        contextual.push([b, c.contextual, c.local]);
+        continue;
+      }
       found.bindings.push({
         start: at.startIndex,
         end: at.endIndex,
@@ -197,7 +235,41 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
       });
     }
   }
+  for (const [b, fn, local] of contextual) {
+    const type = found.contexts.parameterType(fn, local);
+    if (type !== null) found.bindings.push({ ...b, type, rank: 1 });
+  }
   return found;
+}
+
+/**
+ * The contextual type of each object literal member that has one, as a declared type
+ * (`LITERAL_KEY`); a value chain headed by a local is read through the local's type there.
+ */
+function literalTypes(found: Gathered, locals: Locals): void {
+  for (const [name, holder] of found.literals) {
+    let type = found.contexts.typeOf(holder);
+    if (type === null) continue;
+    if (type.startsWith("=")) {
+      // The chain's head is read where the literal stands; its steps follow.
+      const head = CHAIN_HEAD.exec(type.slice(1))?.[0] ?? "";
+      const steps = type.slice(1 + head.length);
+      const pos = holder.startIndex;
+      const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
+      const [kind, text] = classifyReceiver(
+        { text: head },
+        { self: false, typed: false, start: pos },
+        stack,
+        locals.fileTypes,
+        found.selfWords,
+      );
+      if (text === null || (kind !== "typed" && kind !== "name" && kind !== "self")) continue;
+      type = kind === "typed"
+        ? `${text}${text.includes(" ") ? "" : " "}${steps}`
+        : selfHeaded(`=${text}${steps}`, found.selfWords);
+    }
+    found.declared.push({ name, type, assigned: false, slot: LITERAL_KEY });
+  }
 }
 
 /** The text of sibling tokens `from` … `to` (a receiver in a macro's token tree: `self . cmd`). */
@@ -349,7 +421,8 @@ function nestedDefinitions(
   }
   const parents = new Map<string, Set<string>>();
   for (const s of symbols) {
-    if (s.parent === null || !callable.get(s.parent)) continue;
+    // An object literal's method inside a function binds no name there.
+    if (s.parent === null || !callable.get(s.parent) || s.kind === "method") continue;
     let set = parents.get(s.name);
     if (!set) parents.set(s.name, set = new Set());
     set.add(s.parent);

@@ -294,6 +294,14 @@
 ] @local.scope
 
 (arrow_function parameter: (identifier) @local.definition)
+; `if (x instanceof C) { … }`: x is a C in the block.
+(if_statement
+  condition: (parenthesized_expression
+    (binary_expression
+      left: (identifier) @local.definition
+      operator: "instanceof"
+      right: (identifier) @local.type))
+  consequence: (statement_block) @local.scope)
 (assignment_pattern left: (identifier) @local.definition)
 (rest_pattern (identifier) @local.definition)
 ; `const { a } = obj`: a is obj.a.

@@ -284,7 +284,6 @@
         (generic_type) @declared.type
         (nested_type_identifier) @declared.type
         (array_type) @declared.type
-    (array_type) @declared.type
       ]))))
 (program
   (export_statement
@@ -296,9 +295,89 @@
           (generic_type) @declared.type
           (nested_type_identifier) @declared.type
           (array_type) @declared.type
-        (array_type) @declared.type
-    (array_type) @declared.type
         ])))))
+
+;  The types of parameters (`<=j>`: parameter j), for the functions passed where they are
+; declared (`next(value) {…}` in an object literal typed `Observer`): of functions, methods
+; and signatures, of a function type alias (`type Op = (source: Obs) => Obs`), of a
+; function-typed property (`onFetch: (context: Ctx) => void`) and of an interface's call
+; signature.
+([
+  (function_declaration name: (identifier) @declared.name parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))
+  (function_signature name: (identifier) @declared.name parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))
+  (method_definition name: (_) @declared.name parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))
+  (method_signature name: (_) @declared.name parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))
+  (abstract_method_signature name: (_) @declared.name parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))
+  (type_alias_declaration name: (_) @declared.name value: (function_type parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter)))
+  (property_signature name: (_) @declared.name type: (type_annotation (function_type parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))))
+  (interface_declaration name: (_) @declared.name body: (interface_body (call_signature parameters: (formal_parameters [
+    (required_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+    (optional_parameter type: (type_annotation [(type_identifier) (generic_type) (nested_type_identifier)] @declared.type))
+  ] @declared.parameter))))
+])
+
+; Contextual types: a value's type from where it stands — the name it is assigned to
+; (`const o: T = …`, a typed field), `as T` / `satisfies T`, the return type of the function
+; that returns it (a `return` in the function's own block, an arrow's body), a member of an
+; object literal (`{ key: … }`, `{ key() {…} }`), an argument (`f({…})`), parentheses.
+(variable_declarator type: (type_annotation (_) @declared.type) value: (_) @declared.context)
+(public_field_definition type: (type_annotation (_) @declared.type) value: (_) @declared.context)
+(as_expression . (_) @declared.context (_) @declared.type .)
+(satisfies_expression . (_) @declared.context (_) @declared.type .)
+(arrow_function return_type: (type_annotation (_) @declared.type) body: (_) @declared.context)
+([
+  (function_declaration return_type: (type_annotation (_) @declared.type)
+    body: (statement_block (return_statement (_) @declared.context)))
+  (function_expression return_type: (type_annotation (_) @declared.type)
+    body: (statement_block (return_statement (_) @declared.context)))
+  (arrow_function return_type: (type_annotation (_) @declared.type)
+    body: (statement_block (return_statement (_) @declared.context)))
+  (method_definition return_type: (type_annotation (_) @declared.type)
+    body: (statement_block (return_statement (_) @declared.context)))
+])
+(parenthesized_expression (_) @declared.context) @declared.holder
+(object (pair key: (_) @declared.member value: (_) @declared.context)) @declared.holder
+(object (method_definition name: (_) @declared.member) @declared.context) @declared.holder
+(call_expression
+  function: [(identifier) (member_expression)] @declared.callee
+  arguments: (arguments (object) @declared.context))
+(new_expression
+  constructor: [(identifier) (member_expression)] @declared.callee
+  arguments: (arguments (object) @declared.context))
+; An object literal's methods stand for its type's members of their names.
+(object (method_definition name: (_) @declared.literal)) @declared.holder
+(object (pair
+  key: (_) @declared.literal
+  value: [(arrow_function) (function_expression)])) @declared.holder
+; A function's parameters are typed by the function type where the function stands
+; (`return (source) => …` from a function returning `Op`).
+[
+  (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+  (arrow_function parameter: (identifier) @local.definition)
+  (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+  (method_definition parameters: (formal_parameters (required_parameter pattern: (identifier) @local.definition)))
+] @local.contextual
 
 (class_heritage
   (implements_clause [

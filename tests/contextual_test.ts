@@ -1,0 +1,223 @@
+/**
+ * Contextual types (issue 13): a value typed by where it stands, as the TypeScript service
+ * reads it. An object literal's methods stand for the members of the literal's type (`const
+ * self: Observable = { subscribe() {} }`, `return { cancel() {} }` from a function returning
+ * `Retryer`), both ways; an untyped function's returned literal gives its methods to callers
+ * (`memo().read()`); a function's parameters take the types of the function type it is
+ * returned as, assigned to or held in (`return (source) => source.subscribe()` from a function
+ * returning `Op`, `{ onFetch: (context) => … }` typed `Behavior`); a name narrowed by
+ * `instanceof`, and a name used in a closure inside its own value, keep their types. The
+ * constructs are those of rxjs and query-core (the tuned repositories), on a project written here.
+ */
+
+import assert from "node:assert/strict";
+import { parseSource } from "../src/parse/parser.ts";
+import type { Executor } from "../src/tools/executor.ts";
+import { withExecutor } from "./helpers.ts";
+
+type Payload = Record<string, unknown>;
+
+const FILES: Record<string, string> = {
+  "types.ts": `export interface Observer {
+  next(value: number): void;
+}
+
+export interface Subscription {
+  unsubscribe(): void;
+}
+
+export interface Subscribable {
+  subscribe(observer: Observer): Subscription;
+}
+
+export interface Observable extends Subscribable {
+  pipe(): Observable;
+}
+
+export type Operator = (source: Observable) => Observable;
+
+export interface Retryer {
+  cancel(): void;
+  start: () => void;
+}
+
+export interface FetchContext {
+  fetchFn(): void;
+}
+
+export interface Behavior {
+  onFetch: (context: FetchContext) => void;
+}
+`,
+  "observable.ts":
+    `import type { Behavior, Observable, Observer, Operator, Retryer, Subscription } from "./types";
+
+export function observable(): Observable {
+  const self: Observable = {
+    subscribe(observer) {
+      observer.next(1);
+      return { unsubscribe() {} };
+    },
+    pipe() {
+      return self;
+    },
+  };
+  return self;
+}
+
+export function map(): Operator {
+  return (source) => {
+    source.subscribe({
+      next(value) {},
+    });
+    return source;
+  };
+}
+
+export function createRetryer(): Retryer {
+  return {
+    cancel() {},
+    start: () => {},
+  };
+}
+
+export function behavior(): Behavior {
+  return {
+    onFetch: (context) => {
+      context.fetchFn();
+    },
+  };
+}
+
+function memo(read: () => number) {
+  return {
+    read: () => read(),
+  };
+}
+
+export const api = {
+  go() {},
+};
+
+export function use(o: Observer): void {
+  const retryer = createRetryer();
+  retryer.cancel();
+  retryer.start();
+  const cached = memo(() => 1);
+  cached.read();
+  api.go();
+  const stop = setup(() => stop.unsubscribe());
+}
+
+declare function setup(f: () => void): Subscription;
+`,
+  "narrow.ts": `export class Subscription {
+  add(): void {}
+}
+
+export function addAll(teardown: unknown): void {
+  if (teardown instanceof Subscription) {
+    teardown.add();
+  }
+}
+`,
+};
+
+function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
+  return withExecutor(FILES, body);
+}
+
+async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
+  return r.result_payload;
+}
+
+/** `file:line kind resolution` of each reference of `symbol`. */
+async function refs(ex: Executor, symbol: string): Promise<string[]> {
+  const p = await call(ex, "find_references", { symbol_name: symbol });
+  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
+}
+
+/** The callers of `symbol` and how each is resolved. */
+async function callers(ex: Executor, symbol: string): Promise<string[]> {
+  const g = await call(ex, "get_call_graph", { symbol_name: symbol });
+  return (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`).sort();
+}
+
+Deno.test("parser: object literal methods and parameters take the type where they stand", async () => {
+  const parsed = await parseSource("observable.ts", FILES["observable.ts"]);
+  const types = new Map(parsed.types);
+  assert.equal(
+    types.get("observable.self.subscribe in") ?? types.get("observable.subscribe in"),
+    "Observable",
+  );
+  assert.equal(types.get("createRetryer.cancel in"), "Retryer");
+  assert.equal(types.get("behavior.onFetch in"), "Behavior");
+  const receivers = (parsed.references ?? []).filter((r) => r.receiverKind).map((r) =>
+    `${r.line} ${r.name} ${r.receiverKind} ${r.receiver}`
+  );
+  assert.ok(receivers.includes("6 next typed Observable .subscribe<=0>"), receivers.join("\n"));
+  assert.ok(receivers.includes("18 subscribe typed Operator <=0>"), receivers.join("\n"));
+  assert.ok(receivers.includes("35 fetchFn typed Behavior .onFetch<=0>"), receivers.join("\n"));
+});
+
+Deno.test("references: an object literal's methods and the members of its type, both ways", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Subscribable.subscribe"), [
+      "observable.ts:5 definition inferred",
+      "observable.ts:18 call inferred",
+      "types.ts:10 definition exact",
+    ]);
+    assert.deepEqual(await refs(ex, "Retryer.cancel"), [
+      "observable.ts:27 definition inferred",
+      "observable.ts:52 call inferred",
+      "types.ts:20 definition exact",
+    ]);
+    // The literal's own method: the interface's declaration and the calls through it.
+    assert.deepEqual(await refs(ex, "createRetryer.cancel"), [
+      "observable.ts:27 definition exact",
+      "observable.ts:52 call inferred",
+      "types.ts:20 definition inferred",
+    ]);
+    assert.deepEqual(await callers(ex, "createRetryer.cancel"), ["use inferred"]);
+    // A method passed in a literal argument stands for the parameter type's member.
+    assert.deepEqual(await refs(ex, "Observer.next"), [
+      "observable.ts:6 call inferred",
+      "observable.ts:19 definition inferred",
+      "types.ts:2 definition exact",
+    ]);
+  });
+});
+
+Deno.test("references: parameters typed by the function type where the function stands", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "FetchContext.fetchFn"), [
+      "observable.ts:35 call inferred",
+      "types.ts:25 definition exact",
+    ]);
+    assert.deepEqual(await callers(ex, "FetchContext.fetchFn"), ["behavior.onFetch inferred"]);
+  });
+});
+
+Deno.test("references: an untyped function's returned literal, a constant's literal, narrowing, closures", async () => {
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "memo.read"), [
+      "observable.ts:42 definition exact",
+      "observable.ts:55 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "api.go"), [
+      "observable.ts:47 definition exact",
+      "observable.ts:56 call exact",
+    ]);
+    assert.deepEqual(await refs(ex, "Subscription.add"), [
+      "narrow.ts:2 definition exact",
+      "narrow.ts:7 call inferred",
+    ]);
+    // Used in a closure inside its own value: the binding being made.
+    assert.deepEqual(await refs(ex, "Subscription.unsubscribe"), [
+      "observable.ts:57 call inferred",
+      "types.ts:6 definition exact",
+    ]);
+  });
+});
