@@ -18,6 +18,7 @@ import type { WalkEntry } from "../types.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { BlobWriter } from "./blob_writer.ts";
 import type { MemoryBudget } from "./memory.ts";
+import { isLeanLanguage } from "./lean_pool.ts";
 import { createRecyclingParsePool, type ParsePool } from "./pool.ts";
 import { readProjectFile } from "./safe_read.ts";
 import { isBinary, minifiedReason } from "./walker.ts";
@@ -72,6 +73,7 @@ export async function ingest(
   opts: IngestOptions = {},
 ): Promise<Ingested> {
   const workers = files.length > INLINE_LIMIT ? opts.workers : 0;
+  files = leanFirst(files);
   const pool = createRecyclingParsePool(workers);
   const writer = new BlobWriter(store);
   try {
@@ -133,6 +135,18 @@ export async function ingest(
   } finally {
     await pool.close();
   }
+}
+
+/**
+ * The files of grammars parsed in a parse process first, the rest in walk order: the
+ * process then runs while the workers' heaps are still small, and ends when those files
+ * are done, instead of adding its memory to theirs at their peak.
+ */
+function leanFirst(files: readonly WalkEntry[]): readonly WalkEntry[] {
+  const lean = files.filter((e) => isLeanLanguage(languageForPath(e.path)!.id));
+  if (lean.length === 0) return files;
+  const rest = files.filter((e) => !isLeanLanguage(languageForPath(e.path)!.id));
+  return [...lean, ...rest];
 }
 
 /** What every file of a run shares. */

@@ -22,6 +22,7 @@ import { languageById, looksLikeCpp } from "../parse/languages.ts";
 import { assetUrl, currentLayout } from "../util/assets.ts";
 import type { EncodedExtraction } from "./extract.ts";
 import { encodeFrame, readFrames, unpackParts } from "./frames.ts";
+import { trackChild } from "./memory.ts";
 import type { LeanReply } from "./lean_process.ts";
 
 /**
@@ -65,7 +66,7 @@ export function isLeanFile(path: string, bytes: Uint8Array, language: string): b
 }
 
 /** The `deno` arguments that start a parse process, or null when none can be started. */
-export function leanCommand(): string[] | null {
+export function leanCommand(v8Flags: string = LEAN_V8_FLAGS): string[] | null {
   if (Deno.build.standalone || Deno.env.get("CODECTX_PARSE_PROCESS") === "0") return null;
   const root = currentLayout().root;
   let config = ["--no-config"];
@@ -83,7 +84,7 @@ export function leanCommand(): string[] | null {
     "--allow-env",
     "--no-prompt",
     ...config,
-    `--v8-flags=${LEAN_V8_FLAGS}`,
+    `--v8-flags=${v8Flags}`,
     assetUrl("src/index/lean_process.ts").href,
   ];
 }
@@ -105,7 +106,10 @@ class LeanProcess {
   private idle: ReturnType<typeof setTimeout> | undefined;
   private closing: Promise<void> | undefined;
 
-  constructor(args: string[], private readonly onIdleClose: (p: LeanProcess) => void) {
+  constructor(
+    args: string[],
+    private readonly onIdleClose: (p: LeanProcess) => void,
+  ) {
     this.child = new Deno.Command(Deno.execPath(), {
       args,
       stdin: "piped",
@@ -117,6 +121,7 @@ class LeanProcess {
     const stderr = this.readStderr();
     const status = this.child.status.then((s) => this.fail(`it exited with code ${s.code}`));
     this.done = Promise.allSettled([reading, stderr, status]);
+    trackChild(this.child.pid, this.child.status);
   }
 
   /** Files sent and not answered. */

@@ -25,9 +25,30 @@ const TIGHT_SHARE = 0.75;
 /** Bytes in a MiB. */
 const MIB = 1024 * 1024;
 
-/** The resident memory of this process, in bytes. */
+/** Parse processes this process started (`lean_pool.ts`): their memory is the run's too. */
+const children = new Set<number>();
+
+/** Counts a child process's resident memory in {@link residentBytes} until it ends. */
+export function trackChild(pid: number, ended: Promise<unknown>): void {
+  children.add(pid);
+  ended.finally(() => children.delete(pid));
+}
+
+/** The resident memory of a child process in bytes (0 where `/proc` cannot tell). */
+function childResident(pid: number): number {
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** The resident memory of this process and of the parse processes it started, in bytes. */
 export function residentBytes(): number {
-  return Deno.memoryUsage().rss;
+  let rss = Deno.memoryUsage().rss;
+  for (const pid of children) rss += childResident(pid);
+  return rss;
 }
 
 /** A run's memory budget. */

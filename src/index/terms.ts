@@ -32,8 +32,20 @@ export interface FileTerms {
   c: number[][];
 }
 
-/** Lines that are comments in most languages (the chunker uses the same idea). */
-const COMMENT_LINE = /^\s*(?:#(?!include|define|if|!\[)|\/\/|\/\*|\*|--|;;)/;
+/**
+ * Lines that are comments in most languages (the chunker uses the same idea), each matched
+ * whole. Leading blank lines may join a match (`\s` crosses line ends); they hold no tokens.
+ */
+const COMMENT_LINES = /^\s*(?:#(?!include|define|if|!\[)|\/\/|\/\*|\*|--|;;).*$/gm;
+
+/** `counts` copied into an array that holds index `i`. */
+function grown(counts: Int32Array, i: number): Int32Array {
+  let size = counts.length * 2;
+  while (size <= i) size *= 2;
+  const out = new Int32Array(size);
+  out.set(counts);
+  return out;
+}
 
 /** A chunk's own symbol: the one it is named after whose span overlaps it. */
 function ownSymbol(
@@ -105,6 +117,9 @@ export function fileTerms(
   const byLine = [...symbols].sort((a, b) => a.line - b.line);
   const byName = byQualifiedName(symbols);
   const c: number[][] = [];
+  // Counts by term index, reused field after field: `seen` lists the terms counted.
+  let counts: Int32Array = new Int32Array(256);
+  const seen: number[] = [];
   for (const chunk of chunks) {
     const fields: string[][] = Array.from({ length: CHUNK_FIELDS }, () => []);
     const own = ownSymbol(chunk, byName);
@@ -120,18 +135,21 @@ export function fileTerms(
       codeTokens(s.signature || s.name, fields[Field.Signature], cache);
       if (s.doc) codeTokens(s.doc, fields[Field.Doc], cache);
     }
-    for (const line of chunk.text.split("\n")) {
-      if (COMMENT_LINE.test(line)) codeTokens(line, fields[Field.Doc], cache);
-    }
+    // Only the comment lines become strings (a split would make one per line).
+    for (const m of chunk.text.matchAll(COMMENT_LINES)) codeTokens(m[0], fields[Field.Doc], cache);
     codeTokens(chunk.text, fields[Field.Body], cache);
     const row: number[] = fields.map((f) => f.length);
     for (let f = 0; f < CHUNK_FIELDS; f++) {
-      const counts = new Map<number, number>();
       for (const t of fields[f]) {
         const i = id(t);
-        counts.set(i, (counts.get(i) ?? 0) + 1);
+        if (i >= counts.length) counts = grown(counts, i);
+        if (counts[i]++ === 0) seen.push(i);
       }
-      for (const [i, n] of counts) row.push(i * CHUNK_FIELDS + f, n);
+      for (const i of seen) {
+        row.push(i * CHUNK_FIELDS + f, counts[i]);
+        counts[i] = 0;
+      }
+      seen.length = 0;
     }
     c.push(row);
   }
