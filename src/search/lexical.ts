@@ -6,7 +6,14 @@
  * @module
  */
 
-import { FIELD_COUNT, type FileTerms } from "../index/terms.ts";
+import type { FileTerms } from "../index/terms.ts";
+import {
+  buildFrom,
+  type BuiltLexical,
+  LexicalBuilder,
+  type TermsFile,
+  type TermsSource,
+} from "./lexical_build.ts";
 
 /** BM25F parameters. */
 export interface Bm25Params {
@@ -54,6 +61,8 @@ export interface LexicalIndex {
   df(term: string): number;
   /** The index as bytes, for {@link decodeLexicalIndex} (`key` names what it was built from). */
   encode(key: string): Uint8Array;
+  /** The same bytes in pieces, most of them views of the index's arrays (nothing copied). */
+  encodeParts(key: string): Uint8Array[];
 }
 
 /** The arrays of an index: what it is built into, and what is stored. */
@@ -141,14 +150,6 @@ function tableLookup(t: TermTable): TermLookup {
   };
 }
 
-/** Lookup in a built vocabulary (the table made when the index is stored). */
-function mapLookup(vocab: Map<string, number>): TermLookup {
-  return {
-    id: (term) => vocab.get(term) ?? -1,
-    table: () => termTable([...vocab.keys()]),
-  };
-}
-
 /**
  * Builds the index. Rows are numbered in input order: file 0's chunks first.
  *
@@ -163,119 +164,48 @@ export function buildLexicalIndex(
   files: readonly LexicalInput[],
   params: Bm25Params = DEFAULT_BM25,
 ): LexicalIndex {
-  return lexicalIndex(buildLexicalData(files, params));
+  const placed: TermsFile[] = [];
+  let size = 0;
+  for (const f of files) {
+    placed.push({ key: String(placed.length), start: size, rows: f.rows });
+    size += f.rows;
+  }
+  const b = new LexicalBuilder(placed, size, params);
+  files.forEach((f, i) => f.terms && b.count(String(i), f.terms));
+  files.forEach((f, i) => f.terms && b.fill(String(i), f.terms));
+  return builtIndex(b.built(), params);
 }
 
-function buildLexicalData(files: readonly LexicalInput[], params: Bm25Params): LexicalData {
-  const size = files.reduce((a, f) => a + f.rows, 0);
-  const vocab = new Map<string, number>();
-  const chunkFields = FIELD_COUNT - 1;
+/**
+ * Builds the index from terms handed over one file at a time (twice), so that only one
+ * file's terms are held at once (see `lexical_build.ts`).
+ *
+ * @example
+ * ```ts
+ * const lex = await buildLexicalIndexFrom({ files, each: (visit) => visit(key, terms) }, size);
+ * ```
+ */
+export async function buildLexicalIndexFrom(
+  source: TermsSource,
+  size: number,
+  params: Bm25Params = DEFAULT_BM25,
+): Promise<LexicalIndex> {
+  return builtIndex(await buildFrom(source, size, params), params);
+}
 
-  // Pass 1: average field lengths and the global id of every file-local term.
-  const lenSum = new Float64Array(FIELD_COUNT);
-  const localIds: Array<Int32Array | null> = [];
-  let postingsUpper = 0;
-  for (const f of files) {
-    const t = f.terms;
-    if (!t || t.c.length !== f.rows) {
-      localIds.push(null);
-      continue;
-    }
-    const ids = new Int32Array(t.v.length);
-    for (let i = 0; i < t.v.length; i++) {
-      let g = vocab.get(t.v[i]);
-      if (g === undefined) {
-        g = vocab.size;
-        vocab.set(t.v[i], g);
-      }
-      ids[i] = g;
-    }
-    localIds.push(ids);
-    let pathLen = 0;
-    for (let i = 1; i < t.p.length; i += 2) pathLen += t.p[i];
-    for (const row of t.c) {
-      for (let k = 0; k < chunkFields; k++) lenSum[k] += row[k];
-      lenSum[FIELD_COUNT - 1] += pathLen;
-      postingsUpper += (row.length - chunkFields) / 2 + t.p.length / 2;
-    }
-  }
-  const avg = Array.from(lenSum, (s) => (size ? s / size : 0) || 1);
-
-  // Pass 2: chunk-major (term, weighted tf) lists, merged across fields.
-  const rowStart = new Uint32Array(size + 1);
-  const cmTerm = new Uint32Array(postingsUpper);
-  const cmTf = new Float32Array(postingsUpper);
-  const nameStart = new Uint32Array(size + 1);
-  const nameIds: number[] = [];
-  const acc = new Map<number, number>();
-  const termCount = new Uint32Array(vocab.size + 1);
-  let n = 0;
-  let row = 0;
-  for (let fi = 0; fi < files.length; fi++) {
-    const f = files[fi];
-    const t = f.terms;
-    const ids = localIds[fi];
-    for (let r = 0; r < f.rows; r++, row++) {
-      rowStart[row] = n;
-      nameStart[row] = nameIds.length;
-      if (!t || !ids) continue;
-      const data = t.c[r];
-      acc.clear();
-      const norm = new Array<number>(FIELD_COUNT);
-      for (let k = 0; k < chunkFields; k++) {
-        norm[k] = params.weights[k] / (1 - params.b[k] + params.b[k] * data[k] / avg[k]);
-      }
-      for (let i = chunkFields; i < data.length; i += 2) {
-        const code = data[i];
-        const field = code % chunkFields;
-        const g = ids[(code - field) / chunkFields];
-        acc.set(g, (acc.get(g) ?? 0) + data[i + 1] * norm[field]);
-        if (field === 0) nameIds.push(g);
-      }
-      let pathLen = 0;
-      for (let i = 1; i < t.p.length; i += 2) pathLen += t.p[i];
-      const pk = FIELD_COUNT - 1;
-      const pNorm = params.weights[pk] / (1 - params.b[pk] + params.b[pk] * pathLen / avg[pk]);
-      for (let i = 0; i < t.p.length; i += 2) {
-        const g = ids[t.p[i]];
-        acc.set(g, (acc.get(g) ?? 0) + t.p[i + 1] * pNorm);
-      }
-      for (const [g, tf] of acc) {
-        cmTerm[n] = g;
-        cmTf[n] = tf / (params.k1 + tf);
-        termCount[g]++;
-        n++;
-      }
-    }
-  }
-  rowStart[size] = n;
-  nameStart[size] = nameIds.length;
-  const names = Uint32Array.from(nameIds);
-
-  // Pass 3: transpose into term-major postings (counting sort keeps rows ascending).
-  const termStart = new Uint32Array(vocab.size + 1);
-  for (let g = 0; g < vocab.size; g++) termStart[g + 1] = termStart[g] + termCount[g];
-  const fillAt = termStart.slice(0, vocab.size);
-  const docs = new Uint32Array(n);
-  const sat = new Float32Array(n);
-  for (let r = 0; r < size; r++) {
-    for (let i = rowStart[r]; i < rowStart[r + 1]; i++) {
-      const at = fillAt[cmTerm[i]]++;
-      docs[at] = r;
-      sat[at] = cmTf[i];
-    }
-  }
-
-  return {
-    size,
+function builtIndex(b: BuiltLexical, params: Bm25Params): LexicalIndex {
+  return lexicalIndex({
+    size: b.size,
     params,
-    terms: mapLookup(vocab),
-    termStart,
-    docs,
-    sat,
-    nameStart,
-    names,
-  };
+    // The stored form of the terms (one text, offsets, a hash table) rather than the Map
+    // they were numbered with: a fraction of its memory over millions of terms.
+    terms: tableLookup(termTable([...b.vocab.keys()])),
+    termStart: b.termStart,
+    docs: b.docs,
+    sat: b.sat,
+    nameStart: b.nameStart,
+    names: b.names,
+  });
 }
 
 /** The queryable index over its arrays. */
@@ -311,7 +241,14 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
       }
       return max;
     },
-    encode: (key) => encodeData(data, key),
+    encode: (key) => {
+      const parts = encodeData(data, key);
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      let at = 0;
+      for (const p of parts) out.set(p, (at += p.length) - p.length);
+      return out;
+    },
+    encodeParts: (key) => encodeData(data, key),
   };
 }
 
@@ -335,7 +272,7 @@ interface Header {
  * then `termStart`, `docs`, `sat`, `nameStart`, `names`, the terms' `offsets` and `slots`
  * (little-endian, as typed arrays hold them), and the terms' UTF-8 text.
  */
-function encodeData(d: LexicalData, key: string): Uint8Array {
+function encodeData(d: LexicalData, key: string): Uint8Array[] {
   const t = d.terms.table();
   const arrays = [d.termStart, d.docs, d.sat, d.nameStart, d.names, t.offsets, t.slots];
   const header: Header = {
@@ -346,22 +283,17 @@ function encodeData(d: LexicalData, key: string): Uint8Array {
     text: t.bytes.length,
   };
   const head = new TextEncoder().encode(JSON.stringify(header));
-  const start = 12 + Math.ceil(head.length / 4) * 4;
-  const out = new Uint8Array(
-    start + arrays.reduce((n, a) => n + a.byteLength, 0) + t.bytes.length,
-  );
-  const view = new DataView(out.buffer);
+  const first = new Uint8Array(12 + Math.ceil(head.length / 4) * 4);
+  const view = new DataView(first.buffer);
   view.setUint32(0, MAGIC, true);
   view.setUint32(4, LAYOUT, true);
   view.setUint32(8, head.length, true);
-  out.set(head, 12);
-  let at = start;
-  for (const a of arrays) {
-    out.set(new Uint8Array(a.buffer, a.byteOffset, a.byteLength), at);
-    at += a.byteLength;
-  }
-  out.set(t.bytes, at);
-  return out;
+  first.set(head, 12);
+  return [
+    first,
+    ...arrays.map((a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength)),
+    t.bytes,
+  ];
 }
 
 /**

@@ -15,7 +15,7 @@
 import type { Project } from "../index/project.ts";
 import {
   type Bm25Params,
-  buildLexicalIndex,
+  buildLexicalIndexFrom,
   decodeLexicalIndex,
   DEFAULT_BM25,
   type LexicalIndex,
@@ -105,7 +105,14 @@ function store(project: Project, index: LexicalIndex, key: string): void {
   const path = `${project.store.dir}/${LEXICAL_FILE}`;
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
-    Deno.writeFileSync(tmp, index.encode(key));
+    const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
+    try {
+      for (const part of index.encodeParts(key)) {
+        for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
+      }
+    } finally {
+      file.close();
+    }
     Deno.renameSync(tmp, path);
   } catch {
     try {
@@ -113,6 +120,33 @@ function store(project: Project, index: LexicalIndex, key: string): void {
     } catch {
       // nothing was written
     }
+  }
+}
+
+/**
+ * Above this many rows the terms are not kept between generations: they are read from the
+ * store one file at a time, twice (the Linux kernel: 1.4 M rows, several GB of terms as
+ * objects); below it, a new generation reads only the files that changed.
+ */
+const CACHE_MAX_ROWS = 250_000;
+
+/** Files read from the store at once while streaming terms. */
+const READ_AHEAD = 16;
+
+/** Hands every wanted blob's terms to `visit`, one at a time, none kept. */
+async function eachTerms(
+  project: Project,
+  wanted: ReadonlySet<string>,
+  visit: (key: string, terms: FileTerms) => void,
+): Promise<void> {
+  const keys = [...wanted];
+  const read = (k: string) => project.store.readBlob<FileTerms>("terms", k);
+  const ahead: Promise<FileTerms | null>[] = keys.slice(0, READ_AHEAD).map(read);
+  for (let i = 0; i < keys.length; i++) {
+    const t = await ahead[i];
+    delete ahead[i];
+    if (i + READ_AHEAD < keys.length) ahead[i + READ_AHEAD] = read(keys[i + READ_AHEAD]);
+    if (t) visit(keys[i], t);
   }
 }
 
@@ -125,23 +159,38 @@ async function build(
   const key = await buildKey(table, params);
   const stored = await readStored(project, key, params);
   if (stored) return stored;
-  const wanted = new Set(table.files.map((f) => f.blob));
-  for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
-  const need = new Set([...wanted].filter((k) => k && !cache.has(k)));
-  if (need.size > 64) {
-    for (const [k, v] of await project.store.readAllBlobs<FileTerms>("terms", need)) {
-      cache.set(k, v);
-    }
+  const files = table.files.map((f) => ({ key: f.blob, start: f.start, rows: f.end - f.start }));
+  const size = files.reduce((n, f) => n + f.rows, 0);
+  const wanted = new Set(files.map((f) => f.key).filter((k) => k));
+  let index: LexicalIndex;
+  if (size > CACHE_MAX_ROWS) {
+    cache.clear();
+    index = await buildLexicalIndexFrom(
+      { files, each: (visit) => eachTerms(project, wanted, visit) },
+      size,
+      params,
+    );
   } else {
-    for (const k of need) {
-      const v = await project.store.readBlob<FileTerms>("terms", k);
-      if (v) cache.set(k, v);
+    for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
+    const need = new Set([...wanted].filter((k) => !cache.has(k)));
+    if (need.size > 64) {
+      for (const [k, v] of await project.store.readAllBlobs<FileTerms>("terms", need)) {
+        cache.set(k, v);
+      }
+    } else {
+      for (const k of need) {
+        const v = await project.store.readBlob<FileTerms>("terms", k);
+        if (v) cache.set(k, v);
+      }
     }
+    const each = (visit: (key: string, terms: FileTerms) => void) => {
+      for (const k of wanted) {
+        const t = cache.get(k);
+        if (t) visit(k, t);
+      }
+    };
+    index = await buildLexicalIndexFrom({ files, each }, size, params);
   }
-  const index = buildLexicalIndex(
-    table.files.map((f) => ({ terms: cache.get(f.blob) ?? null, rows: f.end - f.start })),
-    params,
-  );
   store(project, index, key);
   return index;
 }
