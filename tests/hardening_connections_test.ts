@@ -171,3 +171,47 @@ Deno.test("a quiet server collects once after activity, when V8 exposes gc", asy
   assert.equal(r.after, 1);
   assert.equal(r.later, 1, "collected again without new activity");
 });
+
+/** Reads one HTTP answer (head and a `Content-Length` body) from a kept-alive connection. */
+async function readAnswer(conn: Deno.Conn): Promise<string> {
+  const dec = new TextDecoder();
+  const buf = new Uint8Array(4096);
+  let text = "";
+  for (;;) {
+    const end = text.indexOf("\r\n\r\n");
+    const length = Number(/content-length: *(\d+)/i.exec(text)?.[1] ?? NaN);
+    if (end >= 0 && text.length >= end + 4 + length) return text;
+    const n = await conn.read(buf);
+    if (n === null) return text;
+    text += dec.decode(buf.subarray(0, n));
+  }
+}
+
+Deno.test("a kept-alive connection is answered when reused at the idle time the server advertised", async () => {
+  // Clients that honour `Keep-Alive: timeout=N` drop the connection by then; one that reuses
+  // it at that moment must not meet a server that is closing it (the race a client sees as
+  // "fetch failed"): the server closes an idle connection a second after what it advertises.
+  const server = await startServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    label: "bridge",
+    build: hello,
+    limits: { idleTimeoutMs: 1_000 },
+  });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+  try {
+    const request = enc.encode(`GET /health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`);
+    await conn.write(request);
+    const first = await readAnswer(conn);
+    assert.match(first, /^HTTP\/1\.1 200/);
+    assert.match(first, /\r\nconnection: keep-alive\r\n/i);
+    const advertised = Number(/\r\nkeep-alive: timeout=(\d+)/i.exec(first)?.[1]);
+    assert.equal(advertised, 1);
+    await new Promise((r) => setTimeout(r, advertised * 1000));
+    await conn.write(request);
+    assert.match(await readAnswer(conn), /^HTTP\/1\.1 200/);
+  } finally {
+    conn.close();
+    await server.shutdown();
+  }
+});

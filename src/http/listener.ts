@@ -20,7 +20,11 @@ export interface ConnectionLimits {
   headersTimeoutMs: number;
   /** Time from the start of a request until its whole body is in (at least the head time). */
   bodyTimeoutMs: number;
-  /** How long a kept-alive connection may sit between requests. */
+  /**
+   * How long a kept-alive connection may sit between requests. Answers advertise it
+   * (`Keep-Alive: timeout=<s>`) and the connection is closed a second after that (node:http's
+   * margin), so a client that honours the header never reuses a connection being closed.
+   */
   idleTimeoutMs: number;
   /** Open connections at once; the next one is answered 503 and closed. */
   maxConnections: number;
