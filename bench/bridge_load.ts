@@ -2,7 +2,8 @@
  * Bridge load benchmark: spawns `codectx serve` on a project, then keeps N concurrent
  * connections busy for D seconds with `POST /request`. Prints requests/s, latency
  * percentiles, the count of non-2xx answers, of answers with `success: false` and of failed
- * requests, the latency of `GET /health` probed every 100 ms during the load, the machine's
+ * requests, the latency of `GET /health` probed every 100 ms during the load (from this process
+ * and from a process of its own, whose event loop the load does not delay), the machine's
  * load average, and the server's resident memory (VmRSS and VmHWM from /proc).
  *
  *   deno run -A bench/bridge_load.ts [--path DIR] [--file REL] [--connections 50] [--duration 20]
@@ -342,6 +343,31 @@ try {
     return { ms, bad };
   };
 
+  /**
+   * The same probe from a process of its own: this one's event loop is busy with the load's
+   * answers, which delays its own probe's reads (what a monitor elsewhere would not see).
+   */
+  const probeHealthApart = async (seconds: number): Promise<{ ms: number[]; bad: number }> => {
+    const code = `const end = performance.now() + ${seconds * 1000}; const ms = []; let bad = 0;
+      while (performance.now() < end) { const t0 = performance.now();
+        try { const r = await fetch(${
+      JSON.stringify(`${url}/health`)
+    }); await r.arrayBuffer(); if (!r.ok) bad++; }
+        catch { bad++; }
+        ms.push(performance.now() - t0); await new Promise((r) => setTimeout(r, 100)); }
+      console.log(JSON.stringify({ ms, bad }));`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", code],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    try {
+      return JSON.parse(new TextDecoder().decode(out.stdout));
+    } catch {
+      return { ms: [], bad: -1 };
+    }
+  };
+
   const load = async (seconds: number, mode: string) => {
     const latencies: number[] = [];
     const statuses = new Map<number, number>();
@@ -350,6 +376,7 @@ try {
     const end = performance.now() + seconds * 1000;
     const t0 = performance.now();
     const healthProbe = probeHealth(end);
+    const healthApart = probeHealthApart(seconds);
     await Promise.all(
       Array.from({ length: connections }, async () => {
         while (performance.now() < end) {
@@ -365,7 +392,15 @@ try {
       }),
     );
     const elapsedS = (performance.now() - t0) / 1000;
-    return { latencies, statuses, failures, notOk, elapsedS, health: await healthProbe };
+    return {
+      latencies,
+      statuses,
+      failures,
+      notOk,
+      elapsedS,
+      health: await healthProbe,
+      healthApart: await healthApart,
+    };
   };
 
   for (const mode of modes) {
@@ -426,6 +461,14 @@ try {
         } ms, p99 ${fmt(percentile(hs, 99))} ms, max ${
           fmt(hs.at(-1) ?? 0)
         } ms, failed ${r.health.bad}`,
+      );
+      const ha = r.healthApart.ms.sort((a, b) => a - b);
+      console.log(
+        `  /health       ${ha.length} probes from a process of their own: p50 ${
+          fmt(percentile(ha, 50))
+        } ms, p99 ${fmt(percentile(ha, 99))} ms, max ${
+          fmt(ha.at(-1) ?? 0)
+        } ms, failed ${r.healthApart.bad}`,
       );
       console.log(`  loadavg       before ${la0}; after ${loadavg()}`);
     }
