@@ -534,3 +534,36 @@ func run(cmds []*Command) {
     "a.go:10 Run typed []Command [].Parent()",
   ]);
 });
+
+Deno.test("parser: Go `var x = &T{…}`, Python `self.x = x` of a parameter annotated with a string or Optional", async () => {
+  const go = await parseSource(
+    "a.go",
+    `package p
+
+type Command struct{}
+
+func (c *Command) Path() string { return "" }
+
+var echo = &Command{}
+
+func run() {
+	var root = &Command{}
+	root.Path()
+}
+`,
+  );
+  assert.deepEqual(go.types?.find(([k]) => k === "echo"), ["echo", "Command"]);
+  const path = go.references?.find((r) => r.name === "Path" && r.line === 11);
+  assert.equal(`${path?.receiverKind} ${path?.receiver}`, "typed Command");
+  const py = await parseSource(
+    "a.py",
+    `class Context:
+    def __init__(self, command: "Command", parent: t.Optional["Context"] = None, other=None):
+        self.command = command
+        self.parent = parent
+        self.other = other
+`,
+  );
+  // An unannotated parameter says nothing.
+  assert.deepEqual(py.types, [["Context.command", "Command"], ["Context.parent", "Context"]]);
+});

@@ -111,6 +111,34 @@ export function use(o: Observer): void {
 
 declare function setup(f: () => void): Subscription;
 `,
+  "generic.ts": `export interface Observable {
+  pipe(): Observable;
+}
+export interface UnaryFunction<T, R> {
+  (source: T): R;
+}
+export interface OperatorFunction<T, R> extends UnaryFunction<Observable<T>, Observable<R>> {}
+export interface MonoTypeOperatorFunction<T> extends OperatorFunction<T, T> {}
+
+export function share<T>(): MonoTypeOperatorFunction<T> {
+  return (source) => {
+    source.pipe();
+    return source;
+  };
+}
+
+export class Box<T> {
+  value: T;
+}
+export class Retry {
+  cancel(): void {}
+}
+export class RetryBox extends Box<Retry> {
+  run(): void {
+    this.value.cancel();
+  }
+}
+`,
   "narrow.ts": `export class Subscription {
   add(): void {}
 }
@@ -134,8 +162,11 @@ async function call(ex: Executor, tool: string, args: Payload): Promise<Payload>
 }
 
 /** `file:line kind resolution` of each reference of `symbol`. */
-async function refs(ex: Executor, symbol: string): Promise<string[]> {
-  const p = await call(ex, "find_references", { symbol_name: symbol });
+async function refs(ex: Executor, symbol: string, file?: string): Promise<string[]> {
+  const p = await call(ex, "find_references", {
+    symbol_name: symbol,
+    ...(file ? { file_path: file } : {}),
+  });
   return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
 }
 
@@ -218,6 +249,24 @@ Deno.test("references: an untyped function's returned literal, a constant's lite
     assert.deepEqual(await refs(ex, "Subscription.unsubscribe"), [
       "observable.ts:57 call inferred",
       "types.ts:6 definition exact",
+    ]);
+  });
+});
+
+Deno.test("references: a member typed by a type parameter takes the type argument it is reached through", async () => {
+  const parsed = await parseSource("generic.ts", FILES["generic.ts"]);
+  const types = new Map(parsed.types);
+  assert.equal(types.get("UnaryFunction<=0>"), "%0");
+  assert.equal(types.get("OperatorFunction.UnaryFunction base"), "Observable,Observable");
+  assert.equal(types.get("MonoTypeOperatorFunction.OperatorFunction base"), "%0,%0");
+  await withProject(async (ex) => {
+    assert.deepEqual(await refs(ex, "Observable.pipe", "generic.ts"), [
+      "generic.ts:2 definition exact",
+      "generic.ts:12 call inferred",
+    ]);
+    assert.deepEqual(await refs(ex, "Retry.cancel"), [
+      "generic.ts:21 definition exact",
+      "generic.ts:25 call inferred",
     ]);
   });
 });

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { FIELD_KEY, LITERAL_KEY } from "../parse/declared.ts";
+import { BASE_KEY, FIELD_KEY, LITERAL_KEY } from "../parse/declared.ts";
 import { CHAIN_HEAD, SELF_HEAD } from "../parse/local_scopes.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
@@ -385,17 +385,35 @@ export class Chains {
    */
   private classDeclared(cls: SymbolRecord, suffix: string): ChainValue {
     const seen = new Set<SymbolRecord>();
-    const queue = [cls];
+    // Each class with the type arguments it is reached through (`%i` in a base's arguments
+    // is the deriving class's own argument i).
+    const queue: [SymbolRecord, readonly (TypeArgument | null)[]][] = [[cls, []]];
     for (let i = 0; i < queue.length && i < MAX_DEPTH * 4; i++) {
-      const c = queue[i];
+      const [c, args] = queue[i];
       if (seen.has(c)) continue;
       seen.add(c);
       const f = this.names.fileOf(c);
-      const types = f ? this.declaredIn(f) : EMPTY;
+      if (!f) continue;
+      const types = this.declaredIn(f);
       const key = c.qualifiedName + suffix;
+      const scope = this.names.indexOf(c);
       const text = types.get(key + FIELD_KEY) ?? types.get(key);
-      if (f && text !== undefined) return this.typeValue(f, text, this.names.indexOf(c));
-      queue.push(...this.names.bases(c));
+      if (text !== undefined) {
+        const param = GENERIC.exec(text);
+        if (!param) return this.typeValue(f, text, scope);
+        const a = args[Number(param[1])];
+        return a ? this.typeValue(a.file, a.text, a.scope) : none();
+      }
+      for (const b of this.names.bases(c)) {
+        const given = types.get(`${c.qualifiedName}.${b.name}${BASE_KEY}`)?.split(",") ?? [];
+        queue.push([
+          b,
+          given.map((t) => {
+            const param = GENERIC.exec(t);
+            return param ? args[Number(param[1])] ?? null : { file: f, text: t, scope };
+          }),
+        ]);
+      }
     }
     return none();
   }
@@ -433,6 +451,16 @@ export class Chains {
 }
 
 const EMPTY: Map<string, string> = new Map();
+
+/** A type argument: its type as written and where (to resolve its names there). */
+interface TypeArgument {
+  file: GraphFile;
+  text: string;
+  scope: number;
+}
+
+/** A declared type that is the enclosing class's type parameter i (`%i`). */
+const GENERIC = /^%(\d+)$/;
 
 function none(): ChainValue {
   return { instances: [], elements: [], targets: [], inferred: false };

@@ -42,6 +42,9 @@ export type RefRole =
       | "declared.holder"
       | "declared.member"
       | "declared.callee"
+      | "declared.generic"
+      | "declared.base"
+      | "declared.arguments"
       | "package";
   };
 
@@ -81,6 +84,9 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "declared.holder",
   "declared.member",
   "declared.callee",
+  "declared.generic",
+  "declared.base",
+  "declared.arguments",
   "package",
 ]);
 
@@ -160,6 +166,11 @@ export interface MatchCaptures {
   declHolder: Node | null;
   declMember: Node | null;
   declCallee: Node | null;
+  /** A type parameter of a class, interface or type alias (`T` of `Box<T>`). */
+  declGeneric: Node | null;
+  /** A base a class or interface names with type arguments, and those arguments. */
+  declBase: Node | null;
+  declArguments: Node | null;
   package: Node | null;
 }
 
@@ -197,6 +208,9 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
     declHolder: null,
     declMember: null,
     declCallee: null,
+    declGeneric: null,
+    declBase: null,
+    declArguments: null,
     package: null,
   };
   for (const capture of match.captures) {
@@ -281,6 +295,15 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
         break;
       case "declared.callee":
         c.declCallee ??= node;
+        break;
+      case "declared.generic":
+        c.declGeneric ??= node;
+        break;
+      case "declared.base":
+        c.declBase ??= node;
+        break;
+      case "declared.arguments":
+        c.declArguments ??= node;
         break;
       case "declared.argument":
         c.declArgument ??= node;

@@ -183,6 +183,12 @@ export function callbackOwner(param: Node): [Node, Node] | null {
  */
 export const LITERAL_KEY = " in";
 
+/**
+ * Suffix of the key of the type arguments a class or interface gives a base
+ * (`Op.Unary base` → `Observable,Observable`; `%i`: the class's own type parameter i).
+ */
+export const BASE_KEY = " base";
+
 /** Where a value's type comes from where it stands (see `MatchCaptures.declContext`). */
 export interface Context {
   node: Node;

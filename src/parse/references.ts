@@ -16,6 +16,7 @@ import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind, ReferenceRecord, SymbolRecord } from "../types.ts";
 import { type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
 import {
+  BASE_KEY,
   callbackOwner,
   callbackType,
   Contexts,
@@ -89,6 +90,8 @@ interface Gathered {
   contexts: Contexts;
   /** Members of object literals: the member's name and the literal. */
   literals: [Node, Node][];
+  /** Type parameters by the node of the class, interface or alias that declares them. */
+  generics: Map<number, string[]>;
   package?: string;
 }
 
@@ -111,6 +114,7 @@ export function collectReferences(
   markDefinitions(found.refs, definitionNames);
   const locals = bindLocals(found.scopes, found.bindings, found.outer);
   literalTypes(found, locals);
+  genericTypes(found);
   const scopeAt = enclosingSymbols(symbols);
   const references = emit(found.refs, found.scopes, locals, symbols, scopeAt, found.selfWords);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
@@ -135,6 +139,7 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
     selfWords: new Set(),
     contexts: new Contexts(),
     literals: [],
+    generics: new Map(),
   };
   const seenScopes = new Set<number>();
   /** Parameters typed where their function stands: resolved once every context is read. */
@@ -173,6 +178,16 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
       });
     }
     if (c.declLiteral && c.declHolder) found.literals.push([c.declLiteral, c.declHolder]);
+    if (c.declGeneric) addGeneric(found.generics, c.declGeneric);
+    if (c.declBase && c.declArguments) {
+      const args = c.declArguments.namedChildren.map((n) => n ? typeName(n.text) : "");
+      found.declared.push({
+        name: c.declBase,
+        type: args.join(","),
+        assigned: false,
+        slot: BASE_KEY,
+      });
+    }
     if (c.ref) {
       offer(found.refs, {
         start: c.ref.startIndex,
@@ -242,34 +257,76 @@ function gather(matches: readonly QueryMatch[], roles: ReadonlyMap<string, RefRo
   return found;
 }
 
+/** Records a type parameter (`T` of `Box<T>`) at its position in its declaration's list. */
+function addGeneric(generics: Map<number, string[]>, name: Node): void {
+  const param = name.parent;
+  const decl = param?.parent?.parent;
+  if (!param?.parent || !decl) return;
+  const i = param.parent.namedChildren.findIndex((n) => n?.id === param.id);
+  let names = generics.get(decl.id);
+  if (!names) generics.set(decl.id, names = []);
+  if (i >= 0) names[i] = name.text;
+}
+
+/**
+ * Declared types that are a type parameter of the enclosing class, interface or alias are
+ * written `%i` (its position): the type argument the member is reached through.
+ */
+function genericTypes(found: Gathered): void {
+  if (found.generics.size === 0) return;
+  for (const d of found.declared) {
+    if (d.type === null || d.type.startsWith("=")) continue;
+    let names: string[] | undefined;
+    for (let n = d.name.parent; n && !names; n = n.parent) names = found.generics.get(n.id);
+    if (!names) continue;
+    d.type = d.type.split(",").map((t) => {
+      const i = names!.indexOf(t);
+      return i < 0 ? t : `%${i}`;
+    }).join(",");
+  }
+}
+
 /**
  * The contextual type of each object literal member that has one, as a declared type
  * (`LITERAL_KEY`); a value chain headed by a local is read through the local's type there.
  */
 function literalTypes(found: Gathered, locals: Locals): void {
   for (const [name, holder] of found.literals) {
-    let type = found.contexts.typeOf(holder);
-    if (type === null) continue;
-    if (type.startsWith("=")) {
-      // The chain's head is read where the literal stands; its steps follow.
-      const head = CHAIN_HEAD.exec(type.slice(1))?.[0] ?? "";
-      const steps = type.slice(1 + head.length);
-      const pos = holder.startIndex;
-      const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
-      const [kind, text] = classifyReceiver(
-        { text: head },
-        { self: false, typed: false, start: pos },
-        stack,
-        locals.fileTypes,
-        found.selfWords,
-      );
-      if (text === null || (kind !== "typed" && kind !== "name" && kind !== "self")) continue;
-      type = kind === "typed"
-        ? `${text}${text.includes(" ") ? "" : " "}${steps}`
-        : selfHeaded(`=${text}${steps}`, found.selfWords);
+    const type = found.contexts.typeOf(holder);
+    const read = type === null ? null : readValue(found, locals, type, holder.startIndex);
+    if (read !== null) {
+      found.declared.push({ name, type: read, assigned: false, slot: LITERAL_KEY });
     }
-    found.declared.push({ name, type, assigned: false, slot: LITERAL_KEY });
   }
+  // A value assigned from a local (`self.command = command`) is of the local's type there.
+  for (const d of found.declared) {
+    if (d.assigned && d.type?.startsWith("=")) {
+      d.type = readValue(found, locals, d.type, d.name.startIndex);
+    }
+  }
+}
+
+/**
+ * A type written as a value chain (`=source.subscribe<=0>`) with its head read where it is
+ * used at `pos`: a local of known type gives its type (`Observable .subscribe<=0>`), the
+ * enclosing instance `#self`; other chains stay; a local of unknown type gives null.
+ */
+function readValue(found: Gathered, locals: Locals, type: string, pos: number): string | null {
+  if (!type.startsWith("=")) return type;
+  const head = CHAIN_HEAD.exec(type.slice(1))?.[0] ?? "";
+  const steps = type.slice(1 + head.length);
+  const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
+  const [kind, text] = classifyReceiver(
+    { text: head },
+    { self: false, typed: false, start: pos },
+    stack,
+    locals.fileTypes,
+    found.selfWords,
+  );
+  if (text === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
+  return kind === "typed"
+    ? `${text}${text.includes(" ") || steps === "" ? "" : " "}${steps}`
+    : selfHeaded(`=${text}${steps}`, found.selfWords);
 }
 
 /** The text of sibling tokens `from` … `to` (a receiver in a macro's token tree: `self . cmd`). */

@@ -120,6 +120,12 @@
   ])
 (var_spec
   name: (identifier) @local.definition
+  value: (expression_list . [
+    (composite_literal type: [(type_identifier) (qualified_type)] @local.type)
+    (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type))
+  ] .))
+(var_spec
+  name: (identifier) @local.definition
   value: (expression_list . [(call_expression) (selector_expression)] @local.value .))
 (var_spec name: (identifier) @local.definition)
 (const_spec name: (identifier) @local.definition)
@@ -213,6 +219,15 @@
     (var_spec
       name: (identifier) @declared.name
       value: (expression_list . [(call_expression) (selector_expression) (unary_expression)] @declared.value .))))
+; `var root = &Command{…}`: a composite literal is of its type.
+(source_file
+  (var_declaration
+    (var_spec
+      name: (identifier) @declared.name
+      value: (expression_list . [
+        (composite_literal type: [(type_identifier) (qualified_type)] @declared.type)
+        (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @declared.type))
+      ] .))))
 
 (call_expression function: (identifier) @reference.call)
 (call_expression

@@ -57,6 +57,22 @@
 (typed_parameter
   (identifier) @local.definition
   type: (type [(identifier) (attribute)] @local.type))
+; A type written as a string (`cmd: "Command"`), and `Optional[…]` of one or of a name.
+(typed_parameter (identifier) @local.definition type: (type (string (string_content) @local.type)))
+(typed_default_parameter name: (identifier) @local.definition type: (type (string (string_content) @local.type)))
+([
+  (typed_default_parameter
+    name: (identifier) @local.definition
+    type: (type (subscript
+      value: [(identifier) (attribute attribute: (identifier))] @_optional
+      subscript: [(string (string_content) @local.type) (identifier) @local.type (attribute) @local.type])))
+  (typed_default_parameter
+    name: (identifier) @local.definition
+    type: (type (generic_type
+      (identifier) @_optional
+      (type_parameter (type [(identifier) (attribute)] @local.type)))))
+]
+  (#match? @_optional "Optional$"))
 (typed_parameter (identifier) @local.definition)
 (typed_default_parameter
   name: (identifier) @local.definition
@@ -141,6 +157,11 @@
 (assignment
   left: (attribute object: (identifier) @_self attribute: (identifier) @declared.name)
   right: (call function: [(identifier) (attribute)]) @declared.value
+  (#eq? @_self "self"))
+; `self.command = command`: of the local's type where it is assigned.
+(assignment
+  left: (attribute object: (identifier) @_self attribute: (identifier) @declared.name)
+  right: (identifier) @declared.value
   (#eq? @_self "self"))
 (function_definition
   name: (identifier) @declared.name

@@ -337,6 +337,19 @@
   ] @declared.parameter))))
 ])
 
+; Type parameters of classes, interfaces and type aliases, and the type arguments a class or
+; interface gives its bases (`interface Op<T> extends Unary<Observable<T>>`): a member typed
+; by a type parameter takes the type argument it is reached through.
+[
+  (interface_declaration type_parameters: (type_parameters (type_parameter name: (_) @declared.generic)))
+  (type_alias_declaration type_parameters: (type_parameters (type_parameter name: (_) @declared.generic)))
+  (class_declaration type_parameters: (type_parameters (type_parameter name: (_) @declared.generic)))
+  (abstract_class_declaration type_parameters: (type_parameters (type_parameter name: (_) @declared.generic)))
+]
+(extends_type_clause type: (generic_type name: (_) @declared.base type_arguments: (_) @declared.arguments))
+(class_heritage (extends_clause value: (identifier) @declared.base type_arguments: (_) @declared.arguments))
+(class_heritage (implements_clause (generic_type name: (_) @declared.base type_arguments: (_) @declared.arguments)))
+
 ; Contextual types: a value's type from where it stands — the name it is assigned to
 ; (`const o: T = …`, a typed field), `as T` / `satisfies T`, the return type of the function
 ; that returns it (a `return` in the function's own block, an arrow's body), a member of an
