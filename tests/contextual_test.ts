@@ -138,6 +138,13 @@ export class RetryBox extends Box<Retry> {
     this.value.cancel();
   }
 }
+
+export type OpAlias<T, R> = UnaryFunction<Observable<T>, Observable<R>>;
+export type MonoAlias<T> = OpAlias<T, T>;
+
+export function shareAlias<T>(): MonoAlias<T> {
+  return (source) => source.pipe();
+}
 `,
   "narrow.ts": `export class Subscription {
   add(): void {}
@@ -263,6 +270,8 @@ Deno.test("references: a member typed by a type parameter takes the type argumen
     assert.deepEqual(await refs(ex, "Observable.pipe", "generic.ts"), [
       "generic.ts:2 definition exact",
       "generic.ts:12 call inferred",
+      // Through type aliases of generic types.
+      "generic.ts:33 call inferred",
     ]);
     assert.deepEqual(await refs(ex, "Retry.cancel"), [
       "generic.ts:21 definition exact",

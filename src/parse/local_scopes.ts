@@ -293,7 +293,8 @@ export function chainOf(text: string): string | null {
 
 const CLOSE: Record<string, string> = { "(": ")", "[": "]" };
 /** Type arguments (two levels of nesting) right before a call's `(`. */
-const TYPE_ARGUMENTS = /^\s*(?:::)?<[^<>()]*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>[^<>()]*)*>(?=\s*(?:\?\.)?\()/;
+const TYPE_ARGUMENTS =
+  /^\s*(?:::)?<[^<>()]*(?:<[^<>()]*(?:<[^<>()]*>[^<>()]*)*>[^<>()]*)*>(?=\s*(?:\?\.)?\()/;
 
 /** The index of the bracket that closes the `(` or `[` at `open`, or -1 (inner brackets and quotes are skipped). */
 function matching(text: string, open: number): number {

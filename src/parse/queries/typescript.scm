@@ -347,6 +347,7 @@
   (abstract_class_declaration type_parameters: (type_parameters (type_parameter name: (_) @declared.generic)))
 ]
 (extends_type_clause type: (generic_type name: (_) @declared.base type_arguments: (_) @declared.arguments))
+(type_alias_declaration value: (generic_type name: (_) @declared.base type_arguments: (_) @declared.arguments))
 (class_heritage (extends_clause value: (identifier) @declared.base type_arguments: (_) @declared.arguments))
 (class_heritage (implements_clause (generic_type name: (_) @declared.base type_arguments: (_) @declared.arguments)))
 
@@ -398,6 +399,9 @@
     (generic_type name: (type_identifier) @reference.inherit)
     (nested_type_identifier module: (_) @reference.receiver name: (type_identifier) @reference.inherit)
   ]))
+; `type A<T> = B<X<T>>`, `type A = B`: an alias has its value's members.
+(type_alias_declaration value: (generic_type name: (type_identifier) @reference.inherit))
+(type_alias_declaration value: (type_identifier) @reference.inherit)
 (extends_type_clause type: [
   (type_identifier) @reference.inherit
   (generic_type name: (type_identifier) @reference.inherit)
