@@ -68,8 +68,8 @@ Deno.test("admission: a call running past releaseAfterMs lets the next one start
   assert.equal(admission.active, 0);
 });
 
-Deno.test("admission: a freed place passes on a later turn of the event loop, not in the same microtasks", async () => {
-  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000 });
+Deno.test("admission: past its slice, a freed place passes on a later turn of the event loop", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 0 });
   const order: string[] = [];
   const a = pending("a");
   const first = admission.run(a.call);
@@ -85,4 +85,35 @@ Deno.test("admission: a freed place passes on a later turn of the event loop, no
   await first;
   await second;
   assert.deepEqual(order, ["waiting task", "next call"]);
+});
+
+Deno.test("admission: within its slice, a freed place passes at once", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000 });
+  const order: string[] = [];
+  const a = pending("a");
+  const first = admission.run(a.call);
+  const second = admission.run(() => {
+    order.push("next call");
+    return Promise.resolve();
+  });
+  await turn();
+  // The first handover of a slice goes through the loop (no slice has started yet) …
+  setTimeout(() => order.push("waiting task"), 0);
+  a.finish();
+  await first;
+  await second;
+  // … and the calls after it follow at once while the slice lasts.
+  const b = pending("b");
+  const third = admission.run(b.call);
+  const fourth = admission.run(() => {
+    order.push("call after b");
+    return Promise.resolve();
+  });
+  await turn();
+  setTimeout(() => order.push("task after b"), 0);
+  b.finish();
+  await third;
+  await fourth;
+  await turn();
+  assert.deepEqual(order, ["waiting task", "next call", "call after b", "task after b"]);
 });
