@@ -8,7 +8,11 @@
  * -32603) with the request that caused it, process exits, `/health` latency p50/p99/max,
  * and each server's resident memory at start, peak and after the run.
  *
- *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01] [--settle 20] [--v8-flags F]
+ *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01] [--settle 20] [--v8-flags F] [--heap-dir DIR]
+ *
+ * `--heap-dir DIR` starts the HTTP servers with `--inspect=127.0.0.1:0` and, at the start and
+ * end measurements, writes a summary of each one's live heap (`bench/heap_snapshot.ts`) to DIR
+ * and prints what grew most — what a server keeps from the run.
  *
  * @module
  */
@@ -27,6 +31,14 @@ import {
   someCode,
   someValue,
 } from "./fuzz_gen.ts";
+import {
+  heapDiff,
+  type HeapSummary,
+  inspectorUrl,
+  retainers,
+  summarize,
+  takeSnapshot,
+} from "./heap_snapshot.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -37,6 +49,7 @@ const { values } = parseArgs({
     slow: { type: "string", default: "0.01" },
     stdio: { type: "string", default: "0.1" },
     settle: { type: "string", default: "20" },
+    "heap-dir": { type: "string" },
     "v8-flags": {
       type: "string",
       default: "--expose-gc,--no-memory-pool-share-memory-on-teardown",
@@ -58,6 +71,8 @@ const rng = new Rng(Number(values.seed));
 const V8_FLAGS = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];
 /** Seconds between the last request and the end measurement of memory. */
 const SETTLE_S = Number(values.settle);
+const HEAP_DIR = values["heap-dir"];
+if (HEAP_DIR) await Deno.mkdir(HEAP_DIR, { recursive: true });
 
 const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
 const CLI = `${repo}/cli.ts`;
@@ -69,6 +84,8 @@ interface Server {
   url: string;
   exited: number | null;
   stderr: string;
+  /** The inspector's URL (with `--heap-dir`). */
+  inspector: string | null;
 }
 
 async function copyFixture(): Promise<string> {
@@ -84,6 +101,7 @@ async function startServer(name: string, args: string[], root: string): Promise<
       "run",
       "-A",
       ...V8_FLAGS,
+      ...(HEAP_DIR ? ["--inspect=127.0.0.1:0"] : []),
       CLI,
       ...args,
       "--port",
@@ -97,13 +115,14 @@ async function startServer(name: string, args: string[], root: string): Promise<
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  const s: Server = { name, proc, url: "", exited: null, stderr: "" };
+  const s: Server = { name, proc, url: "", exited: null, stderr: "", inspector: null };
   proc.status.then((st) => (s.exited = st.code));
   s.url = await new Promise<string>((resolve, reject) => {
     (async () => {
       const dec = new TextDecoder();
       for await (const chunk of proc.stderr) {
         s.stderr = (s.stderr + dec.decode(chunk, { stream: true })).slice(-20_000);
+        s.inspector ??= inspectorUrl(s.stderr);
         const m = /listening on (http:\/\/[^\s/]+)/.exec(s.stderr);
         if (m) resolve(m[1]);
       }
@@ -137,6 +156,42 @@ async function memorySplits(): Promise<Map<string, string>> {
     }
   }
   return out;
+}
+
+/**
+ * A process's resident memory by kind of mapping (Linux smaps): the program and libraries
+ * (file-backed), the main malloc heap (`[heap]`), V8's 256 KiB pages, glibc's thread arenas
+ * (64 MiB reservations), and other anonymous mappings.
+ */
+function residentSplit(pid: number): string {
+  let text = "";
+  try {
+    text = Deno.readTextFileSync(`/proc/${pid}/smaps`);
+  } catch {
+    return "gone";
+  }
+  const groups = new Map<string, number>();
+  let kind = "";
+  for (const line of text.split("\n")) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (m) {
+      const kib = (parseInt(m[2], 16) - parseInt(m[1], 16)) / 1024;
+      kind = m[3].startsWith("/")
+        ? "files"
+        : m[3]
+        ? "malloc [heap]"
+        : kib >= 60 * 1024
+        ? "thread arenas"
+        : kib === 256
+        ? "V8 pages"
+        : "other anon";
+      continue;
+    }
+    const r = /^Rss:\s+(\d+) kB/.exec(line);
+    if (r) groups.set(kind, (groups.get(kind) ?? 0) + Number(r[1]) / 1024);
+  }
+  return [...groups].sort((a, b) => b[1] - a[1]).map(([k, mib]) => `${k} ${mib.toFixed(0)}`)
+    .join(", ") + " MiB";
 }
 
 function rssMiB(pid: number): number {
@@ -546,25 +601,40 @@ await stdio.writer.write(new TextEncoder().encode(
 ));
 await new Promise((r) => setTimeout(r, 3000));
 
-// Warm-up: every surface answers ordinary calls of every tool once (grammars, workers and
-// caches loaded), so the memory baseline is the server in use, not the server idle.
+// Warm-up: every surface answers ordinary calls of every tool once (grammars, workers,
+// caches and the token counter loaded), so the memory baseline is the server in use, not the
+// server idle. Each tool gets only the arguments its schema has (an unknown one is refused,
+// and a refused call loads nothing): with the same arguments for all, get_context, ask and
+// summarize_repo never ran before the start measurement, and the fuzz's first ones loaded
+// the BPE tokenizer (~36 MiB) into the "growth".
+const GOOD_ARGS: Record<string, unknown> = {
+  query: "main",
+  symbol_name: "main",
+  name: "main",
+  question: "what is main?",
+  file_path: "app/main.py",
+  path: "app/main.py",
+  code: "import os\nos.system(x)\n",
+  language: "python",
+};
+/** Ordinary arguments of a tool: those of {@link GOOD_ARGS} its schema names. */
+function warmArgs(t: { name: string; input_schema: Schema }): Record<string, unknown> {
+  const props = Object.keys((t.input_schema as { properties?: object }).properties ?? {});
+  const args = Object.fromEntries(
+    props.filter((p) => p in GOOD_ARGS).map((p) => [p, GOOD_ARGS[p]]),
+  );
+  if (t.name === "validate_code") args.mode = "explain";
+  return args;
+}
+const warmFailures: string[] = [];
 for (const t of tools) {
-  const args = t.name === "validate_code"
-    ? { code: "import os\nos.system(x)\n", language: "python", mode: "explain" }
-    : t.name === "index_project"
-    ? {}
-    : {
-      query: "main",
-      name: "main",
-      question: "what is main?",
-      path: "app/main.py",
-      file: "app/main.py",
-    };
-  await fetch(`${bridge.url}/tools/invoke`, {
+  const args = warmArgs(t);
+  const res = await fetch(`${bridge.url}/tools/invoke`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ tool_name: t.name, arguments: args }),
-  }).then((r) => r.body?.cancel());
+  }).then((r) => r.json()).catch((e) => ({ success: false, error: String(e) }));
+  if (!res.success) warmFailures.push(`bridge ${t.name}: ${String(res.error).slice(0, 160)}`);
 }
 await fetch(`${web.url}/api/analyze`, {
   method: "POST",
@@ -574,19 +644,19 @@ await fetch(`${web.url}/api/analyze`, {
 // The other two HTTP servers are processes of their own: each builds its caches on its first
 // calls, so each is warmed too (MCP: every tool; web: every API route).
 for (const t of tools) {
-  const args = t.name === "validate_code"
-    ? { code: "import os\nos.system(x)\n", language: "python" }
-    : { query: "main", symbol_name: "main", question: "what is main?", file_path: "app/main.py" };
-  await fetch(`${mcpHttp.url}/mcp`, {
+  const res = await fetch(`${mcpHttp.url}/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: t.name, arguments: args },
+      params: { name: t.name, arguments: warmArgs(t) },
     }),
-  }).then((r) => r.body?.cancel());
+  }).then((r) => r.text()).catch((e) => String(e));
+  if (/"isError":true|"error":\{/.test(res)) {
+    warmFailures.push(`mcp-http ${t.name}: ${res.slice(0, 160)}`);
+  }
 }
 for (
   const path of [
@@ -608,6 +678,29 @@ await fetch(`${web.url}/api/ask`, {
   headers: { "Content-Type": "application/json" },
   body: JSON.stringify({ question: "what is main?" }),
 }).then((r) => r.body?.cancel());
+// The stdio server is warmed the same way, one call of each tool.
+for (const t of tools) {
+  const id = rpcId++;
+  const answer = new Promise<unknown>((resolve) => {
+    stdio.waiting.set(id, resolve);
+    setTimeout(() => resolve("no answer"), 120_000);
+  });
+  await stdio.writer.write(new TextEncoder().encode(
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: t.name, arguments: warmArgs(t) },
+    }) + "\n",
+  ));
+  const a = JSON.stringify(await answer);
+  if (/"isError":true|"error":\{|no answer/.test(a)) {
+    warmFailures.push(`mcp-stdio ${t.name}: ${a.slice(0, 160)}`);
+  }
+}
+for (const f of warmFailures) {
+  console.log(`warm-up call failed (its caches are not in the start figure): ${f}`);
+}
 // "Start" is measured as "end" is: SETTLE_S after the last request (here the warm-up's), so
 // the figure is growth from the fuzz, not the one-time loading of grammars, caches and the
 // index build's workers.
@@ -618,7 +711,33 @@ const pids = [
   ["mcp-stdio", stdio.proc.pid] as const,
 ];
 const rssStart = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+const residentStart = new Map(pids.map(([n, p]) => [n, residentSplit(p)]));
 const splitStart = await memorySplits();
+/** Each HTTP server's live heap now (with `--heap-dir`; after the RSS is read: a snapshot
+ * costs memory of its own, so RSS figures of a `--heap-dir` run are not the ones of record). */
+async function heapSummaries(
+  when: string,
+  before?: Map<string, HeapSummary>,
+): Promise<Map<string, HeapSummary>> {
+  const out = new Map<string, HeapSummary>();
+  if (!HEAP_DIR) return out;
+  for (const s of servers) {
+    if (!s.inspector) continue;
+    const snap = await takeSnapshot(s.inspector);
+    const h = summarize(snap);
+    out.set(s.name, h);
+    await Deno.writeTextFile(`${HEAP_DIR}/${s.name}-${when}.json`, JSON.stringify(h));
+    // Who holds the objects that grew most (by constructor name), written beside.
+    const a = before?.get(s.name);
+    if (!a) continue;
+    const grown = Object.keys(h).filter((k) => k.startsWith("object:"))
+      .sort((x, y) => (h[y][1] - (a[y]?.[1] ?? 0)) - (h[x][1] - (a[x]?.[1] ?? 0))).slice(0, 3);
+    const lines = grown.flatMap((k) => [`## ${k}`, ...retainers(snap, k.slice(7), 2)]);
+    await Deno.writeTextFile(`${HEAP_DIR}/${s.name}-retainers.txt`, lines.join("\n\n"));
+  }
+  return out;
+}
+const heapStart = await heapSummaries("start");
 const rssPeak = new Map(rssStart);
 
 // /health probes, concurrently with the fuzz, from a process of their own: a probe is not
@@ -718,7 +837,9 @@ const slowProbes = Object.entries(probed).flatMap(([server, xs]) =>
 );
 clearInterval(sampler);
 const rssEnd = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+const residentEnd = new Map(pids.map(([n, p]) => [n, residentSplit(p)]));
 const splitEnd = await memorySplits();
+const heapEnd = await heapSummaries("end", heapStart);
 
 // --- report ------------------------------------------------------------------------------
 
@@ -778,6 +899,18 @@ for (const [n] of pids) {
   for (const [when, split] of [["start", splitStart], ["end", splitEnd]] as const) {
     if (split.has(n)) console.log(`    ${when}: ${split.get(n)}`);
   }
+  console.log(`    resident at start: ${residentStart.get(n)}`);
+  console.log(`    resident at end:   ${residentEnd.get(n)}`);
+}
+for (const [n, a] of heapStart) {
+  const b = heapEnd.get(n);
+  if (!b) continue;
+  console.log(
+    `live heap ${n}: ${(a.TOTAL[1] / 2 ** 20).toFixed(1)} → ${
+      (b.TOTAL[1] / 2 ** 20).toFixed(1)
+    } MiB after two full collections; grew most:`,
+  );
+  for (const line of heapDiff(a, b, 12)) console.log(`    ${line}`);
 }
 for (const s of servers) {
   if (s.exited === null) s.proc.kill("SIGTERM");
