@@ -15,6 +15,7 @@ import { VALIDATABLE } from "./detect.ts";
 import { outlineSnippet, type SnippetOutline } from "./explain.ts";
 import { validateCode, type Validation } from "./validate.ts";
 import { assetUrl } from "../util/assets.ts";
+import { trimNativeHeapSoon } from "../util/native_heap.ts";
 
 /** One file to analyze. */
 export interface AnalyzeJob {
@@ -167,6 +168,8 @@ export function createAnalysisPool(
 
   const kill = (slot: Slot) => {
     clearTimeout(slot.idle);
+    // The worker's thread frees its isolate as it exits: give those pages back after it.
+    if (slot.worker) trimNativeHeapSoon();
     slot.worker?.terminate();
     slot.worker = null;
     slot.views.clear();

@@ -23,7 +23,8 @@ export interface TokenCounter {
   countExact(text: string): number;
 }
 
-const MEMO_LIMIT = 200_000;
+/** Pieces memoized (then the memo starts over): ~3 MiB at most. */
+const MEMO_LIMIT = 50_000;
 /**
  * Pieces longer than this (a minified line, an embedded blob) are counted as their UTF-8
  * length: BPE never makes more tokens than bytes, so the count stays an upper bound, and
@@ -54,6 +55,10 @@ export function tokenCounter(): Promise<TokenCounter> {
 
 function createCounter(ranks: TiktokenBPE): TokenCounter {
   const enc = new Tiktoken(ranks);
+  // Only encoding is used: the decoder's table (one Uint8Array per token, 100k of them,
+  // ~20 MiB of heap for the life of the process) goes. A field of js-tiktoken 1.0.21.
+  const decoderTable = (enc as unknown as { textMap?: unknown }).textMap;
+  if (decoderTable instanceof Map) decoderTable.clear();
   const pattern = new RegExp(ranks.pat_str, "gu");
   const memo = new Map<string, number>();
   const piece = (p: string): number => {

@@ -1,12 +1,17 @@
 /**
  * Gives a burst's memory back once a server is quiet. V8 collects garbage on its own, but its
  * idle collections keep the pages they freed (after a fuzz run a server sat at ~470 MiB with
- * 3 MiB of live heap); a full collection asked for explicitly releases them (→ ~60 MiB). That
+ * 3 MiB of live heap); a memory-reducing full collection asked for explicitly releases them. That
  * needs the `gc` function, which V8 exposes with `--v8-flags=--expose-gc` (the deno.json tasks
- * pass it); without it this does nothing.
+ * pass it); without it only the native heap is trimmed.
+ *
+ * After it the native heap's free pages go back too (`util/native_heap.ts`: glibc's arenas
+ * keep what the runtime freed).
  *
  * @module
  */
+
+import { trimNativeHeap } from "../util/native_heap.ts";
 
 /** How long a server must be quiet after requests before it collects (ms). */
 export const QUIET_MS = 5_000;
@@ -29,18 +34,20 @@ export interface IdleCollector {
  * ```
  */
 export function idleCollector(quietMs = QUIET_MS): IdleCollector {
-  const gc = (globalThis as { gc?: () => void }).gc;
+  const gc = (globalThis as { gc?: (opts?: object) => void }).gc;
   let last = 0;
   let dirty = false;
-  const id = gc
-    ? setInterval(() => {
-      if (dirty && performance.now() - last >= quietMs) {
-        dirty = false;
-        gc();
-      }
-    }, Math.max(100, quietMs / 2))
-    : undefined;
-  if (id !== undefined) Deno.unrefTimer(id as unknown as number);
+  const id = setInterval(() => {
+    if (dirty && performance.now() - last >= quietMs) {
+      dirty = false;
+      // V8's "last resort" collection compacts and gives the emptied pages back; a plain
+      // `gc()` keeps the heap's capacity (measured: 300 → 55 MiB RSS after dropping 250 MiB
+      // of objects, where `gc()` left 300).
+      gc?.({ type: "major", execution: "sync", flavor: "last-resort" });
+      trimNativeHeap();
+    }
+  }, Math.max(100, quietMs / 2));
+  Deno.unrefTimer(id as unknown as number);
   return {
     touch() {
       last = performance.now();
