@@ -8,6 +8,7 @@
 
 import { CodectxError, errorCode } from "../errors.ts";
 import { defaultIndexHome, type FileEntry, indexDirFor, Store } from "../store/kv.ts";
+import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
 import { resolveInRoot } from "./paths.ts";
@@ -20,7 +21,10 @@ export interface LoadedIndex {
   /** Every symbol, files in path order, symbols in source order. */
   symbols: SymbolRecord[];
   symbolsByFile: Map<string, SymbolRecord[]>;
-  /** Chunks are loaded on first use. */
+  /**
+   * Chunks are loaded on first use. Their texts are read back from a process-private file
+   * when asked for (`store/texts.ts`), not held in memory.
+   */
   chunks(): Promise<ChunkRecord[]>;
 }
 
@@ -59,7 +63,9 @@ export class Project {
   private loaded: LoadedIndex | null = null;
   private running: Promise<IndexReport> | null = null;
   private symbolCache = new Map<string, SymbolRecord[]>();
-  private chunkCache = new Map<string, ChunkRecord[]>();
+  private chunkCache = new Map<string, LoadedChunks>();
+  /** Where the loaded chunks' texts are (made on the first chunk load). */
+  private spill: TextSpill | null = null;
   private listeners = new Set<ProjectListener>();
   private generationRead: { generation: number | null; at: number } | null = null;
   /** The report of the last run of this process. */
@@ -231,9 +237,10 @@ export class Project {
     return resolveInRoot(this.root, input, field);
   }
 
-  /** Closes the store. */
+  /** Closes the store (and the file of chunk texts). */
   close(): void {
     this.store.close();
+    this.spill?.close();
   }
 
   private emit(e: Parameters<ProjectListener>[0]): void {
@@ -259,7 +266,12 @@ export class Project {
       if (!f.skipped) keys.set(f.path, f.blob);
     }
     const missing = new Set([...keys.values()].filter((k) => !this.symbolCache.has(k)));
-    await fill(this.store, "symbols", missing, this.symbolCache);
+    await fill<SymbolRecord[]>(
+      this.store,
+      "symbols",
+      missing,
+      (k, v) => this.symbolCache.set(k, v),
+    );
     const symbolCache = this.symbolCache;
     const wanted = new Set(keys.values());
     for (const k of [...symbolCache.keys()]) if (!wanted.has(k)) symbolCache.delete(k);
@@ -273,6 +285,7 @@ export class Project {
     let chunksPromise: Promise<ChunkRecord[]> | null = null;
     const store = this.store;
     const chunkCache = this.chunkCache;
+    const spill = () => this.spill ??= TextSpill.create();
     return {
       generation: manifest.generation,
       files: new Map(manifest.files.map((f) => [f.path, f])),
@@ -280,11 +293,23 @@ export class Project {
       symbolsByFile,
       chunks() {
         chunksPromise ??= (async () => {
+          const texts = spill();
           const need = new Set([...wanted].filter((k) => !chunkCache.has(k)));
-          await fill(store, "chunks", need, chunkCache);
-          for (const k of [...chunkCache.keys()]) if (!wanted.has(k)) chunkCache.delete(k);
+          // Each blob's texts go to the file as it is read: the texts of all files are
+          // never in memory at once.
+          await fill<ChunkRecord[]>(store, "chunks", need, (k, v) => {
+            chunkCache.set(k, texts.take(v));
+          });
+          for (const [k, v] of [...chunkCache]) {
+            if (wanted.has(k)) continue;
+            texts.release(v);
+            chunkCache.delete(k);
+          }
+          texts.compact(chunkCache.values());
           const out: ChunkRecord[] = [];
-          for (const key of keys.values()) for (const c of chunkCache.get(key) ?? []) out.push(c);
+          for (const key of keys.values()) {
+            for (const c of chunkCache.get(key)?.chunks ?? []) out.push(c);
+          }
           return out;
         })();
         return chunksPromise;
@@ -293,20 +318,20 @@ export class Project {
   }
 }
 
-/** Loads blobs of one kind into `cache`: one pass over the store when many are needed. */
+/** Loads blobs of one kind, each handed to `put`: one pass over the store when many are needed. */
 async function fill<T>(
   store: Store,
   kind: string,
   need: Set<string>,
-  cache: Map<string, T>,
+  put: (key: string, value: T) => void,
 ): Promise<void> {
   if (need.size === 0) return;
   if (need.size > 64) {
-    for (const [k, v] of await store.readAllBlobs<T>(kind, need)) cache.set(k, v);
+    await store.eachBlob<T>(kind, need, put);
     return;
   }
   for (const k of need) {
     const v = await store.readBlob<T>(kind, k);
-    if (v) cache.set(k, v);
+    if (v) put(k, v);
   }
 }

@@ -261,13 +261,26 @@ export class Store {
   /** Reads one part of every complete blob, in one pass over the store. */
   async readAllBlobs<T>(kind: string, wanted: Set<string>): Promise<Map<string, T>> {
     const out = new Map<string, T>();
+    await this.eachBlob<T>(kind, wanted, (hash, value) => out.set(hash, value));
+    return out;
+  }
+
+  /**
+   * Reads one part of every complete blob in `wanted`, in one pass over the store, handing
+   * each to `fn` as it is read (only one blob's data is in hand at a time).
+   */
+  async eachBlob<T>(
+    kind: string,
+    wanted: Set<string>,
+    fn: (hash: string, value: T) => void,
+  ): Promise<void> {
     const decoder = new TextDecoder();
     let hash = "";
     let buf: Uint8Array[] = [];
     let expected = -1;
     const flush = () => {
       if (hash && buf.length === expected && wanted.has(hash)) {
-        out.set(hash, JSON.parse(decoder.decode(concat(buf))) as T);
+        fn(hash, JSON.parse(decoder.decode(concat(buf))) as T);
       }
     };
     for await (const e of this.kv.list<Uint8Array | number>({ prefix: ["blob", kind] })) {
@@ -282,7 +295,6 @@ export class Store {
       else buf.push(e.value as Uint8Array);
     }
     flush();
-    return out;
   }
 
   /**
