@@ -78,7 +78,10 @@ export function createWorkerPool<In, Out>(
     if ("result" in reply) job.resolve(reply.result);
     else job.reject(new Error(reply.error || `${opts.name} worker failed`));
   };
+  /** Why a worker can take no more jobs (it failed), by index. */
+  const dead: (string | undefined)[] = [];
   const failWorker = (index: number, message: string) => {
+    dead[index] ??= `${opts.name} worker failed: ${message}`;
     for (const [id, job] of waiting) {
       if (job.worker !== index) continue;
       waiting.delete(id);
@@ -121,6 +124,8 @@ export function createWorkerPool<In, Out>(
   return {
     run(job) {
       const worker = pick(opts.affinity?.(job));
+      // A worker that failed (its module threw, it ran out of memory) answers nothing more.
+      if (dead[worker]) return Promise.reject(new Error(dead[worker]));
       const id = nextId++;
       load[worker]++;
       return new Promise((resolve, reject) => {
