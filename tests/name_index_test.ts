@@ -104,9 +104,12 @@ Deno.test("rankNames finds what a scan of every symbol finds, and the best `need
   ];
   for (const query of queries) {
     for (const field of ["name", "qualifiedName"] as const) {
-      for (const scope of [() => true, (i: number) => symbols[i].kind === "struct"]) {
+      for (const scope of [undefined, (i: number) => symbols[i].kind === "struct"]) {
         const all = symbols
-          .map((s, index) => ({ index, m: scope(index) ? fuzzyMatch(query, s[field]) : null }))
+          .map((s, index) => ({
+            index,
+            m: !scope || scope(index) ? fuzzyMatch(query, s[field]) : null,
+          }))
           .filter((h) => h.m)
           .map(({ index, m }) => ({ index, tier: m!.tier, score: m!.score }));
         const best = [...all].sort((a, b) => a.tier - b.tier || b.score - a.score);

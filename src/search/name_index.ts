@@ -42,6 +42,11 @@ interface NameIndex {
   /** Symbols of name `n`: `symbols[start[n] .. start[n + 1])`, in list order. */
   start: Uint32Array;
   symbols: Uint32Array;
+  /** Per-query scratch, one entry per name (reused: a query runs to its end at once). */
+  tier: Uint8Array;
+  score: Float64Array;
+  picked: Uint32Array;
+  later: Uint32Array;
 }
 
 const indexes = new WeakMap<readonly SymbolRecord[], Map<NameField, NameIndex>>();
@@ -86,29 +91,47 @@ function nameIndex(symbols: readonly SymbolRecord[], field: NameField): NameInde
   const lower = names.map((n) => n.toLowerCase());
   // deno-lint-ignore no-control-regex
   const bits = Uint32Array.from(lower, (n) => /[^\x00-\x7f]/.test(n) ? 0 : charBits(n));
-  const index = { names, lower, bits, start, symbols: list };
+  const n = names.length;
+  const index = {
+    names,
+    lower,
+    bits,
+    start,
+    symbols: list,
+    tier: new Uint8Array(n),
+    score: new Float64Array(n),
+    picked: new Uint32Array(n),
+    later: new Uint32Array(n),
+  };
   byField.set(field, index);
   return index;
 }
 
-/** Whether `q` is a subsequence of `n`. */
+/** Whether `q` is a subsequence of `n` (one native search per character of `q`). */
 function holds(n: string, q: string): boolean {
-  let qi = 0;
-  for (let i = 0; i < n.length && qi < q.length; i++) {
-    if (n.charCodeAt(i) === q.charCodeAt(qi)) qi++;
+  let at = 0;
+  for (let i = 0; i < q.length; i++) {
+    at = n.indexOf(q[i], at);
+    if (at < 0) return false;
+    at++;
   }
-  return qi === q.length;
+  return true;
 }
+
+/** `later` marks: the name holds the query itself (a sure match), or only its parts. */
+const HOLDS_QUERY = 1;
+const HOLDS_PARTS = 2;
 
 /**
  * The symbols of `symbols` whose `field` matches `query` ({@link fuzzyMatch}, non-empty),
- * among those `keep` accepts: how many, and the best `need` of them by tier and score,
- * ties at the end included. Only the names that hold the query's characters in order are
- * looked at, and only those that could rank among the best are scored in full.
+ * among those `keep` accepts (all without it): how many, and the best `need` of them by
+ * tier and score, ties at the end included. Only the names that hold the query's
+ * characters in order are looked at, and only those that could rank among the best are
+ * scored in full.
  *
  * @example
  * ```ts
- * const { total, hits } = rankNames(index.symbols, "name", "kmalloc", 20, () => true);
+ * const { total, hits } = rankNames(index.symbols, "name", "kmalloc", 20);
  * ```
  */
 export function rankNames(
@@ -116,80 +139,86 @@ export function rankNames(
   field: NameField,
   query: string,
   need: number,
-  keep: (index: number) => boolean,
+  keep?: (index: number) => boolean,
 ): RankedNames {
   const ix = nameIndex(symbols, field);
+  const { names, lower, bits, start, tier, score, picked, later } = ix;
   const q = query.toLowerCase();
   const compact = splitIdentifier(query).join("");
   const qBits = charBits(q);
-  const cBits = compact ? charBits(compact) : -1;
-  // Pass 1: names that may match; the three tiers that need no parts, at once.
-  const maybe: number[] = [];
-  const tiers: number[] = [];
-  const scores: number[] = [];
-  const later: number[] = [];
-  for (let n = 0; n < ix.names.length; n++) {
-    const bits = ix.bits[n];
-    const lower = ix.lower[n];
-    if (bits !== 0) {
-      const inQ = (bits & qBits) >>> 0 === qBits && holds(lower, q);
-      if (!inQ && !((bits & cBits) >>> 0 === cBits >>> 0 && holds(lower, compact))) continue;
-    }
-    const name = ix.names[n];
-    if (query === name) tiers.push(Tier.Exact), scores.push(1);
-    else if (q === lower) tiers.push(Tier.CaseInsensitive), scores.push(1);
-    else if (lower.startsWith(q)) {
-      tiers.push(Tier.Prefix);
-      scores.push((name.startsWith(query) ? 1 : 0.5) + q.length / lower.length / 10);
-    } else {
-      later.push(n);
-      continue;
-    }
-    maybe.push(n);
-  }
+  const cBits = compact ? charBits(compact) : -1 >>> 0;
   const count = (n: number) => {
+    if (!keep) return start[n + 1] - start[n];
     let c = 0;
-    for (let i = ix.start[n]; i < ix.start[n + 1]; i++) if (keep(ix.symbols[i])) c++;
+    for (let i = start[n]; i < start[n + 1]; i++) if (keep(ix.symbols[i])) c++;
     return c;
   };
+  // Pass 1: names that may match; the three tiers that need no parts, at once.
+  let nPicked = 0;
+  let nLater = 0;
   let found = 0;
-  for (const n of maybe) found += count(n);
+  for (let n = 0; n < names.length; n++) {
+    const b = bits[n];
+    const low = lower[n];
+    let mark = HOLDS_QUERY;
+    if (b !== 0) {
+      if ((b & qBits) >>> 0 === qBits && holds(low, q)) mark = HOLDS_QUERY;
+      else if ((b & cBits) >>> 0 === cBits && holds(low, compact)) mark = HOLDS_PARTS;
+      else continue;
+    } else mark = HOLDS_PARTS; // not ASCII: asked in full
+    const name = names[n];
+    if (query === name) (tier[n] = Tier.Exact), (score[n] = 1);
+    else if (q === low) (tier[n] = Tier.CaseInsensitive), (score[n] = 1);
+    else if (low.startsWith(q)) {
+      tier[n] = Tier.Prefix;
+      score[n] = (name.startsWith(query) ? 1 : 0.5) + q.length / low.length / 10;
+    } else {
+      later[nLater++] = n;
+      tier[n] = mark; // kept until pass 2 reads it
+      continue;
+    }
+    picked[nPicked++] = n;
+    found += count(n);
+  }
   // Pass 2: the other names are scored in full when the first three tiers fall short;
-  // otherwise only how many symbols they hold matters (any name holding the query matches).
+  // otherwise only how many symbols they hold matters (a name holding the query matches).
   let total = 0;
-  for (const n of later) {
-    if (found >= need && ix.bits[n] !== 0 && holds(ix.lower[n], q)) {
+  for (let k = 0; k < nLater; k++) {
+    const n = later[k];
+    if (found >= need && tier[n] === HOLDS_QUERY) {
       total += count(n);
       continue;
     }
-    const m = fuzzyMatch(query, ix.names[n]);
+    const m = fuzzyMatch(query, names[n]);
     if (!m) continue;
     if (found >= need) {
       total += count(n);
       continue;
     }
-    maybe.push(n);
-    tiers.push(m.tier);
-    scores.push(m.score);
+    tier[n] = m.tier;
+    score[n] = m.score;
+    picked[nPicked++] = n;
   }
   // The best names first; their symbols until `need`, then the ties of the last.
-  const order = maybe.map((_, i) => i).sort((a, b) => tiers[a] - tiers[b] || scores[b] - scores[a]);
+  const order = Array.from(picked.subarray(0, nPicked))
+    .sort((a, b) => tier[a] - tier[b] || score[b] - score[a]);
   const hits: NameHit[] = [];
   let lastTier = -1;
   let lastScore = 0;
-  for (const k of order) {
-    const n = maybe[k];
-    const taking = hits.length < need || (tiers[k] === lastTier && scores[k] === lastScore);
-    for (let i = ix.start[n]; i < ix.start[n + 1]; i++) {
+  for (const n of order) {
+    const taking = hits.length < need || (tier[n] === lastTier && score[n] === lastScore);
+    if (!taking) {
+      total += count(n);
+      continue;
+    }
+    for (let i = start[n]; i < start[n + 1]; i++) {
       const s = ix.symbols[i];
-      if (!keep(s)) continue;
+      if (keep && !keep(s)) continue;
       total++;
-      if (taking) hits.push({ index: s, tier: tiers[k], score: scores[k] });
+      hits.push({ index: s, tier: tier[n], score: score[n] });
     }
-    if (taking) {
-      lastTier = tiers[k];
-      lastScore = scores[k];
-    }
+    lastTier = tier[n];
+    lastScore = score[n];
   }
   return { total, hits: hits.sort((a, b) => a.index - b.index) };
 }

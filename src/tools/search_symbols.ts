@@ -57,7 +57,8 @@ export const searchSymbolsTool = defineTool({
     const fq = qualified ? q.replaceAll("::", ".") : q;
     const named = resolvedFirst(symbolTable(index), q, prefix, inScope);
     const isNamed = new Set(named);
-    const ranked = rankNames(symbols, field, fq, end + named.length, (i) => inScope(symbols[i]));
+    const keep = kind || prefix ? (i: number) => inScope(symbols[i]) : undefined;
+    const ranked = rankNames(symbols, field, fq, end + named.length, keep);
     const rest = ranked.hits
       .map((h) => ({ s: symbols[h.index], tier: h.tier, score: h.score }))
       .filter((h) => !isNamed.has(h.s))
