@@ -130,26 +130,6 @@ function store(project: Project, index: LexicalIndex, key: string): void {
  */
 const CACHE_MAX_ROWS = 250_000;
 
-/** Files read from the store at once while streaming terms. */
-const READ_AHEAD = 16;
-
-/** Hands every wanted blob's terms to `visit`, one at a time, none kept. */
-async function eachTerms(
-  project: Project,
-  wanted: ReadonlySet<string>,
-  visit: (key: string, terms: FileTerms) => void,
-): Promise<void> {
-  const keys = [...wanted];
-  const read = (k: string) => project.store.readBlob<FileTerms>("terms", k);
-  const ahead: Promise<FileTerms | null>[] = keys.slice(0, READ_AHEAD).map(read);
-  for (let i = 0; i < keys.length; i++) {
-    const t = await ahead[i];
-    delete ahead[i];
-    if (i + READ_AHEAD < keys.length) ahead[i + READ_AHEAD] = read(keys[i + READ_AHEAD]);
-    if (t) visit(keys[i], t);
-  }
-}
-
 async function build(
   project: Project,
   table: ChunkTable,
@@ -166,7 +146,7 @@ async function build(
   if (size > CACHE_MAX_ROWS) {
     cache.clear();
     index = await buildLexicalIndexFrom(
-      { files, each: (visit) => eachTerms(project, wanted, visit) },
+      { files, each: (visit) => project.store.eachBlob<FileTerms>("terms", wanted, visit) },
       size,
       params,
     );
