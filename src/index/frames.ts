@@ -60,26 +60,42 @@ export function unpackParts(
 
 /** Reads the frames of a stream, in order, until it ends. */
 export async function* readFrames<H>(stream: ReadableStream<Uint8Array>): AsyncGenerator<Frame<H>> {
-  let buf: Uint8Array = new Uint8Array(0);
+  // Pieces not yet read, joined only when a whole frame is there (a large frame arrives in
+  // many pieces; joining at each would copy it again and again).
+  let pieces: Uint8Array[] = [];
+  let buffered = 0;
+  let need = 4;
   for await (const chunk of stream) {
-    buf = buf.length === 0 ? chunk : concat(buf, chunk);
-    while (buf.length >= 4) {
+    pieces.push(chunk);
+    buffered += chunk.length;
+    while (buffered >= need) {
+      let buf = pieces.length === 1 ? pieces[0] : concat(pieces, buffered);
       const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
-      const size = view.getUint32(0, true);
-      if (buf.length < 4 + size) break;
+      const size = 4 + view.getUint32(0, true);
+      if (buf.length < size) {
+        pieces = [buf];
+        need = size;
+        break;
+      }
       const headLength = view.getUint32(4, true);
       const header = JSON.parse(decoder.decode(buf.subarray(8, 8 + headLength))) as H;
       // A copy: the payload outlives the buffer it arrived in.
-      const payload = buf.slice(8 + headLength, 4 + size);
-      buf = buf.subarray(4 + size);
+      const payload = buf.slice(8 + headLength, size);
+      buf = buf.subarray(size);
+      pieces = buf.length ? [buf] : [];
+      buffered = buf.length;
+      need = 4;
       yield { header, payload };
     }
   }
 }
 
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
+function concat(pieces: Uint8Array[], length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
   return out;
 }
