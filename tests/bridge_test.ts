@@ -254,6 +254,16 @@ Deno.test("bridge: endpoints, kinds, bad requests, path safety, CORS and Host ov
             () => request({ kind: "explain_file", params: { file_path: "a.py", bogus: 1 } }),
             /unknown argument 'bogus'/,
           ],
+          [
+            // zod's record check threw a TypeError on this key (an internal 500 before).
+            "params with a null `constructor` key",
+            () =>
+              request({
+                kind: "get_dependencies",
+                params: { file_path: "app/main.py", constructor: null },
+              }),
+            /unknown argument 'constructor'/,
+          ],
         ];
         for (const [name, send, message] of cases) {
           const a = await send();

@@ -37,6 +37,19 @@ export const PROTOCOL = "codectx-bridge/1";
 
 const kindList = KINDS.join(", ");
 
+/**
+ * A JSON object (any keys). Not `z.record`: zod 4.1's record check reads
+ * `value.constructor.prototype` and throws a TypeError on an object whose `constructor` key
+ * is null (`{"params": {"constructor": null}}` was answered 500 `internal`; found by
+ * `bench/fuzz.ts`).
+ */
+function jsonObject(error: string) {
+  return z.custom<Record<string, unknown>>(
+    (v) => typeof v === "object" && v !== null && !Array.isArray(v),
+    { error },
+  );
+}
+
 /** Body of `POST /request`. */
 export const agentRequestSchema = z.object({
   kind: z.enum(KINDS, {
@@ -47,9 +60,7 @@ export const agentRequestSchema = z.object({
         ? `kind must be a string; valid kinds: ${kindList}`
         : `unknown kind '${iss.input}'; valid kinds: ${kindList}`,
   }),
-  params: z.record(z.string(), z.unknown(), {
-    error: "params must be a JSON object holding the kind's arguments",
-  }).nullish(),
+  params: jsonObject("params must be a JSON object holding the kind's arguments").nullish(),
   request_id: z.string({ error: "request_id must be a string" }).max(256).optional(),
   source: z.string({ error: "source must be a string" }).max(256).optional(),
 });
