@@ -68,52 +68,38 @@ Deno.test("admission: a call running past releaseAfterMs lets the next one start
   assert.equal(admission.active, 0);
 });
 
-Deno.test("admission: past its slice, a freed place passes on a later turn of the event loop", async () => {
-  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 0 });
-  const order: string[] = [];
-  const a = pending("a");
-  const first = admission.run(a.call);
+/**
+ * Frees `admission`'s one place while another call waits for it and a task already waits for
+ * the event loop; `order` gets `call after <label>` and `task after <label>` as they run.
+ */
+async function handover(admission: Admission, order: string[], label: string): Promise<void> {
+  const holder = pending(label);
+  const first = admission.run(holder.call);
   const second = admission.run(() => {
-    order.push("next call");
+    order.push(`call after ${label}`);
     return Promise.resolve();
   });
   await turn();
-  // Work that is already waiting for the event loop (here a timer; in a server, `/health`
-  // read from its socket) runs before the next queued call starts.
-  setTimeout(() => order.push("waiting task"), 0);
-  a.finish();
+  // Work already waiting for the event loop (in a server, `/health` read from its socket).
+  setTimeout(() => order.push(`task after ${label}`), 0);
+  holder.finish();
   await first;
   await second;
-  assert.deepEqual(order, ["waiting task", "next call"]);
+  await turn();
+}
+
+Deno.test("admission: past its slice, a freed place passes on a later turn of the event loop", async () => {
+  const order: string[] = [];
+  await handover(new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 0 }), order, "a");
+  assert.deepEqual(order, ["task after a", "call after a"]);
 });
 
 Deno.test("admission: within its slice, a freed place passes at once", async () => {
   const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000 });
   const order: string[] = [];
-  const a = pending("a");
-  const first = admission.run(a.call);
-  const second = admission.run(() => {
-    order.push("next call");
-    return Promise.resolve();
-  });
-  await turn();
-  // The first handover of a slice goes through the loop (no slice has started yet) …
-  setTimeout(() => order.push("waiting task"), 0);
-  a.finish();
-  await first;
-  await second;
-  // … and the calls after it follow at once while the slice lasts.
-  const b = pending("b");
-  const third = admission.run(b.call);
-  const fourth = admission.run(() => {
-    order.push("call after b");
-    return Promise.resolve();
-  });
-  await turn();
-  setTimeout(() => order.push("task after b"), 0);
-  b.finish();
-  await third;
-  await fourth;
-  await turn();
-  assert.deepEqual(order, ["waiting task", "next call", "call after b", "task after b"]);
+  // The first handover goes through the loop (no slice has started yet); the next ones
+  // follow at once while the slice lasts.
+  await handover(admission, order, "a");
+  await handover(admission, order, "b");
+  assert.deepEqual(order, ["task after a", "call after a", "call after b", "task after b"]);
 });
