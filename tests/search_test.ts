@@ -885,6 +885,10 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
     nameCover: () => 0,
     queryInName: (row) => (row === 0 ? 1 : 0),
     isDocs: () => false,
+    // Files 0 and 2 hold lexical candidates; file 0 is the best dense one.
+    fileLex: new Map([[0, 1], [2, 2]]),
+    fileDense: new Map([[0, 0.5]]),
+    fileCount: new Map([[0, 2], [2, 1]]),
   };
   const x = rerankFeatures(input, 0, 0.5);
   assert.equal(x.length, RERANK_FEATURES.length);
@@ -896,6 +900,17 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
   assert.equal(x[RERANK_FEATURES.indexOf("query_in_name")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_python")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_go")], 0);
+  // Row 0's file: its best lexical score is 1 of the top 2, its best cosine the top one,
+  // and row 0 is that file's best on both sides.
+  assert.equal(x[RERANK_FEATURES.indexOf("file_lexical")], 0.5);
+  assert.equal(x[RERANK_FEATURES.indexOf("file_dense")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("file_best_lexical")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("file_best_dense")], 1);
+  assert.equal(x[RERANK_FEATURES.indexOf("file_candidates")], Math.log2(3) / 6);
+  // Row 1's file has no candidate: no file evidence.
+  const x1 = rerankFeatures(input, 1, 0.9);
+  assert.equal(x1[RERANK_FEATURES.indexOf("file_lexical")], 0);
+  assert.equal(x1[RERANK_FEATURES.indexOf("file_candidates")], 0);
   const fused = new Map([[0, 0.5], [1, 0.9], [2, 0.4]]);
   // One feature's weight alone: no hidden layer.
   const only = (name: string) => ({

@@ -405,7 +405,22 @@ export function fuse(
 /** What the second stage needs of a query's retrieval. */
 export function rerankInput(r: Retrieved): RerankInput {
   const rank = (hits: Hit[]) => new Map(hits.map((h, i) => [h.row, i]));
+  const fileLex = new Map<number, number>();
+  const fileDense = new Map<number, number>();
+  const fileCount = new Map<number, number>();
+  const perFile = (hits: Hit[], best: Map<number, number>) => {
+    for (const h of hits) {
+      const fi = r.table.fileOfRow[h.row];
+      if (!(h.score <= (best.get(fi) ?? -Infinity))) best.set(fi, h.score);
+      fileCount.set(fi, (fileCount.get(fi) ?? 0) + 1);
+    }
+  };
+  perFile(r.lexTop, fileLex);
+  perFile(r.denseTop, fileDense);
   return {
+    fileLex,
+    fileDense,
+    fileCount,
     table: r.table,
     lex: r.lex,
     dense: r.dense,
