@@ -255,6 +255,14 @@ function slowBody(text: string): ReadableStream<Uint8Array> {
 
 type Body = string | Uint8Array<ArrayBuffer>;
 
+/**
+ * The fuzz's connections: idle ones are dropped after 4 s. The servers close an idle
+ * kept-alive connection after 5 s (and say so); fetch's own pool keeps them 90 s, so one
+ * reused as the server closes it failed as "fetch failed" — the client's race, not the
+ * server's answer.
+ */
+const HTTP_CLIENT = Deno.createHttpClient({ poolIdleTimeout: 4_000 });
+
 async function send(
   server: Server,
   method: string,
@@ -282,6 +290,7 @@ async function send(
   try {
     const res = await fetch(`${server.url}${path}`, {
       ...init,
+      client: HTTP_CLIENT,
       signal: AbortSignal.timeout(120_000),
     });
     const text = await res.text();
@@ -711,6 +720,15 @@ const pids = [
   ["mcp-stdio", stdio.proc.pid] as const,
 ];
 const rssStart = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+/** With `--heap-dir`, each process's mappings (smaps) at start and end, to compare by address. */
+async function saveMappings(when: string): Promise<void> {
+  if (!HEAP_DIR) return;
+  for (const [n, p] of pids) {
+    const text = await Deno.readTextFile(`/proc/${p}/smaps`).catch(() => "");
+    await Deno.writeTextFile(`${HEAP_DIR}/${n}-smaps-${when}.txt`, text);
+  }
+}
+await saveMappings("start");
 const residentStart = new Map(pids.map(([n, p]) => [n, residentSplit(p)]));
 const splitStart = await memorySplits();
 /** Each HTTP server's live heap now (with `--heap-dir`; after the RSS is read: a snapshot
@@ -837,6 +855,7 @@ const slowProbes = Object.entries(probed).flatMap(([server, xs]) =>
 );
 clearInterval(sampler);
 const rssEnd = new Map(pids.map(([n, p]) => [n, rssMiB(p)]));
+await saveMappings("end");
 const residentEnd = new Map(pids.map(([n, p]) => [n, residentSplit(p)]));
 const splitEnd = await memorySplits();
 const heapEnd = await heapSummaries("end", heapStart);

@@ -18,6 +18,9 @@ import type { ChunkRecord, SymbolKind } from "../types.ts";
 /** Bytes past which a spill file is rewritten without the texts of files no longer loaded. */
 const COMPACT_MIN_DEAD = 32 * 1024 * 1024;
 
+/** Texts kept after reading (a result's chunk is read a few times while it is presented). */
+const RECENT_TEXTS = 64;
+
 /** Where one blob's texts lie in the spill file (moved as one when the file is compacted). */
 interface Region {
   spill: TextSpill;
@@ -74,6 +77,8 @@ export class TextSpill {
   private dead = 0;
   private failed = false;
   private readonly strings = new Map<string, string>();
+  /** Texts read last, by offset (see `read`). */
+  private readonly recent = new Map<number, { bytes: number; text: string }>();
   private readonly enc = new TextEncoder();
   private readonly dec = new TextDecoder();
   private buf = new Uint8Array(64 * 1024);
@@ -173,15 +178,26 @@ export class TextSpill {
       return; // the old file still holds every region
     }
     regions.forEach((r, i) => r.at = moved[i]);
+    this.recent.clear();
     this.file.close();
     this.file = next;
     this.size = size;
     this.dead = 0;
   }
 
-  /** Reads `bytes` at `at` as text. */
+  /**
+   * Reads `bytes` at `at` as text. The last few are kept: presenting a result reads its
+   * chunk's text several times (snippet, member pointing, overloads).
+   */
   read(at: number, bytes: number): string {
-    return this.dec.decode(this.readBytes(at, bytes));
+    // Two texts start at one offset only when the first is empty: the length tells them apart.
+    const hit = this.recent.get(at);
+    if (hit !== undefined && hit.bytes === bytes) return hit.text;
+    const text = this.dec.decode(this.readBytes(at, bytes));
+    this.recent.delete(at);
+    this.recent.set(at, { bytes, text });
+    if (this.recent.size > RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
+    return text;
   }
 
   close(): void {
