@@ -13,9 +13,13 @@ import { jsonResponse } from "../http/respond.ts";
 import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
 import type { Executor } from "../tools/executor.ts";
 import { createMcpServer } from "./server.ts";
+import type { McpServer } from "npm:/@modelcontextprotocol/sdk@1.32.2/server/mcp.js";
 
 /** The path MCP is served on. */
 export const MCP_PATH = "/mcp";
+
+/** MCP servers kept for the next requests (as many as requests usually run at once). */
+const MAX_IDLE_SERVERS = 8;
 
 /** JSON-RPC error bodies, as MCP clients expect them from the transport. */
 const renderJsonRpcError: ErrorRenderer = (_c, status, _code, message) =>
@@ -54,19 +58,28 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
       exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version"],
     }, renderJsonRpcError),
   );
+  // Servers not answering a request now. Building one registers the 13 tools (1–2 ms of the
+  // main thread's CPU per request); each answers one request at a time over that request's
+  // transport and is kept for a later one (stateless: a handler still running answers on its
+  // own, closed transport).
+  const idle: McpServer[] = [];
   app.post(MCP_PATH, async (c) => {
-    const server = createMcpServer(opts.executor, "mcp-http");
+    const server = idle.pop() ?? createMcpServer(opts.executor, "mcp-http");
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
       maxRequestBodySize: opts.safety.maxBody ?? 1_048_576,
     });
+    let answered = false;
     try {
       await server.connect(transport);
-      return await transport.handleRequest(c.req.raw);
+      const res = await transport.handleRequest(c.req.raw);
+      answered = true;
+      return res;
     } finally {
       await transport.close().catch(() => {});
-      await server.close().catch(() => {});
+      if (answered && !server.isConnected() && idle.length < MAX_IDLE_SERVERS) idle.push(server);
+      else await server.close().catch(() => {});
     }
   });
   // Liveness for scripts and monitors, as the bridge and the REST API answer it.
