@@ -161,7 +161,7 @@ async function memorySplits(): Promise<Map<string, string>> {
 /**
  * A process's resident memory by kind of mapping (Linux smaps): the program and libraries
  * (file-backed), the main malloc heap (`[heap]`), V8's 256 KiB pages, glibc's thread arenas
- * (64 MiB reservations), and other anonymous mappings.
+ * (64 MiB-aligned reservations), and other anonymous mappings.
  */
 function residentSplit(pid: number): string {
   let text = "";
@@ -175,15 +175,17 @@ function residentSplit(pid: number): string {
   for (const line of text.split("\n")) {
     const m = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
     if (m) {
-      const kib = (parseInt(m[2], 16) - parseInt(m[1], 16)) / 1024;
+      const start = parseInt(m[1], 16);
+      const kib = (parseInt(m[2], 16) - start) / 1024;
+      // A glibc thread arena is a 64 MiB-aligned reservation, its used part read-write.
       kind = m[3].startsWith("/")
         ? "files"
         : m[3]
         ? "malloc [heap]"
-        : kib >= 60 * 1024
-        ? "thread arenas"
         : kib === 256
         ? "V8 pages"
+        : start % (64 * 1024 * 1024) === 0 && kib <= 64 * 1024
+        ? "thread arenas"
         : "other anon";
       continue;
     }
