@@ -73,6 +73,7 @@ read -r _ wall user sys kb <<<"$(index)"
 echo "re-index, nothing changed: wall ${wall} s (in-process $(grep -o '"elapsed_ms": [0-9.]*' "$work/report.json" | cut -d' ' -f2) ms)"
 
 cat >"$work/scale.ts" <<TS
+import process from "node:process";
 import { createExecutor } from "$repo/mod.ts";
 import { languageForPath } from "$repo/src/parse/languages.ts";
 import { walk } from "$repo/src/index/walker.ts";
@@ -85,10 +86,16 @@ const words = ["kmalloc", "spin_lock_irqsave", "copy_from_user", "schedule_timeo
   "module_init", "platform_driver_register"];
 const ex = await createExecutor(tree, { indexDir, embedder: "none", timeoutMs: 0 });
 const p = (xs: number[], q: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+// Wall time per call, and the process's CPU time per call (this machine is shared: the CPU
+// time says what a call costs whatever the load).
+const cpu: number[] = [];
 const call = async (tool: string, args: Record<string, unknown>) => {
   const t = performance.now();
+  const c = process.cpuUsage();
   const r = await ex.execute({ tool_name: tool, arguments: args });
   if (!r.success) throw new Error(\`\${tool}: \${r.error}\`);
+  const used = process.cpuUsage(c);
+  cpu.push((used.user + used.system) / 1000);
   return performance.now() - t;
 };
 const hwm = () => Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\\s+(\\d+)/)?.[1];
@@ -101,9 +108,10 @@ const runs = [
 ] as const;
 for (const [tool, label, args] of runs) {
   const first = await call(tool, args("init"));
+  cpu.length = 0;
   const ms: number[] = [];
   for (let i = 0; i < 40; i++) ms.push(await call(tool, args(words[i % words.length])));
-  console.log(\`query \${tool}\${label}: p50 \${p(ms, 0.5).toFixed(1)} ms, p95 \${p(ms, 0.95).toFixed(1)} ms (40 queries; the first call \${(first / 1000).toFixed(1)} s; RSS \${mib(rss())}, peak \${mib(hwm())})\`);
+  console.log(\`query \${tool}\${label}: p50 \${p(ms, 0.5).toFixed(1)} ms, p95 \${p(ms, 0.95).toFixed(1)} ms; CPU p50 \${p(cpu, 0.5).toFixed(1)}, p95 \${p(cpu, 0.95).toFixed(1)} ms (40 queries; the first call \${(first / 1000).toFixed(1)} s; RSS \${mib(rss())}, peak \${mib(hwm())})\`);
 }
 await ex.close();
 // Every file accounted for.
