@@ -110,6 +110,8 @@ function lookupAt(
   let own: Holding | undefined;
   for (let i = stack.length - 1; i >= 0; i--) {
     const scope = stack[i];
+    // A value's chain read where it was bound: scopes opened after that are not its.
+    if (pos >= 0 && (scope.start > pos || scope.end < pos)) continue;
     const list = scope.history?.get(name);
     if (!list) continue;
     let held: Holding | undefined;
