@@ -30,9 +30,9 @@ import {
   type Fetched,
   fetchSource,
   fnv,
+  MODEL_SOURCES,
   type Source,
   sourceFiles,
-  TRAINING_SOURCES,
 } from "../model/sources.ts";
 import { docQuery, pythonHeaderEnd } from "../model/pairs.ts";
 import { parseSource } from "../src/parse/parser.ts";
@@ -186,7 +186,7 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
   const sources = (set === "tune" ? EVAL_SOURCES : HELD_OUT).filter((s) => s.language === language);
   for (const s of sources) {
     if (
-      TRAINING_SOURCES.some((t) => t.name.replace(/@[^@]*$/, "") === s.name.replace(/@[^@]*$/, ""))
+      MODEL_SOURCES.some((t) => t.name.replace(/@[^@]*$/, "") === s.name.replace(/@[^@]*$/, ""))
     ) {
       throw new Error(`${s.name} is a training source of codectx-code: it cannot be evaluated on`);
     }

@@ -6,17 +6,29 @@
  * tokenizer and writes:
  *
  * - `<cache>/pairs.jsonl`: one pair per line (language, source, file, symbol, query, code);
- * - `<cache>/tokens.tsv`: `language \t split \t query tokens \t code tokens` (the trainer's input);
+ * - `<cache>/tokens.tsv`: `language \t split \t query tokens \t code tokens \t group` (the
+ *   trainer's input; group: the package and folder of the function);
  * - `model/data_manifest.json`: sources with versions and pair counts per language.
  *
  * Options: `--cache DIR` (default `$CODECTX_TRAIN_CACHE` or `~/.cache/codectx-train`),
- * `--max-file-bytes N` (default 4,000,000).
+ * `--max-file-bytes N` (default 4,000,000). Each source's functions are extracted once into
+ * `<cache>/extract/` (parsing is most of the time); `--extract-only --shard K/N` extracts
+ * every N-th source from the K-th (0-based) and stops, so several processes can share the
+ * parsing before one run de-duplicates and writes the outputs. `--extra` adds
+ * `EXTRA_SOURCES` (not in the shipped model).
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
-import { cacheDir, fetchSource, fnv, sourceFiles, TRAINING_SOURCES } from "./sources.ts";
+import {
+  cacheDir,
+  EXTRA_SOURCES,
+  fetchSource,
+  fnv,
+  sourceFiles,
+  TRAINING_SOURCES,
+} from "./sources.ts";
 import { fileFunctions } from "./pairs.ts";
 import { codeDocumentText, tokenize } from "../src/search/codectx_code.ts";
 
@@ -24,9 +36,13 @@ const { values } = parseArgs({
   options: {
     cache: { type: "string" },
     "max-file-bytes": { type: "string", default: "4000000" },
+    "extract-only": { type: "boolean", default: false },
+    extra: { type: "boolean", default: false },
+    shard: { type: "string", default: "0/1" },
   },
 });
 const cache = values.cache ?? cacheDir();
+const SOURCES = values.extra ? [...TRAINING_SOURCES, ...EXTRA_SOURCES] : TRAINING_SOURCES;
 const maxBytes = Number(values["max-file-bytes"]);
 /** Identical queries beyond this many are boilerplate ("Returns the value"): dropped. */
 const MAX_PER_QUERY = 3;
@@ -56,6 +72,81 @@ await Deno.writeTextFile(
   `${cache}/tokenizer_probe.json`,
   JSON.stringify({ text: PROBE_TEXT, tokens: tokenize(PROBE_TEXT) }),
 );
+const enc = new TextEncoder();
+const seenCode = new Set<string>();
+const perQuery = new Map<string, number>();
+const manifestSources: Array<Record<string, unknown>> = [];
+const perLanguage: Record<string, { train: number; validation: number; files: number }> = {};
+const dropped = { duplicate_code: 0, boilerplate_query: 0, too_few_tokens: 0, generated_files: 0 };
+const started = performance.now();
+
+/** What one source gave: its version, files read, and every function (before de-duplication). */
+interface Extracted {
+  version: string;
+  files: number;
+  generated: number;
+  functions: Array<
+    { file: string; symbol: string; parent: string | null; query: string; code: string }
+  >;
+}
+
+/** Extracts a source's functions (with a doc query), or reads them from an earlier run. */
+async function extract(source: (typeof SOURCES)[number]): Promise<Extracted> {
+  const fetched = await fetchSource(source, cache);
+  const path = `${cache}/extract/${source.kind}-${
+    source.name.replace(/[^a-zA-Z0-9.@-]+/g, "_")
+  }.json`;
+  try {
+    const old = JSON.parse(await Deno.readTextFile(path)) as Extracted & { maxBytes: number };
+    if (old.version === fetched.version && old.maxBytes === maxBytes) return old;
+  } catch {
+    // not extracted yet
+  }
+  const out: Extracted = { version: fetched.version, files: 0, generated: 0, functions: [] };
+  for (const dir of fetched.dirs) {
+    for await (const rel of sourceFiles(fetched.root, dir, source.language)) {
+      const full = `${fetched.root}/${rel}`;
+      const stat = await Deno.stat(full);
+      if (stat.size > maxBytes || stat.size === 0) continue;
+      const text = await Deno.readTextFile(full).catch(() => null);
+      if (text === null) continue;
+      if (GENERATED.test(text.slice(0, 2000))) {
+        out.generated++;
+        continue;
+      }
+      out.files++;
+      const file = displayPath(source.kind, rel);
+      for (const fn of await fileFunctions(file, text, source.language)) {
+        if (fn.query) {
+          out.functions.push({
+            file,
+            symbol: fn.symbol,
+            parent: fn.parent,
+            query: fn.query,
+            code: fn.code,
+          });
+        }
+      }
+    }
+  }
+  await Deno.mkdir(`${cache}/extract`, { recursive: true });
+  await Deno.writeTextFile(path, JSON.stringify({ ...out, maxBytes }));
+  return out;
+}
+
+if (values["extract-only"]) {
+  const [k, n] = values.shard.split("/").map(Number);
+  for (let i = k; i < SOURCES.length; i += n) {
+    const x = await extract(SOURCES[i]);
+    console.log(
+      `extracted ${SOURCES[i].name}: ${x.files} files, ${x.functions.length} functions ` +
+        `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
+    );
+  }
+  Deno.exit(0);
+}
+
+// Opened only now: extracting shards must not truncate the outputs of a run in progress.
 const pairsOut = await Deno.open(`${cache}/pairs.jsonl`, {
   write: true,
   create: true,
@@ -66,93 +157,73 @@ const tokensOut = await Deno.open(`${cache}/tokens.tsv`, {
   create: true,
   truncate: true,
 });
-const enc = new TextEncoder();
-const seenCode = new Set<string>();
-const perQuery = new Map<string, number>();
-const manifestSources: Array<Record<string, unknown>> = [];
-const perLanguage: Record<string, { train: number; validation: number; files: number }> = {};
-const dropped = { duplicate_code: 0, boilerplate_query: 0, too_few_tokens: 0, generated_files: 0 };
-const started = performance.now();
-
-for (const source of TRAINING_SOURCES) {
-  const fetched = await fetchSource(source, cache);
-  let files = 0;
+for (const source of SOURCES) {
+  const x = await extract(source);
+  dropped.generated_files += x.generated;
   let pairs = 0;
   let buffer = "";
   let tokenBuffer = "";
-  for (const dir of fetched.dirs) {
-    for await (const rel of sourceFiles(fetched.root, dir, source.language)) {
-      const full = `${fetched.root}/${rel}`;
-      const stat = await Deno.stat(full);
-      if (stat.size > maxBytes || stat.size === 0) continue;
-      const text = await Deno.readTextFile(full).catch(() => null);
-      if (text === null) continue;
-      if (GENERATED.test(text.slice(0, 2000))) {
-        dropped.generated_files++;
-        continue;
-      }
-      files++;
-      const file = displayPath(source.kind, rel);
-      const split = fnv(`${source.name}/${file}`) % 100 < VALIDATION_PERCENT ? "val" : "train";
-      for (const fn of await fileFunctions(file, text, source.language)) {
-        if (!fn.query) continue;
-        const codeKey = fn.code.replace(/\s+/g, " ").trim();
-        if (seenCode.has(codeKey)) {
-          dropped.duplicate_code++;
-          continue;
-        }
-        seenCode.add(codeKey);
-        const qKey = `${source.language}\u0000${fn.query.toLowerCase()}`;
-        const n = perQuery.get(qKey) ?? 0;
-        if (n >= MAX_PER_QUERY) {
-          dropped.boilerplate_query++;
-          continue;
-        }
-        const qt = tokenize(fn.query);
-        const ct = tokenize(codeDocumentText(file, fn.parent, fn.code));
-        if (qt.length < 2 || ct.length < 3) {
-          dropped.too_few_tokens++;
-          continue;
-        }
-        perQuery.set(qKey, n + 1);
-        pairs++;
-        const lang = (perLanguage[source.language] ??= { train: 0, validation: 0, files: 0 });
-        if (split === "val") lang.validation++;
-        else lang.train++;
-        buffer += JSON.stringify({
-          language: source.language,
-          source: source.name,
-          file,
-          symbol: fn.symbol,
-          split,
-          query: fn.query,
-          code: fn.code,
-        }) + "\n";
-        tokenBuffer += `${source.language}\t${split}\t${qt.join(" ")}\t${ct.join(" ")}\n`;
-      }
-      if (buffer.length > 1 << 20) {
-        await pairsOut.write(enc.encode(buffer));
-        await tokensOut.write(enc.encode(tokenBuffer));
-        buffer = tokenBuffer = "";
-      }
+  for (const fn of x.functions) {
+    const file = fn.file;
+    const split = fnv(`${source.name}/${file}`) % 100 < VALIDATION_PERCENT ? "val" : "train";
+    const codeKey = fn.code.replace(/\s+/g, " ").trim();
+    if (seenCode.has(codeKey)) {
+      dropped.duplicate_code++;
+      continue;
+    }
+    seenCode.add(codeKey);
+    const qKey = `${source.language}\u0000${fn.query.toLowerCase()}`;
+    const n = perQuery.get(qKey) ?? 0;
+    if (n >= MAX_PER_QUERY) {
+      dropped.boilerplate_query++;
+      continue;
+    }
+    const qt = tokenize(fn.query);
+    const ct = tokenize(codeDocumentText(file, fn.parent, fn.code));
+    if (qt.length < 2 || ct.length < 3) {
+      dropped.too_few_tokens++;
+      continue;
+    }
+    perQuery.set(qKey, n + 1);
+    pairs++;
+    const lang = (perLanguage[source.language] ??= { train: 0, validation: 0, files: 0 });
+    if (split === "val") lang.validation++;
+    else lang.train++;
+    buffer += JSON.stringify({
+      language: source.language,
+      source: source.name,
+      file,
+      symbol: fn.symbol,
+      split,
+      query: fn.query,
+      code: fn.code,
+    }) + "\n";
+    // The fifth column groups a package's folder: the trainer can batch neighbours
+    // together (hard negatives: code that shares its path and vocabulary).
+    const group = `${source.name}/${file.replace(/\/?[^/]*$/, "")}`;
+    tokenBuffer += `${source.language}\t${split}\t${qt.join(" ")}\t${ct.join(" ")}\t${group}\n`;
+    if (buffer.length > 1 << 20) {
+      await pairsOut.write(enc.encode(buffer));
+      await tokensOut.write(enc.encode(tokenBuffer));
+      buffer = tokenBuffer = "";
     }
   }
   await pairsOut.write(enc.encode(buffer));
   await tokensOut.write(enc.encode(tokenBuffer));
   perLanguage[source.language] ??= { train: 0, validation: 0, files: 0 };
-  perLanguage[source.language].files += files;
+  perLanguage[source.language].files += x.files;
   manifestSources.push({
     language: source.language,
     kind: source.kind,
     name: source.name,
-    version: fetched.version,
+    version: x.version,
     read: source.include ?? ["(all)"],
-    files,
+    files: x.files,
     pairs,
   });
   console.log(
-    `${source.language.padEnd(10)} ${source.name.padEnd(44)} ${fetched.version.padEnd(22)} ` +
-      `files ${String(files).padStart(6)}  pairs ${String(pairs).padStart(6)}  ` +
+    `${source.language.padEnd(10)} ${source.name.padEnd(44)} ${x.version.padEnd(22)} ` +
+      `files ${String(x.files).padStart(6)}  pairs ${String(pairs).padStart(6)}  ` +
       `(${((performance.now() - started) / 1000).toFixed(0)} s)`,
   );
 }
