@@ -147,6 +147,10 @@ export function rankNames(
   const compact = splitIdentifier(query).join("");
   const qBits = charBits(q);
   const cBits = compact ? charBits(compact) : -1 >>> 0;
+  // An ASCII query's parts are pieces of it in order, lower-cased: holding them is the weaker
+  // test, asked first (and once, when the query is its parts).
+  // deno-lint-ignore no-control-regex
+  const partsInQuery = compact.length > 0 && !/[^\x00-\x7f]/.test(query);
   const count = (n: number) => {
     if (!keep) return start[n + 1] - start[n];
     let c = 0;
@@ -161,11 +165,14 @@ export function rankNames(
     const b = bits[n];
     const low = lower[n];
     let mark = HOLDS_QUERY;
-    if (b !== 0) {
-      if ((b & qBits) >>> 0 === qBits && holds(low, q)) mark = HOLDS_QUERY;
-      else if ((b & cBits) >>> 0 === cBits && holds(low, compact)) mark = HOLDS_PARTS;
-      else continue;
-    } else mark = HOLDS_PARTS; // not ASCII: asked in full
+    if (b === 0) mark = HOLDS_PARTS; // not ASCII: asked in full
+    else if (partsInQuery) {
+      // The parts' letters are a subsequence of the query's: a name without them matches no tier.
+      if ((b & cBits) >>> 0 !== cBits || !holds(low, compact)) continue;
+      if (compact !== q && !((b & qBits) >>> 0 === qBits && holds(low, q))) mark = HOLDS_PARTS;
+    } else if ((b & qBits) >>> 0 === qBits && holds(low, q)) mark = HOLDS_QUERY;
+    else if ((b & cBits) >>> 0 === cBits && holds(low, compact)) mark = HOLDS_PARTS;
+    else continue;
     const name = names[n];
     if (query === name) (tier[n] = Tier.Exact), (score[n] = 1);
     else if (q === low) (tier[n] = Tier.CaseInsensitive), (score[n] = 1);
