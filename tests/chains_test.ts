@@ -9,9 +9,7 @@
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
-import { withExecutor } from "./helpers.ts";
-
-type Payload = Record<string, unknown>;
+import { callTool, type Payload, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/chains\n\ngo 1.21\n",
@@ -259,21 +257,15 @@ function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
   return withExecutor(FILES, body);
 }
 
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
-
 /** `file:line kind resolution` of each reference of `symbol`. */
 async function refs(ex: Executor, symbol: string): Promise<string[]> {
-  const p = await call(ex, "find_references", { symbol_name: symbol });
+  const p = await callTool(ex, "find_references", { symbol_name: symbol });
   return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
 }
 
 /** `file:line resolution` of each caller's call site. */
 async function callers(ex: Executor, symbol: string): Promise<string[]> {
-  const g = await call(ex, "get_call_graph", { symbol_name: symbol });
+  const g = await callTool(ex, "get_call_graph", { symbol_name: symbol });
   return (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`).sort();
 }
 

@@ -13,9 +13,7 @@
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
-import { withExecutor } from "./helpers.ts";
-
-type Payload = Record<string, unknown>;
+import { callTool, type Payload, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "types.ts": `export interface Observer {
@@ -162,15 +160,9 @@ function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
   return withExecutor(FILES, body);
 }
 
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
-
 /** `file:line kind resolution` of each reference of `symbol`. */
 async function refs(ex: Executor, symbol: string, file?: string): Promise<string[]> {
-  const p = await call(ex, "find_references", {
+  const p = await callTool(ex, "find_references", {
     symbol_name: symbol,
     ...(file ? { file_path: file } : {}),
   });
@@ -179,7 +171,7 @@ async function refs(ex: Executor, symbol: string, file?: string): Promise<string
 
 /** The callers of `symbol` and how each is resolved. */
 async function callers(ex: Executor, symbol: string): Promise<string[]> {
-  const g = await call(ex, "get_call_graph", { symbol_name: symbol });
+  const g = await callTool(ex, "get_call_graph", { symbol_name: symbol });
   return (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`).sort();
 }
 

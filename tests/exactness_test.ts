@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
 import type { SymbolRecord } from "../src/types.ts";
-import { withExecutor } from "./helpers.ts";
+import { callTool, type Payload, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/app\n\ngo 1.21\n",
@@ -84,18 +84,10 @@ func Run() {
 `,
 };
 
-type Payload = Record<string, unknown>;
-
 /**
  * Indexing budget of these in-process runs: the test process holds every grammar it loaded
  * (workers: 0), which the default 512 MiB of resident memory does not leave room for.
  */
-
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
 
 async function symbolsOf(path: string): Promise<SymbolRecord[]> {
   const parsed = await parseSource(path, FILES[path]);
@@ -150,11 +142,11 @@ Deno.test("nested definitions are children of the function they are in", async (
 
 Deno.test("tools: Go package vars are reached by references; nested names resolve", async () => {
   await withExecutor(FILES, async (ex) => {
-    const refs = await call(ex, "find_references", { symbol_name: "OsExiter" });
+    const refs = await callTool(ex, "find_references", { symbol_name: "OsExiter" });
     const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
     has(lines, "cli/help.go:10 definition");
     has(lines, "cli/app.go:7 call");
-    const writer = await call(ex, "find_references", { symbol_name: "ErrWriter" });
+    const writer = await callTool(ex, "find_references", { symbol_name: "ErrWriter" });
     const reads = (writer.references as Payload[]).map((r) => `${r.file}:${r.line}`);
     has(reads, "cli/app.go:6");
 
@@ -166,10 +158,10 @@ Deno.test("tools: Go package vars are reached by references; nested names resolv
         ["outer.square", "core/lib.rs", 3],
       ] as const
     ) {
-      const explained = await call(ex, "explain_symbol", { symbol_name: name });
+      const explained = await callTool(ex, "explain_symbol", { symbol_name: name });
       const s = explained.symbol as Payload;
       assert.deepEqual([s.file, s.line], [file, line], name);
-      const context = await call(ex, "get_context", { symbol_name: name });
+      const context = await callTool(ex, "get_context", { symbol_name: name });
       assert.deepEqual([context.file, context.line], [file, line], name);
     }
   });
@@ -484,7 +476,7 @@ function withRefs(body: (ex: Executor) => Promise<void>): Promise<void> {
 
 /** `file:line kind resolution` of each reference of a find_references call. */
 async function refsOf(ex: Executor, args: Payload): Promise<string[]> {
-  return refLines(await call(ex, "find_references", args));
+  return refLines(await callTool(ex, "find_references", args));
 }
 
 /** Fails unless every `want` line is among `lines`. */
@@ -544,10 +536,10 @@ Deno.test("references: Python super(), submodules of a package, stdlib beside te
   await withRefs(async (ex) => {
     const save = await refsOf(ex, { symbol_name: "Base.save" });
     has(save, "pkg/core.py:11 call exact");
-    const init = await call(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
+    const init = await callTool(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
     const resolved = (init.imports as Payload[]).map((i) => `${i.line} ${i.resolved}`);
     assert.deepEqual(resolved, ["1 pkg/core.py", "2 pkg/types.py", "3 pkg/progress.py"]);
-    const app = await call(ex, "get_dependencies", { file_path: "app.py" });
+    const app = await callTool(ex, "get_dependencies", { file_path: "app.py" });
     const typing = (app.imports as Payload[]).find((i) => i.module === "typing")!;
     assert.deepEqual([typing.resolved, typing.external], [null, true]);
     const optional = await refsOf(ex, { symbol_name: "Optional" });
@@ -557,7 +549,7 @@ Deno.test("references: Python super(), submodules of a package, stdlib beside te
 
 Deno.test("call graph: overloads, name-only edges, builtins, candidates, include_tests", async () => {
   await withRefs(async (ex) => {
-    const run = await call(ex, "get_call_graph", { symbol_name: "run" });
+    const run = await callTool(ex, "get_call_graph", { symbol_name: "run" });
     // The implementation, not the first @overload stub.
     assert.equal((run.definition as Payload).line, 21);
     const callees = (run.callees as Payload[]).map((c) =>
@@ -576,33 +568,36 @@ Deno.test("call graph: overloads, name-only edges, builtins, candidates, include
       (run.callers as Payload[]).map((c) => `${c.name} ${c.file} ${c.resolution}`),
       ["main app.py exact", "test_run tests/test_app.py exact"],
     );
-    const main = await call(ex, "get_call_graph", { symbol_name: "run", include_tests: false });
+    const main = await callTool(ex, "get_call_graph", { symbol_name: "run", include_tests: false });
     assert.deepEqual((main.callers as Payload[]).map((c) => c.name), ["main"]);
-    const mermaid = await call(ex, "get_call_graph", { symbol_name: "run", format: "mermaid" });
+    const mermaid = await callTool(ex, "get_call_graph", { symbol_name: "run", format: "mermaid" });
     assert.doesNotMatch(String(mermaid.mermaid), /"len"/);
 
     // `thing.tick()`: two project methods of that name, no receiver type: no edge, one
     // candidate for each, and the callee is `unknown`, by name.
     for (const name of ["Counter.tick", "Clock.tick"]) {
-      const tick = await call(ex, "get_call_graph", { symbol_name: name });
+      const tick = await callTool(ex, "get_call_graph", { symbol_name: name });
       assert.deepEqual([(tick.callers as Payload[]).length, tick.unresolved_candidates], [0, 1]);
     }
-    const spin = await call(ex, "get_call_graph", { symbol_name: "spin" });
+    const spin = await callTool(ex, "get_call_graph", { symbol_name: "spin" });
     assert.deepEqual(
       (spin.callees as Payload[]).map((c) => `${c.name} ${c.kind} ${c.resolution} ${c.file}`),
       ["tick unknown name null"],
     );
-    const explained = await call(ex, "explain_symbol", { symbol_name: "Counter.tick" });
+    const explained = await callTool(ex, "explain_symbol", { symbol_name: "Counter.tick" });
     assert.equal(explained.unresolved_candidates, 1);
-    const ex2 = await call(ex, "explain_symbol", { symbol_name: "run" });
+    const ex2 = await callTool(ex, "explain_symbol", { symbol_name: "run" });
     assert.deepEqual(
       (ex2.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`),
       ["main exact", "test_run exact"],
     );
 
-    const refs = await call(ex, "find_references", { symbol_name: "run", include_tests: false });
+    const refs = await callTool(ex, "find_references", {
+      symbol_name: "run",
+      include_tests: false,
+    });
     assert.ok(refLines(refs).every((l) => !l.startsWith("tests/")), refLines(refs).join("\n"));
-    const all = await call(ex, "find_references", { symbol_name: "run" });
+    const all = await callTool(ex, "find_references", { symbol_name: "run" });
     assert.ok(refLines(all).some((l) => l.startsWith("tests/test_app.py:5 call exact")));
     assert.equal(
       Object.values(all.by_resolution as Record<string, number>).reduce((a, b) => a + b),
@@ -620,7 +615,7 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
       "pkg/deco.py:6 read exact",
       "pkg/deco.py:7 call exact",
     ]);
-    const define = await call(ex, "get_call_graph", { symbol_name: "define" });
+    const define = await callTool(ex, "get_call_graph", { symbol_name: "define" });
     assert.deepEqual((define.callees as Payload[]).map((c) => c.name), ["define.wrap"]);
     // `__all__` entries export the name; `import X as X` names it twice.
     const engine = await refsOf(ex, { symbol_name: "Engine" });
@@ -643,7 +638,7 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
       "pkg/fwd.py:9 type exact",
     ]);
     // A plain name that is a function's whole name means the function, not same-named methods.
-    const mark = await call(ex, "find_references", { symbol_name: "MarkFlagFilename" });
+    const mark = await callTool(ex, "find_references", { symbol_name: "MarkFlagFilename" });
     assert.deepEqual(
       (mark.definitions as Payload[]).map((d) => d.qualified_name),
       ["MarkFlagFilename"],
@@ -671,7 +666,7 @@ Deno.test("references and callers: a TS override family is one symbol, labelled 
     assert.deepEqual(await refsOf(ex, { symbol_name: "Sibling.notify" }), [
       "web/sub.ts:18 definition exact",
     ]);
-    const g = await call(ex, "get_call_graph", { symbol_name: "Observer.onSubscribe" });
+    const g = await callTool(ex, "get_call_graph", { symbol_name: "Observer.onSubscribe" });
     assert.deepEqual(
       (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution} ${c.resolved}`),
       ["Subscribable.subscribe inferred true"],
@@ -688,7 +683,7 @@ Deno.test("references and callers: a Go method is reached through the interfaces
       await refsOf(ex, { symbol_name: "BoolFlag.Apply" }),
       ["cobra/flag.go:10 definition exact", "cobra/flag.go:18 call inferred"],
     );
-    const g = await call(ex, "get_call_graph", { symbol_name: "BoolFlag.Apply" });
+    const g = await callTool(ex, "get_call_graph", { symbol_name: "BoolFlag.Apply" });
     assert.deepEqual(
       (g.callers as Payload[]).map((c) => `${c.name} ${c.resolution}`),
       ["applyOne inferred"],
@@ -703,7 +698,7 @@ Deno.test("references and callers: a Go method is reached through the interfaces
 
 Deno.test("call graph: a function assigned to a property is not the bare name (express res.vary)", async () => {
   await withRefs(async (ex) => {
-    const g = await call(ex, "get_call_graph", {
+    const g = await callTool(ex, "get_call_graph", {
       symbol_name: "vary",
       file_path: "web/response.js",
     });

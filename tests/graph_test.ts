@@ -5,18 +5,19 @@ import { stronglyConnected } from "../src/graph/deps.ts";
 import { toMermaid } from "../src/graph/mermaid.ts";
 import { Project } from "../src/index/project.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { cleanup, makeProject, runCli, tempIndexDir, writeFiles } from "./helpers.ts";
+import {
+  callTool,
+  cleanup,
+  makeProject,
+  type Payload,
+  runCli,
+  tempIndexDir,
+  writeFiles,
+} from "./helpers.ts";
 
 const FIXTURE = new URL("./fixtures/graph", import.meta.url).pathname;
 
-type Payload = Record<string, unknown>;
 type Row = Record<string, unknown>;
-
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
 
 async function fails(ex: Executor, tool: string, args: Payload, code: string, re?: RegExp) {
   const r = await ex.execute({ tool_name: tool, arguments: args });
@@ -99,26 +100,26 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
         "csharp/Program.cs": ["1 System -> external System", "2 Shop.Models -> csharp/Models"],
       };
       for (const [file, want] of Object.entries(expect)) {
-        const p = await call(ex, "get_dependencies", { file_path: file });
+        const p = await callTool(ex, "get_dependencies", { file_path: file });
         assert.deepEqual(imports(p), want, file);
       }
-      const util = await call(ex, "get_dependencies", { file_path: "py/app/util.py" });
+      const util = await callTool(ex, "get_dependencies", { file_path: "py/app/util.py" });
       assert.deepEqual(util.imported_by, [
         "py/app/__init__.py",
         "py/app/models.py",
         "py/app/shadow.py",
         "py/main.py",
       ]);
-      const main = await call(ex, "get_dependencies", { file_path: "py/main.py" });
+      const main = await callTool(ex, "get_dependencies", { file_path: "py/main.py" });
       assert.deepEqual(rows(main.imports)[3].names, ["slugify as sl"]);
       assert.deepEqual(
-        (await call(ex, "get_dependencies", { file_path: "go/util/more.go" })).imported_by,
+        (await callTool(ex, "get_dependencies", { file_path: "go/util/more.go" })).imported_by,
         ["go/cmd/main.go"],
       );
     });
 
     await t.step("the whole graph: nodes, edges, external packages, cycles", async () => {
-      const g = await call(ex, "get_dependencies", {});
+      const g = await callTool(ex, "get_dependencies", {});
       assert.equal(g.file, null);
       assert.ok(rows(g.nodes).some((n) => n.file === "py/main.py" && n.imports === 5));
       assert.ok(
@@ -135,7 +136,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
     });
 
     await t.step("references follow imports and aliases, skip shadowing locals", async () => {
-      const p = await call(ex, "find_references", { symbol_name: "slugify" });
+      const p = await callTool(ex, "find_references", { symbol_name: "slugify" });
       assert.equal(p.symbol, "slugify");
       assert.deepEqual(refs(p), [
         "py/app/__init__.py:2 import",
@@ -158,7 +159,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
       assert.equal(first.context, "return slugify(self.name)");
       assert.equal(first.in, "User.save");
 
-      const add = await call(ex, "find_references", { symbol_name: "add" });
+      const add = await callTool(ex, "find_references", { symbol_name: "add" });
       assert.deepEqual(refs(add), [
         "ts/src/app.ts:1 import",
         "ts/src/app.ts:2 import",
@@ -176,7 +177,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
     await t.step(
       "methods are matched to their class through self, this and typed receivers",
       async () => {
-        const save = await call(ex, "find_references", {
+        const save = await callTool(ex, "find_references", {
           symbol_name: "User.save",
           file_path: "py/app/models.py",
         });
@@ -185,25 +186,34 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
           "py/app/models.py:20 call",
           "py/main.py:11 call",
         ]);
-        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Base.save" })), [
-          "py/app/util.py:15 definition",
-        ]);
-        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Calc.plus" })), [
-          "ts/src/app.ts:9 call",
-          "ts/src/lib/math.ts:9 definition",
-        ]);
-        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Stack.Push" })), [
-          "go/cmd/main.go:13 call",
-          "go/util/strings.go:16 definition",
-        ]);
         assert.deepEqual(
-          refs(await call(ex, "find_references", { symbol_name: "Greeter.greet" })),
+          refs(await callTool(ex, "find_references", { symbol_name: "Base.save" })),
+          [
+            "py/app/util.py:15 definition",
+          ],
+        );
+        assert.deepEqual(
+          refs(await callTool(ex, "find_references", { symbol_name: "Calc.plus" })),
+          [
+            "ts/src/app.ts:9 call",
+            "ts/src/lib/math.ts:9 definition",
+          ],
+        );
+        assert.deepEqual(
+          refs(await callTool(ex, "find_references", { symbol_name: "Stack.Push" })),
+          [
+            "go/cmd/main.go:13 call",
+            "go/util/strings.go:16 definition",
+          ],
+        );
+        assert.deepEqual(
+          refs(await callTool(ex, "find_references", { symbol_name: "Greeter.greet" })),
           [
             "ruby/app.rb:4 call",
             "ruby/lib/greeter.rb:2 definition",
           ],
         );
-        const php = await call(ex, "find_references", {
+        const php = await callTool(ex, "find_references", {
           symbol_name: "save",
           file_path: "php/src/Models/User.php",
         });
@@ -211,20 +221,23 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
           "php/src/Http/Controller.php:12 call",
           "php/src/Models/User.php:6 definition",
         ]);
-        assert.deepEqual(refs(await call(ex, "find_references", { symbol_name: "Order.Total" })), [
-          "csharp/Models/Order.cs:5 definition",
-          "csharp/Program.cs:11 call",
-        ]);
+        assert.deepEqual(
+          refs(await callTool(ex, "find_references", { symbol_name: "Order.Total" })),
+          [
+            "csharp/Models/Order.cs:5 definition",
+            "csharp/Program.cs:11 call",
+          ],
+        );
       },
     );
 
     await t.step("an ambiguous name answers every definition; file_path narrows it", async () => {
-      const both = await call(ex, "find_references", { symbol_name: "helper" });
+      const both = await callTool(ex, "find_references", { symbol_name: "helper" });
       assert.deepEqual(rows(both.definitions).map((d) => d.file).sort(), [
         "py/app/util.py",
         "rust/src/util/mod.rs",
       ]);
-      const rust = await call(ex, "find_references", {
+      const rust = await callTool(ex, "find_references", {
         symbol_name: "helper",
         file_path: "rust/src/util/mod.rs",
       });
@@ -236,14 +249,14 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
         "rust/src/util/deep.rs:6 call",
         "rust/src/util/mod.rs:3 definition",
       ]);
-      const limited = await call(ex, "find_references", { symbol_name: "slugify", limit: 3 });
+      const limited = await callTool(ex, "find_references", { symbol_name: "slugify", limit: 3 });
       assert.equal(rows(limited.references).length, 3);
       assert.equal(limited.total, 12);
       assert.equal(limited.truncated, true);
     });
 
     await t.step("calls: callers and callees, depth, unresolved, mermaid, cycles", async () => {
-      const g = await call(ex, "get_call_graph", {
+      const g = await callTool(ex, "get_call_graph", {
         symbol_name: "User.save",
         file_path: "py/app/models.py",
       });
@@ -257,7 +270,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
         "helper:py/app/util.py:true",
         "slugify:py/app/util.py:true",
       ]);
-      const deep = await call(ex, "get_call_graph", {
+      const deep = await callTool(ex, "get_call_graph", {
         symbol_name: "User.save",
         file_path: "py/app/models.py",
         depth: 2,
@@ -280,19 +293,19 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
       assert.match(mermaid, /\["User\.save"\]/);
       assert.doesNotMatch(mermaid, /"bool"/);
 
-      const go = await call(ex, "get_call_graph", { symbol_name: "Reverse" });
+      const go = await callTool(ex, "get_call_graph", { symbol_name: "Reverse" });
       assert.deepEqual(rows(go.callers).map((c) => c.name).sort(), ["Double", "main"]);
-      const rs = await call(ex, "get_call_graph", { symbol_name: "connect" });
+      const rs = await callTool(ex, "get_call_graph", { symbol_name: "connect" });
       assert.deepEqual(rows(rs.callers).map((c) => c.name).sort(), ["go", "start"]);
       assert.deepEqual(rows(rs.callees).filter((c) => c.resolved).map((c) => c.name), ["helper"]);
-      const java = await call(ex, "get_call_graph", { symbol_name: "Helper.assist" });
+      const java = await callTool(ex, "get_call_graph", { symbol_name: "Helper.assist" });
       assert.deepEqual(rows(java.callers).map((c) => c.name), ["Main.main"]);
       assert.deepEqual(rows(java.callees).map((c) => c.name), ["Helper.prepare"]);
-      const c = await call(ex, "get_call_graph", { symbol_name: "square" });
+      const c = await callTool(ex, "get_call_graph", { symbol_name: "square" });
       assert.deepEqual(rows(c.callers).map((x) => `${x.name}:${x.file}`), ["main:c/src/main.c"]);
 
       // a ↔ b: five hops terminate, each node once.
-      const cyc = await call(ex, "get_call_graph", { symbol_name: "a", depth: 5 });
+      const cyc = await callTool(ex, "get_call_graph", { symbol_name: "a", depth: 5 });
       assert.deepEqual(rows(cyc.callers).map((x) => x.name), ["b"]);
       assert.deepEqual(rows(cyc.callees).map((x) => x.name), ["b"]);
     });
@@ -348,7 +361,7 @@ Deno.test("graph: unchanged files are not re-analysed; the graph follows edits",
   const project = await Project.open(root, { indexDir, workers: 0 });
   const ex = await createExecutor(project, { timeoutMs: 0 });
   try {
-    const before = await call(ex, "find_references", { symbol_name: "greet" });
+    const before = await callTool(ex, "find_references", { symbol_name: "greet" });
     assert.deepEqual(refs(before), [
       "a.py:1 import",
       "a.py:3 call",
@@ -359,9 +372,9 @@ Deno.test("graph: unchanged files are not re-analysed; the graph follows edits",
     await writeFiles(root, { "b.py": "import lib\n\nlib.greet('b')\n" });
     const report = await project.reindex();
     assert.equal(report.parsed, 1);
-    const after = await call(ex, "find_references", { symbol_name: "greet" });
+    const after = await callTool(ex, "find_references", { symbol_name: "greet" });
     assert.ok(refs(after).includes("b.py:3 call"), refs(after).join(", "));
-    const deps = await call(ex, "get_dependencies", { file_path: "lib.py" });
+    const deps = await callTool(ex, "get_dependencies", { file_path: "lib.py" });
     assert.deepEqual(deps.imported_by, ["a.py", "b.py", "broken.py"]);
   } finally {
     ex.close();

@@ -59,6 +59,16 @@ export async function withExecutor(
   }
 }
 
+/** A tool's result payload. */
+export type Payload = Record<string, unknown>;
+
+/** Runs one tool through the executor and returns its payload; a failed call fails the test. */
+export async function callTool(ex: Executor, tool: string, args: Payload): Promise<Payload> {
+  const r = await ex.execute({ tool_name: tool, arguments: args });
+  if (!r.success) throw new Error(`${tool} ${JSON.stringify(args)}: ${r.error}`);
+  return r.result_payload;
+}
+
 /** Path of the repository's cli.ts. */
 export const CLI = new URL("../cli.ts", import.meta.url).pathname;
 

@@ -7,7 +7,7 @@
 
 import assert from "node:assert/strict";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { callTool, cleanup, makeProject, type Payload, tempIndexDir } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "app/__init__.py": "",
@@ -156,14 +156,6 @@ const CASES: Case[] = [
   { name: "net::connect", want: at("core/src/lib.rs", "pub fn connect") },
 ];
 
-type Payload = Record<string, unknown>;
-
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
-
 function place(p: unknown): string {
   const o = p as { file: string; line: number };
   return `${o.file}:${o.line}`;
@@ -172,11 +164,11 @@ function place(p: unknown): string {
 /** Where each tool says the name is defined, read from each tool's own payload field. */
 async function definitionByTool(ex: Executor, c: Case): Promise<Record<string, string>> {
   const args = { symbol_name: c.name, ...(c.file ? { file_path: c.file } : {}) };
-  const explain = await call(ex, "explain_symbol", args);
-  const context = await call(ex, "get_context", args);
-  const refs = await call(ex, "find_references", args);
-  const calls = await call(ex, "get_call_graph", args);
-  const search = await call(ex, "search_symbols", {
+  const explain = await callTool(ex, "explain_symbol", args);
+  const context = await callTool(ex, "get_context", args);
+  const refs = await callTool(ex, "find_references", args);
+  const calls = await callTool(ex, "get_call_graph", args);
+  const search = await callTool(ex, "search_symbols", {
     query: c.name,
     ...(c.file ? { path_prefix: c.file } : {}),
   });
@@ -204,7 +196,7 @@ Deno.test("resolver: five tools resolve twenty names to the same definition", as
     });
 
     await t.step("a module path works for references and calls", async () => {
-      const refs = await call(ex, "find_references", { symbol_name: "app.utils.parse_config" });
+      const refs = await callTool(ex, "find_references", { symbol_name: "app.utils.parse_config" });
       assert.equal(refs.symbol, "parse_config");
       const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
       for (
@@ -217,14 +209,14 @@ Deno.test("resolver: five tools resolve twenty names to the same definition", as
       ) {
         assert.ok(lines.includes(want), `${want} not in\n${lines.join("\n")}`);
       }
-      const calls = await call(ex, "get_call_graph", { symbol_name: "app.utils.parse_config" });
+      const calls = await callTool(ex, "get_call_graph", { symbol_name: "app.utils.parse_config" });
       const callers = (calls.callers as Payload[]).map((c) => c.name);
       assert.ok(callers.includes("Loader.read"), callers.join());
       assert.ok(callers.includes("Settings.__init__"), callers.join());
       const callees = (calls.callees as Payload[]).map((c) => c.name);
       assert.deepEqual(callees, ["load"]);
       // ask resolves the names a question spells as code with the same resolver.
-      const ask = await call(ex, "ask", {
+      const ask = await callTool(ex, "ask", {
         question: "What does `app.utils.parse_config` return, and who calls `Loader#read`?",
       });
       const sources = (ask.sources as Payload[]).map(place);
@@ -232,16 +224,16 @@ Deno.test("resolver: five tools resolve twenty names to the same definition", as
     });
 
     await t.step("an ambiguous name answers the best and lists the others", async () => {
-      const e = await call(ex, "explain_symbol", { symbol_name: "format_name" });
+      const e = await callTool(ex, "explain_symbol", { symbol_name: "format_name" });
       const best = place(e.symbol);
       const others = (e.candidates as unknown[]).map(place);
       assert.equal(others.length, 1);
-      const g = await call(ex, "get_call_graph", { symbol_name: "format_name" });
+      const g = await callTool(ex, "get_call_graph", { symbol_name: "format_name" });
       assert.equal(place(g.definition), best);
       assert.deepEqual((g.candidates as unknown[]).map(place), others);
-      const w = await call(ex, "get_context", { symbol_name: "format_name" });
+      const w = await callTool(ex, "get_context", { symbol_name: "format_name" });
       assert.equal(place(w), best);
-      const r = await call(ex, "find_references", { symbol_name: "format_name" });
+      const r = await callTool(ex, "find_references", { symbol_name: "format_name" });
       assert.deepEqual((r.definitions as unknown[]).map(place), [best, ...others]);
     });
 

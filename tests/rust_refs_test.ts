@@ -10,9 +10,7 @@
 
 import assert from "node:assert/strict";
 import type { Executor } from "../src/tools/executor.ts";
-import { withExecutor } from "./helpers.ts";
-
-type Payload = Record<string, unknown>;
+import { callTool, type Payload, withExecutor } from "./helpers.ts";
 
 /** Indexing budget of these in-process runs (workers: 0 keeps every grammar in this process). */
 
@@ -99,15 +97,9 @@ mod tests {
 `,
 };
 
-async function call(ex: Executor, tool: string, args: Payload): Promise<Payload> {
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  assert.ok(r.success, `${tool} ${JSON.stringify(args)}: ${r.error}`);
-  return r.result_payload;
-}
-
 /** `file:line kind resolution` of each reference codectx presents as resolved. */
 async function refsOf(ex: Executor, args: Payload): Promise<string[]> {
-  const p = await call(ex, "find_references", args);
+  const p = await callTool(ex, "find_references", args);
   return (p.references as Payload[])
     .filter((r) => r.resolution !== "name")
     .map((r) => `${r.file}:${r.line} ${r.kind}`);
