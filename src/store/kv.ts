@@ -20,8 +20,12 @@ import { CodectxError } from "../errors.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { formatChange } from "./format.ts";
 
-/** Bump when the stored shapes change; an older store is wiped and rebuilt. */
-export const STORE_FORMAT = 4;
+/**
+ * Bump when the stored shapes change, or what they hold (an older index would answer less);
+ * an older store is wiped and rebuilt. 5: the declared types gained contextual types
+ * (object literals, parameters of functions typed where they stand, type arguments of bases).
+ */
+export const STORE_FORMAT = 5;
 
 const PART_BYTES = 60_000;
 
