@@ -9,6 +9,8 @@
  * @module
  */
 
+import { concatBytes } from "../util/bytes.ts";
+
 /** One frame: what the header says, and the bytes after it. */
 export interface Frame<H> {
   header: H;
@@ -69,7 +71,7 @@ export async function* readFrames<H>(stream: ReadableStream<Uint8Array>): AsyncG
     pieces.push(chunk);
     buffered += chunk.length;
     while (buffered >= need) {
-      let buf = pieces.length === 1 ? pieces[0] : concat(pieces, buffered);
+      let buf = concatBytes(pieces);
       const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
       const size = 4 + view.getUint32(0, true);
       if (buf.length < size) {
@@ -88,14 +90,4 @@ export async function* readFrames<H>(stream: ReadableStream<Uint8Array>): AsyncG
       yield { header, payload };
     }
   }
-}
-
-function concat(pieces: Uint8Array[], length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }

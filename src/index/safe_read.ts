@@ -9,6 +9,8 @@
  * @module
  */
 
+import { concatBytes } from "../util/bytes.ts";
+
 /** Why a project file was not read. */
 export type UnsafeReason =
   | "outside_root"
@@ -173,11 +175,5 @@ async function readAtMost(file: Deno.FsFile, max: number, rel: string): Promise<
     if (size > max) throw new UnsafeFileError("too_large", rel, `it is larger than ${max} bytes`);
     parts.push(buf.slice(0, n));
   }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  return concatBytes(parts);
 }

@@ -17,6 +17,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
+import { concatBytes } from "../util/bytes.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { formatChange } from "./format.ts";
 
@@ -284,7 +285,7 @@ export class Store {
     let expected = -1;
     const flush = () => {
       if (hash && buf.length === expected && wanted.has(hash)) {
-        fn(hash, JSON.parse(decoder.decode(concat(buf))) as T);
+        fn(hash, JSON.parse(decoder.decode(concatBytes(buf))) as T);
       }
     };
     for await (const e of this.kv.list<Uint8Array | number>({ prefix: ["blob", kind] })) {
@@ -492,7 +493,7 @@ export class Store {
       parts.push(e.value);
     }
     if (parts.length !== head.value) return null;
-    return JSON.parse(new TextDecoder().decode(concat(parts))) as T;
+    return JSON.parse(new TextDecoder().decode(concatBytes(parts))) as T;
   }
 
   private async deleteKeys(keys: Deno.KvKey[]): Promise<void> {
@@ -537,18 +538,6 @@ export function storeWriteError(err: unknown, dir: string): Error {
     );
   }
   return err instanceof Error ? err : new Error(text);
-}
-
-function concat(parts: Uint8Array[]): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const len = parts.reduce((a, p) => a + p.length, 0);
-  const out = new Uint8Array(len);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
 }
 
 /** The writer lease: who writes, since when, and when that process started. */
