@@ -70,8 +70,8 @@ export function pointAtMember(
   symbols: readonly SymbolRecord[],
   weight: (term: string) => number,
   similarity?: MemberSimilarity,
+  lines: readonly string[] = chunk.text.split("\n"),
 ): Pointed {
-  const lines = chunk.text.split("\n");
   const whole = own && chunk.startLine <= own.startLine && chunk.endLine >= own.endLine;
   const base: Pointed = {
     line: whole ? own.startLine : chunk.startLine,
@@ -149,10 +149,11 @@ export function overloadImplementation(
   sym: SymbolRecord | undefined,
   chunk: ChunkRecord,
   symbols: readonly SymbolRecord[],
+  lines?: readonly string[],
 ): SymbolRecord | undefined {
   if (!sym || (sym.kind !== "function" && sym.kind !== "method")) return undefined;
   if (sym.startLine < chunk.startLine || sym.endLine > chunk.endLine) return undefined;
-  const lines = chunk.text.split("\n");
+  lines ??= chunk.text.split("\n");
   const last = lines[sym.endLine - chunk.startLine]?.trimEnd() ?? "";
   if (!last.endsWith(";")) return undefined;
   let impl: SymbolRecord | undefined;

@@ -95,16 +95,21 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
   let row = hitRow;
   const symbols = r.table.index.symbolsByFile.get(r.table.chunks[row].file) ?? [];
   let own = chunkSymbol(r.table, row);
-  const impl = overloadImplementation(own, r.table.chunks[row], symbols);
+  // The chunk's text is split once and shared (each read of `text` goes to the text file).
+  let c = r.table.chunks[row];
+  let full = c.text;
+  let lines = full.split("\n");
+  const impl = overloadImplementation(own, c, symbols, lines);
   if (impl) {
     row = rowAt(r.table, row, impl.line);
     own = impl;
+    c = r.table.chunks[row];
+    full = c.text;
+    lines = full.split("\n");
   }
-  const c = r.table.chunks[row];
-  const at = pointAtMember(c, own, symbols, r.termWeight, r.similarity);
-  const lines = c.text.split("\n");
+  const at = pointAtMember(c, own, symbols, r.termWeight, r.similarity, lines);
   const text = at.from === 0 && at.to === lines.length
-    ? c.text
+    ? full
     : lines.slice(at.from, at.to).join("\n");
   const snippet = bestSnippet(text, c.startLine + at.from, r.terms);
   return {
