@@ -247,6 +247,38 @@ export function resolveSymbol(
   name: string,
   opts: ResolveOptions = {},
 ): Resolution {
+  const { matches, wanted, pool, file } = lookup(table, name, opts);
+  if (matches.length === 0) throw notFound(table, name, wanted, pool, file);
+  return {
+    symbol: matches[0],
+    candidates: matches.slice(1, 1 + MAX_CANDIDATES),
+    matches,
+  };
+}
+
+/**
+ * The definitions `name` resolves to, best first, by the rules of {@link resolveSymbol}; an
+ * empty list when nothing matches (no near names are looked for: for callers that rank
+ * names themselves, like `search_symbols`). Throws as it does for an empty name or an
+ * unknown `file`.
+ */
+export function resolveMatches(
+  table: SymbolTable,
+  name: string,
+  opts: ResolveOptions = {},
+): SymbolRecord[] {
+  return lookup(table, name, opts).matches;
+}
+
+/** What a name was read as, and the definitions it matches (sorted). */
+interface Lookup {
+  matches: SymbolRecord[];
+  wanted: string;
+  pool: readonly SymbolRecord[] | null;
+  file: string | undefined;
+}
+
+function lookup(table: SymbolTable, name: string, opts: ResolveOptions): Lookup {
   let file = opts.file || undefined;
   let wanted = normalizeName(name);
   if (name.includes("/")) {
@@ -267,14 +299,7 @@ export function resolveSymbol(
       );
     }
   }
-  const matches = findMatches(table, wanted, pool);
-  if (matches.length === 0) throw notFound(table, name, wanted, pool, file);
-  matches.sort(compareSymbols);
-  return {
-    symbol: matches[0],
-    candidates: matches.slice(1, 1 + MAX_CANDIDATES),
-    matches,
-  };
+  return { matches: findMatches(table, wanted, pool).sort(compareSymbols), wanted, pool, file };
 }
 
 /**

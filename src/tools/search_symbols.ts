@@ -5,7 +5,7 @@
  */
 
 import { z } from "npm:zod@4.1.9";
-import { kindRank, resolveSymbol, type SymbolTable, symbolTable } from "../graph/lookup.ts";
+import { kindRank, resolveMatches, type SymbolTable, symbolTable } from "../graph/lookup.ts";
 import { fuzzyMatch } from "../search/fuzzy.ts";
 import { rankNames } from "../search/name_index.ts";
 import type { SymbolRecord } from "../types.ts";
@@ -99,11 +99,8 @@ function resolvedFirst(
   prefix: string,
   inScope: (s: SymbolRecord) => boolean,
 ): SymbolRecord[] {
-  // A plain name no symbol has, in any case, resolves to nothing: the resolver would only
-  // spell out its nearest names (an edit distance to every name) for an error not shown.
-  if (/^[\p{L}\p{N}_$]+$/u.test(query) && table.byName(query, true).length === 0) return [];
   try {
-    return resolveSymbol(table, query, { file: prefix || undefined }).matches.filter(inScope);
+    return resolveMatches(table, query, { file: prefix || undefined }).filter(inScope);
   } catch {
     return [];
   }
