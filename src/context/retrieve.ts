@@ -5,7 +5,7 @@
  * @module
  */
 
-import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
+import { resolveMatches, symbolTable } from "../graph/lookup.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
 import { splitIdentifier } from "../util/tokens.ts";
 import type { WireSearchItem } from "../search/item.ts";
@@ -63,8 +63,8 @@ export function namedSymbols(index: LoadedIndex, question: string, limit = 5): S
   for (const name of mentionedNames(question)) {
     if (out.length >= limit) break;
     try {
-      const { symbol } = resolveSymbol(table, name);
-      if (symbol.kind !== "section" && !out.includes(symbol)) out.push(symbol);
+      const [symbol] = resolveMatches(table, name);
+      if (symbol && symbol.kind !== "section" && !out.includes(symbol)) out.push(symbol);
     } catch {
       // not a symbol of this project
     }
