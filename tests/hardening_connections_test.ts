@@ -215,3 +215,50 @@ Deno.test("a kept-alive connection is answered when reused at the idle time the 
     await server.shutdown();
   }
 });
+
+Deno.test("shutdown cuts a stream nobody reads at once; a call in flight still gets its answer", async () => {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let endStream!: () => void;
+  const server = await startServer({
+    hostname: "127.0.0.1",
+    port: 0,
+    label: "bridge",
+    // A drain time no test waits out: the stream must be cut because it is not read.
+    limits: { drainMs: 600_000 },
+    build: () => async (req) => {
+      if (new URL(req.url).pathname === "/slow") {
+        await released;
+        return Response.json({ answered: true });
+      }
+      const chunk = enc.encode(`data: ${"x".repeat(64 * 1024)}\n\n`);
+      return new Response(
+        new ReadableStream<Uint8Array>({
+          start(ctrl) {
+            // 16 MiB queued for a client that never reads: more than the socket buffers take.
+            for (let i = 0; i < 256; i++) ctrl.enqueue(chunk);
+            endStream = () => ctrl.close();
+          },
+        }),
+        { headers: { "content-type": "text/event-stream" } },
+      );
+    },
+  });
+  const subscriber = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+  await subscriber.write(
+    enc.encode(`GET /events HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n\r\n`),
+  );
+  await poll("the stream to start", () => Promise.resolve(endStream !== undefined));
+  const slow = fetch(`${server.url}/slow`);
+  await poll("both connections", () => Promise.resolve(server.connections() === 2));
+  endStream(); // what the event hub does at shutdown
+  const stopped = server.shutdown();
+  await poll("the unread stream to be cut", () => Promise.resolve(server.connections() === 1));
+  release();
+  const answer = await slow;
+  assert.equal(answer.status, 200);
+  assert.deepEqual(await answer.json(), { answered: true });
+  await stopped;
+  assert.equal(server.connections(), 0);
+  subscriber.close();
+});

@@ -131,12 +131,49 @@ export async function listenHttp(opts: ListenOptions): Promise<Listener> {
       clearInterval(watchdog);
       server.close();
       const end = performance.now() + drainMs;
+      const stalled = stallWatch();
       while (sockets.size > 0 && performance.now() < end) {
         server.closeIdleConnections();
+        for (const s of sockets) if (stalled(s)) s.destroy();
         await new Promise((r) => setTimeout(r, 50));
       }
       for (const s of sockets) s.destroy();
     },
+  };
+}
+
+/**
+ * The answer each connection is giving now, and the answers that are event streams: on close,
+ * what a connection still owes tells whether it may finish.
+ */
+const answering = new WeakMap<Socket, http.ServerResponse>();
+const eventStreams = new WeakSet<http.ServerResponse>();
+
+/** A connection not read from for this long while closing is cut (its client stopped reading). */
+const STALL_MS = 500;
+
+/**
+ * While closing: tells whether a connection should be cut now. One whose answer is still being
+ * made (a tool call in flight) may finish within the drain time. One whose answer is complete
+ * or is an event stream (which ends at shutdown), but whose client has left bytes unread for
+ * {@link STALL_MS} — a subscriber that does not read — is cut at once instead of holding the
+ * process for the whole drain time (with 500 such subscribers a stop took 10.1 s). A client
+ * that is reading makes progress and keeps its connection until its answer is through.
+ */
+function stallWatch(): (socket: Socket) => boolean {
+  const seen = new WeakMap<Socket, { left: number; since: number }>();
+  return (socket) => {
+    const res = answering.get(socket);
+    if (res && !res.writableEnded && !eventStreams.has(res)) return false;
+    const left = socket.writableLength;
+    if (left === 0) return false;
+    const now = performance.now();
+    const last = seen.get(socket);
+    if (!last || left < last.left) {
+      seen.set(socket, { left, since: now });
+      return false;
+    }
+    return now - last.since >= STALL_MS;
   };
 }
 
@@ -245,6 +282,7 @@ const NO_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** Reads a small body whole (one allocation, no stream), then answers. */
 function receive(req: http.IncomingMessage, res: http.ServerResponse, opts: ListenOptions): void {
+  answering.set(req.socket, res);
   const method = req.method ?? "GET";
   const declared = Number(req.headers["content-length"] ?? -1);
   if (declared === 0 || (declared < 0 && NO_BODY.has(method))) {
@@ -354,6 +392,7 @@ async function pipe(
   headers: Record<string, string>,
   response: Response,
 ): Promise<void> {
+  eventStreams.add(res);
   res.writeHead(response.status, headers);
   res.flushHeaders();
   const reader = body.getReader();
