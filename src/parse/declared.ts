@@ -152,10 +152,16 @@ export function memberType(obj: Node, name: string): string | null {
   return t === null ? null : `${t}.${name}`;
 }
 
-/** The type of an element of `seq` (`=xs[]`), or null. */
+/**
+ * The type of an element of `seq` (`=xs[]`), or null; of a literal that names its sequence
+ * type (Go `range []struct{ in XY }{…}`, `range []*Command{a, b}`), that type's element.
+ */
 export function elementType(seq: Node | null): string | null {
   const t = seq ? valueType(seq) : null;
-  return t === null ? null : `${t}[]`;
+  if (t !== null) return `${t}[]`;
+  const written = seq?.childForFieldName("type");
+  const type = written ? typeName(written.text) : "";
+  return type.startsWith("[]") ? type.slice(2) : null;
 }
 
 /**

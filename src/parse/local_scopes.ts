@@ -242,7 +242,71 @@ function classifyChain(
     }
     return classifyChain(type.slice(1) + rest, stack, fileTypes, selfWords, depth + 1, site);
   }
+  if (SHAPE.test(type)) {
+    // An anonymous struct (a test table's row), a local function: read here.
+    const read = throughShape(type, rest);
+    if (read === null) return rest ? ["expr", null] : ["local", chain];
+    return ["typed", read[1] ? `${read[0]} ${read[1]}` : read[0]];
+  }
   return ["typed", rest ? `${type} ${rest}` : type];
+}
+
+/** A type read by {@link throughShape}: an anonymous struct, a function, sequences of them. */
+const SHAPE = /^(?:\[\])*(?:\{|\(\))/;
+/** A field step (`.name`), an element step (`[]`) or a call at the start of a chain's rest. */
+const SHAPE_STEP = /^(?:\[\]|\(\)|\.([\p{L}_][\p{L}\p{N}_]*))/u;
+
+/**
+ * Steps taken through an anonymous struct type (`{name:T;…}`, see {@link typeName}), a
+ * function's (`()T`: a call gives T) and sequences of them: `[]{flags:[]Flag}` and
+ * `[].flags[]` give `Flag` and no steps left. Returns the first type that is no shape and
+ * the steps left after it, or null when a step does not fit the shape (an unknown field)
+ * or the chain ends inside one.
+ */
+function throughShape(type: string, rest: string): [string, string] | null {
+  let t = type;
+  let r = rest;
+  while (SHAPE.test(t)) {
+    const step = SHAPE_STEP.exec(r);
+    if (!step) return null;
+    if (step[1] === undefined) {
+      if (!t.startsWith(step[0])) return null;
+      t = t.slice(2);
+    } else {
+      const field = t.startsWith("{") ? shapeField(t, step[1]) : undefined;
+      if (field === undefined) return null;
+      t = field;
+    }
+    r = r.slice(step[0].length);
+  }
+  return [t, r];
+}
+
+/** The type of field `name` in a shape (`{name:T;…}`), or undefined. */
+function shapeField(shape: string, name: string): string | undefined {
+  for (const field of splitTop(shape.slice(1, -1), ";")) {
+    const colon = field.indexOf(":");
+    if (field.slice(0, colon) === name) return field.slice(colon + 1);
+  }
+  return undefined;
+}
+
+/** `text` split at `sep` outside brackets and braces. */
+function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "{" || ch === "(" || ch === "[") depth++;
+    else if (ch === "}" || ch === ")" || ch === "]") depth--;
+    else if (depth === 0 && ch === sep) {
+      out.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
 }
 
 /** The head of a chain: a name, with the sigils some languages put on it (`$this`, `@x`, `#f`). */
@@ -346,10 +410,14 @@ export function valueType(value: Node): string | null {
 /**
  * A type's name as the graph resolves it: `Foo<Bar>` → `Foo`, `*Foo` → `Foo`; `pkg.Foo`
  * stays as is; a sequence is `[]` and its element's (Go `[]*Foo`, `[4]Foo`, `map[K]Foo`;
- * `Foo[]`, `Array<Foo>`) → `[]Foo`.
+ * `Foo[]`, `Array<Foo>`) → `[]Foo`; an anonymous struct (Go `struct { flags []Flag }`) is
+ * its shape, each field's name and type: `{flags:[]Flag}`; a Go function type or literal
+ * with a result is `()` and its (first) result's type (`func() *Command {…}` → `()Command`).
  */
 export function typeName(text: string): string {
   const t = text.trim().replace(/^[*&]+/, "");
+  if (STRUCT.test(t)) return structShape(t);
+  if (FUNC.test(t)) return funcType(t);
   const seq = /^(?:\[[^\]]*\]|map\[[^\]]*\])/.exec(t);
   if (seq) return "[]" + typeName(t.slice(seq[0].length));
   const array = /^(?:Readonly)?Array<(.*)>$/s.exec(t);
@@ -357,4 +425,47 @@ export function typeName(text: string): string {
   if (t.endsWith("[]")) return "[]" + typeName(t.slice(0, -2));
   const cut = t.search(/[<[({\s]/);
   return cut > 0 ? t.slice(0, cut) : t;
+}
+
+/** An anonymous struct type (Go `struct { … }`). */
+const STRUCT = /^struct\s*\{[^]*\}$/;
+/** A field list's names and type (`x, y int`); a line of one type alone is an embedded field. */
+const FIELD = /^([\p{L}_][\p{L}\p{N}_]*(?:\s*,\s*[\p{L}_][\p{L}\p{N}_]*)*)\s+(\S[^]*)$/u;
+
+/**
+ * The shape of an anonymous struct, `{name:Type;…}` with each type as {@link typeName}
+ * writes it (no spaces: a receiver's type and its steps are split at the first space).
+ */
+function structShape(text: string): string {
+  const body = text.slice(text.indexOf("{") + 1, text.lastIndexOf("}"))
+    .replace(/`[^`]*`|"(?:[^"\\\n]|\\.)*"/g, "")
+    .replace(/\/\/[^\n]*|\/\*[^]*?\*\//g, "");
+  const fields: string[] = [];
+  for (const line of splitTop(body.replaceAll("\n", ";"), ";")) {
+    const decl = line.trim();
+    if (!decl) continue;
+    const m = FIELD.exec(decl);
+    const type = typeName(m ? m[2] : decl);
+    if (/\s/.test(type)) continue;
+    const names = m ? m[1].split(",").map((n) => n.trim()) : [type.split(".").pop()!];
+    for (const n of names) fields.push(`${n}:${type}`);
+  }
+  return `{${fields.join(";")}}`;
+}
+
+/** A Go function type or literal (`func(a int) (*T, error)`, `func() *T { … }`). */
+const FUNC = /^func\s*\(/;
+
+/** `()` and the type of a function's first result; `func` when it has none. */
+function funcType(text: string): string {
+  const open = text.indexOf("(");
+  const close = matching(text, open);
+  if (close < 0) return "func";
+  let result = text.slice(close + 1);
+  const body = result.indexOf("{");
+  if (body >= 0 && !/^\s*(?:struct|interface)\b/.test(result)) result = result.slice(0, body);
+  result = result.trim();
+  if (result.startsWith("(")) result = splitTop(result.slice(1, result.lastIndexOf(")")), ",")[0];
+  const name = typeName(result.replace(/^[\p{L}_][\p{L}\p{N}_]*\s+(?=\S)/u, ""));
+  return name ? `()${name}` : "func";
 }

@@ -104,6 +104,16 @@
     (composite_literal type: (qualified_type) @local.type)
     (unary_expression operand: (composite_literal type: (qualified_type) @local.type))
   ] .))
+; A table of rows (`tests := []struct{ flags []Flag }{…}`), a sequence or a struct literal:
+; ranged over, its elements' fields are typed.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list .
+    (composite_literal type: [(slice_type) (array_type) (map_type) (struct_type)] @local.type) .))
+; A function literal with a result (`getCmd := func() *Command {…}`): calling it gives one.
+(short_var_declaration
+  left: (expression_list . (identifier) @local.definition .)
+  right: (expression_list . (func_literal result: (_)) @local.type .))
 (short_var_declaration
   left: (expression_list . (identifier) @local.definition)
   right: (expression_list . [(call_expression) (selector_expression) (identifier) (index_expression)] @local.value .))
@@ -123,7 +133,11 @@
   value: (expression_list . [
     (composite_literal type: [(type_identifier) (qualified_type)] @local.type)
     (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @local.type))
+    (composite_literal type: [(slice_type) (array_type) (map_type) (struct_type)] @local.type)
   ] .))
+(var_spec
+  name: (identifier) @local.definition
+  value: (expression_list . (func_literal result: (_)) @local.type .))
 (var_spec
   name: (identifier) @local.definition
   value: (expression_list . [(call_expression) (selector_expression)] @local.value .))
@@ -229,6 +243,31 @@
         (unary_expression operand: (composite_literal type: [(type_identifier) (qualified_type)] @declared.type))
       ] .))))
 
+; A receiver that is a value of a type (`T{}.M()`, `(&T{}).M()`) or in parentheses (`(x).M`,
+; the method expression `(*T).M`).
+(call_expression
+  function: (selector_expression
+    operand: [
+      (composite_literal type: (type_identifier) @reference.receiver.type)
+      (parenthesized_expression [
+        (composite_literal type: (type_identifier) @reference.receiver.type)
+        (unary_expression operand: (composite_literal type: (type_identifier) @reference.receiver.type))
+        (identifier) @reference.receiver
+        (unary_expression operand: (identifier) @reference.receiver)
+      ])
+    ]
+    field: (field_identifier) @reference.call))
+(selector_expression
+  operand: [
+    (composite_literal type: (type_identifier) @reference.receiver.type)
+    (parenthesized_expression [
+      (composite_literal type: (type_identifier) @reference.receiver.type)
+      (unary_expression operand: (composite_literal type: (type_identifier) @reference.receiver.type))
+      (identifier) @reference.receiver
+      (unary_expression operand: (identifier) @reference.receiver)
+    ])
+  ]
+  field: (field_identifier) @reference.read)
 (call_expression function: (identifier) @reference.call)
 (call_expression
   function: (selector_expression operand: (_) @reference.receiver field: (field_identifier) @reference.call))
