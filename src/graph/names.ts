@@ -3,7 +3,8 @@
  * imports (aliases, re-exports, wildcards), its package, the enclosing class (`self.`,
  * `this.`, implicit members) and typed receivers. Language differences come from the
  * resolvers (`scoping`, `implicitThis`, submodules, path heads); this code knows no
- * language. Classes, their bases and members are looked up by `members.ts`.
+ * language. Classes, their bases and members are looked up by `members.ts`; what a single
+ * reference leads to (its receiver, its import statement) by `ref_resolution.ts`.
  *
  * Results are cached per graph, so a name is resolved once per index generation.
  *
@@ -11,10 +12,11 @@
  */
 
 import { refAt } from "../index/graph_part.ts";
-import type { ReferenceRecord, SymbolRecord } from "../types.ts";
+import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
-import { Chains, type ChainValue, isExternal } from "./chains.ts";
+import { Chains } from "./chains.ts";
 import { Members } from "./members.ts";
+import { RefResolution, type RefTargets } from "./ref_resolution.ts";
 import type { Binding, FamilyResolver, ModuleRef } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
 import {
@@ -27,41 +29,10 @@ import {
 } from "./targets.ts";
 
 export { CLASS_LIKE, symbolsOf, type Target } from "./targets.ts";
+export type { RefTargets, Sureness } from "./ref_resolution.ts";
 
-const PATH_SEPARATOR = /\.|::|->|\\/;
 /** Kinds of symbols that may hold an object literal whose methods are their members. */
 const LITERAL_HOLDERS: ReadonlySet<string> = new Set(["constant", "variable"]);
-/** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
-const SUPER = /^super\b/;
-
-/**
- * How sure a resolution is: `exact` through scopes, imports, module paths and the
- * enclosing class; `inferred` through the receiver's likely type (an annotation, a
- * declared type, `x = Foo()`) or the one project-wide definition of a language whose
- * names are global (C, Ruby, PHP…); `name` when only the name matched (a member of a
- * receiver of unknown type, the one member of that name in the project).
- */
-export type Sureness = "exact" | "inferred" | "name";
-
-/** What one reference leads to, and how sure that is. */
-export interface RefTargets {
-  symbols: SymbolRecord[];
-  resolution: Sureness;
-  /** True when it leads outside the project (an external import, a member of one). */
-  external: boolean;
-}
-
-const NOTHING: RefTargets = { symbols: [], resolution: "name", external: false };
-
-function targetsOf(targets: readonly Target[], resolution: Sureness): RefTargets {
-  const symbols = symbolsOf(targets);
-  if (symbols.length) return { symbols, resolution, external: false };
-  return { symbols, resolution, external: targets.some((t) => t.kind === "external") };
-}
-
-function byName(symbols: SymbolRecord[]): RefTargets {
-  return { symbols, resolution: "name", external: false };
-}
 
 /** Resolves names of one graph; get it with {@link namesOf}. */
 export class Names {
@@ -72,10 +43,12 @@ export class Names {
   private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly classes: Members;
   private readonly chains: Chains;
+  private readonly refs: RefResolution;
 
   constructor(readonly graph: CodeGraph) {
     this.classes = new Members(graph, this);
     this.chains = new Chains(graph, this);
+    this.refs = new RefResolution(this, this.chains);
     for (const f of graph.files) {
       f.symbols.forEach((s, i) => {
         this.fileOfSymbol.set(s, f);
@@ -111,138 +84,10 @@ export class Names {
     const key = f.id * 2 ** 22 + i;
     let hit = this.refCache.get(key);
     if (!hit) {
-      hit = this.resolveRecord(f, refAt(f.part, i));
+      hit = this.refs.resolve(f, refAt(f.part, i));
       this.refCache.set(key, hit);
     }
     return hit;
-  }
-
-  private resolveRecord(f: GraphFile, r: ReferenceRecord): RefTargets {
-    if (r.kind === "definition") {
-      const s = f.symbols.find((x) => x.line === r.line && x.name === r.name);
-      return s ? { symbols: [s], resolution: "exact", external: false } : NOTHING;
-    }
-    if (r.kind === "import" && !r.receiverKind) return targetsOf(this.imported(f, r), "exact");
-    if (r.receiver?.includes("|")) {
-      // Receivers to try in turn (`xs.find()`'s result, else an element of xs).
-      let guess: RefTargets = NOTHING;
-      for (const receiver of r.receiver.split("|")) {
-        const found = this.resolveRecord(f, { ...r, receiver });
-        if (found.external || (found.symbols.length && found.resolution !== "name")) return found;
-        if (guess.symbols.length === 0) guess = found;
-      }
-      return guess;
-    }
-    switch (r.receiverKind) {
-      case undefined: {
-        const found = targetsOf(this.name(f, r.name, r.scope, 0, false), "exact");
-        if (found.symbols.length || found.external) return found;
-        const global = this.globalName(f, r.name);
-        return {
-          symbols: global,
-          resolution: global.length === 1 ? "inferred" : "name",
-          external: false,
-        };
-      }
-      case "self": {
-        const cls = this.enclosingClass(f, r.scope);
-        if (!cls) return byName(this.unique(f, r.name));
-        const start = SUPER.test(r.receiver ?? "") ? this.bases(cls) : [cls];
-        const { steps } = this.chains.split(r.receiver ?? "");
-        if (steps.length && !SUPER.test(r.receiver ?? "")) {
-          return this.viaChain(f, r, this.chains.fromInstances(start, steps, false));
-        }
-        for (const c of start) {
-          const m = this.members(c, r.name);
-          if (m.length) return { symbols: m, resolution: "exact", external: false };
-        }
-        return NOTHING;
-      }
-      case "typed": {
-        const receiver = r.receiver ?? "";
-        const space = receiver.indexOf(" ");
-        const type = space < 0 ? receiver : receiver.slice(0, space);
-        const start = this.chains.typeValue(f, type, r.scope);
-        if (start.instances.length === 0 && start.elements.length === 0) {
-          if (isExternal(start)) return { symbols: [], resolution: "inferred", external: true };
-          return byName(this.unique(f, r.name));
-        }
-        const steps = space < 0 ? [] : this.chains.split(receiver.slice(space + 1)).steps;
-        return this.viaChain(f, r, this.chains.fromType(start, steps));
-      }
-      case "name": {
-        const receiver = r.receiver ?? "";
-        if (/[()#[<]/.test(receiver)) {
-          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
-        }
-        const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);
-        const owners = this.path(f, segments, r.scope);
-        if (owners === null) {
-          if (!f.resolver?.implicitThis) return byName(this.unique(f, r.name));
-          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
-        }
-        const found = targetsOf(owners.flatMap((t) => this.memberOfTarget(t, r.name, 0)), "exact");
-        if (found.symbols.length || found.external || owners.length === 0) return found;
-        // Through a variable of declared type (`pkg.Default.m()`).
-        const typed = this.chains.membersOf(
-          { instances: [], elements: [], targets: owners, inferred: true },
-          r.name,
-        );
-        return typed.length ? targetsOf(typed, "inferred") : found;
-      }
-      default:
-        return byName(this.unique(f, r.name));
-    }
-  }
-
-  /**
-   * What a member reached through a receiver chain leads to: the members of the chain's
-   * value, `inferred` when a declared type was followed; by name when the chain leads nowhere.
-   */
-  private viaChain(f: GraphFile, r: ReferenceRecord, v: ChainValue | null): RefTargets {
-    if (v === null) return byName(this.unique(f, r.name));
-    if (isExternal(v)) return { symbols: [], resolution: "inferred", external: true };
-    const symbols = symbolsOf(this.chains.membersOf(v, r.name));
-    if (symbols.length) {
-      return { symbols, resolution: v.inferred ? "inferred" : "exact", external: false };
-    }
-    if (v.targets.some((t) => t.kind === "external")) {
-      return { symbols: [], resolution: "inferred", external: true };
-    }
-    return byName(this.unique(f, r.name));
-  }
-
-  /**
-   * An imported name where it is imported: what the import statement it belongs to binds.
-   * A statement may span lines (`import {\n a,\n} from "m"` is recorded at the line of its
-   * module, Python's `from m import (\n a)` at the first): it is the nearest statement that
-   * names it, as exported (`a` of `{a as b}`) or as bound (`d` of `import d from`). A
-   * statement of an external module binds nothing of the project, even when another
-   * statement imports a project name of the same spelling.
-   */
-  private imported(f: GraphFile, r: ReferenceRecord): Target[] {
-    const binds = (b: Binding) => "name" in b && (b.name === r.name || b.local === r.name);
-    const names = (i: GraphFile["imports"][number]) =>
-      i.bindings.some(binds) ||
-      i.names.some((n) => n === r.name || n.startsWith(`${r.name} as `)) ||
-      i.record.names.some((n) => n.name === r.name || n.alias === r.name);
-    let best: GraphFile["imports"][number] | null = null;
-    for (const i of f.imports) {
-      if (!names(i)) continue;
-      const d = Math.abs(i.record.line - r.line);
-      if (best === null || d < Math.abs(best.record.line - r.line)) best = i;
-    }
-    if (best === null) return [];
-    if (best.external) return [{ kind: "external" }];
-    const out: Target[] = [];
-    for (const i of f.imports) {
-      if (i.record.line !== best.record.line || i.external) continue;
-      const exported = i.bindings.filter((b) => "name" in b && b.name === r.name);
-      for (const b of exported.length ? exported : i.bindings.filter(binds)) {
-        out.push(...this.binding(b, 1));
-      }
-    }
-    return out;
   }
 
   /** The names a symbol is imported by: its own, and `default` for its file's default export. */
@@ -350,7 +195,7 @@ export class Names {
    * A name of a language whose top-level names are global (C, Ruby, PHP…): every
    * top-level definition of that name in the family; empty for other languages.
    */
-  private globalName(f: GraphFile, name: string): SymbolRecord[] {
+  globalName(f: GraphFile, name: string): SymbolRecord[] {
     if (f.resolver?.scoping !== "global") return [];
     return (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
       const g = this.fileOf(s);
@@ -407,7 +252,7 @@ export class Names {
     return out;
   }
 
-  private binding(b: Binding, depth: number): Target[] {
+  binding(b: Binding, depth: number): Target[] {
     switch (b.kind) {
       case "module":
         return [{ kind: "module", module: b.module }];
@@ -522,7 +367,7 @@ export class Names {
    * A member whose receiver is unknown: the one member of that name in the project's
    * files of the same family, if there is exactly one.
    */
-  private unique(f: GraphFile, name: string): SymbolRecord[] {
+  unique(f: GraphFile, name: string): SymbolRecord[] {
     const all = (this.graph.symbolsByName.get(name) ?? []).filter((s) =>
       s.parent !== null && MEMBER_KINDS.has(s.kind) && this.fileOf(s)?.resolver === f.resolver
     );
