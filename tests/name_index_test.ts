@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { rankNames } from "../src/search/name_index.ts";
+import { SymbolColumns } from "../src/index/symbol_columns.ts";
 import { fuzzyMatch } from "../src/search/fuzzy.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { withExecutor } from "./helpers.ts";
@@ -79,6 +80,8 @@ function symbol(name: string, i: number): SymbolRecord {
 
 Deno.test("rankNames finds what a scan of every symbol finds, and the best `need` of it", () => {
   const symbols = names(3000).map(symbol);
+  // One entry per symbol keeps the list order (its files are not contiguous).
+  const columns = SymbolColumns.fromFiles(symbols.map((s) => [s.file, [s]]));
   const queries = [
     "init",
     "Init",
@@ -114,7 +117,7 @@ Deno.test("rankNames finds what a scan of every symbol finds, and the best `need
           .map(({ index, m }) => ({ index, tier: m!.tier, score: m!.score }));
         const best = [...all].sort((a, b) => a.tier - b.tier || b.score - a.score);
         for (const need of [1, 20, 75, 5000]) {
-          const got = rankNames(symbols, field, query, need, scope);
+          const got = rankNames(columns, field, query, need, scope);
           const what = `${query} ${field} need ${need}`;
           assert.equal(got.total, all.length, what);
           const last = best[Math.min(need, best.length) - 1];

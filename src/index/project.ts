@@ -7,20 +7,48 @@
  */
 
 import { CodectxError, errorCode } from "../errors.ts";
-import { defaultIndexHome, type FileEntry, indexDirFor, Store } from "../store/kv.ts";
+import {
+  defaultIndexHome,
+  type FileEntry,
+  indexDirFor,
+  type Manifest,
+  Store,
+} from "../store/kv.ts";
 import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
 import { resolveInRoot } from "./paths.ts";
+import { columnsKey, FileSymbols, loadColumns, storedColumnsKey } from "./symbols_file.ts";
+import type { SymbolColumns } from "./symbol_columns.ts";
 
 /** The index as tools read it: one committed generation, in memory. */
 export interface LoadedIndex {
   generation: number;
   /** Indexed files by path (skipped ones included, with `skipped` set). */
   files: Map<string, FileEntry>;
-  /** Every symbol, files in path order, symbols in source order. */
-  symbols: SymbolRecord[];
-  symbolsByFile: Map<string, SymbolRecord[]>;
+  /**
+   * The symbols as columns (typed arrays and one string table): a symbol is its place in
+   * {@link symbols}; `columns.record(i)` is that same record, made when asked for.
+   */
+  columns: SymbolColumns;
+  /**
+   * Every symbol, files in path order, symbols in source order. Made on first use (every
+   * record at once: the Linux kernel's 3 M take seconds and GB) — a caller that looks up a
+   * few names or files asks {@link columns} or {@link symbolsByFile} instead.
+   */
+  readonly symbols: SymbolRecord[];
+  /** Symbols by indexed file (empty for a file without any), each file's made on first use. */
+  symbolsByFile: ReadonlyMap<string, SymbolRecord[]>;
+  /**
+   * The symbols whose `field`, mapped by `key`, is `value`, in list order: the map of each
+   * `keyName` (one `key` function per name) is built once, over the distinct values only.
+   */
+  symbolsBy(
+    field: "name" | "qualifiedName",
+    keyName: string,
+    key: (value: string) => string,
+    value: string,
+  ): SymbolRecord[];
   /**
    * Chunks are loaded on first use. Their texts are read back from a process-private file
    * when asked for (`store/texts.ts`), not held in memory.
@@ -62,7 +90,9 @@ const GENERATION_TTL_MS = 100;
 export class Project {
   private loaded: LoadedIndex | null = null;
   private running: Promise<IndexReport> | null = null;
-  private symbolCache = new Map<string, SymbolRecord[]>();
+  /** The columns of the last loaded generation, and the blob of each of its files. */
+  private columns: { columns: SymbolColumns; blobs: Map<string, string>; key: string } | null =
+    null;
   private chunkCache = new Map<string, LoadedChunks>();
   /** Where the loaded chunks' texts are (made on the first chunk load). */
   private spill: TextSpill | null = null;
@@ -142,13 +172,19 @@ export class Project {
   private async runOnce(opts: Omit<IndexOptions, "onProgress" | "workers">): Promise<IndexReport> {
     await this.refuseIfOtherWriter();
     try {
-      return await runIndex(this.root, this.store, {
+      const report = await runIndex(this.root, this.store, {
         ...opts,
         workers: this.opts.workers,
         exclude: this.opts.exclude,
         maxMemoryMiB: this.opts.maxMemoryMiB,
         onProgress: (progress) => this.emit({ type: "progress", progress }),
       });
+      // The symbol columns of the new generation are written now, not by the first query.
+      const manifest = await this.store.readCurrent();
+      if (manifest && storedColumnsKey(this.store.dir) !== (await columnsKey(manifest))) {
+        await this.symbolColumns(manifest);
+      }
+      return report;
     } catch (err) {
       // Lost the race for the lease: the other writer's blobs are not ours to remove.
       await this.refuseIfOtherWriter();
@@ -237,10 +273,28 @@ export class Project {
     return resolveInRoot(this.root, input, field);
   }
 
-  /** Closes the store (and the file of chunk texts). */
+  /** Closes the store (and the files of chunk texts and symbols). */
   close(): void {
     this.store.close();
     this.spill?.close();
+    this.columns?.columns.close();
+    this.columns = null;
+  }
+
+  /** The symbol columns of `manifest`'s generation: kept, read from the file, or built. */
+  private async symbolColumns(manifest: Manifest): Promise<SymbolColumns> {
+    const key = await columnsKey(manifest);
+    const prev = this.columns;
+    if (prev?.key === key) return prev.columns;
+    const columns = await loadColumns(this.store, manifest, key, prev);
+    const blobs = new Map<string, string>();
+    for (const f of manifest.files) if (!f.skipped) blobs.set(f.path, f.blob);
+    this.columns = { columns, blobs, key };
+    if (prev) {
+      // A query on the previous generation may still make records from its file a while.
+      Deno.unrefTimer(setTimeout(() => prev.columns.close(), 60_000));
+    }
+    return columns;
   }
 
   private emit(e: Parameters<ProjectListener>[0]): void {
@@ -265,23 +319,9 @@ export class Project {
     for (const f of manifest.files) {
       if (!f.skipped) keys.set(f.path, f.blob);
     }
-    const missing = new Set([...keys.values()].filter((k) => !this.symbolCache.has(k)));
-    await fill<SymbolRecord[]>(
-      this.store,
-      "symbols",
-      missing,
-      (k, v) => this.symbolCache.set(k, v),
-    );
-    const symbolCache = this.symbolCache;
     const wanted = new Set(keys.values());
-    for (const k of [...symbolCache.keys()]) if (!wanted.has(k)) symbolCache.delete(k);
-    const symbolsByFile = new Map<string, SymbolRecord[]>();
-    const symbols: SymbolRecord[] = [];
-    for (const [path, key] of keys) {
-      const list = symbolCache.get(key) ?? [];
-      symbolsByFile.set(path, list);
-      for (const s of list) symbols.push(s);
-    }
+    const columns = await this.symbolColumns(manifest);
+    let all: SymbolRecord[] | null = null;
     let chunksPromise: Promise<ChunkRecord[]> | null = null;
     const store = this.store;
     const chunkCache = this.chunkCache;
@@ -289,8 +329,13 @@ export class Project {
     return {
       generation: manifest.generation,
       files: new Map(manifest.files.map((f) => [f.path, f])),
-      symbols,
-      symbolsByFile,
+      columns,
+      get symbols() {
+        return all ??= columns.allRecords();
+      },
+      symbolsByFile: new FileSymbols(columns),
+      symbolsBy: (field, keyName, key, value) =>
+        columns.lookup(field, key, keyName, value).map((i) => columns.record(i)),
       chunks() {
         chunksPromise ??= (async () => {
           const texts = spill();

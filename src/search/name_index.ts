@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { SymbolRecord } from "../types.ts";
+import type { SymbolColumns } from "../index/symbol_columns.ts";
 import { fuzzyMatch, Tier } from "./fuzzy.ts";
 import { splitIdentifier } from "../util/tokens.ts";
 
@@ -49,7 +49,7 @@ interface NameIndex {
   later: Uint32Array;
 }
 
-const indexes = new WeakMap<readonly SymbolRecord[], Map<NameField, NameIndex>>();
+const indexes = new WeakMap<SymbolColumns, Map<NameField, NameIndex>>();
 
 /** One bit per lower-case letter, digits in four, `_`, and one for everything else. */
 function charBits(lower: string): number {
@@ -64,30 +64,14 @@ function charBits(lower: string): number {
   return bits >>> 0;
 }
 
-function nameIndex(symbols: readonly SymbolRecord[], field: NameField): NameIndex {
-  let byField = indexes.get(symbols);
-  if (!byField) indexes.set(symbols, byField = new Map());
+function nameIndex(columns: SymbolColumns, field: NameField): NameIndex {
+  let byField = indexes.get(columns);
+  if (!byField) indexes.set(columns, byField = new Map());
   const hit = byField.get(field);
   if (hit) return hit;
-  const ids = new Map<string, number>();
-  const of = new Uint32Array(symbols.length);
-  const names: string[] = [];
-  for (let i = 0; i < symbols.length; i++) {
-    const name = symbols[i][field];
-    let id = ids.get(name);
-    if (id === undefined) {
-      id = names.length;
-      ids.set(name, id);
-      names.push(name);
-    }
-    of[i] = id;
-  }
-  const start = new Uint32Array(names.length + 1);
-  for (let i = 0; i < of.length; i++) start[of[i] + 1]++;
-  for (let n = 0; n < names.length; n++) start[n + 1] += start[n];
-  const fill = start.slice(0, names.length);
-  const list = new Uint32Array(symbols.length);
-  for (let i = 0; i < of.length; i++) list[fill[of[i]]++] = i;
+  // The columns group the symbols by distinct value already.
+  const { ids, start, symbols } = columns.fieldGroups(field);
+  const names = Array.from(ids, (id) => columns.string(id));
   const lower = names.map((n) => n.toLowerCase());
   // deno-lint-ignore no-control-regex
   const bits = Uint32Array.from(lower, (n) => /[^\x00-\x7f]/.test(n) ? 0 : charBits(n));
@@ -97,7 +81,7 @@ function nameIndex(symbols: readonly SymbolRecord[], field: NameField): NameInde
     lower,
     bits,
     start,
-    symbols: list,
+    symbols,
     tier: new Uint8Array(n),
     score: new Float64Array(n),
     picked: new Uint32Array(n),
@@ -123,7 +107,7 @@ const HOLDS_QUERY = 1;
 const HOLDS_PARTS = 2;
 
 /**
- * The symbols of `symbols` whose `field` matches `query` ({@link fuzzyMatch}, non-empty),
+ * The symbols of `columns` whose `field` matches `query` ({@link fuzzyMatch}, non-empty),
  * among those `keep` accepts (all without it): how many, and the best `need` of them by
  * tier and score, ties at the end included. Only the names that hold the query's
  * characters in order are looked at, and only those that could rank among the best are
@@ -131,17 +115,17 @@ const HOLDS_PARTS = 2;
  *
  * @example
  * ```ts
- * const { total, hits } = rankNames(index.symbols, "name", "kmalloc", 20);
+ * const { total, hits } = rankNames(index.columns, "name", "kmalloc", 20);
  * ```
  */
 export function rankNames(
-  symbols: readonly SymbolRecord[],
+  columns: SymbolColumns,
   field: NameField,
   query: string,
   need: number,
   keep?: (index: number) => boolean,
 ): RankedNames {
-  const ix = nameIndex(symbols, field);
+  const ix = nameIndex(columns, field);
   const { names, lower, bits, start, tier, score, picked, later } = ix;
   const q = query.toLowerCase();
   const compact = splitIdentifier(query).join("");

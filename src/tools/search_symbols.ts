@@ -34,21 +34,28 @@ export const searchSymbolsTool = defineTool({
   }),
   handler: async ({ query, kind, limit, offset, path_prefix }, { project }) => {
     const index = await project.index();
+    const cols = index.columns;
     const q = (query ?? "").trim();
     const qualified = /[.:]/.test(q);
     const prefix = path_prefix ? project.resolvePath(path_prefix, "path_prefix") : "";
+    // The files under the prefix, once: a symbol is asked about its file's flag.
+    const fileIn = prefix
+      ? Uint8Array.from(cols.files, (f) => Number(f === prefix || f.startsWith(prefix + "/")))
+      : null;
+    const keep = kind || prefix
+      ? (i: number) => (!kind || cols.kindOf(i) === kind) && (!fileIn || fileIn[cols.file[i]] === 1)
+      : undefined;
     const inScope = (s: SymbolRecord) =>
       (!kind || s.kind === kind) &&
       (!prefix || s.file === prefix || s.file.startsWith(prefix + "/"));
     const start = offset ?? 0;
     const end = start + (limit ?? 20);
-    const symbols = index.symbols;
     if (q === "") {
       const top: SymbolRecord[] = [];
       let total = 0;
-      for (const s of symbols) {
-        if (!inScope(s)) continue;
-        if (total >= start && total < end) top.push(s);
+      for (let i = 0; i < cols.count; i++) {
+        if (keep && !keep(i)) continue;
+        if (total >= start && total < end) top.push(cols.record(i));
         total++;
       }
       return { symbols: top.map((s) => ({ ...toWireSymbol(s), score: 1 })), total };
@@ -56,21 +63,28 @@ export const searchSymbolsTool = defineTool({
     const field = qualified ? "qualifiedName" : "name";
     const fq = qualified ? q.replaceAll("::", ".") : q;
     const named = resolvedFirst(symbolTable(index), q, prefix, inScope);
-    const isNamed = new Set(named);
-    const keep = kind || prefix ? (i: number) => inScope(symbols[i]) : undefined;
-    const ranked = rankNames(symbols, field, fq, end + named.length, keep);
+    // Their places in the list (the resolver hands out the columns' own records).
+    const isNamed = new Set(named.map((s) => {
+      const f = cols.fileIndex(s.file);
+      return f < 0 ? -1 : cols.fileStart[f] + cols.fileRecords(f).indexOf(s);
+    }));
+    const ranked = rankNames(cols, field, fq, end + named.length, keep);
     const rest = ranked.hits
-      .map((h) => ({ s: symbols[h.index], tier: h.tier, score: h.score }))
-      .filter((h) => !isNamed.has(h.s))
-      .sort((a, b) =>
-        a.tier - b.tier ||
-        b.score - a.score ||
-        kindRank(a.s.kind) - kindRank(b.s.kind) ||
-        Number(a.s.parent !== null) - Number(b.s.parent !== null) ||
-        a.s.name.length - b.s.name.length ||
-        a.s.file.length - b.s.file.length ||
-        (a.s.file < b.s.file ? -1 : a.s.file > b.s.file ? 1 : a.s.line - b.s.line)
-      );
+      .filter((h) => !isNamed.has(h.index))
+      .sort((a, b) => {
+        const x = a.index;
+        const y = b.index;
+        if (a.tier !== b.tier) return a.tier - b.tier;
+        if (a.score !== b.score) return b.score - a.score;
+        const fx = cols.fileOf(x);
+        const fy = cols.fileOf(y);
+        return kindRank(cols.kindOf(x)) - kindRank(cols.kindOf(y)) ||
+          Number(cols.hasParent(x)) - Number(cols.hasParent(y)) ||
+          cols.nameOf(x).length - cols.nameOf(y).length ||
+          fx.length - fy.length ||
+          (fx < fy ? -1 : fx > fy ? 1 : cols.line[x] - cols.line[y]);
+      })
+      .map((h) => ({ s: cols.record(h.index), tier: h.tier, score: h.score }));
     // A resolved definition comes first with its own match, or as an exact one when the
     // fuzzy match missed it (a module path, `Cls#m`).
     const first: Hit[] = named.map((s) => fuzzyMatch(fq, s[field]) ?? { tier: 0, score: 1 })

@@ -1,0 +1,521 @@
+/**
+ * The symbols of one generation as columns: typed arrays and one string table, not one
+ * object per symbol (the Linux kernel: 3 M symbols, 2.5 GiB as objects). A symbol is its
+ * place in the list (files in manifest order, symbols in source order); its record is made
+ * when a caller asks for it, one file at a time, and kept, so the same symbol is always the
+ * same object.
+ *
+ * The columns are written beside the store (`symbols.bin`, named by what they were built
+ * from) and read back in one go by the next process; signatures and docs stay in that file
+ * and are read when a file's records are made.
+ *
+ * @module
+ */
+
+import type { SymbolKind, SymbolRecord } from "../types.ts";
+
+/** The file, in the index folder, that holds the last built columns. */
+export const SYMBOLS_FILE = "symbols.bin";
+
+const NONE = 0xffffffff;
+const MAGIC = "codectx-symbols-1";
+
+/** Where the signature and doc bytes are: in memory, or in the file they were written to. */
+interface TextBytes {
+  read(start: number, end: number): Uint8Array;
+  close(): void;
+}
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** A string field of a symbol (an id into the string table). */
+export type StringField = "name" | "qualifiedName";
+
+/** Distinct values of a field: `ids[n]` the string, its symbols `symbols[start[n] .. start[n+1])`. */
+export interface FieldGroups {
+  ids: Uint32Array;
+  start: Uint32Array;
+  symbols: Uint32Array;
+}
+
+/** The symbols of one generation. */
+export class SymbolColumns {
+  private readonly made = new Map<number, SymbolRecord[]>();
+  private readonly groups = new Map<StringField, FieldGroups>();
+  private readonly keyed = new Map<string, Map<string, number[]>>();
+  private fileIds: Map<string, number> | null = null;
+
+  /** Columns as {@link ColumnsBuilder} or {@link SymbolColumns.readFile} make them. */
+  constructor(
+    /** The file paths, in manifest order (files without symbols included). */
+    readonly files: readonly string[],
+    /** Symbols of file `f`: `[fileStart[f], fileStart[f + 1])`. */
+    readonly fileStart: Uint32Array,
+    private readonly pool: string,
+    private readonly poolStart: Uint32Array,
+    /** Per symbol: string ids (`parent`: NONE at top level), positions, its file. */
+    readonly name: Uint32Array,
+    readonly qual: Uint32Array,
+    readonly parent: Uint32Array,
+    readonly kind: Uint32Array,
+    readonly lang: Uint32Array,
+    readonly file: Uint32Array,
+    readonly line: Uint32Array,
+    readonly startLine: Uint32Array,
+    readonly endLine: Uint32Array,
+    /** Signature then doc, UTF-8: `[textStart[i], textStart[i] + sigLen[i])`, then to `textStart[i+1]`. */
+    private readonly sigLen: Uint32Array,
+    private readonly textStart: Float64Array,
+    private readonly text: TextBytes,
+  ) {}
+
+  /** How many symbols. */
+  get count(): number {
+    return this.name.length;
+  }
+
+  /** String `id` of the table. */
+  string(id: number): string {
+    return this.pool.slice(this.poolStart[id], this.poolStart[id + 1]);
+  }
+
+  /** Symbol `i`'s name, qualified name, kind, file. */
+  nameOf(i: number): string {
+    return this.string(this.name[i]);
+  }
+  qualifiedNameOf(i: number): string {
+    return this.string(this.qual[i]);
+  }
+  kindOf(i: number): SymbolKind {
+    return this.string(this.kind[i]) as SymbolKind;
+  }
+  fileOf(i: number): string {
+    return this.files[this.file[i]];
+  }
+  hasParent(i: number): boolean {
+    return this.parent[i] !== NONE;
+  }
+
+  /** The index of file `path` in {@link files}, or -1. */
+  fileIndex(path: string): number {
+    this.fileIds ??= new Map(this.files.map((p, f) => [p, f]));
+    return this.fileIds.get(path) ?? -1;
+  }
+
+  /** The records of file `f` (made once; `keep` false: made for the caller alone). */
+  fileRecords(f: number, keep = true): SymbolRecord[] {
+    let list = this.made.get(f);
+    if (list) return list;
+    const from = this.fileStart[f];
+    const to = this.fileStart[f + 1];
+    list = [];
+    if (to > from) {
+      const base = this.textStart[from];
+      const bytes = this.text.read(base, this.textStart[to]);
+      const path = this.files[f];
+      for (let i = from; i < to; i++) {
+        const t0 = this.textStart[i] - base;
+        const t1 = t0 + this.sigLen[i];
+        const t2 = this.textStart[i + 1] - base;
+        list.push({
+          name: this.string(this.name[i]),
+          qualifiedName: this.string(this.qual[i]),
+          kind: this.string(this.kind[i]) as SymbolKind,
+          file: path,
+          line: this.line[i],
+          startLine: this.startLine[i],
+          endLine: this.endLine[i],
+          signature: decoder.decode(bytes.subarray(t0, t1)),
+          doc: t2 > t1 ? decoder.decode(bytes.subarray(t1, t2)) : "",
+          parent: this.parent[i] === NONE ? null : this.string(this.parent[i]),
+          language: this.string(this.lang[i]),
+        });
+      }
+    }
+    if (keep) this.made.set(f, list);
+    return list;
+  }
+
+  /** The record of symbol `i`. */
+  record(i: number): SymbolRecord {
+    const f = this.file[i];
+    return this.fileRecords(f)[i - this.fileStart[f]];
+  }
+
+  /** Every record, in list order (makes them all: for callers that walk every symbol). */
+  allRecords(): SymbolRecord[] {
+    const out: SymbolRecord[] = [];
+    for (let f = 0; f < this.files.length; f++) {
+      for (const s of this.fileRecords(f)) out.push(s);
+    }
+    return out;
+  }
+
+  /** The distinct values of `field` and their symbols, in list order (built once). */
+  fieldGroups(field: StringField): FieldGroups {
+    const hit = this.groups.get(field);
+    if (hit) return hit;
+    const col = field === "name" ? this.name : this.qual;
+    const dense = new Int32Array(this.poolStart.length - 1).fill(-1);
+    const of = new Uint32Array(col.length);
+    let n = 0;
+    for (let i = 0; i < col.length; i++) {
+      let d = dense[col[i]];
+      if (d < 0) d = dense[col[i]] = n++;
+      of[i] = d;
+    }
+    const ids = new Uint32Array(n);
+    for (let s = 0; s < dense.length; s++) if (dense[s] >= 0) ids[dense[s]] = s;
+    const start = new Uint32Array(n + 1);
+    for (let i = 0; i < of.length; i++) start[of[i] + 1]++;
+    for (let k = 0; k < n; k++) start[k + 1] += start[k];
+    const at = start.slice(0, n);
+    const symbols = new Uint32Array(col.length);
+    for (let i = 0; i < of.length; i++) symbols[at[of[i]]++] = i;
+    const groups = { ids, start, symbols };
+    this.groups.set(field, groups);
+    return groups;
+  }
+
+  /**
+   * The symbols whose `field`, mapped by `key`, is `value` — in list order. The map of a
+   * `name` (the same function object each time) is built once over the distinct values.
+   */
+  lookup(
+    field: StringField,
+    key: (value: string) => string,
+    name: string,
+    value: string,
+  ): number[] {
+    const cacheKey = `${field} ${name}`;
+    let map = this.keyed.get(cacheKey);
+    if (!map) {
+      map = new Map();
+      const g = this.fieldGroups(field);
+      for (let n = 0; n < g.ids.length; n++) {
+        const k = key(this.string(g.ids[n]));
+        const list = map.get(k);
+        if (list) list.push(n);
+        else map.set(k, [n]);
+      }
+      this.keyed.set(cacheKey, map);
+    }
+    const groupsOf = map.get(value);
+    if (!groupsOf) return [];
+    const g = this.fieldGroups(field);
+    const out: number[] = [];
+    for (const n of groupsOf) {
+      for (let j = g.start[n]; j < g.start[n + 1]; j++) out.push(g.symbols[j]);
+    }
+    return groupsOf.length > 1 ? out.sort((a, b) => a - b) : out;
+  }
+
+  /** Closes the file the texts are read from. */
+  close(): void {
+    this.text.close();
+  }
+
+  /**
+   * Columns of `files`' symbols (each file's in source order), e.g. read from the store.
+   *
+   * @example
+   * ```ts
+   * const cols = SymbolColumns.fromFiles([["a.py", parsed.symbols]]);
+   * cols.record(0).name;
+   * ```
+   */
+  static fromFiles(files: Iterable<[string, readonly SymbolRecord[]]>): SymbolColumns {
+    const b = new ColumnsBuilder();
+    for (const [path, list] of files) b.add(path, list);
+    return b.finish();
+  }
+
+  /** The columns as bytes (see {@link decode}), named by `key`. */
+  encodeParts(key: string): Uint8Array[] {
+    const textEnd = this.textStart[this.count];
+    const head = encoder.encode(
+      JSON.stringify({
+        magic: MAGIC,
+        key,
+        symbols: this.count,
+        strings: this.poolStart.length - 1,
+        files: this.files.length,
+        text: textEnd,
+      }) + "\n",
+    );
+    const pool = encoder.encode(this.pool);
+    const paths = encoder.encode(this.files.join("\n"));
+    const sizes = new Uint32Array([head.length, pool.length, paths.length, 0]);
+    const cols = [
+      this.poolStart,
+      this.fileStart,
+      this.name,
+      this.qual,
+      this.parent,
+      this.kind,
+      this.lang,
+      this.file,
+      this.line,
+      this.startLine,
+      this.endLine,
+      this.sigLen,
+    ];
+    const out: Uint8Array[] = [new Uint8Array(sizes.buffer), head, pad(head.length)];
+    out.push(
+      new Uint8Array(this.textStart.buffer, this.textStart.byteOffset, this.textStart.byteLength),
+    );
+    for (const c of cols) out.push(new Uint8Array(c.buffer, c.byteOffset, c.byteLength));
+    out.push(pool, paths, this.text.read(0, textEnd));
+    return out;
+  }
+
+  /** The key of the columns written at `path`, or null (reads its head only). */
+  static fileKey(path: string): string | null {
+    try {
+      const file = Deno.openSync(path, { read: true });
+      try {
+        const sizes = new Uint32Array(readAt(file, 0, 16).buffer);
+        const head = JSON.parse(decoder.decode(readAt(file, 16, sizes[0])));
+        return head.magic === MAGIC ? head.key : null;
+      } finally {
+        file.close();
+      }
+    } catch {
+      return null;
+    }
+  }
+
+  /**
+   * Reads the columns written at `path` if they were built from `key`; null when absent,
+   * stale or unreadable. Everything but the signatures and docs is read at once; those are
+   * read from the file when a file's records are made (the file handle stays open).
+   */
+  static readFile(path: string, key: string): SymbolColumns | null {
+    let file: Deno.FsFile | null = null;
+    try {
+      file = Deno.openSync(path, { read: true });
+      const sizes = new Uint32Array(readAt(file, 0, 16).buffer);
+      const head = JSON.parse(decoder.decode(readAt(file, 16, sizes[0])));
+      if (head.magic !== MAGIC || head.key !== key) {
+        file.close();
+        return null;
+      }
+      const n: number = head.symbols;
+      const strings: number = head.strings;
+      const nFiles: number = head.files;
+      let at = 16 + sizes[0] + pad(sizes[0]).length;
+      const words = (strings + 1) + (nFiles + 1) + 10 * n;
+      const body = readAt(file, at, words * 4 + (n + 1) * 8 + sizes[1] + sizes[2]);
+      at += body.length;
+      const buf = body.buffer;
+      const textStart = new Float64Array(buf, 0, n + 1);
+      let off = (n + 1) * 8;
+      const u32 = (len: number) => {
+        const a = new Uint32Array(buf, off, len);
+        off += len * 4;
+        return a;
+      };
+      const poolStart = u32(strings + 1);
+      const fileStart = u32(nFiles + 1);
+      const cols = Array.from({ length: 10 }, () => u32(n));
+      const pool = decoder.decode(new Uint8Array(buf, off, sizes[1]));
+      off += sizes[1];
+      const paths = decoder.decode(new Uint8Array(buf, off, sizes[2]));
+      const files = nFiles === 0 ? [] : paths.split("\n");
+      const textAt = at;
+      const fd = file;
+      const text: TextBytes = {
+        read: (start, end) => readAt(fd, textAt + start, end - start),
+        close: () => fd.close(),
+      };
+      const [name, qual, parent, kind, lang, fileCol, line, startLine, endLine, sigLen] = cols;
+      return new SymbolColumns(
+        files,
+        fileStart,
+        pool,
+        poolStart,
+        name,
+        qual,
+        parent,
+        kind,
+        lang,
+        fileCol,
+        line,
+        startLine,
+        endLine,
+        sigLen,
+        textStart,
+        text,
+      );
+    } catch {
+      try {
+        file?.close();
+      } catch {
+        // already closed
+      }
+      return null;
+    }
+  }
+}
+
+/** Zero bytes that bring `length` to a multiple of 8. */
+function pad(length: number): Uint8Array {
+  return new Uint8Array((8 - (length % 8)) % 8);
+}
+
+function readAt(file: Deno.FsFile, at: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  file.seekSync(at, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < length) {
+    const n = file.readSync(out.subarray(got));
+    if (n === null) throw new Error("symbols file ends early");
+    got += n;
+  }
+  return out;
+}
+
+/** A Uint32Array grown by doubling. */
+function grow<T extends Uint32Array | Float64Array | Uint8Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  let size = a.length || 1024;
+  while (size < need) size *= 2;
+  const out = new (a.constructor as { new (n: number): T })(size);
+  out.set(a);
+  return out;
+}
+
+/** Columns filled file by file, in the order the files are added. */
+export class ColumnsBuilder {
+  private readonly ids = new Map<string, number>();
+  private readonly strings: string[] = [];
+  private readonly files: string[] = [];
+  private fileStart: number[] = [0];
+  private n = 0;
+  private cols = Array.from({ length: 10 }, () => new Uint32Array(1024));
+  private textStart = new Float64Array(1024);
+  private text = new Uint8Array(1 << 16);
+  private textLen = 0;
+
+  private id(s: string): number {
+    let i = this.ids.get(s);
+    if (i === undefined) {
+      i = this.strings.length;
+      this.ids.set(s, i);
+      this.strings.push(s);
+    }
+    return i;
+  }
+
+  private put(s: string): void {
+    if (!s) return;
+    // At most 3 bytes of UTF-8 per UTF-16 unit.
+    this.text = grow(this.text, this.textLen + s.length * 3);
+    this.textLen += encoder.encodeInto(s, this.text.subarray(this.textLen)).written;
+  }
+
+  /** Adds one file and its symbols (in source order). */
+  add(path: string, symbols: readonly SymbolRecord[]): void {
+    const f = this.files.length;
+    this.files.push(path);
+    const need = this.n + symbols.length;
+    this.cols = this.cols.map((c) => grow(c, need));
+    this.textStart = grow(this.textStart, need + 1);
+    const [name, qual, parent, kind, lang, file, line, startLine, endLine, sigLen] = this.cols;
+    for (const s of symbols) {
+      const i = this.n++;
+      name[i] = this.id(s.name);
+      qual[i] = this.id(s.qualifiedName);
+      parent[i] = s.parent === null ? NONE : this.id(s.parent);
+      kind[i] = this.id(s.kind);
+      lang[i] = this.id(s.language);
+      file[i] = f;
+      line[i] = s.line;
+      startLine[i] = s.startLine;
+      endLine[i] = s.endLine;
+      this.textStart[i] = this.textLen;
+      this.put(s.signature);
+      sigLen[i] = this.textLen - this.textStart[i];
+      this.put(s.doc);
+    }
+    this.textStart[this.n] = this.textLen;
+    this.fileStart.push(this.n);
+  }
+
+  /**
+   * The columns, files in the order they were added, or in `order` (paths; those never
+   * added are files without symbols).
+   */
+  finish(order?: readonly string[]): SymbolColumns {
+    if (order) this.reorder(order);
+    const n = this.n;
+    const poolStart = new Uint32Array(this.strings.length + 1);
+    for (let i = 0; i < this.strings.length; i++) {
+      poolStart[i + 1] = poolStart[i] + this.strings[i].length;
+    }
+    const pool = this.strings.join("");
+    const text = this.text.slice(0, this.textLen);
+    const [name, qual, parent, kind, lang, file, line, startLine, endLine, sigLen] = this.cols.map(
+      (c) => c.slice(0, n),
+    );
+    const textStart = this.textStart.slice(0, n + 1);
+    const fileStart = Uint32Array.from(this.fileStart);
+    const files = this.files;
+    this.ids.clear();
+    return new SymbolColumns(
+      files,
+      fileStart,
+      pool,
+      poolStart,
+      name,
+      qual,
+      parent,
+      kind,
+      lang,
+      file,
+      line,
+      startLine,
+      endLine,
+      sigLen,
+      textStart,
+      { read: (start: number, end: number) => text.subarray(start, end), close: () => {} },
+    );
+  }
+
+  /** Puts the files (their symbols and texts) in `order`. */
+  private reorder(order: readonly string[]): void {
+    const at = new Map(this.files.map((p, f) => [p, f]));
+    const n = this.n;
+    const cols = this.cols.map(() => new Uint32Array(Math.max(n, 1)));
+    const textStart = new Float64Array(n + 1);
+    const text = new Uint8Array(Math.max(this.textLen, 1));
+    const fileStart = [0];
+    let i = 0;
+    let t = 0;
+    order.forEach((path, f) => {
+      const old = at.get(path);
+      if (old !== undefined) {
+        const from = this.fileStart[old];
+        const to = this.fileStart[old + 1];
+        for (let k = 0; k < cols.length; k++) cols[k].set(this.cols[k].subarray(from, to), i);
+        cols[5].fill(f, i, i + to - from);
+        const t0 = this.textStart[from];
+        const t1 = this.textStart[to];
+        text.set(this.text.subarray(t0, t1), t);
+        for (let j = from; j < to; j++) textStart[i + j - from] = this.textStart[j] - t0 + t;
+        i += to - from;
+        t += t1 - t0;
+      }
+      fileStart.push(i);
+    });
+    if (i !== n) throw new Error("symbols of a file outside the order");
+    textStart[n] = t;
+    this.cols = cols;
+    this.textStart = textStart;
+    this.text = text;
+    this.fileStart = fileStart;
+    this.files.length = 0;
+    this.files.push(...order);
+  }
+}

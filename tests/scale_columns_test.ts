@@ -1,0 +1,128 @@
+/**
+ * The symbol columns (`src/index/symbol_columns.ts`): the records they make are the ones
+ * they were built from, through `symbols.bin` and back; files put in manifest order; a
+ * file built from other blobs is not read back; and a project's tools answer the same from
+ * a fresh process that reads the file as from the one that built it.
+ */
+
+import assert from "node:assert/strict";
+import { ColumnsBuilder, SymbolColumns } from "../src/index/symbol_columns.ts";
+import { createExecutor } from "../src/tools/executor.ts";
+import type { SymbolRecord } from "../src/types.ts";
+import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+function sym(
+  file: string,
+  name: string,
+  i: number,
+  extra: Partial<SymbolRecord> = {},
+): SymbolRecord {
+  return {
+    name,
+    qualifiedName: i % 2 ? `Outer.${name}` : name,
+    kind: i % 3 ? "function" : "class",
+    file,
+    line: i + 1,
+    startLine: i,
+    endLine: i + 5,
+    signature: `def ${name}(x)`,
+    doc: i % 4 ? "" : `Does ${name} — café ✓`,
+    parent: i % 2 ? "Outer" : null,
+    language: "python",
+    ...extra,
+  };
+}
+
+Deno.test("columns make the records they were built from, written and read back", async () => {
+  const files: [string, SymbolRecord[]][] = [
+    ["a.py", [sym("a.py", "alpha", 0), sym("a.py", "beta", 1), sym("a.py", "alpha", 2)]],
+    ["empty.py", []],
+    ["b/c.py", [sym("b/c.py", "gamma", 3, { signature: "" }), sym("b/c.py", "Alpha", 4)]],
+  ];
+  const built = SymbolColumns.fromFiles(files);
+  const want = files.flatMap(([, l]) => l);
+  assert.deepEqual(built.allRecords(), want);
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/symbols.bin`;
+    const f = Deno.openSync(path, { write: true, create: true });
+    for (const part of built.encodeParts("k1")) f.writeSync(part);
+    f.close();
+    assert.equal(SymbolColumns.fileKey(path), "k1");
+    assert.equal(SymbolColumns.readFile(path, "other key"), null);
+    const back = SymbolColumns.readFile(path, "k1")!;
+    assert.equal(back.count, want.length);
+    assert.deepEqual(back.fileRecords(back.fileIndex("b/c.py")), want.slice(3));
+    assert.deepEqual(back.allRecords(), want);
+    // One object per symbol, however it is reached.
+    assert.equal(back.record(4), back.fileRecords(2)[1]);
+    assert.deepEqual(back.fileRecords(1), []);
+    const lower = (v: string) => v.toLowerCase();
+    assert.deepEqual(back.lookup("name", lower, "lower", "alpha"), [0, 2, 4]);
+    assert.deepEqual(back.lookup("name", (v) => v, "exact", "alpha"), [0, 2]);
+    assert.deepEqual(back.lookup("qualifiedName", (v) => v, "exact", "Outer.beta"), [1]);
+    assert.deepEqual(back.lookup("name", (v) => v, "exact", "nothing"), []);
+    back.close();
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("files added in any order are put in the manifest's order", () => {
+  const b = new ColumnsBuilder();
+  const x = [sym("x.py", "one", 0), sym("x.py", "two", 1)];
+  const y = [sym("y.py", "three", 2)];
+  b.add("y.py", y);
+  b.add("x.py", x);
+  const cols = b.finish(["x.py", "none.py", "y.py"]);
+  assert.deepEqual(cols.files, ["x.py", "none.py", "y.py"]);
+  assert.deepEqual(cols.allRecords(), [...x, ...y]);
+  assert.equal(cols.fileOf(2), "y.py");
+  assert.deepEqual(cols.fileRecords(1), []);
+});
+
+Deno.test("a fresh process reads symbols.bin and answers as the one that built it", async () => {
+  const root = await makeProject({
+    "pkg/session.py":
+      "class Session:\n    def request(self):\n        '''Send it.'''\n        return 1\n",
+    "pkg/util.py": "def request_id():\n    return 2\n\ndef other():\n    return request_id()\n",
+  });
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, embedder: "none", timeoutMs: 0 });
+  const asks = [
+    { query: "request" },
+    { query: "Session.request" },
+    { query: "" },
+    { query: "req", kind: "function" },
+    { query: "r", path_prefix: "pkg/util.py" },
+  ];
+  try {
+    const first = await open();
+    const answers = [];
+    try {
+      await callTool(first, "index_project", {});
+      for (const a of asks) answers.push(await callTool(first, "search_symbols", a));
+    } finally {
+      await first.close();
+    }
+    const stat = await Deno.stat(`${indexDir}/symbols.bin`);
+    assert.ok(stat.size > 0);
+    const second = await open();
+    try {
+      for (const [i, a] of asks.entries()) {
+        assert.deepEqual(await callTool(second, "search_symbols", a), answers[i], a.query);
+      }
+      const named = (answers[1].symbols as { qualified_name: string }[])[0];
+      assert.equal(named.qualified_name, "Session.request");
+    } finally {
+      await second.close();
+    }
+    // The file is not rewritten when nothing changed.
+    assert.equal(
+      (await Deno.stat(`${indexDir}/symbols.bin`)).mtime?.getTime(),
+      stat.mtime?.getTime(),
+    );
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
