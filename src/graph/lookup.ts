@@ -98,6 +98,16 @@ export interface SymbolSource {
   readonly symbolsByFile: ReadonlyMap<string, readonly SymbolRecord[]>;
   /** Indexed files by path (with or without symbols). */
   readonly files: { has(path: string): boolean; keys(): Iterable<string> };
+  /**
+   * The symbols whose field, mapped by `key`, is `value` (a loaded index answers from its
+   * columns, without making every record); without it, groups of {@link symbols} are built.
+   */
+  readonly symbolsBy?: (
+    field: "name" | "qualifiedName",
+    keyName: string,
+    key: (value: string) => string,
+    value: string,
+  ) => readonly SymbolRecord[];
 }
 
 /** The symbols of one index with the lookups the resolver needs, built once. */
@@ -134,6 +144,12 @@ export class SymbolTable {
 
   /** Symbols named `name` (or, `ignoreCase`, named so in any case). */
   byName(name: string, ignoreCase: boolean): readonly SymbolRecord[] {
+    const by = this.source.symbolsBy;
+    if (by) {
+      return ignoreCase
+        ? by("name", "lower", lowerCase, name.toLowerCase())
+        : by("name", "exact", sameText, name);
+    }
     if (ignoreCase) {
       this.lowerNames ??= groupBy(this.symbols, (s) => s.name.toLowerCase());
       return this.lowerNames.get(name.toLowerCase()) ?? [];
@@ -144,6 +160,12 @@ export class SymbolTable {
 
   /** Symbols whose normalised qualified name ends in the part `tail`. */
   byTail(tail: string, ignoreCase: boolean): readonly SymbolRecord[] {
+    const by = this.source.symbolsBy;
+    if (by) {
+      return ignoreCase
+        ? by("qualifiedName", "tail lower", lowerTailOf, tail.toLowerCase())
+        : by("qualifiedName", "tail", tailOf, tail);
+    }
     if (ignoreCase) {
       this.lowerTails ??= groupBy(this.symbols, (s) => lastPart(s).toLowerCase());
       return this.lowerTails.get(tail.toLowerCase()) ?? [];
@@ -154,9 +176,18 @@ export class SymbolTable {
 }
 
 function lastPart(s: SymbolRecord): string {
-  const q = normalizeName(s.qualifiedName);
+  return tailOf(s.qualifiedName);
+}
+
+/** The last part of a normalised qualified name. */
+function tailOf(qualifiedName: string): string {
+  const q = normalizeName(qualifiedName);
   return q.slice(q.lastIndexOf(".") + 1);
 }
+
+const lowerTailOf = (q: string) => tailOf(q).toLowerCase();
+const lowerCase = (v: string) => v.toLowerCase();
+const sameText = (v: string) => v;
 
 function groupBy(
   symbols: readonly SymbolRecord[],
