@@ -9,9 +9,10 @@
  *   deno run -A bench/bridge_load.ts [--path DIR] [--file REL] [--connections 50] [--duration 20]
  *
  * With `--tool semantic_search` it sends `invoke_tool` semantic_search calls with varied
- * queries instead: at least 200 distinct queries made deterministically from the words of the
- * project's own function and class names (split at `_` and case changes). It then waits for
- * the index and (unless `--no-vectors`) for every chunk to have a vector, up to
+ * queries instead: distinct queries made deterministically from the words of the project's own
+ * function and class names (split at `_` and case changes), never one query twice in a run
+ * (past the names, a name plus a word of another name), so no per-query cache answers. It
+ * then waits for the index and (unless `--no-vectors`) for every chunk to have a vector, up to
  * `--vectors-until HH:MM` (UTC) — `vectors_state` from `/health` when it shows it; else (the
  * bridge's `/health` shows only `vectors` and `chunks`) the vectors count as complete when they
  * reach the chunk count or stop growing for `--settle` seconds — and prints the server's memory
@@ -147,6 +148,21 @@ async function projectQueries(dir: string, min: number): Promise<string[]> {
   return out.map((_, i) => out[(i * stride) % out.length]);
 }
 
+/**
+ * The `seq`-th query of a run: the project's names first, then (past them) a name and the
+ * last word of another name, the pairing moving on with each pass — so that no query is
+ * repeated however many requests a run sends, and no per-query cache can answer for the
+ * server (each load prints its requests and how many distinct queries they carried).
+ */
+function queryAt(seq: number): string {
+  const n = queries.length;
+  const base = queries[seq % n];
+  const pass = Math.floor(seq / n);
+  if (pass === 0) return base;
+  const other = queries[(seq % n + pass * 7919) % n].split(" ");
+  return `${base} ${other[other.length - 1 - (pass % other.length)]}`;
+}
+
 /** The vectors deadline: today at HH:MM UTC (epoch ms), or none. */
 function deadline(hhmm: string | undefined): number {
   if (!hhmm) return Infinity;
@@ -246,11 +262,14 @@ try {
   }
 
   let seq = 0;
+  /** Every query sent so far (each load prints how many of its requests were distinct). */
+  const sent = new Set<string>();
   const bodyFor = (mode: string): string => {
     if (tool === "explain_file") {
       return JSON.stringify({ kind: "explain_file", params: { file_path: file } });
     }
-    const query = queries[seq++ % queries.length];
+    const query = queryAt(seq++);
+    sent.add(query);
     const args: Record<string, unknown> = { query, top_k: topK };
     if (mode !== "default") args.mode = mode;
     return JSON.stringify({
@@ -375,6 +394,8 @@ try {
     let notOk = 0;
     const end = performance.now() + seconds * 1000;
     const t0 = performance.now();
+    const seq0 = seq;
+    const distinct0 = sent.size;
     const healthProbe = probeHealth(end);
     const healthApart = probeHealthApart(seconds);
     await Promise.all(
@@ -398,6 +419,8 @@ try {
       failures,
       notOk,
       elapsedS,
+      requests: seq - seq0,
+      distinct: sent.size - distinct0,
       health: await healthProbe,
       healthApart: await healthApart,
     };
@@ -419,13 +442,19 @@ try {
       );
       const what = tool === "explain_file"
         ? `explain_file ${file}`
-        : `invoke_tool semantic_search (top_k ${topK}, mode ${mode}, ${queries.length} varied queries)`;
+        : `invoke_tool semantic_search (top_k ${topK}, mode ${mode}, varied queries)`;
       console.log(
         `bridge load${
           rounds > 1 ? ` round ${round}/${rounds}` : ""
         }: ${connections} connections, ${durationS} s, POST /request ${what}; ${utc()} UTC`,
       );
-      console.log(`  requests      ${sorted.length} (${fmt(sorted.length / r.elapsedS)} req/s)`);
+      console.log(
+        `  requests      ${sorted.length} (${fmt(sorted.length / r.elapsedS)} req/s); ${
+          tool === "semantic_search"
+            ? `${r.requests} sent with ${r.distinct} queries not sent before in this run`
+            : ""
+        }`,
+      );
       console.log(
         `  latency ms    p50 ${fmt(percentile(sorted, 50))}  p90 ${
           fmt(percentile(sorted, 90))

@@ -17,7 +17,7 @@ interface SyncEmbedder extends Embedder {
   embedOne(text: string): Float32Array;
 }
 import { inProcessEmbedder } from "./providers.ts";
-import { type Bm25Params, DEFAULT_BM25 } from "./lexical.ts";
+import { type Bm25Params, DEFAULT_BM25, type LexicalIndex } from "./lexical.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
 import { present } from "./present.ts";
@@ -26,7 +26,8 @@ import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./re
 import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
-import { type Hit, topKOf } from "./vectors.ts";
+import { type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
+import { searchWorkers } from "./search_pool.ts";
 
 /** Which side(s) of the ranked search to use. */
 export type RankedMode = "hybrid" | "lexical" | "dense";
@@ -134,6 +135,7 @@ export function validateSearch(query: unknown, opts: SearchOptions): void {
 }
 
 const classesOf = new WeakMap<ChunkTable, FileClass[]>();
+const weightsOf = new WeakMap<ChunkTable, Map<string, Float32Array>>();
 
 /**
  * Per file of the table, the factor of its scores under the filters and the scope, 0 when
@@ -164,11 +166,13 @@ function fileWeights(project: Project, table: ChunkTable, opts: SearchOptions): 
       );
     }
   }
-  let classes = classesOf.get(table);
-  if (!classes) {
-    classes = table.files.map((f) => fileClass(f.path, f.language));
-    classesOf.set(table, classes);
-  }
+  const classes = fileClasses(table);
+  // The same filters give the same weights: kept per table (the last few filter sets).
+  const key = JSON.stringify([prefix, language, opts.scope ?? "", opts.include_tests ?? false]);
+  let cached = weightsOf.get(table);
+  if (!cached) weightsOf.set(table, cached = new Map());
+  const hit = cached.get(key);
+  if (hit) return hit;
   const byClass = classWeights(opts.scope, opts.include_tests);
   const out = new Float32Array(table.files.length);
   table.files.forEach((f, i) => {
@@ -177,7 +181,19 @@ function fileWeights(project: Project, table: ChunkTable, opts: SearchOptions): 
       (language === "" || f.language === language);
     out[i] = ok ? byClass[classes[i]] ?? 0 : 0;
   });
+  if (cached.size >= 16) cached.delete(cached.keys().next().value!);
+  cached.set(key, out);
   return out;
+}
+
+/** The class (code, docs, tests…) of each file of the table, made once per table. */
+export function fileClasses(table: ChunkTable): FileClass[] {
+  let classes = classesOf.get(table);
+  if (!classes) {
+    classes = table.files.map((f) => fileClass(f.path, f.language));
+    classesOf.set(table, classes);
+  }
+  return classes;
 }
 
 /** Both sides' scores for one query, before fusion. */
@@ -242,6 +258,40 @@ export async function retrieve(
   opts: SearchOptions = {},
   fusion: FusionParams = DEFAULT_FUSION,
 ): Promise<Retrieved> {
+  const g = await gather(project, query, opts, fusion);
+  return { ...retrieveFrom(g.sources, query, opts, fusion), similarity: g.similarity };
+}
+
+/** What a ranked search of one query reads, gathered on the main thread. */
+export interface RetrieveSources {
+  table: ChunkTable;
+  mode: RankedMode;
+  /** Factor of each file's scores (scope), 0 for files the filters leave out. */
+  fileWeight: Float32Array;
+  /** The lexical index (null in dense mode). */
+  lexical: LexicalIndex | null;
+  /** The vectors of the generation and the query's vector (null: lexical side alone). */
+  vectors: FlatVectorIndex | null;
+  qv: Float32Array | null;
+  progress: VectorProgress;
+}
+
+/** The sources of a query, and what presenting its results needs besides. */
+export interface Gathered {
+  sources: RetrieveSources;
+  similarity?: MemberSimilarity;
+}
+
+/**
+ * Stage 1, the part bound to the project: the table, the filters' file weights, the
+ * vectors (starting the background embedding), the query's vector, the lexical index.
+ */
+export async function gather(
+  project: Project,
+  query: string,
+  opts: SearchOptions = {},
+  fusion: FusionParams = DEFAULT_FUSION,
+): Promise<Gathered> {
   validateSearch(query, opts);
   const mode = opts.mode ?? "hybrid";
   if (mode === "exact" || mode === "regex") {
@@ -249,12 +299,6 @@ export async function retrieve(
   }
   const table = await chunkTable(project);
   const fileWeight = fileWeights(project, table, opts);
-  const classes = classesOf.get(table)!;
-  const isDocs = (row: number) => classes[table.fileOfRow[row]] === "docs";
-  const accept = (row: number) => fileWeight[table.fileOfRow[row]] > 0;
-  const n = table.chunks.length;
-  const C = Math.max(fusion.candidates, (opts.top_k ?? 10) * 5);
-  const qTokens = queryTokens(query);
 
   // Dense side: vectors of this generation, if the embedder has any yet.
   const sync = projectVectors(project);
@@ -272,19 +316,71 @@ export async function retrieve(
       "mode 'dense' needs vectors, but this project's embedder is 'none'; use mode lexical or hybrid",
     );
   }
-  let dense: Float32Array | null = null;
-  let denseTop: Hit[] = [];
   let similarity: MemberSimilarity | undefined;
   const vectors = mode === "lexical" ? null : sync.vectorsFor(table);
   const qv = vectors && vectors.index.count > 0 ? await embedQuery(vectors.choice, query) : null;
   if (vectors && qv) {
-    // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
-    ({ scores: dense, top: denseTop } = vectors.index.nearest(qv, C, accept));
     similarity = memberSimilarity(vectors.choice, await inProcessEmbedder(vectors.choice), qv);
+  }
+  const lexical = mode === "dense" ? null : await lexicalIndexFor(project, table, fusion.bm25);
+  return {
+    sources: {
+      table,
+      mode,
+      fileWeight,
+      lexical,
+      vectors: qv ? vectors!.index : null,
+      qv,
+      progress: sync.progress(),
+    },
+    similarity,
+  };
+}
+
+/** The query's terms, and each one's weight for pointing at members (its idf). */
+export function queryTerms(
+  query: string,
+  lexical: LexicalIndex | null,
+  rows: number,
+  tokens: readonly string[] = queryTokens(query),
+): { terms: ReadonlySet<string>; termWeight: (term: string) => number } {
+  const terms = new Set(tokens);
+  const n1 = Math.max(1, rows);
+  const termWeight = (t: string) => {
+    if (!terms.has(t)) return 0;
+    if (!lexical) return 1;
+    const df = lexical.df(t);
+    return Math.log(1 + (n1 - df + 0.5) / (df + 0.5));
+  };
+  return { terms, termWeight };
+}
+
+/**
+ * Stage 1, the scoring: every row on the side(s) of `src.mode`, with the filters, and each
+ * side's best candidates. Reads only `src` (no project, no store): a search worker runs it
+ * over the same arrays in shared memory.
+ */
+export function retrieveFrom(
+  src: RetrieveSources,
+  query: string,
+  opts: SearchOptions = {},
+  fusion: FusionParams = DEFAULT_FUSION,
+): Retrieved {
+  const { table, mode, fileWeight, lexical, vectors, qv } = src;
+  const classes = fileClasses(table);
+  const isDocs = (row: number) => classes[table.fileOfRow[row]] === "docs";
+  const accept = (row: number) => fileWeight[table.fileOfRow[row]] > 0;
+  const n = table.chunks.length;
+  const C = Math.max(fusion.candidates, (opts.top_k ?? 10) * 5);
+  const qTokens = queryTokens(query);
+  let dense: Float32Array | null = null;
+  let denseTop: Hit[] = [];
+  if (vectors && qv) {
+    // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
+    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, accept));
   }
 
   // Lexical side.
-  const lexical = mode === "dense" ? null : await lexicalIndexFor(project, table, fusion.bm25);
   let lex: Float32Array | null = null;
   let lexTop: Hit[] = [];
   let lexMax = 0;
@@ -296,7 +392,7 @@ export async function retrieve(
     lex = l;
     lexTop = topKOf(l, C, 0, accept);
     // The lexical candidates get their dense score too (the shortlist may miss them).
-    if (vectors && qv && dense) vectors.index.scoreRows(qv, lexTop.map((h) => h.row), dense);
+    if (vectors && qv && dense) vectors.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }
   const qIds = new Set(lexical ? qTokens.map((t) => lexical.termId(t)).filter((i) => i >= 0) : []);
   const nameCover = (row: number) => {
@@ -307,14 +403,7 @@ export async function retrieve(
     for (const id of ids) if (qIds.has(id)) hit++;
     return hit / ids.length;
   };
-  const terms = new Set(qTokens);
-  const n1 = Math.max(1, n);
-  const termWeight = (t: string) => {
-    if (!terms.has(t)) return 0;
-    if (!lexical) return 1;
-    const df = lexical.df(t);
-    return Math.log(1 + (n1 - df + 0.5) / (df + 0.5));
-  };
+  const { terms, termWeight } = queryTerms(query, lexical, n, qTokens);
   let coverMax = 0;
   const idOf = new Map<number, number>();
   if (lexical) {
@@ -347,8 +436,7 @@ export async function retrieve(
     queryInName,
     terms,
     termWeight,
-    similarity,
-    vectors: sync.progress(),
+    vectors: src.progress,
   };
 }
 
@@ -535,6 +623,8 @@ export async function searchProject(
   query: string,
   opts: SearchOptions = {},
   fusion: FusionParams = DEFAULT_FUSION,
+  /** Aborted past the call's time limit: a worker scoring the query is stopped. */
+  signal?: AbortSignal,
 ): Promise<SearchOutcome> {
   validateSearch(query, opts);
   if (opts.mode === "exact" || opts.mode === "regex") {
@@ -549,15 +639,23 @@ export async function searchProject(
       vectors: projectVectors(project).progress(),
     };
   }
-  const r = await retrieve(project, query, opts, fusion);
+  const g = await gather(project, query, opts, fusion);
+  const { sources } = g;
   const k = opts.top_k ?? 10;
-  const snippets = present(r, fuse(r, fusion, 2 * k), k, opts.threshold ?? 0);
+  // Scoring and fusion in a search worker when one holds this generation (the default
+  // fusion only), else here; the results are the same.
+  const workers = fusion === DEFAULT_FUSION ? searchWorkers(project) : null;
+  const fused = await workers?.fuse(sources, query, opts, 2 * k, signal) ??
+    fuse(retrieveFrom(sources, query, opts, fusion), fusion, 2 * k);
+  const { terms, termWeight } = queryTerms(query, sources.lexical, sources.table.chunks.length);
+  const presentable = { table: sources.table, terms, termWeight, similarity: g.similarity };
+  const snippets = present(presentable, fused, k, opts.threshold ?? 0);
   return {
     query,
     snippets,
     index_state: await project.state(),
-    mode: r.mode,
-    vectors: r.vectors,
+    mode: sources.mode,
+    vectors: sources.progress,
   };
 }
 

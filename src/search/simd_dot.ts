@@ -60,6 +60,27 @@ const DOT_WASM = new Uint8Array([
   ...section(10, [0x01, ...leb(DOT_BODY.length), ...DOT_BODY]),
 ]);
 
+/**
+ * The same module importing a shared memory (limits: shared, 1 page up to 4 GiB), so that
+ * workers can scan the rows the main thread holds (a memory over a SharedArrayBuffer).
+ */
+function sharedVariant(bytes: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  // Our modules' sections are under 128 bytes but the code: one length byte each until then.
+  let at = 8;
+  while (bytes[at] !== 2) at += 2 + bytes[at + 1];
+  const imports = [...bytes.subarray(at + 2, at + 2 + bytes[at + 1])];
+  // The one import ends with its limits: no maximum (0x00), at least 1 page (0x01).
+  const limits = [0x03, 0x01, 0x80, 0x80, 0x04]; // shared, 1 page up to 65,536 pages
+  const content = [...imports.slice(0, -2), ...limits];
+  return new Uint8Array([
+    ...bytes.subarray(0, at),
+    ...section(2, content),
+    ...bytes.subarray(at + 2 + bytes[at + 1]),
+  ]);
+}
+
+const sharedVariants = new Map<Uint8Array<ArrayBuffer>, Uint8Array<ArrayBuffer>>();
+
 const compiled = new Map<Uint8Array<ArrayBuffer>, WebAssembly.Module | null>();
 
 /** A kernel module compiled once, or null where the runtime lacks what it uses (SIMD). */
@@ -84,13 +105,51 @@ function instantiate(
   wasm: Uint8Array<ArrayBuffer>,
   name: string,
   bytes: number,
-): { buffer: ArrayBufferLike; fn: (...args: number[]) => void } | null {
-  const module = kernel(wasm);
+  share = false,
+): Instance | null {
   const pages = Math.ceil(bytes / 65536);
-  if (!module || pages > 65536) return null;
-  const mem = new WebAssembly.Memory({ initial: pages });
-  const instance = new WebAssembly.Instance(module, { env: { mem } });
-  return { buffer: mem.buffer, fn: instance.exports[name] as (...args: number[]) => void };
+  if (pages > 65536) return null;
+  if (share) {
+    try {
+      const mem = new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true });
+      const k = attach(wasm, name, mem);
+      if (k) return k;
+    } catch {
+      // No shared memory here: a memory of this thread's own.
+    }
+  }
+  if (!kernel(wasm)) return null;
+  return attach(wasm, name, new WebAssembly.Memory({ initial: pages }));
+}
+
+/** A kernel instance and the memory it works in. */
+interface Instance {
+  memory: WebAssembly.Memory;
+  buffer: ArrayBufferLike;
+  fn: (...args: number[]) => void;
+}
+
+/** An instance of a kernel over an existing memory (shared: one made by another thread). */
+function attach(
+  wasm: Uint8Array<ArrayBuffer>,
+  name: string,
+  memory: WebAssembly.Memory,
+): Instance | null {
+  const shared = typeof SharedArrayBuffer !== "undefined" &&
+    memory.buffer instanceof SharedArrayBuffer;
+  let bytes = wasm;
+  if (shared) {
+    if (!sharedVariants.has(wasm)) sharedVariants.set(wasm, sharedVariant(wasm));
+    bytes = sharedVariants.get(wasm)!;
+  }
+  const module = kernel(bytes);
+  if (!module) return null;
+  const instance = new WebAssembly.Instance(module, { env: { mem: memory } });
+  return {
+    memory,
+    buffer: memory.buffer,
+    fn: instance.exports[name] as (...args: number[]) => void,
+  };
 }
 
 /** Float32 rows in WebAssembly memory, scanned by the SIMD kernel. */
@@ -176,6 +235,8 @@ const DOT8_WASM = new Uint8Array([
 
 /** Int8 rows in WebAssembly memory and the kernel that scores picked rows against a query. */
 export interface Int8Scan {
+  /** The memory of the rows (shared when made for several threads). */
+  memory: WebAssembly.Memory;
   /** rows × stride int8 at offset 0. */
   data: Int8Array;
   /** The query, `stride` int16 (zero past the dimensions). */
@@ -192,17 +253,46 @@ export interface Int8Scan {
  * Memory for `rows` int8 rows of `stride` values (a multiple of 16) and the kernel, or null
  * where WebAssembly SIMD is missing, there are no rows, or they exceed 4 GiB.
  */
-export function int8Scan(rows: number, stride: number): Int8Scan | null {
+export function int8Scan(rows: number, stride: number, slots = 1): Int8Scan | null {
   if (rows === 0 || stride % 16 !== 0) return null;
+  const k = instantiate(DOT8_WASM, "dot8", int8Layout(rows, stride, slots - 1).end, slots > 1);
+  return k && int8View(k, rows, stride, 0);
+}
+
+/**
+ * Where slot `slot`'s query, row numbers and scores lie after the rows: each thread that
+ * scans the same rows works in a slot of its own.
+ */
+function int8Layout(rows: number, stride: number, slot: number) {
   const dataBytes = Math.ceil((rows * stride) / 16) * 16;
-  const queryAt = dataBytes;
+  const slotBytes = stride * 2 + rows * 8;
+  const queryAt = dataBytes + slot * slotBytes;
   const idsAt = queryAt + stride * 2;
   const outAt = idsAt + rows * 4;
-  const k = instantiate(DOT8_WASM, "dot8", outAt + rows * 4);
-  if (!k) return null;
+  return { queryAt, idsAt, outAt, end: outAt + rows * 4 };
+}
+
+/**
+ * The int8 rows of `memory` (made by {@link int8Scan} with more than `slot` slots, maybe in
+ * another thread), scanned in slot `slot`.
+ */
+export function int8ScanAt(
+  memory: WebAssembly.Memory,
+  rows: number,
+  stride: number,
+  slot: number,
+): Int8Scan | null {
+  const k = attach(DOT8_WASM, "dot8", memory);
+  if (!k || int8Layout(rows, stride, slot).end > memory.buffer.byteLength) return null;
+  return int8View(k, rows, stride, slot);
+}
+
+function int8View(k: Instance, rows: number, stride: number, slot: number): Int8Scan {
+  const { queryAt, idsAt, outAt } = int8Layout(rows, stride, slot);
   // dot8(q, a, ids, count, rowBytes, out)
   const dot8 = k.fn;
   return {
+    memory: k.memory,
     data: new Int8Array(k.buffer, 0, rows * stride),
     query: new Int16Array(k.buffer, queryAt, stride),
     ids: new Int32Array(k.buffer, idsAt, rows),
@@ -246,6 +336,8 @@ const HAM_WASM = new Uint8Array([
 
 /** Bit codes of rows in WebAssembly memory and the kernel that counts differing bits. */
 export interface HammingScan {
+  /** The memory of the codes (shared when made for several threads). */
+  memory: WebAssembly.Memory;
   /** rows × `words` 64-bit words of code (as bytes), at offset 0. */
   codes: Uint8Array;
   /** The query's code. */
@@ -260,16 +352,38 @@ export interface HammingScan {
  * Memory for `rows` codes of `bits` bits (rounded up to 64) and the Hamming kernel, or
  * null where WebAssembly is missing or there are no rows.
  */
-export function hammingScan(rows: number, bits: number): HammingScan | null {
+export function hammingScan(rows: number, bits: number, slots = 1): HammingScan | null {
   if (rows === 0) return null;
+  const k = instantiate(HAM_WASM, "ham", hammingLayout(rows, bits, slots - 1).end, slots > 1);
+  return k && hammingView(k, rows, bits, 0);
+}
+
+/** Where slot `slot`'s query code and distances lie after the codes. */
+function hammingLayout(rows: number, bits: number, slot: number) {
   const rowBytes = Math.ceil(bits / 64) * 8;
-  const queryAt = rows * rowBytes;
+  const queryAt = rows * rowBytes + slot * (rowBytes + rows * 4);
   const outAt = queryAt + rowBytes;
-  const k = instantiate(HAM_WASM, "ham", outAt + rows * 4);
-  if (!k) return null;
+  return { rowBytes, queryAt, outAt, end: outAt + rows * 4 };
+}
+
+/** The codes of `memory` (made by {@link hammingScan}, maybe in another thread), in `slot`. */
+export function hammingScanAt(
+  memory: WebAssembly.Memory,
+  rows: number,
+  bits: number,
+  slot: number,
+): HammingScan | null {
+  const k = attach(HAM_WASM, "ham", memory);
+  if (!k || hammingLayout(rows, bits, slot).end > memory.buffer.byteLength) return null;
+  return hammingView(k, rows, bits, slot);
+}
+
+function hammingView(k: Instance, rows: number, bits: number, slot: number): HammingScan {
+  const { rowBytes, queryAt, outAt } = hammingLayout(rows, bits, slot);
   // ham(q, a, rows, rowBytes, out)
   const ham = k.fn;
   return {
+    memory: k.memory,
     codes: new Uint8Array(k.buffer, 0, rows * rowBytes),
     query: new Uint8Array(k.buffer, queryAt, rowBytes),
     out: new Int32Array(k.buffer, outAt, rows),

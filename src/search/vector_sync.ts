@@ -27,6 +27,7 @@ import {
 } from "./vector_store.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import { workerEmbedder } from "./worker_embedder.ts";
+import { searchWorkers } from "./search_pool.ts";
 
 /** How far the vectors of the current generation are. */
 export interface VectorProgress {
@@ -314,7 +315,9 @@ export class VectorSync {
     };
     this.report(true);
     const dims = await this.dimensions(choice, prev);
-    const index = new FlatVectorIndex(rows, dims, "int8");
+    // A server's search workers scan the sealed vectors too, each in a slot of its own.
+    const workers = searchWorkers(this.project)?.size ?? 0;
+    const index = new FlatVectorIndex(rows, dims, "int8", true, 1 + workers);
     const hashes = new Array<string>(rows).fill("");
     this.current = { generation: table.generation, choice, index, table, hashes };
     this.status.dimensions = dims;

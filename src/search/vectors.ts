@@ -15,8 +15,10 @@
 import {
   type HammingScan,
   hammingScan,
+  hammingScanAt,
   type Int8Scan,
   int8Scan,
+  int8ScanAt,
   type SimdScan,
   simdScan,
 } from "./simd_dot.ts";
@@ -54,6 +56,34 @@ export interface Nearest {
 /** Rows a sealed index scores exactly for `nearest(q, k)`, by default: max(this, 4k). */
 export const MIN_SHORTLIST = 1000;
 
+/**
+ * A sealed int8 index as other threads attach to it (`FlatVectorIndex.attach`): its rows,
+ * scales, presence and codes in shared memory, nothing copied.
+ */
+export interface SharedVectors {
+  rows: number;
+  dimensions: number;
+  filled: number;
+  /** Threads that can scan at once (each in a slot of its own; the owner uses slot 0). */
+  slots: number;
+  rowsMemory: WebAssembly.Memory;
+  codesMemory: WebAssembly.Memory;
+  scales: Float32Array;
+  present: Uint8Array;
+  mean: Float32Array;
+}
+
+/** A typed array of `n` elements over a SharedArrayBuffer when sharing (else a plain one). */
+function sharedArray<T>(
+  make: new (buffer: ArrayBufferLike) => T,
+  n: number,
+  bytesPer: number,
+  share: boolean,
+): T {
+  const canShare = share && typeof SharedArrayBuffer !== "undefined";
+  return new make(canShare ? new SharedArrayBuffer(n * bytesPer) : new ArrayBuffer(n * bytesPer));
+}
+
 /** A fixed number of rows of `dimensions` each; a row is absent until set. */
 export class FlatVectorIndex {
   readonly present: Uint8Array;
@@ -76,18 +106,78 @@ export class FlatVectorIndex {
     readonly quantization: Quantization = "float32",
     /** Use the WebAssembly SIMD kernels when available (default true). */
     useSimd = true,
+    /**
+     * Threads that may scan a sealed int8 index at once (`share`, `attach`): above 1 the
+     * rows live in shared memory, with scratch room for each.
+     */
+    readonly slots = 1,
   ) {
-    this.present = new Uint8Array(rows);
+    const share = slots > 1 && quantization === "int8";
+    this.present = sharedArray(Uint8Array, rows, 1, share);
     if (quantization === "int8") {
       this.stride = Math.ceil(dimensions / 16) * 16;
-      this.simd8 = useSimd ? int8Scan(rows, this.stride) : null;
+      this.simd8 = useSimd ? int8Scan(rows, this.stride, slots) : null;
       this.i8 = this.simd8?.data ?? new Int8Array(rows * this.stride);
-      this.scales = new Float32Array(rows);
+      this.scales = sharedArray(Float32Array, rows, 4, share);
     } else {
       this.stride = Math.ceil(dimensions / 8) * 8;
       this.simd = useSimd ? simdScan(rows, this.stride) : null;
       this.f32 = this.simd?.data ?? new Float32Array(rows * this.stride);
     }
+  }
+
+  /**
+   * What another thread needs to scan this index in slot 1…slots-1 (`attach`), or null
+   * when it cannot: not sealed, not int8 in shared memory.
+   */
+  share(): SharedVectors | null {
+    const codes = this.codes;
+    const rowsMemory = this.simd8?.memory;
+    const shared = (m?: WebAssembly.Memory) =>
+      m !== undefined && typeof SharedArrayBuffer !== "undefined" &&
+      m.buffer instanceof SharedArrayBuffer;
+    if (!codes || !shared(rowsMemory) || !shared(codes.scan.memory)) return null;
+    if (!(this.scales!.buffer instanceof SharedArrayBuffer)) return null;
+    return {
+      rows: this.rows,
+      dimensions: this.dimensions,
+      filled: this.filled,
+      slots: this.slots,
+      rowsMemory: rowsMemory!,
+      codesMemory: codes.scan.memory,
+      scales: this.scales!,
+      present: this.present,
+      mean: codes.mean,
+    };
+  }
+
+  /**
+   * A sealed index over the memory of another thread's (`share`), scanning in slot `slot`
+   * (1…slots-1); it answers as that index does. Null when the kernels cannot run here.
+   */
+  static attach(s: SharedVectors, slot: number): FlatVectorIndex | null {
+    if (slot < 1 || slot >= s.slots) return null;
+    const index = new FlatVectorIndex(0, s.dimensions, "int8", false);
+    const simd8 = int8ScanAt(s.rowsMemory, s.rows, index.stride, slot);
+    const scan = hammingScanAt(s.codesMemory, s.rows, s.dimensions, slot);
+    if (!simd8 || !scan) return null;
+    const self = index as unknown as {
+      rows: number;
+      present: Uint8Array;
+      simd8: Int8Scan;
+      i8: Int8Array;
+      scales: Float32Array;
+      filled: number;
+      codes: { scan: HammingScan; mean: Float32Array };
+    };
+    self.rows = s.rows;
+    self.present = s.present;
+    self.simd8 = simd8;
+    self.i8 = simd8.data;
+    self.scales = s.scales;
+    self.filled = s.filled;
+    self.codes = { scan, mean: s.mean };
+    return index;
   }
 
   /** Whether scans run on a WebAssembly SIMD kernel. */
@@ -258,7 +348,7 @@ export class FlatVectorIndex {
   async seal(): Promise<boolean> {
     const i8 = this.i8;
     if (!i8 || this.filled === 0) return false;
-    const scan = hammingScan(this.rows, this.dimensions);
+    const scan = hammingScan(this.rows, this.dimensions, this.slots);
     if (!scan) return false;
     const filled = this.filled;
     const d = this.dimensions;

@@ -23,6 +23,7 @@ import { Project, type ProjectListener, type ProjectOptions } from "../index/pro
 import { type ProjectWatcher, watchProject } from "../index/watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
+import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
 import { defaultIndexHome } from "../store/kv.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
 import { Admission } from "./admission.ts";
@@ -143,6 +144,7 @@ export class ProjectService implements Service {
       this.watcher?.close();
       await Promise.race([this.project.settled(), delay(5_000)]);
       this.vectors.close();
+      closeSearchWorkers(this.project);
       this.project.close();
     })();
     return this.closing;
@@ -151,6 +153,8 @@ export class ProjectService implements Service {
   private async startOnce(opts: StartOptions): Promise<void> {
     const log = opts.log ?? ((line: string) => console.error(line));
     log(`codectx: project ${this.root}`);
+    // A server scores searches on every core (`search_pool.ts`), started before the vectors.
+    enableSearchWorkers(this.project);
     if (opts.watch ?? true) await this.watch(log);
     try {
       log(`codectx: ${reportLine(await this.project.reindex())}`);

@@ -46,8 +46,8 @@ export const semanticSearchTool = defineTool({
       error: z.string().optional(),
     }).describe("How far the vectors are; hybrid uses those present"),
   }),
-  handler: async (args, { project }) => {
+  handler: async (args, { project, signal }) => {
     const { query, ...opts } = args;
-    return await searchProject(project, query, opts);
+    return await searchProject(project, query, opts, undefined, signal);
   },
 });

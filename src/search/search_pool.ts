@@ -1,0 +1,329 @@
+/**
+ * Search workers: a server scores and fuses ranked queries on every core, off the main
+ * thread, so that its event loop stays free for HTTP, presentation and `/health`.
+ *
+ * Per generation the main thread builds a snapshot once: the row tables (file of each row,
+ * kind and lines of each chunk), the BM25F index's bytes and the sealed int8 vectors, all in
+ * shared memory (the vectors are made shared from the start: nothing is copied per worker).
+ * A worker answers `retrieveFrom` → `fuse` of `hybrid.ts` over the snapshot, the same code
+ * the main thread runs, so the answers are the same; the main thread presents the top k.
+ * A query for a generation the workers do not hold yet (or with vectors still filling) is
+ * answered on the main thread meanwhile. A call past its time limit stops its worker, which
+ * is replaced.
+ *
+ * @module
+ */
+
+import type { Project } from "../index/project.ts";
+import type { Bm25Params, LexicalIndex } from "./lexical.ts";
+import type { ChunkTable } from "./table.ts";
+import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
+import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
+
+/** What a worker holds of one generation (all arrays over shared memory). */
+export interface SearchSnapshot {
+  id: number;
+  generation: number;
+  /** Per row: its file (index in `files`), its chunk's kind (index in `kinds`) and lines. */
+  fileOfRow: Uint32Array;
+  kindOf: Uint16Array;
+  startLine: Int32Array;
+  endLine: Int32Array;
+  /** Kind names; index 0 is a chunk named after no definition (kind null). */
+  kinds: (string | null)[];
+  files: { path: string; language: string; blob: string; start: number; end: number }[];
+  /** The BM25F index as `LexicalIndex.encode` lays it out, and what decoding checks. */
+  lexical: { bytes: Uint8Array; key: string; params: Bm25Params };
+  /** The sealed vectors, or null (none yet, or still filling: hybrid then runs here). */
+  vectors: SharedVectors | null;
+}
+
+/** A query for a worker. */
+export interface SearchJob {
+  id: number;
+  snapshot: number;
+  query: string;
+  mode: RetrieveSources["mode"];
+  opts: SearchOptions;
+  fileWeight: Float32Array;
+  qv: Float32Array | null;
+  depth: number;
+}
+
+/** A worker's answer: the fused rows and scores, or an error (the query then runs here). */
+export type SearchReply =
+  | { type: "loaded"; snapshot: number }
+  | { type: "fused"; id: number; rows: Int32Array; scores: Float64Array }
+  | { type: "failed"; id: number; error: string };
+
+/** Workers a server starts: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 4). */
+export function searchWorkerCount(): number {
+  const env = Deno.env.get("CODECTX_SEARCH_WORKERS");
+  const n = env !== undefined && env !== "" ? Number(env) : navigator.hardwareConcurrency ?? 1;
+  return Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
+}
+
+interface Slot {
+  worker: Worker;
+  /** Its slot in the shared vector scratch (1…count). */
+  slot: number;
+  /** The snapshot it holds (0: none yet). */
+  loaded: number;
+  pending: Map<number, (fused: Map<number, number> | null) => void>;
+}
+
+interface Current {
+  msg: SearchSnapshot;
+  table: ChunkTable;
+  lexical: LexicalIndex;
+  vectors: FlatVectorIndex | null;
+}
+
+let snapshotIds = 0;
+let jobIds = 0;
+
+/** The search workers of one project (started on first use, ended by `close`). */
+export class SearchWorkers {
+  private slots: Slot[] = [];
+  private current: Current | null = null;
+  private building = false;
+  private closed = false;
+  /** Queries answered by a worker, and those run on the main thread instead. */
+  readonly counts = { workers: 0, here: 0 };
+
+  constructor(readonly size: number) {}
+
+  /**
+   * The fused scores of `src`'s query (`fuse(retrieveFrom(src…), DEFAULT_FUSION, depth)`)
+   * from a worker, or null when no worker holds `src`'s generation yet (it is prepared
+   * meanwhile) — the caller then runs the query itself.
+   */
+  async fuse(
+    src: RetrieveSources,
+    query: string,
+    opts: SearchOptions,
+    depth: number,
+    signal?: AbortSignal,
+  ): Promise<Map<number, number> | null> {
+    if (this.closed || this.size === 0) return null;
+    signal?.throwIfAborted();
+    const cur = this.current;
+    const usable = cur !== null && cur.table === src.table &&
+      (src.lexical === null || src.lexical === cur.lexical) &&
+      (src.vectors === null || src.vectors === cur.vectors);
+    if (!usable) {
+      this.prepare(src);
+      this.counts.here++;
+      return null;
+    }
+    const id = cur.msg.id;
+    let best: Slot | null = null;
+    for (const s of this.slots) {
+      if (s.loaded === id && (!best || s.pending.size < best.pending.size)) best = s;
+    }
+    if (!best) {
+      this.counts.here++;
+      return null;
+    }
+    const job: SearchJob = {
+      id: ++jobIds,
+      snapshot: id,
+      query,
+      mode: src.mode,
+      opts: { top_k: opts.top_k },
+      fileWeight: src.fileWeight,
+      qv: src.qv,
+      depth,
+    };
+    const slot = best;
+    return await new Promise<Map<number, number> | null>((resolve, reject) => {
+      const onAbort = () => {
+        slot.pending.delete(job.id);
+        this.replace(slot);
+        reject(signal!.reason);
+      };
+      slot.pending.set(job.id, (fused) => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve(fused);
+      });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      slot.worker.postMessage(job);
+    });
+  }
+
+  /** Ends the workers. */
+  close(): void {
+    this.closed = true;
+    for (const s of this.slots) this.end(s);
+    this.slots = [];
+    this.current = null;
+  }
+
+  /**
+   * Builds the snapshot of `src`'s generation and hands it to the workers (started on the
+   * first call), unless one is being built or `src` has nothing better to offer (vectors
+   * still filling keep the hybrid queries here until they are sealed).
+   */
+  private prepare(src: RetrieveSources): void {
+    if (this.building || this.closed || !src.lexical) return;
+    const shared = src.vectors?.share() ?? null;
+    const cur = this.current;
+    if (
+      cur && cur.table === src.table && cur.lexical === src.lexical &&
+      (shared === null || cur.vectors === src.vectors)
+    ) {
+      return;
+    }
+    this.building = true;
+    try {
+      const msg = snapshotOf(src.table, src.lexical, shared);
+      this.current = {
+        msg,
+        table: src.table,
+        lexical: src.lexical,
+        vectors: shared ? src.vectors : null,
+      };
+      while (this.slots.length < this.size) this.slots.push(this.spawn(this.slots.length + 1));
+      for (const s of this.slots) {
+        s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
+      }
+    } finally {
+      this.building = false;
+    }
+  }
+
+  private spawn(slot: number): Slot {
+    const worker = new Worker(new URL("./search_worker.ts", import.meta.url), { type: "module" });
+    const s: Slot = { worker, slot, loaded: 0, pending: new Map() };
+    worker.onmessage = (e: MessageEvent<SearchReply>) => {
+      const m = e.data;
+      if (m.type === "loaded") {
+        s.loaded = m.snapshot;
+        return;
+      }
+      const done = s.pending.get(m.id);
+      if (!done) return;
+      s.pending.delete(m.id);
+      if (m.type === "failed") {
+        this.counts.here++;
+        return done(null);
+      }
+      this.counts.workers++;
+      const fused = new Map<number, number>();
+      for (let i = 0; i < m.rows.length; i++) fused.set(m.rows[i], m.scores[i]);
+      done(fused);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.replace(s);
+    };
+    return s;
+  }
+
+  /** Stops a worker (its queries run on the main thread) and starts another in its slot. */
+  private replace(s: Slot): void {
+    this.end(s);
+    if (this.closed) return;
+    const fresh = this.spawn(s.slot);
+    this.slots[this.slots.indexOf(s)] = fresh;
+    if (this.current) {
+      fresh.worker.postMessage({ type: "load", snapshot: this.current.msg, slot: fresh.slot });
+    }
+  }
+
+  private end(s: Slot): void {
+    s.worker.terminate();
+    for (const done of s.pending.values()) done(null);
+    s.pending.clear();
+  }
+}
+
+/** A typed array over a SharedArrayBuffer holding a copy of `a`. */
+function sharedCopy<T extends Uint32Array | Uint8Array>(a: T): T {
+  const out = new (a.constructor as new (b: SharedArrayBuffer) => T)(
+    new SharedArrayBuffer(a.byteLength),
+  );
+  out.set(a);
+  return out;
+}
+
+function sharedOf<T>(make: new (b: SharedArrayBuffer) => T, n: number, bytesPer: number): T {
+  return new make(new SharedArrayBuffer(n * bytesPer));
+}
+
+/** The snapshot of one generation: its row tables and lexical bytes copied to shared memory. */
+function snapshotOf(
+  table: ChunkTable,
+  lexical: LexicalIndex,
+  vectors: SharedVectors | null,
+): SearchSnapshot {
+  const n = table.chunks.length;
+  const kinds: (string | null)[] = [null];
+  const kindIds = new Map<string | null, number>([[null, 0]]);
+  const kindOf = sharedOf(Uint16Array, n, 2);
+  const startLine = sharedOf(Int32Array, n, 4);
+  const endLine = sharedOf(Int32Array, n, 4);
+  table.chunks.forEach((c, row) => {
+    let k = kindIds.get(c.kind);
+    if (k === undefined) {
+      kindIds.set(c.kind, k = kinds.length);
+      kinds.push(c.kind);
+    }
+    kindOf[row] = k;
+    startLine[row] = c.startLine;
+    endLine[row] = c.endLine;
+  });
+  const key = `snapshot-${table.generation}`;
+  const parts = lexical.encodeParts(key);
+  const bytes = sharedOf(Uint8Array, parts.reduce((s, p) => s + p.length, 0), 1);
+  let at = 0;
+  for (const p of parts) {
+    bytes.set(p, at);
+    at += p.length;
+  }
+  return {
+    id: ++snapshotIds,
+    generation: table.generation,
+    fileOfRow: sharedCopy(table.fileOfRow),
+    kindOf,
+    startLine,
+    endLine,
+    kinds,
+    files: table.files.map(({ path, language, blob, start, end }) => ({
+      path,
+      language,
+      blob,
+      start,
+      end,
+    })),
+    lexical: { bytes, key, params: lexical.params },
+    vectors,
+  };
+}
+
+const pools = new WeakMap<Project, SearchWorkers>();
+
+/**
+ * Gives `project` search workers (a server does, at its start; a one-shot command does
+ * not: starting workers would cost it more than they save). `count` defaults to
+ * {@link searchWorkerCount}; 0 keeps every search on the main thread.
+ */
+export function enableSearchWorkers(
+  project: Project,
+  count = searchWorkerCount(),
+): SearchWorkers {
+  let pool = pools.get(project);
+  if (!pool) pools.set(project, pool = new SearchWorkers(count));
+  return pool;
+}
+
+/** The project's search workers, if it has them. */
+export function searchWorkers(project: Project): SearchWorkers | null {
+  return pools.get(project) ?? null;
+}
+
+/** Ends the project's search workers. */
+export function closeSearchWorkers(project: Project): void {
+  pools.get(project)?.close();
+  pools.delete(project);
+}

@@ -1,0 +1,160 @@
+/**
+ * A search worker (see `search_pool.ts`): holds one generation's snapshot in shared memory
+ * and answers queries with `retrieveFrom` → `fuse` of `hybrid.ts` over it.
+ *
+ * @module
+ */
+
+/// <reference lib="deno.worker" />
+
+import type { ChunkRecord, SymbolKind } from "../types.ts";
+import type { LoadedIndex } from "../index/project.ts";
+import { DEFAULT_FUSION, fuse, retrieveFrom } from "./hybrid.ts";
+import { decodeLexicalIndex, type LexicalIndex } from "./lexical.ts";
+import type { SearchJob, SearchReply, SearchSnapshot } from "./search_pool.ts";
+import type { ChunkTable } from "./table.ts";
+import { FlatVectorIndex } from "./vectors.ts";
+import type { VectorProgress } from "./vector_sync.ts";
+
+interface Held {
+  id: number;
+  table: ChunkTable;
+  lexical: LexicalIndex | null;
+  vectors: FlatVectorIndex | null;
+}
+
+let held: Held | null = null;
+
+/** What the scoring reads of a chunk: its kind and lines (the rest is not in the snapshot). */
+function rowsOf(s: SearchSnapshot): ChunkRecord[] {
+  const n = s.fileOfRow.length;
+  const cache = new Map<number, ChunkRecord>();
+  const row = (r: number): ChunkRecord => {
+    let c = cache.get(r);
+    if (!c) {
+      c = {
+        id: "",
+        file: s.files[s.fileOfRow[r]].path,
+        startLine: s.startLine[r],
+        endLine: s.endLine[r],
+        symbol: null,
+        kind: s.kinds[s.kindOf[r]] as SymbolKind | null,
+        language: s.files[s.fileOfRow[r]].language,
+        text: "",
+      };
+      if (cache.size > 4096) cache.clear();
+      cache.set(r, c);
+    }
+    return c;
+  };
+  const index = (p: string | symbol): number => {
+    if (typeof p !== "string") return -1;
+    const r = Number(p);
+    return Number.isInteger(r) && r >= 0 && r < n && String(r) === p ? r : -1;
+  };
+  return new Proxy([] as ChunkRecord[], {
+    get(target, p) {
+      if (p === "length") return n;
+      const r = index(p);
+      return r >= 0 ? row(r) : Reflect.get(target, p);
+    },
+    has(target, p) {
+      return index(p) >= 0 || Reflect.has(target, p);
+    },
+  });
+}
+
+function load(s: SearchSnapshot, slot: number): Held {
+  const table: ChunkTable = {
+    generation: s.generation,
+    chunks: rowsOf(s),
+    files: s.files,
+    fileOfRow: s.fileOfRow,
+    index: null as unknown as LoadedIndex,
+  };
+  const lexical = decodeLexicalIndex(s.lexical.bytes, s.lexical.key, s.lexical.params);
+  const vectors = s.vectors ? FlatVectorIndex.attach(s.vectors, slot) : null;
+  return { id: s.id, table, lexical, vectors };
+}
+
+const NO_PROGRESS: VectorProgress = {
+  embedder: "",
+  dimensions: 0,
+  done: 0,
+  total: 0,
+  embedded: 0,
+  state: "complete",
+};
+
+function answer(job: SearchJob): SearchReply {
+  const h = held;
+  if (!h || h.id !== job.snapshot || !h.lexical || (job.qv && !h.vectors)) {
+    return { type: "failed", id: job.id, error: "snapshot not held" };
+  }
+  const r = retrieveFrom(
+    {
+      table: h.table,
+      mode: job.mode,
+      fileWeight: job.fileWeight,
+      lexical: job.mode === "dense" ? null : h.lexical,
+      vectors: job.qv ? h.vectors : null,
+      qv: job.qv,
+      progress: NO_PROGRESS,
+    },
+    job.query,
+    job.opts,
+    DEFAULT_FUSION,
+  );
+  const fused = fuse(r, DEFAULT_FUSION, job.depth);
+  const rows = new Int32Array(fused.size);
+  const scores = new Float64Array(fused.size);
+  let i = 0;
+  for (const [row, score] of fused) {
+    rows[i] = row;
+    scores[i++] = score;
+  }
+  return { type: "fused", id: job.id, rows, scores };
+}
+
+/**
+ * One query of each kind before the first real one: the per-table arrays the scoring makes
+ * once (kind factors, file classes) and the compiled code are ready when queries come.
+ */
+function warm(h: Held): void {
+  const job: SearchJob = {
+    id: 0,
+    snapshot: h.id,
+    query: "warm up the search",
+    mode: "lexical",
+    opts: {},
+    fileWeight: new Float32Array(h.table.files.length).fill(1),
+    qv: null,
+    depth: 20,
+  };
+  try {
+    answer(job);
+    if (h.vectors) {
+      answer({ ...job, mode: "hybrid", qv: new Float32Array(h.vectors.dimensions).fill(0.05) });
+    }
+  } catch {
+    // the first query will report its own error
+  }
+}
+
+self.onmessage = (e: MessageEvent) => {
+  const m = e.data as SearchJob | { type: "load"; snapshot: SearchSnapshot; slot: number };
+  if ("type" in m) {
+    held = load(m.snapshot, m.slot);
+    warm(held);
+    self.postMessage({ type: "loaded", snapshot: m.snapshot.id } satisfies SearchReply);
+    return;
+  }
+  let reply: SearchReply;
+  try {
+    reply = answer(m);
+  } catch (err) {
+    reply = { type: "failed", id: m.id, error: String(err) };
+  }
+  const moved = reply.type === "fused" ? [reply.rows.buffer, reply.scores.buffer] : [];
+  self.postMessage(reply, moved as ArrayBuffer[]);
+};
