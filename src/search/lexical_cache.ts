@@ -21,9 +21,10 @@ import {
   type LexicalIndex,
 } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
+import type { TermsFile } from "./lexical_build.ts";
 import type { FileTerms } from "../index/terms.ts";
 import { sha256Hex } from "../util/hash.ts";
-import { STORE_FORMAT } from "../store/kv.ts";
+import { type Manifest, STORE_FORMAT } from "../store/kv.ts";
 import { VERSION } from "../version.ts";
 
 /** The file, in the index folder, that holds the last built lexical index. */
@@ -72,10 +73,80 @@ export function lexicalIndexFor(
  * are what this version computes; blob keys name only a file's path and content), the
  * parameters, and each file's blob and row count.
  */
-async function buildKey(table: ChunkTable, params: Bm25Params): Promise<string> {
+async function buildKey(files: readonly TermsFile[], params: Bm25Params): Promise<string> {
   const parts = [`${VERSION} ${STORE_FORMAT}`, JSON.stringify(params)];
-  for (const f of table.files) parts.push(`${f.blob} ${f.end - f.start}`);
+  for (const f of files) parts.push(`${f.key} ${f.rows}`);
   return await sha256Hex(new TextEncoder().encode(parts.join("\n")));
+}
+
+/** The files of a chunk table: their blob, first row and row count. */
+function tableFiles(table: ChunkTable): TermsFile[] {
+  return table.files.map((f) => ({ key: f.blob, start: f.start, rows: f.end - f.start }));
+}
+
+/**
+ * The same files from the manifest alone, as the chunk table will lay them out (files with
+ * chunks, in manifest order, each file's chunk count), without loading any chunk.
+ */
+function manifestFiles(manifest: Manifest): TermsFile[] {
+  const files: TermsFile[] = [];
+  let start = 0;
+  for (const f of manifest.files) {
+    if (f.skipped || !f.blob || f.chunks === 0) continue;
+    files.push({ key: f.blob, start, rows: f.chunks });
+    start += f.chunks;
+  }
+  return files;
+}
+
+/** The key `lexical.bin` was built from (its header only), or null. */
+function storedKey(project: Project): string | null {
+  try {
+    const file = Deno.openSync(`${project.store.dir}/${LEXICAL_FILE}`, { read: true });
+    try {
+      const first = new Uint8Array(12);
+      if (file.readSync(first) !== 12) return null;
+      const length = new DataView(first.buffer).getUint32(8, true);
+      const head = new Uint8Array(length);
+      let got = 0;
+      while (got < length) {
+        const n = file.readSync(head.subarray(got));
+        if (n === null) return null;
+        got += n;
+      }
+      return JSON.parse(new TextDecoder().decode(head)).key ?? null;
+    } finally {
+      file.close();
+    }
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Builds `lexical.bin` for the project's current generation unless it is there already
+ * (an indexing run calls it, so that no query builds the index); whether it built. The
+ * index is built from the store's terms alone: no chunk is loaded.
+ *
+ * @example
+ * ```ts
+ * await project.reindex();
+ * await writeLexicalFile(project);
+ * ```
+ */
+export async function writeLexicalFile(
+  project: Project,
+  params: Bm25Params = DEFAULT_BM25,
+): Promise<boolean> {
+  const manifest = await project.store.readCurrent();
+  if (!manifest) return false;
+  const files = manifestFiles(manifest);
+  const key = await buildKey(files, params);
+  if (storedKey(project) === key) return false;
+  const prev = states.get(project);
+  const cache = prev?.params === params ? prev.terms : new Map<string, FileTerms>();
+  store(project, await buildFromTerms(project, files, params, cache), key);
+  return true;
 }
 
 /** The stored index if it was built from `key`; null when absent, stale or unreadable. */
@@ -136,41 +207,49 @@ async function build(
   params: Bm25Params,
   cache: Map<string, FileTerms>,
 ): Promise<LexicalIndex> {
-  const key = await buildKey(table, params);
+  const files = tableFiles(table);
+  const key = await buildKey(files, params);
   const stored = await readStored(project, key, params);
   if (stored) return stored;
-  const files = table.files.map((f) => ({ key: f.blob, start: f.start, rows: f.end - f.start }));
+  const index = await buildFromTerms(project, files, params, cache);
+  store(project, index, key);
+  return index;
+}
+
+/** The index of `files` from the store's terms (kept in `cache` for a small index). */
+async function buildFromTerms(
+  project: Project,
+  files: TermsFile[],
+  params: Bm25Params,
+  cache: Map<string, FileTerms>,
+): Promise<LexicalIndex> {
   const size = files.reduce((n, f) => n + f.rows, 0);
   const wanted = new Set(files.map((f) => f.key).filter((k) => k));
-  let index: LexicalIndex;
   if (size > CACHE_MAX_ROWS) {
     cache.clear();
-    index = await buildLexicalIndexFrom(
+    return await buildLexicalIndexFrom(
       { files, each: (visit) => project.store.eachBlob<FileTerms>("terms", wanted, visit) },
       size,
       params,
     );
-  } else {
-    for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
-    const need = new Set([...wanted].filter((k) => !cache.has(k)));
-    if (need.size > 64) {
-      for (const [k, v] of await project.store.readAllBlobs<FileTerms>("terms", need)) {
-        cache.set(k, v);
-      }
-    } else {
-      for (const k of need) {
-        const v = await project.store.readBlob<FileTerms>("terms", k);
-        if (v) cache.set(k, v);
-      }
-    }
-    const each = (visit: (key: string, terms: FileTerms) => void) => {
-      for (const k of wanted) {
-        const t = cache.get(k);
-        if (t) visit(k, t);
-      }
-    };
-    index = await buildLexicalIndexFrom({ files, each }, size, params);
   }
-  store(project, index, key);
-  return index;
+  for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
+  const need = new Set([...wanted].filter((k) => !cache.has(k)));
+  if (need.size > 64) {
+    for (const [k, v] of await project.store.readAllBlobs<FileTerms>("terms", need)) {
+      cache.set(k, v);
+    }
+  } else {
+    for (const k of need) {
+      const v = await project.store.readBlob<FileTerms>("terms", k);
+      if (v) cache.set(k, v);
+    }
+  }
+  const each = (visit: (key: string, terms: FileTerms) => void) => {
+    for (const k of wanted) {
+      const t = cache.get(k);
+      if (t) visit(k, t);
+    }
+  };
+  return await buildLexicalIndexFrom({ files, each }, size, params);
 }
