@@ -4,8 +4,8 @@
 #   cold `codectx index` (wall, CPU, peak RSS), re-index with nothing changed,
 #   query latency p50/p95 (search_symbols, and semantic_search lexical and hybrid — hybrid
 #   without vectors here: embedding 1.4 M chunks is out of reach of a bench run — 40 queries
-#   each, one process, after one warm-up call of each; the warm-up's time, which builds the
-#   lexical index or reads lexical.bin, and the process's peak RSS are printed too), and
+#   each, a fresh process per tool as a server just started: the first call's time and the
+#   process's peak RSS after it are printed too; bench/scale_queries.ts), and
 #   every file of the tree accounted for: indexed,
 #   skipped with a reason (too_large, minified, binary, unreadable), or left out by the walk
 #   (not a language codectx parses, ignored, default-skipped folder), with the count of files
@@ -67,77 +67,15 @@ index() {
 if [ -z "$reuse" ]; then
 read -r _ wall user sys kb <<<"$(index)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "cold index: wall ${wall} s, CPU $(echo "$user + $sys" | bc) s, peak RSS $((kb / 1024)) MiB (max-memory ${maxmem})"
+inproc=$(grep -o '"elapsed_ms": [0-9.]*' "$work/report.json" | cut -d' ' -f2)
+echo "cold index: wall ${wall} s, CPU $(echo "$user + $sys" | bc) s, peak RSS $((kb / 1024)) MiB (max-memory ${maxmem}); the indexing run ${inproc} ms of it, then symbols.bin and lexical.bin"
 fi
 read -r _ wall user sys kb <<<"$(index)"
 echo "re-index, nothing changed: wall ${wall} s (in-process $(grep -o '"elapsed_ms": [0-9.]*' "$work/report.json" | cut -d' ' -f2) ms)"
 
-cat >"$work/scale.ts" <<TS
-import process from "node:process";
-import { createExecutor } from "$repo/mod.ts";
-import { languageForPath } from "$repo/src/parse/languages.ts";
-import { walk } from "$repo/src/index/walker.ts";
-import { Store } from "$repo/src/store/kv.ts";
-const [tree, indexDir] = Deno.args;
-// Latency: one process, queries any C programmer would type.
-const words = ["kmalloc", "spin_lock_irqsave", "copy_from_user", "schedule_timeout", "mutex_unlock",
-  "netif_rx", "vfs_read", "printk", "list_add_tail", "rcu_read_lock", "kfree_skb", "ioremap",
-  "request_irq", "dma_map_single", "wake_up_process", "alloc_pages", "atomic_inc", "jiffies",
-  "module_init", "platform_driver_register"];
-const ex = await createExecutor(tree, { indexDir, embedder: "none", timeoutMs: 0 });
-const p = (xs: number[], q: number) => xs.sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
-// Wall time per call, and the process's CPU time per call (this machine is shared: the CPU
-// time says what a call costs whatever the load).
-const cpu: number[] = [];
-const call = async (tool: string, args: Record<string, unknown>) => {
-  const t = performance.now();
-  const c = process.cpuUsage();
-  const r = await ex.execute({ tool_name: tool, arguments: args });
-  if (!r.success) throw new Error(\`\${tool}: \${r.error}\`);
-  const used = process.cpuUsage(c);
-  cpu.push((used.user + used.system) / 1000);
-  return performance.now() - t;
-};
-const hwm = () => Deno.readTextFileSync("/proc/self/status").match(/VmHWM:\\s+(\\d+)/)?.[1];
-const rss = () => Deno.readTextFileSync("/proc/self/status").match(/VmRSS:\\s+(\\d+)/)?.[1];
-const mib = (kb?: string) => \`\${Math.round(Number(kb) / 1024)} MiB\`;
-const runs = [
-  ["search_symbols", "", (w: string) => ({ query: w })],
-  ["semantic_search", " lexical", (w: string) => ({ query: w.replaceAll("_", " "), mode: "lexical" })],
-  ["semantic_search", " hybrid (no vectors)", (w: string) => ({ query: w.replaceAll("_", " ") })],
-] as const;
-for (const [tool, label, args] of runs) {
-  const first = await call(tool, args("init"));
-  cpu.length = 0;
-  const ms: number[] = [];
-  for (let i = 0; i < 40; i++) ms.push(await call(tool, args(words[i % words.length])));
-  console.log(\`query \${tool}\${label}: p50 \${p(ms, 0.5).toFixed(1)} ms, p95 \${p(ms, 0.95).toFixed(1)} ms; CPU p50 \${p(cpu, 0.5).toFixed(1)}, p95 \${p(cpu, 0.95).toFixed(1)} ms (40 queries; the first call \${(first / 1000).toFixed(1)} s; RSS \${mib(rss())}, peak \${mib(hwm())})\`);
-}
-await ex.close();
-// Every file accounted for.
-const store = await Store.open(indexDir);
-const manifest = (await store.readCurrent())!;
-store.close();
-const inManifest = new Map(manifest.files.map((f) => [f.path, f]));
-const walkSkip = new Map<string, string>();
-await walk(tree, { accept: (p) => languageForPath(p) !== undefined, onSkip: (p, r) => walkSkip.set(p, r) });
-const counts: Record<string, number> = {};
-const add = (k: string) => (counts[k] = (counts[k] ?? 0) + 1);
-const examples: string[] = [];
-const find = new Deno.Command("find", { args: [tree, "-type", "f", "-printf", "%P\\\\n"], stdout: "piped" });
-const all = new TextDecoder().decode((await find.output()).stdout).split("\\n").filter(Boolean);
-for (const path of all) {
-  const f = inManifest.get(path);
-  if (f) { add(f.skipped ? \`skipped: \${f.skipped}\` : "indexed"); continue; }
-  let reason = walkSkip.get(path);
-  for (let d = path; !reason && d.includes("/"); ) { d = d.slice(0, d.lastIndexOf("/")); reason = walkSkip.get(d); }
-  if (reason) add(\`left out by the walk: \${reason}\`);
-  else { add("UNACCOUNTED"); if (examples.length < 5) examples.push(path); }
-}
-console.log(\`files in the tree: \${all.length}\`);
-for (const [k, n] of Object.entries(counts).sort((a, b) => b[1] - a[1])) console.log(\`  \${k}: \${n}\`);
-console.log(\`unaccounted: \${counts.UNACCOUNTED ?? 0}\${examples.length ? " e.g. " + examples.join(", ") : ""}\`);
-TS
-deno run -A --unstable-kv --v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown \
-  --config "$repo/deno.json" "$work/scale.ts" "$tree" "$work/index"
+for what in symbols lexical hybrid files; do
+  deno run -A --unstable-kv --v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown \
+    --config "$repo/deno.json" "$repo/bench/scale_queries.ts" "$tree" "$work/index" "$what"
+done
+ls -l "$work/index/symbols.bin" "$work/index/lexical.bin" 2>/dev/null | awk '{printf "%s %d MiB\n", $NF, $5 / 1048576}'
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
