@@ -8,7 +8,7 @@
  * @module
  */
 
-import { FIELD_COUNT, type FileTerms } from "../index/terms.ts";
+import { FIELD_COUNT } from "../index/terms.ts";
 import type { Bm25Params } from "./lexical.ts";
 
 /** Where one file's rows are. */
@@ -21,13 +21,23 @@ export interface TermsFile {
 }
 
 /**
+ * One file's term statistics as the builder reads them: the stored `FileTerms` (JSON) or
+ * their binary form (typed arrays), the same layout either way (see `index/terms.ts`).
+ */
+export interface TermsLike {
+  v: ArrayLike<string>;
+  p: ArrayLike<number>;
+  c: ArrayLike<ArrayLike<number>>;
+}
+
+/**
  * The terms to build from: `files` (every row of the index belongs to one, or to none and
  * stays empty) and `each`, which hands over every key's terms, in any order, one at a time;
  * it is called twice.
  */
 export interface TermsSource {
   files: readonly TermsFile[];
-  each(visit: (key: string, terms: FileTerms) => void): Promise<void> | void;
+  each(visit: (key: string, terms: TermsLike) => void): Promise<void> | void;
 }
 
 const CHUNK_FIELDS = FIELD_COUNT - 1;
@@ -93,12 +103,12 @@ export class LexicalBuilder {
   }
 
   /** The files of `key` whose terms fit their rows. */
-  private filesOf(key: string, t: FileTerms): TermsFile[] {
+  private filesOf(key: string, t: TermsLike): TermsFile[] {
     return (this.byKey.get(key) ?? []).filter((f) => t.c.length === f.rows);
   }
 
   /** Pass 1: the vocabulary, each term's rows, each field's length, each row's name terms. */
-  count(key: string, t: FileTerms): void {
+  count(key: string, t: TermsLike): void {
     const files = this.filesOf(key, t);
     if (!files.length || this.pending.has(key)) return;
     this.pending.add(key);
@@ -167,7 +177,7 @@ export class LexicalBuilder {
    * Pass 2: per row, each term's field-weighted frequency, summed over fields in the order
    * of the row's pairs and then the path, saturated, written at its term's next place.
    */
-  fill(key: string, t: FileTerms): void {
+  fill(key: string, t: TermsLike): void {
     if (!this.pending.delete(key)) return;
     const files = this.filesOf(key, t);
     if (!files.length) return;
