@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { ProjectService } from "../src/service/service.ts";
 import { DEFAULT_FUSION, gather, searchProject } from "../src/search/hybrid.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../src/search/search_pool.ts";
-import { FlatVectorIndex } from "../src/search/vectors.ts";
+import { filterMask, FlatVectorIndex } from "../src/search/vectors.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
@@ -182,5 +182,17 @@ Deno.test("shared vectors: an index attached in another slot answers as the seal
     const b = other.nearest(q, 10, (row) => row % 3 !== 0, 200);
     assert.deepEqual(b.top, a.top);
     assert.equal(b.scanned, a.scanned);
+    // The filter as a row mask gives the same shortlist as the filter asked row by row.
+    const fileOfRow = Uint32Array.from({ length: rows }, (_, r) => Math.floor(r / 7));
+    const fileWeight = Float32Array.from({ length: rows / 7 + 1 }, (_, f) => (f % 4 ? 1 : 0));
+    const mask = filterMask(fileOfRow, fileWeight);
+    assert.equal(filterMask(fileOfRow, fileWeight), mask, "made once per weights array");
+    for (const [k, shortlist] of [[10, 200], [50, 400], [5, 2500]]) {
+      const byRow = index.nearest(q, k, (row) => fileWeight[fileOfRow[row]] > 0, shortlist);
+      const byMask = other.nearest(q, k, mask, shortlist);
+      assert.deepEqual(byMask.top, byRow.top);
+      assert.equal(byMask.scanned, byRow.scanned);
+      assert.deepEqual(byMask.scores, byRow.scores);
+    }
   }
 });

@@ -26,7 +26,7 @@ import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./re
 import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
-import { type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
+import { filterMask, type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
 import { searchWorkers } from "./search_pool.ts";
 
 /** Which side(s) of the ranked search to use. */
@@ -377,7 +377,8 @@ export function retrieveFrom(
   let denseTop: Hit[] = [];
   if (vectors && qv) {
     // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
-    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, accept));
+    const mask = filterMask(table.fileOfRow, fileWeight);
+    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, mask));
   }
 
   // Lexical side.

@@ -45,7 +45,12 @@ export interface SearchJob {
   query: string;
   mode: RetrieveSources["mode"];
   opts: SearchOptions;
-  fileWeight: Float32Array;
+  /**
+   * The filters' file weights: sent once per worker (then named by `weights` alone; both
+   * sides keep the last {@link KEPT_WEIGHTS} they saw, in the same order).
+   */
+  weights: number;
+  fileWeight: Float32Array | null;
   qv: Float32Array | null;
   depth: number;
 }
@@ -63,7 +68,15 @@ export function searchWorkerCount(): number {
   return Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
 }
 
+/** File weight arrays a worker keeps (one per filter set recently asked). */
+export const KEPT_WEIGHTS = 32;
+
+const weightIds = new WeakMap<Float32Array, number>();
+let weightCount = 0;
+
 interface Slot {
+  /** Ids of the weight arrays the worker holds, oldest first. */
+  weights: Set<number>;
   worker: Worker;
   /** Its slot in the shared vector scratch (1…count). */
   slot: number;
@@ -125,17 +138,27 @@ export class SearchWorkers {
       this.counts.here++;
       return null;
     }
+    const slot = best;
+    let weights = weightIds.get(src.fileWeight);
+    if (weights === undefined) weightIds.set(src.fileWeight, weights = ++weightCount);
+    const known = slot.weights.has(weights);
+    if (!known) {
+      slot.weights.add(weights);
+      if (slot.weights.size > KEPT_WEIGHTS) {
+        slot.weights.delete(slot.weights.values().next().value!);
+      }
+    }
     const job: SearchJob = {
       id: ++jobIds,
       snapshot: id,
       query,
       mode: src.mode,
       opts: { top_k: opts.top_k },
-      fileWeight: src.fileWeight,
+      weights,
+      fileWeight: known ? null : src.fileWeight,
       qv: src.qv,
       depth,
     };
-    const slot = best;
     return await new Promise<Map<number, number> | null>((resolve, reject) => {
       const onAbort = () => {
         slot.pending.delete(job.id);
@@ -194,7 +217,7 @@ export class SearchWorkers {
 
   private spawn(slot: number): Slot {
     const worker = new Worker(new URL("./search_worker.ts", import.meta.url), { type: "module" });
-    const s: Slot = { worker, slot, loaded: 0, pending: new Map() };
+    const s: Slot = { worker, slot, loaded: 0, pending: new Map(), weights: new Set() };
     worker.onmessage = (e: MessageEvent<SearchReply>) => {
       const m = e.data;
       if (m.type === "loaded") {

@@ -11,7 +11,12 @@ import type { ChunkRecord, SymbolKind } from "../types.ts";
 import type { LoadedIndex } from "../index/project.ts";
 import { DEFAULT_FUSION, fuse, retrieveFrom } from "./hybrid.ts";
 import { decodeLexicalIndex, type LexicalIndex } from "./lexical.ts";
-import type { SearchJob, SearchReply, SearchSnapshot } from "./search_pool.ts";
+import {
+  KEPT_WEIGHTS,
+  type SearchJob,
+  type SearchReply,
+  type SearchSnapshot,
+} from "./search_pool.ts";
 import type { ChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import type { VectorProgress } from "./vector_sync.ts";
@@ -24,6 +29,8 @@ interface Held {
 }
 
 let held: Held | null = null;
+/** File weights by id, as the pool sent them (the pool knows which are kept). */
+const weights = new Map<number, Float32Array>();
 
 /** What the scoring reads of a chunk: its kind and lines (the rest is not in the snapshot). */
 function rowsOf(s: SearchSnapshot): ChunkRecord[] {
@@ -86,16 +93,25 @@ const NO_PROGRESS: VectorProgress = {
   state: "complete",
 };
 
-function answer(job: SearchJob): SearchReply {
+/** The job's file weights: sent with it (kept from now on, as the pool counts), or kept. */
+function weightsOf(job: SearchJob): Float32Array | undefined {
+  if (job.fileWeight) {
+    weights.set(job.weights, job.fileWeight);
+    if (weights.size > KEPT_WEIGHTS) weights.delete(weights.keys().next().value!);
+  }
+  return weights.get(job.weights);
+}
+
+function answer(job: SearchJob, fileWeight: Float32Array | undefined): SearchReply {
   const h = held;
-  if (!h || h.id !== job.snapshot || !h.lexical || (job.qv && !h.vectors)) {
-    return { type: "failed", id: job.id, error: "snapshot not held" };
+  if (!h || h.id !== job.snapshot || !h.lexical || (job.qv && !h.vectors) || !fileWeight) {
+    return { type: "failed", id: job.id, error: "snapshot or file weights not held" };
   }
   const r = retrieveFrom(
     {
       table: h.table,
       mode: job.mode,
-      fileWeight: job.fileWeight,
+      fileWeight,
       lexical: job.mode === "dense" ? null : h.lexical,
       vectors: job.qv ? h.vectors : null,
       qv: job.qv,
@@ -127,14 +143,17 @@ function warm(h: Held): void {
     query: "warm up the search",
     mode: "lexical",
     opts: {},
+    weights: 0,
     fileWeight: new Float32Array(h.table.files.length).fill(1),
     qv: null,
     depth: 20,
   };
+  const all = job.fileWeight!;
   try {
-    answer(job);
+    answer(job, all);
     if (h.vectors) {
-      answer({ ...job, mode: "hybrid", qv: new Float32Array(h.vectors.dimensions).fill(0.05) });
+      const qv = new Float32Array(h.vectors.dimensions).fill(0.05);
+      answer({ ...job, mode: "hybrid", qv }, all);
     }
   } catch {
     // the first query will report its own error
@@ -151,7 +170,7 @@ self.onmessage = (e: MessageEvent) => {
   }
   let reply: SearchReply;
   try {
-    reply = answer(m);
+    reply = answer(m, weightsOf(m));
   } catch (err) {
     reply = { type: "failed", id: m.id, error: String(err) };
   }

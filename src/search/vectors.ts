@@ -40,6 +40,22 @@ export function normalize(v: Float32Array): Float32Array {
   return v;
 }
 
+const masks = new WeakMap<Float32Array, Uint8Array>();
+
+/**
+ * Per row, 1 when its file's weight lets it enter a result (`fileWeight[fileOfRow[row]] >
+ * 0`), else 0: the filter `nearest` takes as an array; made once per weights array.
+ */
+export function filterMask(fileOfRow: Uint32Array, fileWeight: Float32Array): Uint8Array {
+  let mask = masks.get(fileWeight);
+  if (!mask) {
+    mask = new Uint8Array(fileOfRow.length);
+    for (let r = 0; r < mask.length; r++) mask[r] = fileWeight[fileOfRow[r]] > 0 ? 1 : 0;
+    masks.set(fileWeight, mask);
+  }
+  return mask;
+}
+
 /** How rows are held in memory. */
 export type Quantization = "float32" | "int8";
 
@@ -321,17 +337,21 @@ export class FlatVectorIndex {
   nearest(
     q: Float32Array,
     k: number,
-    accept?: (row: number) => boolean,
+    accept?: ((row: number) => boolean) | Uint8Array,
     shortlist = Math.max(MIN_SHORTLIST, 4 * k),
   ): Nearest {
     const scores = new Float32Array(this.rows);
     const codes = this.codes;
     if (!codes || shortlist >= this.filled) {
       this.scoreAll(q, scores);
-      return { top: topKOf(scores, k, -Infinity, accept), scores, scanned: this.filled };
+      const mask = accept;
+      const ok = mask instanceof Uint8Array ? (row: number) => mask[row] !== 0 : mask;
+      return { top: topKOf(scores, k, -Infinity, ok), scores, scanned: this.filled };
     }
     scores.fill(NaN);
-    const ids = this.shortlist(codes, q, shortlist, accept);
+    const ids = accept instanceof Uint8Array
+      ? this.shortlistOf(codes, q, shortlist, accept)
+      : this.shortlist(codes, q, shortlist, accept);
     const res = new Float32Array(ids.length);
     this.scoreIds(q, ids, ids.length, res);
     for (let i = 0; i < ids.length; i++) scores[ids[i]] = res[i];
@@ -377,12 +397,8 @@ export class FlatVectorIndex {
     n: number,
     accept?: (row: number) => boolean,
   ): Int32Array {
-    const { scan, mean } = codes;
     const d = this.dimensions;
-    scan.query.fill(0);
-    for (let i = 0; i < d; i++) if (q[i] > mean[i]) scan.query[i >> 3] |= 1 << (i & 7);
-    scan.run(this.rows);
-    const dist = scan.out;
+    const dist = this.distances(codes, q);
     const present = this.present;
     const rows = this.rows;
     // Rows are taken nearest first (ties: lower row first); the filter is asked only about
@@ -415,6 +431,49 @@ export class FlatVectorIndex {
       want *= 4;
     }
     return out.subarray(0, taken);
+  }
+
+  /**
+   * The `n` present rows of `mask` (1: may enter) whose codes differ least from `q`'s,
+   * nearest first, ties to the lower row: what `shortlist` answers with a filter, in two
+   * passes over the rows whatever the filter leaves out (a filter asked row by row had to
+   * widen and gather again when it left out many of the nearest rows).
+   */
+  private shortlistOf(
+    codes: { scan: HammingScan; mean: Float32Array },
+    q: Float32Array,
+    n: number,
+    mask: Uint8Array,
+  ): Int32Array {
+    const dist = this.distances(codes, q);
+    const d = this.dimensions;
+    const present = this.present;
+    const rows = this.rows;
+    const hist = new Int32Array(d + 1);
+    for (let r = 0; r < rows; r++) hist[dist[r]] += present[r] & mask[r];
+    let cut = 0;
+    let before = 0;
+    while (cut < d && before + hist[cut] < n) before += hist[cut++];
+    const starts = new Int32Array(cut + 1);
+    for (let i = 1; i <= cut; i++) starts[i] = starts[i - 1] + hist[i - 1];
+    this.byDistance ??= new Int32Array(rows);
+    const order = this.byDistance.subarray(0, before + hist[cut]);
+    for (let r = 0; r < rows; r++) {
+      const x = dist[r];
+      if (x <= cut && (present[r] & mask[r]) !== 0) order[starts[x]++] = r;
+    }
+    return order.slice(0, Math.min(n, order.length));
+  }
+
+  /** The query's code's distance to every row's (the Hamming kernel's output). */
+  private distances(codes: { scan: HammingScan; mean: Float32Array }, q: Float32Array): Int32Array {
+    const { scan, mean } = codes;
+    scan.query.fill(0);
+    for (let i = 0; i < this.dimensions; i++) {
+      if (q[i] > mean[i]) scan.query[i >> 3] |= 1 << (i & 7);
+    }
+    scan.run(this.rows);
+    return scan.out;
   }
 
   /** Loads `q` into the int8 kernel's int16 query; returns the factor of its scores. */
