@@ -8,7 +8,8 @@
 import assert from "node:assert/strict";
 import { ColumnsBuilder, SymbolColumns } from "../src/index/symbol_columns.ts";
 import { createExecutor } from "../src/tools/executor.ts";
-import type { SymbolRecord } from "../src/types.ts";
+import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
+import { ChunkColumns, ChunkColumnsWriter } from "../src/index/chunk_columns.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 function sym(
@@ -124,5 +125,51 @@ Deno.test("a fresh process reads symbols.bin and answers as the one that built i
     );
   } finally {
     await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("chunks.bin: chunks added in any order come back in the files' order, texts from the file", async () => {
+  const chunk = (file: string, start: number, text: string, extra: Partial<ChunkRecord> = {}) => ({
+    id: `${file}:${start}-${start + 2}`,
+    file,
+    startLine: start,
+    endLine: start + 2,
+    symbol: start % 2 ? `Outer.f${start}` : null,
+    kind: start % 2 ? "method" as const : null,
+    language: file.endsWith(".c") ? "c" : "python",
+    text,
+    ...extra,
+  });
+  const a = [chunk("a.py", 1, "def f():\n    return 'café ✓'\n"), chunk("a.py", 4, "")];
+  const b = [chunk("b/c.c", 3, "int x;\n", { id: "b/c.c:3-5#2" }), chunk("b/c.c", 9, "y")];
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/chunks.bin`;
+    const w = new ChunkColumnsWriter(path);
+    w.add("b/c.c", b);
+    w.add("a.py", a);
+    w.finish("k1", ["a.py", "none.py", "b/c.c"]);
+    assert.equal(ChunkColumns.fileKey(path), "k1");
+    assert.equal(ChunkColumns.readFile(path, "k2"), null);
+    const cols = ChunkColumns.readFile(path, "k1")!;
+    const plain = (c: ChunkRecord) => ({
+      id: c.id,
+      file: c.file,
+      startLine: c.startLine,
+      endLine: c.endLine,
+      symbol: c.symbol,
+      kind: c.kind,
+      language: c.language,
+      text: c.text,
+    });
+    assert.deepEqual(cols.records().map(plain), [...a, ...b]);
+    cols.close();
+    // A writer given up leaves nothing behind.
+    const gone = new ChunkColumnsWriter(`${dir}/other.bin`);
+    gone.add("a.py", a);
+    gone.abandon();
+    assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["chunks.bin"]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });

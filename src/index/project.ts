@@ -18,7 +18,17 @@ import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
 import { resolveInRoot } from "./paths.ts";
-import { columnsKey, FileSymbols, loadColumns, storedColumnsKey } from "./symbols_file.ts";
+import {
+  chunkCount,
+  columnsKey,
+  FileSymbols,
+  LARGE_CHUNKS,
+  loadChunkColumns,
+  loadColumns,
+  storedChunksKey,
+  storedColumnsKey,
+} from "./symbols_file.ts";
+import type { ChunkColumns } from "./chunk_columns.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
 
 /** The index as tools read it: one committed generation, in memory. */
@@ -93,6 +103,8 @@ export class Project {
   /** The columns of the last loaded generation, and the blob of each of its files. */
   private columns: { columns: SymbolColumns; blobs: Map<string, string>; key: string } | null =
     null;
+  /** The chunk columns of the last large generation loaded. */
+  private chunkCols: { columns: ChunkColumns; key: string } | null = null;
   private chunkCache = new Map<string, LoadedChunks>();
   /** Where the loaded chunks' texts are (made on the first chunk load). */
   private spill: TextSpill | null = null;
@@ -180,9 +192,14 @@ export class Project {
         onProgress: (progress) => this.emit({ type: "progress", progress }),
       });
       // The symbol columns of the new generation are written now, not by the first query.
+      // So are a large generation's chunk columns.
       const manifest = await this.store.readCurrent();
-      if (manifest && storedColumnsKey(this.store.dir) !== (await columnsKey(manifest))) {
-        await this.symbolColumns(manifest);
+      if (manifest) {
+        const key = await columnsKey(manifest);
+        if (storedColumnsKey(this.store.dir) !== key) await this.symbolColumns(manifest);
+        if (chunkCount(manifest) > LARGE_CHUNKS && storedChunksKey(this.store.dir) !== key) {
+          await this.chunkColumns(manifest);
+        }
       }
       return report;
     } catch (err) {
@@ -279,6 +296,20 @@ export class Project {
     this.spill?.close();
     this.columns?.columns.close();
     this.columns = null;
+    this.chunkCols?.columns.close();
+    this.chunkCols = null;
+  }
+
+  /** The chunk columns of a large generation: kept, read from the file, or built (null: not written). */
+  private async chunkColumns(manifest: Manifest): Promise<ChunkColumns | null> {
+    const key = await columnsKey(manifest);
+    const prev = this.chunkCols;
+    if (prev?.key === key) return prev.columns;
+    const columns = await loadChunkColumns(this.store, manifest, key);
+    if (!columns) return null;
+    this.chunkCols = { columns, key };
+    if (prev) Deno.unrefTimer(setTimeout(() => prev.columns.close(), 60_000));
+    return columns;
   }
 
   /** The symbol columns of `manifest`'s generation: kept, read from the file, or built. */
@@ -326,6 +357,7 @@ export class Project {
     const store = this.store;
     const chunkCache = this.chunkCache;
     const spill = () => this.spill ??= TextSpill.create();
+    const chunkColumns = (m: Manifest) => this.chunkColumns(m);
     return {
       generation: manifest.generation,
       files: new Map(manifest.files.map((f) => [f.path, f])),
@@ -338,6 +370,11 @@ export class Project {
         columns.lookup(field, key, keyName, value).map((i) => columns.record(i)),
       chunks() {
         chunksPromise ??= (async () => {
+          if (chunkCount(manifest) > LARGE_CHUNKS) {
+            // Read from chunks.bin: one small record per chunk, texts left in the file.
+            const cols = await chunkColumns(manifest);
+            if (cols) return cols.records();
+          }
           const texts = spill();
           const need = new Set([...wanted].filter((k) => !chunkCache.has(k)));
           // Each blob's texts go to the file as it is read: the texts of all files are

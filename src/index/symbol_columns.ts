@@ -13,6 +13,7 @@
  */
 
 import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { grow, padLength, readAt } from "./columns_io.ts";
 
 /** The file, in the index folder, that holds the last built columns. */
 export const SYMBOLS_FILE = "symbols.bin";
@@ -261,7 +262,11 @@ export class SymbolColumns {
       this.endLine,
       this.sigLen,
     ];
-    const out: Uint8Array[] = [new Uint8Array(sizes.buffer), head, pad(head.length)];
+    const out: Uint8Array[] = [
+      new Uint8Array(sizes.buffer),
+      head,
+      new Uint8Array(padLength(head.length)),
+    ];
     out.push(
       new Uint8Array(this.textStart.buffer, this.textStart.byteOffset, this.textStart.byteLength),
     );
@@ -304,7 +309,7 @@ export class SymbolColumns {
       const n: number = head.symbols;
       const strings: number = head.strings;
       const nFiles: number = head.files;
-      let at = 16 + sizes[0] + pad(sizes[0]).length;
+      let at = 16 + sizes[0] + padLength(sizes[0]);
       const words = (strings + 1) + (nFiles + 1) + 10 * n;
       const body = readAt(file, at, words * 4 + (n + 1) * 8 + sizes[1] + sizes[2]);
       at += body.length;
@@ -357,33 +362,6 @@ export class SymbolColumns {
       return null;
     }
   }
-}
-
-/** Zero bytes that bring `length` to a multiple of 8. */
-function pad(length: number): Uint8Array {
-  return new Uint8Array((8 - (length % 8)) % 8);
-}
-
-function readAt(file: Deno.FsFile, at: number, length: number): Uint8Array {
-  const out = new Uint8Array(length);
-  file.seekSync(at, Deno.SeekMode.Start);
-  let got = 0;
-  while (got < length) {
-    const n = file.readSync(out.subarray(got));
-    if (n === null) throw new Error("symbols file ends early");
-    got += n;
-  }
-  return out;
-}
-
-/** A Uint32Array grown by doubling. */
-function grow<T extends Uint32Array | Float64Array | Uint8Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  let size = a.length || 1024;
-  while (size < need) size *= 2;
-  const out = new (a.constructor as { new (n: number): T })(size);
-  out.set(a);
-  return out;
 }
 
 /** Columns filled file by file, in the order the files are added. */

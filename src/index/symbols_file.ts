@@ -12,6 +12,9 @@ import type { SymbolRecord } from "../types.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { VERSION } from "../version.ts";
 import { ColumnsBuilder, SymbolColumns, SYMBOLS_FILE } from "./symbol_columns.ts";
+import { ChunkColumns, ChunkColumnsWriter, CHUNKS_FILE } from "./chunk_columns.ts";
+import type { ChunkRecord } from "../types.ts";
+import { writeAll } from "./columns_io.ts";
 
 /**
  * What columns are built from: the codectx version and store format, and each indexed
@@ -86,9 +89,7 @@ function write(path: string, columns: SymbolColumns, key: string): boolean {
   try {
     const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
     try {
-      for (const part of columns.encodeParts(key)) {
-        for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
-      }
+      for (const part of columns.encodeParts(key)) writeAll(file, part);
     } finally {
       file.close();
     }
@@ -137,4 +138,55 @@ export class FileSymbols implements ReadonlyMap<string, SymbolRecord[]> {
   ): void {
     for (const [k, v] of this.entries()) fn(v, k, this);
   }
+}
+
+/** Above this many chunks a generation's chunks are kept in `chunks.bin` (see `chunk_columns.ts`). */
+export const LARGE_CHUNKS = 250_000;
+
+/** How many chunks the generation holds. */
+export function chunkCount(manifest: Manifest): number {
+  let n = 0;
+  for (const f of manifest.files) if (!f.skipped) n += f.chunks;
+  return n;
+}
+
+/**
+ * The chunk columns of `manifest` (built from `key`): the file's when it matches, else
+ * written from the store's chunk blobs (one at a time) and read back; null when the file
+ * cannot be written (the caller loads the chunks as they are).
+ */
+export async function loadChunkColumns(
+  store: Store,
+  manifest: Manifest,
+  key: string,
+): Promise<ChunkColumns | null> {
+  const path = `${store.dir}/${CHUNKS_FILE}`;
+  const read = ChunkColumns.readFile(path, key);
+  if (read) return read;
+  const order: string[] = [];
+  const pathOfBlob = new Map<string, string>();
+  for (const f of manifest.files) {
+    if (f.skipped || !f.blob) continue;
+    order.push(f.path);
+    if (f.chunks > 0) pathOfBlob.set(f.blob, f.path);
+  }
+  let writer: ChunkColumnsWriter | null = null;
+  try {
+    const w = writer = new ChunkColumnsWriter(path);
+    await store.eachBlob<ChunkRecord[]>("chunks", new Set(pathOfBlob.keys()), (blob, chunks) => {
+      const p = pathOfBlob.get(blob);
+      if (p !== undefined) w.add(p, chunks);
+    });
+    w.finish(key, order);
+    writer = null;
+  } catch {
+    writer?.abandon();
+    return null;
+  }
+  return ChunkColumns.readFile(path, key);
+}
+
+/** The key of the chunk columns written in `dir`, or null. */
+export function storedChunksKey(dir: string): string | null {
+  return ChunkColumns.fileKey(`${dir}/${CHUNKS_FILE}`);
 }
