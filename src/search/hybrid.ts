@@ -25,8 +25,9 @@ import { compilePattern, grepTable } from "./grep.ts";
 import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./rerank.ts";
 import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
+import { expandQuery } from "./variants.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
-import { filterMask, type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
+import { type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
 import { searchWorkers } from "./search_pool.ts";
 
 /** Which side(s) of the ranked search to use. */
@@ -377,8 +378,7 @@ export function retrieveFrom(
   let denseTop: Hit[] = [];
   if (vectors && qv) {
     // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
-    const mask = filterMask(table.fileOfRow, fileWeight);
-    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, mask));
+    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, accept));
   }
 
   // Lexical side.
@@ -386,16 +386,23 @@ export function retrieveFrom(
   let lexTop: Hit[] = [];
   let lexMax = 0;
   let lexCover: Float32Array | null = null;
+  // The query's words, with the other forms and compounds of them the index knows.
+  const q = lexical
+    ? expandQuery(qTokens, (t) => lexical.termId(t) >= 0, query)
+    : { terms: [], weights: [] };
   if (lexical) {
     const l = new Float32Array(n);
     if (mode === "hybrid") lexCover = new Float32Array(n);
-    lexMax = lexical.score(qTokens, l, lexCover ?? undefined);
+    lexMax = lexical.score(q.terms, l, lexCover ?? undefined, q.weights);
     lex = l;
     lexTop = topKOf(l, C, 0, accept);
     // The lexical candidates get their dense score too (the shortlist may miss them).
     if (vectors && qv && dense) vectors.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }
-  const qIds = new Set(lexical ? qTokens.map((t) => lexical.termId(t)).filter((i) => i >= 0) : []);
+  // A name matches the query's words and the forms of them (`bail` for `bailing`).
+  const qIds = new Set(
+    lexical ? q.terms.map((t) => lexical.termId(t)).filter((i) => i >= 0) : [],
+  );
   const nameCover = (row: number) => {
     if (!lexical || qIds.size === 0) return 0;
     const ids = lexical.nameTerms(row);
@@ -414,6 +421,13 @@ export function retrieveFrom(
       idOf.set(id, termWeight(t));
       coverMax += termWeight(t);
     }
+    // The added forms count in a name at their weight (the largest possible is unchanged).
+    q.terms.forEach((t, k) => {
+      const id = lexical.termId(t);
+      if (id < 0 || idOf.has(id)) return;
+      const df = lexical.df(t);
+      idOf.set(id, q.weights[k] * Math.log(1 + (Math.max(1, n) - df + 0.5) / (df + 0.5)));
+    });
   }
   const queryInName = (row: number) => {
     if (!lexical || coverMax === 0) return 0;

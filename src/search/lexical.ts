@@ -51,8 +51,14 @@ export interface LexicalIndex {
    * caller); returns the largest score any row could reach (for normalisation), 0 when
    * no term is known. With `cover`, also adds there the idf of each distinct query term a
    * row contains (how much of the query a row has, whatever its term frequencies).
+   * `weights` (parallel to `terms`, default 1 each) scale each term's share.
    */
-  score(terms: readonly string[], out: Float32Array, cover?: Float32Array): number;
+  score(
+    terms: readonly string[],
+    out: Float32Array,
+    cover?: Float32Array,
+    weights?: readonly number[],
+  ): number;
   /** Term ids of a row's name field. */
   nameTerms(row: number): Uint32Array;
   /** The id of a term, or -1. */
@@ -221,12 +227,12 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
       return g < 0 ? 0 : termStart[g + 1] - termStart[g];
     },
     nameTerms: (r) => names.subarray(nameStart[r], nameStart[r + 1]),
-    score(query, out, cover) {
+    score(query, out, cover, weights) {
       const qtf = new Map<number, number>();
-      for (const term of query) {
+      query.forEach((term, k) => {
         const g = terms.id(term);
-        if (g >= 0) qtf.set(g, (qtf.get(g) ?? 0) + 1);
-      }
+        if (g >= 0) qtf.set(g, (qtf.get(g) ?? 0) + (weights?.[k] ?? 1));
+      });
       let max = 0;
       for (const [g, q] of qtf) {
         const s = termStart[g];
@@ -235,7 +241,8 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
         max += w;
         for (let i = s; i < e; i++) out[docs[i]] += w * sat[i];
         if (cover) {
-          const c = idf(e - s);
+          // A repeated word counts once; a variant (weight < 1) counts its share.
+          const c = idf(e - s) * Math.min(1, q);
           for (let i = s; i < e; i++) cover[docs[i]] += c;
         }
       }

@@ -1,0 +1,107 @@
+/**
+ * Other forms of a query's words for the lexical side: a question says `bailing`,
+ * `dropped`, `flattening` where the code says `bail`, `drop`, `flatten`. The index's
+ * tokens only lose plural endings (`../util/tokens.ts`), so the query side adds the base
+ * forms of `-ing` and `-ed` words that the index knows, at a lower weight than the word
+ * itself.
+ *
+ * @module
+ */
+
+/** Weight of a variant in the lexical score, relative to the query's own word. */
+export const VARIANT_WEIGHT = 0.5;
+
+const VOWEL = /[aeiouy]/;
+
+/**
+ * Base forms a word may come from (not checked against any vocabulary): `bailing` → `bail`,
+ * `baile`; `dropped` → `dropp`, `drop`, `droppe`; `created` → `creat`, `create`.
+ *
+ * @example
+ * ```ts
+ * wordVariants("flattening"); // ["flatten", "flattene"]
+ * wordVariants("dropped");    // ["dropp", "droppe", "drop"]
+ * ```
+ */
+export function wordVariants(word: string): string[] {
+  let base = "";
+  if (word.length > 5 && word.endsWith("ing")) base = word.slice(0, -3);
+  else if (word.length > 4 && word.endsWith("ed") && !word.endsWith("eed")) {
+    base = word.slice(0, -2);
+  }
+  // A base needs a vowel (`string`, `red`, `bed` are no inflections).
+  if (base.length < 2 || !VOWEL.test(base)) return [];
+  const out = [base, `${base}e`];
+  const n = base.length;
+  // `running` → `run`, `dropped` → `drop` (but `falling` keeps `fall`: both stay).
+  if (n > 2 && base[n - 1] === base[n - 2] && !VOWEL.test(base[n - 1])) {
+    out.push(base.slice(0, -1));
+  }
+  // `copied` → `copy`.
+  if (word.endsWith("ied")) out.push(`${word.slice(0, -3)}y`);
+  return out;
+}
+
+/** Weight of a compound (words of the query written together) in the lexical score. */
+export const COMPOUND_WEIGHT = 0.3;
+
+/**
+ * Two or three neighbouring words of a query written as one identifier would be
+ * (`before each` → `beforeeach`, `before_each`): the index keeps every identifier of
+ * several parts whole too, so a name the question spells out in words meets it.
+ *
+ * @example
+ * ```ts
+ * compounds("Run fn before each test"); // ["runfn", "run_fn", …, "beforeeach", "before_each", …]
+ * ```
+ */
+export function compounds(query: string): string[] {
+  const words = query.toLowerCase().match(/[a-z][a-z0-9]*/g) ?? [];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < words.length; i++) {
+    for (let n = 2; n <= 3 && i + n <= words.length; n++) {
+      const w = words.slice(i, i + n);
+      out.push(w.join(""), w.join("_"));
+    }
+  }
+  return out;
+}
+
+/** A query's terms with their weights (repeats summed). */
+export interface WeightedTerms {
+  terms: string[];
+  weights: number[];
+}
+
+/**
+ * The query's tokens with the variants `known` accepts added at {@link VARIANT_WEIGHT}
+ * (a variant that is itself one of the query's words keeps its own weight).
+ *
+ * @example
+ * ```ts
+ * expandQuery(["enable", "bailing"], (t) => lex.termId(t) >= 0);
+ * // { terms: ["enable", "bailing", "bail"], weights: [1, 1, 0.5] }
+ * ```
+ */
+export function expandQuery(
+  tokens: readonly string[],
+  known: (term: string) => boolean,
+  query = "",
+): WeightedTerms {
+  const weight = new Map<string, number>();
+  for (const t of tokens) weight.set(t, (weight.get(t) ?? 0) + 1);
+  const own = new Set(tokens);
+  for (const t of own) {
+    for (const v of wordVariants(t)) {
+      if (own.has(v) || weight.has(v) || !known(v)) continue;
+      weight.set(v, VARIANT_WEIGHT);
+    }
+  }
+  if (COMPOUND_WEIGHT > 0) {
+    for (const c of compounds(query)) {
+      if (weight.has(c) || !known(c)) continue;
+      weight.set(c, COMPOUND_WEIGHT);
+    }
+  }
+  return { terms: [...weight.keys()], weights: [...weight.values()] };
+}

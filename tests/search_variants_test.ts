@@ -1,0 +1,138 @@
+/**
+ * The query side's other word forms and compounds (`src/search/variants.ts`), and the
+ * lexical search that uses them: a question that says `bailing` or `before each` finds the
+ * function named `bail` or `beforeEach`.
+ */
+
+import assert from "node:assert/strict";
+import { compounds, expandQuery, VARIANT_WEIGHT, wordVariants } from "../src/search/variants.ts";
+import { buildLexicalIndex } from "../src/search/lexical.ts";
+import { fileTerms } from "../src/index/terms.ts";
+import { queryTokens } from "../src/util/tokens.ts";
+import { searchProject } from "../src/search/hybrid.ts";
+import { ProjectService } from "../src/service/service.ts";
+import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+Deno.test("variants: -ing and -ed words give their base forms; other words none", () => {
+  assert.deepEqual(wordVariants("bailing"), ["bail", "baile"]);
+  assert.deepEqual(wordVariants("created"), ["creat", "create"]);
+  assert.ok(wordVariants("dropped").includes("drop"));
+  assert.ok(wordVariants("running").includes("run"));
+  assert.ok(wordVariants("copied").includes("copy"));
+  // Not inflections: too short, no vowel left, or no such ending.
+  assert.deepEqual(wordVariants("string"), []);
+  assert.deepEqual(wordVariants("red"), []);
+  assert.deepEqual(wordVariants("speed"), []);
+  assert.deepEqual(wordVariants("parse"), []);
+});
+
+Deno.test("compounds: neighbouring words written together and with underscores", () => {
+  const c = compounds("Run fn before each test");
+  assert.ok(c.includes("beforeeach"));
+  assert.ok(c.includes("before_each"));
+  assert.ok(c.includes("beforeeachtest"));
+  assert.ok(!c.includes("runbefore"));
+  assert.deepEqual(compounds("one"), []);
+});
+
+Deno.test("expandQuery: only forms the index knows are added, at a lower weight", () => {
+  const known = new Set(["enable", "bailing", "bail", "beforeeach"]);
+  const q = expandQuery(
+    queryTokens("enables bailing before each"),
+    (t) => known.has(t),
+    "enables bailing before each",
+  );
+  const w = new Map(q.terms.map((t, i) => [t, q.weights[i]]));
+  assert.equal(w.get("bailing"), 1);
+  assert.equal(w.get("bail"), VARIANT_WEIGHT);
+  assert.ok((w.get("beforeeach") ?? 0) > 0);
+  assert.ok(!w.has("baile"), "a form the index does not know is not added");
+});
+
+function sym(name: string, line: number, endLine: number): SymbolRecord {
+  return {
+    name,
+    qualifiedName: name,
+    kind: "function",
+    file: "a.js",
+    line,
+    startLine: line,
+    endLine,
+    signature: "",
+    doc: "",
+    parent: null,
+    language: "javascript",
+  };
+}
+
+function chunk(s: number, e: number, symbol: string, text: string): ChunkRecord {
+  return {
+    id: `a.js:${s}-${e}`,
+    file: "a.js",
+    startLine: s,
+    endLine: e,
+    symbol,
+    kind: "function",
+    language: "javascript",
+    text,
+  };
+}
+
+Deno.test("BM25F weights: a term's weight scales its share; weight 1 is the default", () => {
+  const terms = fileTerms("a.js", [
+    chunk(1, 1, "bail", "function bail(bail) { this.suite.bail(bail) }"),
+    chunk(2, 2, "other", "function other() { return 1 }"),
+  ], [sym("bail", 1, 1), sym("other", 2, 2)]);
+  const lex = buildLexicalIndex([{ terms, rows: 2 }]);
+  const plain = new Float32Array(2);
+  const one = new Float32Array(2);
+  const half = new Float32Array(2);
+  const maxPlain = lex.score(["bail"], plain);
+  assert.equal(lex.score(["bail"], one, undefined, [1]), maxPlain);
+  assert.deepEqual([...one], [...plain]);
+  const maxHalf = lex.score(["bail"], half, undefined, [0.5]);
+  assert.ok(Math.abs(maxHalf - maxPlain / 2) < 1e-6);
+  assert.ok(Math.abs(half[0] - plain[0] / 2) < 1e-6);
+});
+
+Deno.test("lexical search: 'bailing' finds bail, 'before each' finds beforeEach", async () => {
+  const root = await makeProject({
+    "lib/mocha.js": `Mocha.prototype.bail = function (bail) {
+  this.suite.bail(bail !== false);
+  return this;
+};
+
+Mocha.prototype.grep = function (re) {
+  this.options.grep = re;
+  return this;
+};
+`,
+    "lib/suite.js": `Suite.prototype.beforeEach = function (title, fn) {
+  var hook = this._createHook(title, fn);
+  this._beforeEach.push(hook);
+  return this;
+};
+
+Suite.prototype.runTest = function (test, fn) {
+  return test.run(fn);
+};
+`,
+  });
+  const indexDir = await tempIndexDir();
+  const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
+  try {
+    await service.project.reindex();
+    const a = await searchProject(service.project, "enables bailing on failure", {
+      mode: "lexical",
+    });
+    assert.equal(a.snippets[0]?.symbol, "bail");
+    const b = await searchProject(service.project, "run a hook before each test", {
+      mode: "lexical",
+    });
+    assert.equal(b.snippets[0]?.symbol, "beforeEach");
+  } finally {
+    await service.close();
+    await cleanup(root, indexDir);
+  }
+});
