@@ -6,12 +6,13 @@
  * pass it); without it only the native heap is trimmed.
  *
  * After it the native heap's free pages go back too (`util/native_heap.ts`: glibc's arenas
- * keep what the runtime freed).
+ * keep what the runtime freed); from the collector's start, large blocks are mapped on their
+ * own so that they go back when freed.
  *
  * @module
  */
 
-import { trimNativeHeap } from "../util/native_heap.ts";
+import { trimNativeHeap, tuneNativeHeap } from "../util/native_heap.ts";
 
 /** How long a server must be quiet after requests before it collects (ms). */
 export const QUIET_MS = 5_000;
@@ -34,6 +35,8 @@ export interface IdleCollector {
  * ```
  */
 export function idleCollector(quietMs = QUIET_MS): IdleCollector {
+  // Every server (HTTP and stdio) starts one: large blocks get mappings of their own from here.
+  tuneNativeHeap();
   const gc = (globalThis as { gc?: (opts?: object) => void }).gc;
   let last = 0;
   let dirty = false;
