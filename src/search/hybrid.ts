@@ -27,7 +27,7 @@ import { classWeights, type FileClass, fileClass, SCOPES, type SearchScope } fro
 import { queryTokens } from "../util/tokens.ts";
 import { expandQuery } from "./variants.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
-import { type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
+import { filterMask, type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
 import { searchWorkers } from "./search_pool.ts";
 
 /** Which side(s) of the ranked search to use. */
@@ -275,6 +275,11 @@ export interface RetrieveSources {
   vectors: FlatVectorIndex | null;
   qv: Float32Array | null;
   progress: VectorProgress;
+  /**
+   * Arrays of one entry per row that the scoring may fill instead of making new ones (a
+   * search worker's, reused query after query: the results are read before the next).
+   */
+  scratch?: { lex: Float32Array; cover: Float32Array; dense: Float32Array };
 }
 
 /** The sources of a query, and what presenting its results needs besides. */
@@ -378,7 +383,8 @@ export function retrieveFrom(
   let denseTop: Hit[] = [];
   if (vectors && qv) {
     // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
-    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, accept));
+    const mask = filterMask(table.fileOfRow, fileWeight);
+    ({ scores: dense, top: denseTop } = vectors.nearest(qv, C, mask, undefined, src.scratch?.dense));
   }
 
   // Lexical side.
@@ -391,8 +397,8 @@ export function retrieveFrom(
     ? expandQuery(qTokens, (t) => lexical.termId(t) >= 0, query)
     : { terms: [], weights: [] };
   if (lexical) {
-    const l = new Float32Array(n);
-    if (mode === "hybrid") lexCover = new Float32Array(n);
+    const l = src.scratch?.lex.fill(0) ?? new Float32Array(n);
+    if (mode === "hybrid") lexCover = src.scratch?.cover.fill(0) ?? new Float32Array(n);
     lexMax = lexical.score(q.terms, l, lexCover ?? undefined, q.weights);
     lex = l;
     lexTop = topKOf(l, C, 0, accept);

@@ -23,6 +23,8 @@ import type { VectorProgress } from "./vector_sync.ts";
 
 interface Held {
   id: number;
+  /** Per-row arrays the scoring reuses query after query. */
+  scratch: { lex: Float32Array; cover: Float32Array; dense: Float32Array };
   table: ChunkTable;
   lexical: LexicalIndex | null;
   vectors: FlatVectorIndex | null;
@@ -81,7 +83,13 @@ function load(s: SearchSnapshot, slot: number): Held {
   };
   const lexical = decodeLexicalIndex(s.lexical.bytes, s.lexical.key, s.lexical.params);
   const vectors = s.vectors ? FlatVectorIndex.attach(s.vectors, slot) : null;
-  return { id: s.id, table, lexical, vectors };
+  const n = s.fileOfRow.length;
+  const scratch = {
+    lex: new Float32Array(n),
+    cover: new Float32Array(n),
+    dense: new Float32Array(n),
+  };
+  return { id: s.id, table, lexical, vectors, scratch };
 }
 
 const NO_PROGRESS: VectorProgress = {
@@ -116,6 +124,7 @@ function answer(job: SearchJob, fileWeight: Float32Array | undefined): SearchRep
       vectors: job.qv ? h.vectors : null,
       qv: job.qv,
       progress: NO_PROGRESS,
+      scratch: h.scratch,
     },
     job.query,
     job.opts,

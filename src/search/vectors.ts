@@ -339,8 +339,9 @@ export class FlatVectorIndex {
     k: number,
     accept?: ((row: number) => boolean) | Uint8Array,
     shortlist = Math.max(MIN_SHORTLIST, 4 * k),
+    /** Where to write the scores (one per row; default a new array). */
+    scores: Float32Array = new Float32Array(this.rows),
   ): Nearest {
-    const scores = new Float32Array(this.rows);
     const codes = this.codes;
     if (!codes || shortlist >= this.filled) {
       this.scoreAll(q, scores);
