@@ -23,6 +23,7 @@ import { Project, type ProjectListener, type ProjectOptions } from "../index/pro
 import { type ProjectWatcher, watchProject } from "../index/watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
+import { writeLexicalFile } from "../search/lexical_cache.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
 import { defaultIndexHome } from "../store/kv.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
@@ -160,6 +161,8 @@ export class ProjectService implements Service {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
       // Vectors fill in behind lexical search, which is ready now.
       this.vectors.start();
+      // The BM25F index on disk before the first query (no query builds it then).
+      await writeLexicalFile(this.project).catch(() => false);
       void warmSearch(this.project);
     } catch (err) {
       log(`codectx: indexing failed: ${errorMessage(err)}`);
@@ -174,7 +177,10 @@ export class ProjectService implements Service {
     this.watcher = watchProject(this.project, {
       ignorePaths,
       onReindex: (r) => {
-        if (r.changed > 0) log(`codectx: re-${reportLine(r)}`);
+        if (r.changed > 0) {
+          log(`codectx: re-${reportLine(r)}`);
+          void writeLexicalFile(this.project).catch(() => false);
+        }
       },
       onError: (err) => log(`codectx: watch: ${errorMessage(err)}`),
     });
