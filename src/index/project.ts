@@ -191,15 +191,13 @@ export class Project {
         maxMemoryMiB: this.opts.maxMemoryMiB,
         onProgress: (progress) => this.emit({ type: "progress", progress }),
       });
-      // The symbol columns of the new generation are written now, not by the first query.
-      // So are a large generation's chunk columns.
+      // A large generation's symbol and chunk columns are written now, not by the first
+      // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
-      if (manifest) {
+      if (manifest && chunkCount(manifest) > LARGE_CHUNKS) {
         const key = await columnsKey(manifest);
         if (storedColumnsKey(this.store.dir) !== key) await this.symbolColumns(manifest);
-        if (chunkCount(manifest) > LARGE_CHUNKS && storedChunksKey(this.store.dir) !== key) {
-          await this.chunkColumns(manifest);
-        }
+        if (storedChunksKey(this.store.dir) !== key) await this.chunkColumns(manifest);
       }
       return report;
     } catch (err) {
