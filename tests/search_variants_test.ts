@@ -5,7 +5,13 @@
  */
 
 import assert from "node:assert/strict";
-import { compounds, expandQuery, VARIANT_WEIGHT, wordVariants } from "../src/search/variants.ts";
+import {
+  compounds,
+  expandQuery,
+  restoredE,
+  VARIANT_WEIGHT,
+  wordVariants,
+} from "../src/search/variants.ts";
 import { buildLexicalIndex } from "../src/search/lexical.ts";
 import { fileTerms } from "../src/index/terms.ts";
 import { queryTokens } from "../src/util/tokens.ts";
@@ -25,6 +31,17 @@ Deno.test("variants: -ing and -ed words give their base forms; other words none"
   assert.deepEqual(wordVariants("red"), []);
   assert.deepEqual(wordVariants("speed"), []);
   assert.deepEqual(wordVariants("parse"), []);
+});
+
+Deno.test("restoredE: a stem that lost its e to the plural rule gets it back", () => {
+  // The tokens' stemmer: `initializes` → `initializ`, `caches` → `cach`.
+  assert.deepEqual(queryTokens("initializes caches"), ["initializ", "cach"]);
+  assert.equal(restoredE("initializ"), "initialize");
+  assert.equal(restoredE("cach"), "cache");
+  assert.equal(restoredE("parse"), null);
+  const known = new Set(["initializ", "initialize"]);
+  const q = expandQuery(["initializ"], (t) => known.has(t));
+  assert.deepEqual(q, { terms: ["initializ", "initialize"], weights: [1, 1] });
 });
 
 Deno.test("compounds: neighbouring words written together and with underscores", () => {
@@ -118,6 +135,14 @@ Suite.prototype.runTest = function (test, fn) {
   return test.run(fn);
 };
 `,
+    "lib/serializer.js": `exports.deserialize = function deserialize(value) {
+  return JSON.parse(value);
+};
+
+exports.serializeError = function serializeError(err) {
+  return { message: err.message };
+};
+`,
   });
   const indexDir = await tempIndexDir();
   const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
@@ -131,6 +156,10 @@ Suite.prototype.runTest = function (test, fn) {
       mode: "lexical",
     });
     assert.equal(b.snippets[0]?.symbol, "beforeEach");
+    const c = await searchProject(service.project, "Deserializes a message", {
+      mode: "lexical",
+    });
+    assert.equal(c.snippets[0]?.symbol, "deserialize");
   } finally {
     await service.close();
     await cleanup(root, indexDir);

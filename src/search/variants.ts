@@ -67,6 +67,22 @@ export function compounds(query: string): string[] {
   return out;
 }
 
+/**
+ * The word a plural stem may have lost its `e` from: the tokens' stemmer strips `-es` after
+ * `z`, `ch`, `sh`, `x` and `ss` (`matches` → `match`), which also turns `initializes` into
+ * `initializ` and `caches` into `cach` while the code says `initialize` and `cache`.
+ *
+ * @example
+ * ```ts
+ * restoredE("initializ"); // "initialize"
+ * restoredE("match");     // "matche" (kept only where the index knows it)
+ * restoredE("parse");     // null
+ * ```
+ */
+export function restoredE(token: string): string | null {
+  return token.length > 2 && /(?:z|ch|sh|x|ss)$/.test(token) ? `${token}e` : null;
+}
+
 /** A query's terms with their weights (repeats summed). */
 export interface WeightedTerms {
   terms: string[];
@@ -92,6 +108,9 @@ export function expandQuery(
   for (const t of tokens) weight.set(t, (weight.get(t) ?? 0) + 1);
   const own = new Set(tokens);
   for (const t of own) {
+    // The same word the stemmer cut short: its full weight.
+    const e = restoredE(t);
+    if (e !== null && !weight.has(e) && known(e)) weight.set(e, weight.get(t)!);
     for (const v of wordVariants(t)) {
       if (own.has(v) || weight.has(v) || !known(v)) continue;
       weight.set(v, VARIANT_WEIGHT);
