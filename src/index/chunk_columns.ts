@@ -64,6 +64,7 @@ class ColumnChunk implements ChunkRecord {
 /** The chunk columns read from a file. */
 export class ChunkColumns {
   private readonly recent = new Map<number, string>();
+  private readonly made: (string | undefined)[] = [];
 
   private constructor(
     private readonly fd: Deno.FsFile,
@@ -82,8 +83,9 @@ export class ChunkColumns {
     private readonly textStart: Float64Array,
   ) {}
 
+  /** String `id` (each made once: a search reads a row's kind and language in its loops). */
   string(id: number): string {
-    return this.pool.slice(this.poolStart[id], this.poolStart[id + 1]);
+    return this.made[id] ??= this.pool.slice(this.poolStart[id], this.poolStart[id + 1]);
   }
 
   optional(id: number): string | null {
