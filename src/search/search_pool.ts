@@ -101,6 +101,8 @@ export class SearchWorkers {
   private current: Current | null = null;
   private building = false;
   private closed = false;
+  /** Workers that ended before holding a snapshot: past a few, searches stay here. */
+  private failures = 0;
   /** Queries answered by a worker, and those run on the main thread instead. */
   readonly counts = { workers: 0, here: 0 };
 
@@ -210,6 +212,9 @@ export class SearchWorkers {
       for (const s of this.slots) {
         s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
       }
+    } catch {
+      // No workers here (a binary built without the worker's module): searches stay here.
+      this.close();
     } finally {
       this.building = false;
     }
@@ -238,7 +243,10 @@ export class SearchWorkers {
     };
     worker.onerror = (e) => {
       e.preventDefault();
-      this.replace(s);
+      // One that never held a snapshot cannot start here (its module or memory): a few
+      // tries, then every search stays on the main thread.
+      if (s.loaded === 0 && ++this.failures >= 3) this.close();
+      else this.replace(s);
     };
     return s;
   }
