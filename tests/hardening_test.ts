@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { Node } from "web-tree-sitter";
 import { analyzeSource } from "../src/analysis/analyze.ts";
 import { createAnalysisPool } from "../src/analysis/pool.ts";
+import { errorCode } from "../src/errors.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
 import { bracketDepth, MAX_BRACKET_DEPTH } from "../src/analysis/syntax.ts";
 import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
@@ -775,4 +776,45 @@ Deno.test("analysis pool: an idle worker ends (its memory with it) and the next 
   } finally {
     pool.close();
   }
+});
+
+/** Threads of this process that run workers (Deno names them `worker-N`). */
+function workerThreads(): number {
+  let n = 0;
+  for (const t of Deno.readDirSync("/proc/self/task")) {
+    try {
+      if (Deno.readTextFileSync(`/proc/self/task/${t.name}/comm`).startsWith("worker-")) n++;
+    } catch {
+      // the thread ended
+    }
+  }
+  return n;
+}
+
+Deno.test({
+  name:
+    "analysis pool: a job past its limit is answered at once; its worker is not doubled while it runs on",
+  ignore: Deno.build.os !== "linux",
+  fn: async () => {
+    const before = workerThreads();
+    const pool = createAnalysisPool(1);
+    try {
+      await pool.analyze("warm.py", "import pickle\n", "python"); // the worker is up
+      const big = "import os\n" + "os.system(eval(input()))\n".repeat(20_000);
+      await assert.rejects(
+        pool.analyze("big.py", big, "python", { timeoutMs: 50 }),
+        (err: Error) => errorCode(err) === "timeout",
+      );
+      // Deno cannot stop the busy worker: the next job waits for it instead of a second
+      // worker starting beside it.
+      let most = 0;
+      const sampling = setInterval(() => (most = Math.max(most, workerThreads())), 20);
+      const next = await pool.analyze("small.py", "import pickle\n", "python");
+      clearInterval(sampling);
+      assert.equal(next.issues[0]?.test_id, "B403");
+      assert.ok(most <= before + 1, `${most - before} worker threads ran for a pool of one`);
+    } finally {
+      pool.close();
+    }
+  },
 });

@@ -1,9 +1,10 @@
 /**
- * Analysis off the calling thread, under a time limit that holds: jobs (a file's analysis,
- * a snippet's validation) run on module workers, and a job past its limit — or whose call
- * was aborted — has its worker terminated (a new one starts for the next job). The server's
- * own thread never parses or analyzes, so it keeps answering while a hostile input is
- * being read.
+ * Analysis off the calling thread, under a time limit: jobs (a file's analysis, a
+ * snippet's validation) run on module workers, and a job past its limit — or whose call was
+ * aborted — is answered `timeout` at once; its worker is replaced once it is through (Deno
+ * cannot stop a busy worker: see `stop` in {@link createAnalysisPool}). The server's own
+ * thread never parses or analyzes, so it keeps answering while a hostile input is being
+ * read.
  *
  * @module
  */
@@ -196,17 +197,33 @@ export function createAnalysisPool(
     const id = nextId++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let held = 0; // the worker's memory after the job, as it reports it
-    const finish = (err: Error | null, result?: unknown) => {
-      clearTimeout(timer);
+    let answered = false;
+    let released = false;
+    /** Past its limit (or aborted): the caller has its answer, the worker still runs the job. */
+    let abandoned = false;
+    const answer = (err: Error | null, result?: unknown) => {
+      if (answered) return;
+      answered = true;
       limits.signal?.removeEventListener("abort", onAbort);
+      if (err) q.reject(err);
+      else q.resolve(result);
+    };
+    const release = () => {
+      if (released) return;
+      released = true;
+      clearTimeout(timer);
       worker.onmessage = null;
       worker.onerror = null;
       slot.busy = false;
       slot.big = false;
       // A parser's memory only grows: a worker that read a large input is replaced, so
       // the process returns to its size after a burst of big snippets or files.
-      // So is one whose memory grew past a bound over many smaller ones.
-      if (slot.worker === worker && (inputSize(job) > RECYCLE_BYTES || held > RECYCLE_MEMORY)) {
+      // So is one whose memory grew past a bound over many smaller ones, and one that ran
+      // past its limit.
+      if (
+        slot.worker === worker &&
+        (abandoned || inputSize(job) > RECYCLE_BYTES || held > RECYCLE_MEMORY)
+      ) {
         kill(slot);
       }
       // A worker nobody used for a while ends (its grammars and parsers with it); the next
@@ -217,13 +234,28 @@ export function createAnalysisPool(
         }, idleMs);
         Deno.unrefTimer(slot.idle as unknown as number);
       }
-      if (err) q.reject(err);
-      else q.resolve(result);
       if (!closed) pump();
     };
+    const finish = (err: Error | null, result?: unknown) => {
+      answer(err, result);
+      release();
+    };
+    // Deno (2.9) does not stop a busy worker on `terminate()` — its thread runs the job to
+    // the end (denoland/deno#35657). So a job past its limit is answered at once, but its
+    // slot stays taken until the worker is through (then it is replaced): the workers that
+    // run never outnumber the slots, where replacing at once had the abandoned jobs run on
+    // beside new workers, each with its isolate. A worker that does not come back within
+    // ABANDONED_MS is let go (terminated, for a runtime where that works).
     const stop = () => {
-      kill(slot);
-      finish(timeoutError(job));
+      answer(timeoutError(job));
+      if (abandoned) return;
+      abandoned = true;
+      clearTimeout(timer);
+      timer = setTimeout(() => {
+        kill(slot);
+        release();
+      }, ABANDONED_MS);
+      Deno.unrefTimer(timer as unknown as number);
     };
     const onAbort = () => stop();
     limits.signal?.addEventListener("abort", onAbort, { once: true });
@@ -235,7 +267,7 @@ export function createAnalysisPool(
     worker.onmessage = (e: MessageEvent<JobReply | JobStarted>) => {
       if (e.data.id !== id) return;
       if ("started" in e.data) {
-        if (limits.timeoutMs) arm(limits.timeoutMs);
+        if (limits.timeoutMs && !abandoned) arm(limits.timeoutMs);
         return;
       }
       held = e.data.memory ?? 0;
@@ -301,6 +333,12 @@ export const RECYCLE_BYTES = 64 * 1024;
 
 /** Memory of a worker's isolate (heap and external, parsers' WASM included) past which it is replaced. */
 export const RECYCLE_MEMORY = 96 * 1024 * 1024;
+
+/**
+ * How long a worker whose job passed its limit may take to finish it before its slot is freed
+ * anyway (the slowest input within the body limit takes ~6 s of CPU).
+ */
+const ABANDONED_MS = 120_000;
 
 /** How long a worker may sit idle before it ends (ms; `createAnalysisPool`'s `idleMs`). */
 export const IDLE_MS = 15_000;
