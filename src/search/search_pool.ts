@@ -127,7 +127,14 @@ export class SearchWorkers {
       (src.lexical === null || src.lexical === cur.lexical) &&
       (src.vectors === null || src.vectors === cur.vectors);
     if (!usable) {
-      this.prepare(src);
+      // Built after this query's answer is on its way (it runs here meanwhile).
+      if (!this.building) {
+        this.building = true;
+        setTimeout(() => {
+          this.building = false;
+          this.prepare(src);
+        }, 0);
+      }
       this.counts.here++;
       return null;
     }
