@@ -156,6 +156,92 @@ export function fileTerms(
   return { v, p, c };
 }
 
+/** The first word of a binary `terms` part ("TRM1"); a JSON part starts with `{`. */
+const TERMS_MAGIC = 0x314d5254;
+const HEADER_WORDS = 5;
+const termsEncoder = new TextEncoder();
+const termsDecoder = new TextDecoder();
+
+/** A file's term statistics as read from a binary part: views, no copy of the numbers. */
+export interface PackedTerms {
+  v: string[];
+  p: Uint32Array;
+  c: Uint32Array[];
+}
+
+/**
+ * {@link FileTerms} as bytes: little-endian 32-bit words `[magic, vocabulary size, rows,
+ * path words, vocabulary bytes]`, the path pairs, each row's length, the rows one after the
+ * other, then the vocabulary as UTF-8 joined by `\n` (a term is a code token and holds
+ * none). A reader takes views of the numbers and decodes the vocabulary in one call.
+ *
+ * @example
+ * ```ts
+ * decodeTerms(encodeTerms({ v: ["parse", "json"], p: [0, 1], c: [[1, 0, 0, 1, 0, 1, 7, 1]] }))
+ *   .v; // ["parse", "json"]
+ * ```
+ */
+export function encodeTerms(t: FileTerms): Uint8Array {
+  const vocab = termsEncoder.encode(t.v.join("\n"));
+  let words = HEADER_WORDS + t.p.length + t.c.length;
+  for (const row of t.c) words += row.length;
+  const out = new Uint8Array(words * 4 + vocab.length);
+  const w = new Uint32Array(out.buffer, 0, words);
+  w[0] = TERMS_MAGIC;
+  w[1] = t.v.length;
+  w[2] = t.c.length;
+  w[3] = t.p.length;
+  w[4] = vocab.length;
+  let at = HEADER_WORDS;
+  w.set(t.p, at);
+  at += t.p.length;
+  for (const row of t.c) w[at++] = row.length;
+  for (const row of t.c) {
+    w.set(row, at);
+    at += row.length;
+  }
+  out.set(vocab, words * 4);
+  return out;
+}
+
+/** Whether a stored `terms` part is binary ({@link encodeTerms}) rather than JSON. */
+export function isBinaryTerms(bytes: Uint8Array): boolean {
+  return bytes.length >= HEADER_WORDS * 4 && bytes[0] === 0x54 && bytes[1] === 0x52 &&
+    bytes[2] === 0x4d && bytes[3] === 0x31;
+}
+
+/** Reads a part written by {@link encodeTerms}; throws on bytes of another shape. */
+export function decodeTerms(bytes: Uint8Array): PackedTerms {
+  if (!isBinaryTerms(bytes)) throw new Error("not a binary terms part: re-index the project");
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
+  const [, vocabSize, rows, pathWords, vocabBytes] = head;
+  const lens = new Uint32Array(
+    bytes.buffer,
+    bytes.byteOffset + (HEADER_WORDS + pathWords) * 4,
+    rows,
+  );
+  let words = HEADER_WORDS + pathWords + rows;
+  for (let r = 0; r < rows; r++) words += lens[r];
+  if (words * 4 + vocabBytes !== bytes.length) {
+    throw new Error("a binary terms part has the wrong length: re-index the project");
+  }
+  const all = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
+  const c: Uint32Array[] = new Array(rows);
+  let at = HEADER_WORDS + pathWords + rows;
+  for (let r = 0; r < rows; r++) {
+    c[r] = all.subarray(at, at + lens[r]);
+    at += lens[r];
+  }
+  const v = vocabSize === 0
+    ? []
+    : termsDecoder.decode(bytes.subarray(words * 4, words * 4 + vocabBytes)).split("\n");
+  if (v.length !== vocabSize) {
+    throw new Error("a binary terms part is damaged: re-index the project");
+  }
+  return { v, p: all.subarray(HEADER_WORDS, HEADER_WORDS + pathWords), c };
+}
+
 function pairs(ids: number[]): number[] {
   const counts = new Map<number, number>();
   for (const i of ids) counts.set(i, (counts.get(i) ?? 0) + 1);
