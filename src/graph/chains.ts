@@ -52,9 +52,11 @@ type Step = string | null;
 const ELEMENT = "[]";
 const PARAMETER = "<=";
 
-const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*)|\(\)|(\[\])|(<\d+:\d+>|<=\d+>)/gu;
+const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*|\d+\b)|\(\)|(\[\])|(<\d+:\d+>|<=\d+>)/gu;
 const SEPARATOR = /\.|::|->|\\/;
 const VARIABLE_KINDS = new Set(["variable", "constant", "field"]);
+/** A tuple's field: its position. */
+const POSITION = /^\d+$/;
 
 /** Follows receiver chains of one graph; owned by its name resolver. */
 export class Chains {
@@ -374,9 +376,13 @@ export class Chains {
     return this.typeValue(f, text, this.names.indexOf(s));
   }
 
-  /** The value of field `name`'s declared type in `cls` or its bases. */
+  /**
+   * The value of field `name`'s declared type in `cls` or its bases; a tuple struct's field
+   * `j` (Rust `self.0`) is as the struct declares its position j (`<=j>`, as a constructor's
+   * parameter).
+   */
   private fieldType(cls: SymbolRecord, name: string): ChainValue {
-    return this.classDeclared(cls, `.${name}`);
+    return this.classDeclared(cls, POSITION.test(name) ? `<=${name}>` : `.${name}`);
   }
 
   /**

@@ -26,8 +26,7 @@ export interface Declared {
  * children of their lists; a TypeScript `this:` parameter is not counted: callers do not pass it).
  */
 export function slotOf(arg: Node, param: Node): string {
-  const k = indexIn(arg.parent?.namedChildren ?? [], arg);
-  return `<${k}:${parameterIndex(param)}>`;
+  return `<${namedIndex(arg)}:${parameterIndex(param)}>`;
 }
 
 /** `<=j>` for parameter `param` of a function: its type is the function's parameter j's. */
@@ -35,10 +34,36 @@ export function parameterSlot(param: Node): string {
   return `<=${parameterIndex(param)}>`;
 }
 
-/** The position of a parameter in its list, a TypeScript `this:` parameter not counted. */
+/**
+ * The position of a parameter in its list, a TypeScript `this:` parameter (always first) not
+ * counted; in a list whose entries are its `type` fields (a Rust tuple struct's `(pub A,
+ * B)`), among those.
+ */
 function parameterIndex(param: Node): number {
-  const before = param.parent?.namedChildren.slice(0, indexIn(param.parent.namedChildren, param));
-  return before ? before.filter((n) => !n?.text.startsWith("this")).length : -1;
+  const list = param.parent;
+  if (!list) return -1;
+  let k = 0;
+  let first: Node = param;
+  for (let n = param.previousNamedSibling; n; n = n.previousNamedSibling) {
+    k++;
+    first = n;
+  }
+  if (list.fieldNameForNamedChild(k) === "type") {
+    let j = 0;
+    for (let i = 0; i < k; i++) if (list.fieldNameForNamedChild(i) === "type") j++;
+    return j;
+  }
+  return k > 0 && THIS_PARAMETER.test(first.text) ? k - 1 : k;
+}
+
+/** A TypeScript `this:` parameter (callers do not pass it). */
+const THIS_PARAMETER = /^this\b/;
+
+/** The position of a node among its parent's named children. */
+function namedIndex(node: Node): number {
+  let k = 0;
+  for (let n = node.previousNamedSibling; n; n = n.previousNamedSibling) k++;
+  return k;
 }
 
 /**
@@ -131,8 +156,8 @@ export function callbackType(callee: Node, param: Node): string | null {
   }
   const fn = p?.parent?.parent;
   if (!p?.parent || !fn?.parent || !isArgument(fn)) return null;
-  const j = indexIn(p.parent.namedChildren, p);
-  const k = indexIn(fn.parent.namedChildren, fn);
+  const j = namedIndex(p);
+  const k = namedIndex(fn);
   return j < 0 || k < 0 ? null : `=${chain}<${k}:${j}>`;
 }
 
@@ -140,10 +165,6 @@ export function callbackType(callee: Node, param: Node): string | null {
 function isArgument(fn: Node): boolean {
   return fn.parent !== null && fn.parent.parent !== null &&
     fn.parent.parent.childForFieldName("arguments")?.id === fn.parent.id;
-}
-
-function indexIn(nodes: readonly (Node | null)[], node: Node): number {
-  return nodes.findIndex((n) => n?.id === node.id);
 }
 
 /** The type of property `name` of `obj` (`=obj.name`), or null. */
@@ -237,7 +258,7 @@ export class Contexts {
         out = h === null ? null : c.member ? withSteps(h, `.${c.member.text}`) : h;
       } else if (c.callee) {
         const chain = chainOf(c.callee.text);
-        const k = indexIn(node.parent?.namedChildren ?? [], node);
+        const k = node.parent ? namedIndex(node) : -1;
         out = chain === null || k < 0 ? null : `=${chain}<=${k}>`;
       }
     }
@@ -250,14 +271,14 @@ export class Contexts {
    * where it stands (`return (source) => …` from a function returning `Op`: `Op <=0>`).
    */
   parameterType(fn: Node, local: Node): string | null {
+    const ctx = this.typeOf(fn);
+    if (ctx === null) return null;
     const list = fn.childForFieldName("parameters");
     let param: Node | null = local;
     while (param?.parent && param.parent.id !== fn.id && param.parent.id !== list?.id) {
       param = param.parent;
     }
     if (!param?.parent) return null;
-    const ctx = this.typeOf(fn);
-    if (ctx === null) return null;
     return withSteps(ctx, param.parent.id === fn.id ? "<=0>" : parameterSlot(param));
   }
 }

@@ -314,12 +314,13 @@ export const CHAIN_HEAD = /^[$@#]*[\p{L}_][\p{L}\p{N}_]*/u;
 
 /** The head written for a value chain that starts at the enclosing instance (`this`, `self`). */
 export const SELF_HEAD = "#self";
-const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*)|!(?!=))/u;
+const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*|\d+\b)|!(?!=))/u;
 
 /**
  * A receiver's text as a chain of names, member steps and calls, or null when it is any
  * other expression: arguments are dropped (`a.b(x, y).c` → `a.b().c`), `?.` is `.`, a
- * non-null `!` is dropped, separators stay as written (`::`, `->`, `\`).
+ * non-null `!` is dropped, separators stay as written (`::`, `->`, `\`); a tuple's field is
+ * a step of its position (Rust `self.0`).
  *
  * @example
  * ```ts

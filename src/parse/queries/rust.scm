@@ -137,8 +137,9 @@
 ;; Declared types, read by the graph's receiver chains (`self.cmd.find_group(…)`,
 ; `Command::new(…).arg(…).get_name()`): struct fields, what functions and methods return
 ; (`Self` is the implemented type) and the values locals are bound to. A reference, `Box`,
-; `Rc` or `Arc` of a type is the type (method calls go through them); other generics are
-; their outer type (`Vec<T>` is a `Vec`, which is no project type).
+; `Rc`, `Arc` or `RefCell` of a type is the type (method calls go through them, a RefCell's
+; through `borrow()`, below); other generics are their outer type (`Vec<T>` is a `Vec`,
+; which is no project type).
 (field_declaration
   name: (field_identifier) @declared.name
   type: [
@@ -151,14 +152,14 @@
 (field_declaration
   name: (field_identifier) @declared.name
   type: (generic_type type: (_) @declared.type)
-  (#not-match? @declared.type "^(Box|Rc|Arc)$"))
+  (#not-match? @declared.type "^(Box|Rc|Arc|RefCell)$"))
 (field_declaration
   name: (field_identifier) @declared.name
   type: (generic_type
     type: (type_identifier) @_pointer
     type_arguments: (type_arguments .
       [(type_identifier) @declared.type (generic_type type: (_) @declared.type)]))
-  (#match? @_pointer "^(Box|Rc|Arc)$"))
+  (#match? @_pointer "^(Box|Rc|Arc|RefCell)$"))
 (impl_item
   type: [(type_identifier) @declared.type (generic_type type: (type_identifier) @declared.type)]
   body: (declaration_list
@@ -176,14 +177,29 @@
     (reference_type type: (generic_type type: (_) @declared.type))
     (generic_type type: (_) @declared.type)
   ]
-  (#not-match? @declared.type "^(Self|Box|Rc|Arc)$"))
+  (#not-match? @declared.type "^(Self|Box|Rc|Arc|RefCell)$"))
 (function_item
   name: (identifier) @declared.name
   return_type: (generic_type
     type: (type_identifier) @_pointer
     type_arguments: (type_arguments .
       [(type_identifier) @declared.type (generic_type type: (_) @declared.type)]))
-  (#match? @_pointer "^(Box|Rc|Arc)$"))
+  (#match? @_pointer "^(Box|Rc|Arc|RefCell)$"))
+; A tuple struct's fields are its positions (`struct S(pub A, B)`: `s.0` is an A), declared
+; as its constructor's parameters (`S<=0>`).
+(struct_item
+  name: (type_identifier) @declared.name
+  body: (ordered_field_declaration_list
+    type: [(type_identifier) (scoped_type_identifier) (generic_type)] @declared.type @declared.parameter))
+; What stands behind a borrow, a clone or a reference (`x.borrow_mut()`, `x.clone()`,
+; `x.as_ref()`) is of x's type: the value bound, and a member's receiver (below).
+(let_declaration
+  pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
+  !type
+  value: (call_expression
+    function: (field_expression value: (_) @local.value field: (field_identifier) @_through)
+    arguments: (arguments))
+  (#match? @_through "^(borrow|borrow_mut|clone|as_ref|as_mut|to_owned)$"))
 (let_declaration
   pattern: [(identifier) @local.definition (mut_pattern (identifier) @local.definition)]
   !type
@@ -199,6 +215,13 @@
   function: (field_expression
     value: (range_expression ".." . (_) @reference.receiver .)
     field: (field_identifier) @reference.call))
+(call_expression
+  function: (field_expression
+    value: (call_expression
+      function: (field_expression value: (_) @reference.receiver field: (field_identifier) @_through)
+      arguments: (arguments))
+    field: (field_identifier) @reference.call)
+  (#match? @_through "^(borrow|borrow_mut|clone|as_ref|as_mut|to_owned)$"))
 (call_expression function: (identifier) @reference.call)
 (call_expression
   function: (field_expression value: (self) @reference.receiver.self field: (field_identifier) @reference.call))
