@@ -61,10 +61,16 @@ export type SearchReply =
   | { type: "fused"; id: number; rows: Int32Array; scores: Float64Array }
   | { type: "failed"; id: number; error: string };
 
-/** Workers a server starts: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 4). */
+/**
+ * Workers a server starts: `$CODECTX_SEARCH_WORKERS`, else one per core but one, at least
+ * one (at most 8). The main thread keeps a share of every search (HTTP, JSON, presenting
+ * the results, about two fifths of its CPU), so it is busy as one more worker would be; each
+ * worker also costs ~40 MiB of memory (its own V8 heap and runtime).
+ */
 export function searchWorkerCount(): number {
   const env = Deno.env.get("CODECTX_SEARCH_WORKERS");
-  const n = env !== undefined && env !== "" ? Number(env) : navigator.hardwareConcurrency ?? 1;
+  const cores = navigator.hardwareConcurrency ?? 1;
+  const n = env !== undefined && env !== "" ? Number(env) : Math.max(1, cores - 1);
   return Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
 }
 
