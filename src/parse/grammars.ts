@@ -12,7 +12,6 @@ import { assetUrl, packageFileUrl } from "../util/assets.ts";
 import { type GrammarInfo, languageById } from "./languages.ts";
 import { readQuery } from "./query_loader.ts";
 import { type RefRole, refRoleOf } from "./references.ts";
-import { treeSitterModule } from "./query_matches.ts";
 import { IMPORT_RENAMES, renameImports } from "./wasm_imports.ts";
 
 /** What a definition capture name means to the engine. */
@@ -28,11 +27,6 @@ export interface Loaded {
   readonly roles: Map<string, Role>;
   /** Roles of the reference, import and local-scope captures (see `references.ts`). */
   readonly refRoles: Map<string, RefRole>;
-  /**
-   * The capture names the engine reads (a definition or reference role): the others only
-   * serve the query's own predicates, and `queryMatches` leaves them out of each match.
-   */
-  readonly read: ReadonlySet<string>;
   readonly sets: {
     readonly comment: Set<string>;
     readonly wrapper: Set<string>;
@@ -83,7 +77,7 @@ function roleOf(name: string): Role {
 }
 
 async function load(info: GrammarInfo): Promise<Loaded> {
-  initPromise ??= Parser.init(treeSitterModule);
+  initPromise ??= Parser.init();
   await initPromise;
   const wasmUrl = packageFileUrl(`tree-sitter-wasms/out/${info.wasm}`);
   const bytes = renameImports(await Deno.readFile(wasmUrl), IMPORT_RENAMES);
@@ -98,13 +92,10 @@ async function load(info: GrammarInfo): Promise<Loaded> {
   parser.setLanguage(language);
   const roles = new Map<string, Role>();
   const refRoles = new Map<string, RefRole>();
-  const read = new Set<string>();
   for (const name of query.captureNames) {
-    const role = roleOf(name);
-    roles.set(name, role);
+    roles.set(name, roleOf(name));
     const refRole = refRoleOf(name);
     if (refRole) refRoles.set(name, refRole);
-    if (refRole || role.role !== "other") read.add(name);
   }
   return {
     info,
@@ -112,7 +103,6 @@ async function load(info: GrammarInfo): Promise<Loaded> {
     query,
     roles,
     refRoles,
-    read,
     sets: {
       comment: new Set(info.commentTypes),
       wrapper: new Set(info.wrapperTypes),

@@ -48,7 +48,6 @@ import {
   looksLikeCpp,
 } from "./languages.ts";
 import { collectReferences } from "./references.ts";
-import { queryMatches } from "./query_matches.ts";
 import { scanText } from "./text.ts";
 
 export { type Loaded, loadGrammar } from "./grammars.ts";
@@ -153,7 +152,7 @@ function parseWith(
   try {
     const root = tree.rootNode;
     const syntaxErrors = root.hasError ? countErrors(root) : 0;
-    const matches = queryMatches(g.query, root, g.read);
+    const matches = g.query.matches(root);
     const { symbols, names } = definitionsOf(g, matches, languageId, file, source);
     if (g.refRoles.size === 0) return { language: languageId, symbols, lines, syntaxErrors };
     const refs = collectReferences(matches, g.refRoles, names, symbols);
