@@ -40,11 +40,24 @@ export interface FieldGroups {
   symbols: Uint32Array;
 }
 
+/** Distinct values by hash bucket: bucket `b` holds `members[start[b] .. start[b + 1])`. */
+interface KeyBuckets {
+  start: Uint32Array;
+  members: Uint32Array;
+}
+
+/** FNV-1a over the UTF-16 units of `text[from, to)`. */
+function hashText(text: string, from: number, to: number): number {
+  let h = 0x811c9dc5;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193);
+  return h >>> 0;
+}
+
 /** The symbols of one generation. */
 export class SymbolColumns {
   private readonly made = new Map<number, SymbolRecord[]>();
   private readonly groups = new Map<StringField, FieldGroups>();
-  private readonly keyed = new Map<string, Map<string, number[]>>();
+  private readonly keyed = new Map<string, KeyBuckets>();
   private fileIds: Map<string, number> | null = null;
 
   /** Columns as {@link ColumnsBuilder} or {@link SymbolColumns.readFile} make them. */
@@ -53,8 +66,9 @@ export class SymbolColumns {
     readonly files: readonly string[],
     /** Symbols of file `f`: `[fileStart[f], fileStart[f + 1])`. */
     readonly fileStart: Uint32Array,
-    private readonly pool: string,
-    private readonly poolStart: Uint32Array,
+    /** The string table: string `id` is `pool[poolStart[id] .. poolStart[id + 1])`. */
+    readonly pool: string,
+    readonly poolStart: Uint32Array,
     /** Per symbol: string ids (`parent`: NONE at top level), positions, its file. */
     readonly name: Uint32Array,
     readonly qual: Uint32Array,
@@ -189,27 +203,54 @@ export class SymbolColumns {
     name: string,
     value: string,
   ): number[] {
-    const cacheKey = `${field} ${name}`;
-    let map = this.keyed.get(cacheKey);
-    if (!map) {
-      map = new Map();
-      const g = this.fieldGroups(field);
-      for (let n = 0; n < g.ids.length; n++) {
-        const k = key(this.string(g.ids[n]));
-        const list = map.get(k);
-        if (list) list.push(n);
-        else map.set(k, [n]);
-      }
-      this.keyed.set(cacheKey, map);
-    }
-    const groupsOf = map.get(value);
-    if (!groupsOf) return [];
     const g = this.fieldGroups(field);
+    const cacheKey = `${field} ${name}`;
+    let table = this.keyed.get(cacheKey);
+    if (!table) {
+      table = this.hashed(g, name === "exact" ? null : key);
+      this.keyed.set(cacheKey, table);
+    }
+    // The distinct values in the value's bucket whose key is the value.
+    const bucket = hashText(value, 0, value.length) & (table.start.length - 2);
+    const groupsOf: number[] = [];
+    for (let j = table.start[bucket]; j < table.start[bucket + 1]; j++) {
+      const n = table.members[j];
+      const text = this.string(g.ids[n]);
+      if ((name === "exact" ? text : key(text)) === value) groupsOf.push(n);
+    }
     const out: number[] = [];
     for (const n of groupsOf) {
       for (let j = g.start[n]; j < g.start[n + 1]; j++) out.push(g.symbols[j]);
     }
     return groupsOf.length > 1 ? out.sort((a, b) => a - b) : out;
+  }
+
+  /**
+   * The distinct values of a field in hash buckets of their key (`key` null: the value
+   * itself, hashed in the string table without making a string): two typed arrays, not a
+   * map of strings — the kernel has millions of distinct names.
+   */
+  private hashed(g: FieldGroups, key: ((value: string) => string) | null): KeyBuckets {
+    const n = g.ids.length;
+    let size = 2;
+    while (size < n) size *= 2;
+    const hash = new Uint32Array(n);
+    for (let k = 0; k < n; k++) {
+      const id = g.ids[k];
+      if (key) {
+        const text = key(this.string(id));
+        hash[k] = hashText(text, 0, text.length) & (size - 1);
+      } else {
+        hash[k] = hashText(this.pool, this.poolStart[id], this.poolStart[id + 1]) & (size - 1);
+      }
+    }
+    const start = new Uint32Array(size + 1);
+    for (let k = 0; k < n; k++) start[hash[k] + 1]++;
+    for (let b = 0; b < size; b++) start[b + 1] += start[b];
+    const at = start.slice(0, size);
+    const members = new Uint32Array(n);
+    for (let k = 0; k < n; k++) members[at[hash[k]]++] = k;
+    return { start, members };
   }
 
   /** Closes the file the texts are read from. */

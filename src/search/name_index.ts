@@ -34,9 +34,9 @@ export interface RankedNames {
 }
 
 interface NameIndex {
-  /** Distinct names, as written and lower-cased. */
-  names: string[];
-  lower: string[];
+  /** Distinct name `n` as written, and lower-cased (made when a query first looks at it). */
+  name(n: number): string;
+  lower(n: number): string;
   /** Per name: the characters it holds (see {@link charBits}); 0 for a non-ASCII name. */
   bits: Uint32Array;
   /** Symbols of name `n`: `symbols[start[n] .. start[n + 1])`, in list order. */
@@ -51,11 +51,16 @@ interface NameIndex {
 
 const indexes = new WeakMap<SymbolColumns, Map<NameField, NameIndex>>();
 
-/** One bit per lower-case letter, digits in four, `_`, and one for everything else. */
-function charBits(lower: string): number {
+/**
+ * One bit per letter (either case), digits in four, `_`, and one for everything else, of
+ * `text[from, to)`; 0 when it holds a non-ASCII character (such a name is asked in full).
+ */
+function charBits(text: string, from = 0, to = text.length): number {
   let bits = 0;
-  for (let i = 0; i < lower.length; i++) {
-    const c = lower.charCodeAt(i);
+  for (let i = from; i < to; i++) {
+    let c = text.charCodeAt(i);
+    if (c > 127) return 0;
+    if (c >= 65 && c <= 90) c += 32;
     if (c >= 97 && c <= 122) bits |= 1 << (c - 97);
     else if (c >= 48 && c <= 57) bits |= 1 << (26 + (c & 3));
     else if (c === 95) bits |= 1 << 30;
@@ -71,14 +76,14 @@ function nameIndex(columns: SymbolColumns, field: NameField): NameIndex {
   if (hit) return hit;
   // The columns group the symbols by distinct value already.
   const { ids, start, symbols } = columns.fieldGroups(field);
-  const names = Array.from(ids, (id) => columns.string(id));
-  const lower = names.map((n) => n.toLowerCase());
-  // deno-lint-ignore no-control-regex
-  const bits = Uint32Array.from(lower, (n) => /[^\x00-\x7f]/.test(n) ? 0 : charBits(n));
-  const n = names.length;
+  const { pool, poolStart } = columns;
+  // Read in the string table: no string is made until a query looks at its name.
+  const bits = Uint32Array.from(ids, (id) => charBits(pool, poolStart[id], poolStart[id + 1]));
+  const n = ids.length;
+  const lowered: (string | undefined)[] = [];
   const index = {
-    names,
-    lower,
+    name: (k: number) => columns.string(ids[k]),
+    lower: (k: number) => lowered[k] ??= columns.string(ids[k]).toLowerCase(),
     bits,
     start,
     symbols,
@@ -126,7 +131,7 @@ export function rankNames(
   keep?: (index: number) => boolean,
 ): RankedNames {
   const ix = nameIndex(columns, field);
-  const { names, lower, bits, start, tier, score, picked, later } = ix;
+  const { bits, start, tier, score, picked, later } = ix;
   const q = query.toLowerCase();
   const compact = splitIdentifier(query).join("");
   const qBits = charBits(q);
@@ -145,9 +150,13 @@ export function rankNames(
   let nPicked = 0;
   let nLater = 0;
   let found = 0;
-  for (let n = 0; n < names.length; n++) {
+  for (let n = 0; n < bits.length; n++) {
     const b = bits[n];
-    const low = lower[n];
+    // A name without the query's (or its parts') characters is skipped before any string.
+    if (
+      b !== 0 && (b & cBits) >>> 0 !== cBits && (partsInQuery || (b & qBits) >>> 0 !== qBits)
+    ) continue;
+    const low = ix.lower(n);
     let mark = HOLDS_QUERY;
     if (b === 0) mark = HOLDS_PARTS; // not ASCII: asked in full
     else if (partsInQuery) {
@@ -157,7 +166,7 @@ export function rankNames(
     } else if ((b & qBits) >>> 0 === qBits && holds(low, q)) mark = HOLDS_QUERY;
     else if ((b & cBits) >>> 0 === cBits && holds(low, compact)) mark = HOLDS_PARTS;
     else continue;
-    const name = names[n];
+    const name = ix.name(n);
     if (query === name) (tier[n] = Tier.Exact), (score[n] = 1);
     else if (q === low) (tier[n] = Tier.CaseInsensitive), (score[n] = 1);
     else if (low.startsWith(q)) {
@@ -180,7 +189,7 @@ export function rankNames(
       total += count(n);
       continue;
     }
-    const m = fuzzyMatch(query, names[n]);
+    const m = fuzzyMatch(query, ix.name(n));
     if (!m) continue;
     if (found >= need) {
       total += count(n);
