@@ -1,7 +1,8 @@
 /**
  * The binary `terms` part (src/index/terms.ts `encodeTerms`/`decodeTerms`): what is read
- * back is what `fileTerms` computed, numbers and vocabulary, from any byte offset; bytes of
- * another shape are refused with a message, not misread.
+ * back is what `fileTerms` computed, numbers and vocabulary, from any byte offset, and the
+ * lexical index built from it scores as the one built from JSON; bytes of another shape are
+ * refused with a message, not misread.
  */
 
 import assert from "node:assert/strict";
@@ -14,6 +15,7 @@ import {
 } from "../src/index/terms.ts";
 import { chunkFile } from "../src/index/chunker.ts";
 import { parseSource } from "../src/parse/parser.ts";
+import { buildLexicalIndexFrom, DEFAULT_BM25 } from "../src/search/lexical.ts";
 
 const SOURCE = `"""Naïve parser — façade for the JSON décodeur."""
 import json
@@ -63,4 +65,50 @@ Deno.test("binary terms: JSON and damaged bytes are refused", () => {
   assert.throws(() => decodeTerms(json), /not a binary terms part/);
   const bytes = encodeTerms({ v: ["a", "b"], p: [0, 1], c: [[1, 0, 0, 0, 0, 1]] });
   assert.throws(() => decodeTerms(bytes.subarray(0, bytes.length - 1)), /wrong length/);
+});
+
+Deno.test("binary terms: the lexical index built from them scores as the one from JSON", async () => {
+  const sources: Record<string, string> = {
+    "pkg/naïve_parser.py": SOURCE,
+    "pkg/util.py":
+      'def helper(x):\n    """Help parse."""\n    return x + 1\n\nclass Loader:\n    def load(self):\n        return helper(2)\n',
+    "pkg/empty.py": "",
+  };
+  const files: { key: string; start: number; rows: number }[] = [];
+  const json = new Map<string, FileTerms>();
+  const binary = new Map<string, Uint8Array>();
+  let start = 0;
+  for (const [path, text] of Object.entries(sources)) {
+    const parsed = await parseSource(path, text, "python");
+    const chunks = chunkFile(path, "python", text, parsed.symbols);
+    const terms = fileTerms(path, chunks, parsed.symbols);
+    files.push({ key: path, start, rows: chunks.length });
+    start += chunks.length;
+    json.set(path, JSON.parse(JSON.stringify(terms)));
+    binary.set(path, encodeTerms(terms));
+  }
+  const fromJson = await buildLexicalIndexFrom(
+    {
+      files,
+      each: (visit) => json.forEach((t, k) => visit(k, t)),
+    },
+    start,
+    DEFAULT_BM25,
+  );
+  const fromBinary = await buildLexicalIndexFrom(
+    {
+      files,
+      each: (visit) => binary.forEach((b, k) => visit(k, decodeTerms(b))),
+    },
+    start,
+    DEFAULT_BM25,
+  );
+  const words = [...new Set([...json.values()].flatMap((t) => t.v))];
+  assert.ok(words.length > 20);
+  for (const w of words) {
+    const a = new Float32Array(fromJson.size);
+    const b = new Float32Array(fromBinary.size);
+    assert.equal(fromBinary.score([w, "absent"], b), fromJson.score([w, "absent"], a), w);
+    assert.deepEqual(b, a, w);
+  }
 });
