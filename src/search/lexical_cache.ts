@@ -99,6 +99,26 @@ function manifestFiles(manifest: Manifest): TermsFile[] {
   return files;
 }
 
+/**
+ * The whole file in one buffer of its size (`Deno.readFile` grew its buffer as it read:
+ * the kernel's 632 MiB file peaked at twice that).
+ */
+async function readWhole(path: string): Promise<Uint8Array> {
+  const file = await Deno.open(path, { read: true });
+  try {
+    const out = new Uint8Array((await file.stat()).size);
+    let got = 0;
+    while (got < out.length) {
+      const n = await file.read(out.subarray(got));
+      if (n === null) throw new Error(`${path} ends early`);
+      got += n;
+    }
+    return out;
+  } finally {
+    file.close();
+  }
+}
+
 /** The key `lexical.bin` was built from (its header only), or null. */
 function storedKey(project: Project): string | null {
   try {
@@ -161,12 +181,9 @@ async function readStored(
   key: string,
   params: Bm25Params,
 ): Promise<LexicalIndex | null> {
+  if (storedKey(project) !== key) return null;
   try {
-    return decodeLexicalIndex(
-      await Deno.readFile(`${project.store.dir}/${LEXICAL_FILE}`),
-      key,
-      params,
-    );
+    return decodeLexicalIndex(await readWhole(`${project.store.dir}/${LEXICAL_FILE}`), key, params);
   } catch {
     return null;
   }
