@@ -14,6 +14,7 @@ import { scanSecrets } from "./secrets.ts";
 import type { SecurityIssue } from "./security.ts";
 import { bracketsPastLimit } from "./syntax.ts";
 import { MAX_TREE_DEPTH, treeDepth } from "./tree_walk.ts";
+import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
 /** What analysis says about one file. */
 export interface FileAnalysis {
@@ -56,7 +57,8 @@ export async function analyzeSource(
     return { ...base, tooDeep: true, tooDeepBy: "brackets" };
   }
   const g = await grammar;
-  const tree = g.parser.parse(text);
+  const tree = g.parser.parse(text, null, STOPPABLE);
+  stopPoint();
   if (!tree) return { file, language: id, metrics: null, issues: secrets, syntaxErrors: 0 };
   try {
     const root = tree.rootNode;
@@ -65,8 +67,10 @@ export async function analyzeSource(
       return { ...base, tooDeep: true, tooDeepBy: "syntax" };
     }
     // One walk of the tree: metrics and facts come from the same query.
-    const matches = g.analysis.matches(root);
+    const matches = g.analysis.matches(root, STOPPABLE);
+    stopPoint();
     const metrics = computeMetrics(g, text, matches);
+    stopPoint();
     const issues = [...ruleIssues(g, matches, file, text), ...secrets];
     return {
       file,

@@ -8,6 +8,7 @@
 
 import { languageById, languageForPath, LANGUAGES } from "../parse/languages.ts";
 import { analysisGrammar } from "./grammar.ts";
+import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
 /** Languages a snippet can be validated in (those with a grammar). */
 export const VALIDATABLE: readonly string[] = LANGUAGES.filter((l) => l.grammar).map((l) => l.id);
@@ -149,7 +150,8 @@ export async function detectLanguage(code: string): Promise<string | undefined> 
 async function errorCount(id: string, code: string): Promise<number> {
   const g = await analysisGrammar(id);
   if (!g) return Infinity;
-  const tree = g.parser.parse(code);
+  const tree = g.parser.parse(code, null, STOPPABLE);
+  stopPoint();
   if (!tree) return Infinity;
   try {
     const root = tree.rootNode;

@@ -10,6 +10,7 @@ import { parseSource } from "../parse/parser.ts";
 import { CodectxError } from "../errors.ts";
 import { analysisGrammar } from "./grammar.ts";
 import { family } from "./project_view.ts";
+import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
 /** The explanation, in wire (snake_case) shape. */
 export interface SnippetExplanation {
@@ -62,7 +63,8 @@ export async function outlineSnippet(
   const g = await analysisGrammar(language)!;
   const calls: Array<{ name: string; line: number }> = [];
   if (g.resolve) {
-    const tree = g.parser.parse(code);
+    const tree = g.parser.parse(code, null, STOPPABLE);
+    stopPoint();
     if (tree) {
       try {
         for (const c of g.resolve.captures(tree.rootNode)) {

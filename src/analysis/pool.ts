@@ -17,6 +17,7 @@ import { outlineSnippet, type SnippetOutline } from "./explain.ts";
 import { validateCode, type Validation } from "./validate.ts";
 import { assetUrl } from "../util/assets.ts";
 import { trimNativeHeapSoon } from "../util/native_heap.ts";
+import { newStopFlag, raiseStopFlag } from "./stop_flag.ts";
 
 /** One file to analyze. */
 export interface AnalyzeJob {
@@ -201,6 +202,8 @@ export function createAnalysisPool(
     let released = false;
     /** Past its limit (or aborted): the caller has its answer, the worker still runs the job. */
     let abandoned = false;
+    /** Raised when the job passes its limit: the job reads it and stops within a stage. */
+    const stopFlag = newStopFlag();
     const answer = (err: Error | null, result?: unknown) => {
       if (answered) return;
       answered = true;
@@ -241,8 +244,9 @@ export function createAnalysisPool(
       release();
     };
     // Deno (2.9) does not stop a busy worker on `terminate()` — its thread runs the job to
-    // the end (denoland/deno#35657). So a job past its limit is answered at once, but its
-    // slot stays taken until the worker is through (then it is replaced): the workers that
+    // the end (measured). So a job past its limit is answered at once and its stop flag
+    // raised (`stop_flag.ts`: the job ends within the stage it is in), but its slot stays
+    // taken until the worker is through (then it is replaced): the workers that
     // run never outnumber the slots, where replacing at once had the abandoned jobs run on
     // beside new workers, each with its isolate. A worker that does not come back within
     // ABANDONED_MS is let go (terminated, for a runtime where that works).
@@ -250,6 +254,7 @@ export function createAnalysisPool(
       answer(timeoutError(job));
       if (abandoned) return;
       abandoned = true;
+      raiseStopFlag(stopFlag);
       clearTimeout(timer);
       timer = setTimeout(() => {
         kill(slot);
@@ -288,7 +293,7 @@ export function createAnalysisPool(
         for (const old of slot.views) if (slot.views.size > KEEP_VIEWS) slot.views.delete(old);
       }
     } else slot.warm.add(job.language);
-    worker.postMessage({ id, job: sent });
+    worker.postMessage({ id, job: sent, stop: stopFlag });
   };
 
   const run = (job: AnalysisJob, limits: JobLimits = {}): Promise<unknown> => {

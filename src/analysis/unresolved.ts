@@ -30,6 +30,7 @@ import {
 import { goImport } from "./unresolved_go.ts";
 import { jsImport, jsMember } from "./unresolved_js.ts";
 import { PY_BUILTINS, pythonImport, pythonMember } from "./unresolved_python.ts";
+import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
 export type { Unresolved } from "./unresolved_context.ts";
 
@@ -61,7 +62,9 @@ export async function unresolvedSymbols(
   const calls: Node[] = [];
   const members: Node[] = [];
   const imports: Node[] = [];
-  for (const m of g.resolve.matches(root)) {
+  const found = g.resolve.matches(root, STOPPABLE);
+  stopPoint();
+  for (const m of found) {
     for (const c of m.captures) {
       switch (c.name) {
         case "bind":

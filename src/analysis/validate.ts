@@ -16,6 +16,7 @@ import { compareIssues, type SecurityIssue } from "./security.ts";
 import { type SyntaxError, syntaxErrors } from "./syntax.ts";
 import { checkTreeDepth } from "./tree_walk.ts";
 import { type Unresolved, unresolvedSymbols } from "./unresolved.ts";
+import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
 /** Code larger than this is refused (413). */
 export const MAX_CODE_BYTES = 1_048_576;
@@ -127,19 +128,24 @@ export async function validateCode(
   checkCode(input.code);
   const { id, source } = await chooseLanguage(input.code, input.language, input.filePath);
   const g = await analysisGrammar(id)!;
-  const tree = g.parser.parse(input.code);
+  const tree = g.parser.parse(input.code, null, STOPPABLE);
+  stopPoint();
   if (!tree) throw new CodectxError("internal", `the ${id} parser returned no tree`);
   try {
     const root = tree.rootNode;
     checkTreeDepth(root, "the code");
+    stopPoint();
     const errors = syntaxErrors(root, id === "python" ? { colonBlocks: PYTHON_BLOCKS } : {});
     const file = input.filePath ?? "<snippet>";
-    const matches = g.analysis.matches(root);
+    stopPoint();
+    const matches = g.analysis.matches(root, STOPPABLE);
+    stopPoint();
     const issues = [
       ...ruleIssues(g, matches, file, input.code),
       ...scanSecrets(file, input.code),
     ];
     issues.sort(compareIssues);
+    stopPoint();
     return {
       valid: errors.length === 0,
       language: id,

@@ -18,11 +18,15 @@ import {
   replyError,
   viewFromData,
 } from "./pool.ts";
+import { setStopFlag } from "./stop_flag.ts";
 
 const views = new Map<number, ProjectView>();
 
-self.onmessage = async (e: MessageEvent<{ id: number; job: AnalysisJob }>) => {
-  const { id, job } = e.data;
+self.onmessage = async (
+  e: MessageEvent<{ id: number; job: AnalysisJob; stop: Int32Array | null }>,
+) => {
+  const { id, job, stop } = e.data;
+  setStopFlag(stop ?? null);
   self.postMessage({ id, started: true } satisfies JobStarted);
   let reply: JobReply;
   try {
@@ -34,6 +38,8 @@ self.onmessage = async (e: MessageEvent<{ id: number; job: AnalysisJob }>) => {
     reply = { id, result: await handleJob(viewless, (v) => views.get(v)) };
   } catch (err) {
     reply = replyError(id, err);
+  } finally {
+    setStopFlag(null);
   }
   const m = Deno.memoryUsage();
   self.postMessage({ ...reply, memory: m.heapUsed + m.external });
