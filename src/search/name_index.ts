@@ -37,6 +37,8 @@ interface NameIndex {
   /** Distinct name `n` as written, and lower-cased (made when a query first looks at it). */
   name(n: number): string;
   lower(n: number): string;
+  /** String ids of the distinct names in the columns' table. */
+  ids: Uint32Array;
   /** Per name: the characters it holds (see {@link charBits}); 0 for a non-ASCII name. */
   bits: Uint32Array;
   /** Symbols of name `n`: `symbols[start[n] .. start[n + 1])`, in list order. */
@@ -84,6 +86,7 @@ function nameIndex(columns: SymbolColumns, field: NameField): NameIndex {
   const index = {
     name: (k: number) => columns.string(ids[k]),
     lower: (k: number) => lowered[k] ??= columns.string(ids[k]).toLowerCase(),
+    ids,
     bits,
     start,
     symbols,
@@ -96,13 +99,20 @@ function nameIndex(columns: SymbolColumns, field: NameField): NameIndex {
   return index;
 }
 
-/** Whether `q` is a subsequence of `n` (one native search per character of `q`). */
-function holds(n: string, q: string): boolean {
-  let at = 0;
+/**
+ * Whether lower-case `q` is a subsequence of the ASCII name `text[from, to)` lower-cased,
+ * read in place (no string is made).
+ */
+function holdsAt(text: string, from: number, to: number, q: string): boolean {
+  let at = from;
   for (let i = 0; i < q.length; i++) {
-    at = n.indexOf(q[i], at);
-    if (at < 0) return false;
-    at++;
+    const want = q.charCodeAt(i);
+    for (;;) {
+      if (at >= to) return false;
+      let c = text.charCodeAt(at++);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c === want) break;
+    }
   }
   return true;
 }
@@ -131,7 +141,8 @@ export function rankNames(
   keep?: (index: number) => boolean,
 ): RankedNames {
   const ix = nameIndex(columns, field);
-  const { bits, start, tier, score, picked, later } = ix;
+  const { bits, start, tier, score, picked, later, ids } = ix;
+  const { pool, poolStart } = columns;
   const q = query.toLowerCase();
   const compact = splitIdentifier(query).join("");
   const qBits = charBits(q);
@@ -156,16 +167,23 @@ export function rankNames(
     if (
       b !== 0 && (b & cBits) >>> 0 !== cBits && (partsInQuery || (b & qBits) >>> 0 !== qBits)
     ) continue;
-    const low = ix.lower(n);
     let mark = HOLDS_QUERY;
     if (b === 0) mark = HOLDS_PARTS; // not ASCII: asked in full
-    else if (partsInQuery) {
-      // The parts' letters are a subsequence of the query's: a name without them matches no tier.
-      if ((b & cBits) >>> 0 !== cBits || !holds(low, compact)) continue;
-      if (compact !== q && !((b & qBits) >>> 0 === qBits && holds(low, q))) mark = HOLDS_PARTS;
-    } else if ((b & qBits) >>> 0 === qBits && holds(low, q)) mark = HOLDS_QUERY;
-    else if ((b & cBits) >>> 0 === cBits && holds(low, compact)) mark = HOLDS_PARTS;
-    else continue;
+    else {
+      // Asked in the string table: a name's strings are made only once it holds the query.
+      const from = poolStart[ids[n]];
+      const to = poolStart[ids[n] + 1];
+      if (partsInQuery) {
+        // The parts' letters are a subsequence of the query's: a name without them matches no tier.
+        if ((b & cBits) >>> 0 !== cBits || !holdsAt(pool, from, to, compact)) continue;
+        if (compact !== q && !((b & qBits) >>> 0 === qBits && holdsAt(pool, from, to, q))) {
+          mark = HOLDS_PARTS;
+        }
+      } else if ((b & qBits) >>> 0 === qBits && holdsAt(pool, from, to, q)) mark = HOLDS_QUERY;
+      else if ((b & cBits) >>> 0 === cBits && holdsAt(pool, from, to, compact)) mark = HOLDS_PARTS;
+      else continue;
+    }
+    const low = ix.lower(n);
     const name = ix.name(n);
     if (query === name) (tier[n] = Tier.Exact), (score[n] = 1);
     else if (q === low) (tier[n] = Tier.CaseInsensitive), (score[n] = 1);
