@@ -240,3 +240,17 @@ export function rankNames(
   }
   return { total, hits: hits.sort((a, b) => a.index - b.index) };
 }
+
+/**
+ * Builds the name index of both fields ahead of the first query (a server's start): on the
+ * Linux kernel the first `search_symbols` otherwise pays it.
+ *
+ * @example
+ * ```ts
+ * warmNames((await project.index()).columns);
+ * ```
+ */
+export function warmNames(columns: SymbolColumns): void {
+  nameIndex(columns, "name");
+  nameIndex(columns, "qualifiedName");
+}
