@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { ProjectService } from "../src/service/service.ts";
 import { DEFAULT_FUSION, gather, type SearchOptions, searchProject } from "../src/search/hybrid.ts";
-import { closeSearchWorkers, enableSearchWorkers } from "../src/search/search_pool.ts";
+import { closeSearchWorkers, enableSearchWorkers, searchCall } from "../src/search/search_pool.ts";
 import { filterMask, FlatVectorIndex } from "../src/search/vectors.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
@@ -55,6 +55,18 @@ export function retryRequest(times: number, run: () => Promise<void>) {
   "tests/test_auth.py": "def test_check_password():\n    assert check_password(u, 'x')\n",
 };
 
+/**
+ * Two search calls that run until `end` (as other clients' would): the calls of a test are
+ * then never alone, and a worker takes them.
+ */
+function openCall(): { end: () => void } {
+  const ends: (() => void)[] = [];
+  for (let i = 0; i < 2; i++) {
+    void searchCall(() => new Promise<void>((resolve) => ends.push(resolve)));
+  }
+  return { end: () => ends.forEach((end) => end()) };
+}
+
 const QUERIES = [
   "check the password",
   "load settings from a json file",
@@ -76,6 +88,8 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
   });
   const p = service.project;
   const pool = enableSearchWorkers(p, 2);
+  // Another search call stays open meanwhile: a lone call would run on the main thread.
+  const other = openCall();
   try {
     await p.reindex();
     const v = await service.vectors.settle();
@@ -109,11 +123,17 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
         if (opts.mode !== "lexical") compared++;
       }
     }
+    other.end();
+    await new Promise((r) => setTimeout(r, 0));
+    const alone = pool.counts.workers;
+    await searchCall(() => searchProject(p, "check the password", {}));
+    assert.equal(pool.counts.workers, alone, "a lone search call was handed over");
     assert.ok(
       pool.counts.workers - before >= compared,
       `workers answered ${pool.counts.workers - before} of ${compared}`,
     );
   } finally {
+    other.end();
     closeSearchWorkers(p);
     await service.close();
     await cleanup(root, indexDir);
@@ -126,6 +146,7 @@ Deno.test("search workers: an aborted call stops its worker; the next queries ar
   const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
   const p = service.project;
   const pool = enableSearchWorkers(p, 1);
+  const other = openCall();
   try {
     await p.reindex();
     for (let i = 0; i < 1200 && pool.counts.workers < 1; i++) {
@@ -153,6 +174,7 @@ Deno.test("search workers: an aborted call stops its worker; the next queries ar
     }
     assert.ok(pool.counts.workers > answered, "no worker answered after the abort");
   } finally {
+    other.end();
     closeSearchWorkers(p);
     await service.close();
     await cleanup(root, indexDir);

@@ -98,6 +98,22 @@ interface Current {
   vectors: FlatVectorIndex | null;
 }
 
+/** Search calls running now (`searchCall`): a lone one is answered on the main thread. */
+const calls = { running: 0 };
+
+/**
+ * Runs a search call, counted while it runs (the `semantic_search` tool wraps its calls):
+ * the workers take queries when several run at once.
+ */
+export async function searchCall<T>(run: () => Promise<T>): Promise<T> {
+  calls.running++;
+  try {
+    return await run();
+  } finally {
+    calls.running--;
+  }
+}
+
 let snapshotIds = 0;
 let jobIds = 0;
 
@@ -145,6 +161,9 @@ export class SearchWorkers {
       this.counts.here++;
       return null;
     }
+    // Alone (no other search call running, none in a worker), a query runs here: handing it
+    // over would only add the hand-over to its latency.
+    if (calls.running <= 1 && this.slots.every((s) => s.pending.size === 0)) return null;
     const id = cur.msg.id;
     let best: Slot | null = null;
     for (const s of this.slots) {

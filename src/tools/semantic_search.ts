@@ -7,6 +7,7 @@
 
 import { z } from "npm:zod@4.1.9";
 import { searchProject } from "../search/hybrid.ts";
+import { searchCall } from "../search/search_pool.ts";
 import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
 /** The `semantic_search` tool. */
@@ -48,6 +49,6 @@ export const semanticSearchTool = defineTool({
   }),
   handler: async (args, { project, signal }) => {
     const { query, ...opts } = args;
-    return await searchProject(project, query, opts, undefined, signal);
+    return await searchCall(() => searchProject(project, query, opts, undefined, signal));
   },
 });
