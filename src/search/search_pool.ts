@@ -5,7 +5,7 @@
  * Per generation the main thread builds a snapshot once: the row tables (file of each row,
  * kind and lines of each chunk), the BM25F index's bytes and the sealed int8 vectors, all in
  * shared memory (the vectors are made shared from the start: nothing is copied per worker).
- * A worker answers `retrieveFrom` → `fuse` of `hybrid.ts` over the snapshot, the same code
+ * A worker answers `retrieveFrom` → `fuse` of `scoring.ts` over the snapshot, the same code
  * the main thread runs, so the answers are the same; the main thread presents the top k.
  * A query for a generation the workers do not hold yet (or with vectors still filling) is
  * answered on the main thread meanwhile. A call past its time limit stops its worker, which

@@ -1,6 +1,6 @@
 /**
  * A search worker (see `search_pool.ts`): holds one generation's snapshot in shared memory
- * and answers queries with `retrieveFrom` → `fuse` of `hybrid.ts` over it.
+ * and answers queries with `retrieveFrom` → `fuse` of `scoring.ts` over it.
  *
  * @module
  */
@@ -9,7 +9,7 @@
 
 import type { ChunkRecord, SymbolKind } from "../types.ts";
 import type { LoadedIndex } from "../index/project.ts";
-import { DEFAULT_FUSION, fuse, retrieveFrom } from "./hybrid.ts";
+import { DEFAULT_FUSION, fuse, retrieveFrom } from "./scoring.ts";
 import { decodeLexicalIndex, type LexicalIndex } from "./lexical.ts";
 import {
   KEPT_WEIGHTS,
