@@ -99,6 +99,8 @@ const GENERATION_TTL_MS = 100;
 /** An open project. */
 export class Project {
   private loaded: LoadedIndex | null = null;
+  /** The load of the current generation in flight (`index()` callers share it). */
+  private loading: Promise<LoadedIndex> | null = null;
   private running: Promise<IndexReport> | null = null;
   /** The columns of the last loaded generation, and the blob of each of its files. */
   private columns: { columns: SymbolColumns; blobs: Map<string, string>; key: string } | null =
@@ -254,8 +256,19 @@ export class Project {
       }
     }
     if (this.loaded?.generation === gen) return this.loaded;
-    this.loaded = await this.load();
-    return this.loaded;
+    // Callers that ask while a load runs share it, so they hold the same records: the
+    // resolver's answers and the code graph key on a record's identity (two loads of one
+    // generation at once gave get_context a target its graph did not know).
+    const shared = await this.sharedLoad();
+    return shared.generation === gen ? shared : await this.sharedLoad();
+  }
+
+  /** The load in flight, or a new one; the loaded index is kept when it ends. */
+  private sharedLoad(): Promise<LoadedIndex> {
+    this.loading ??= this.load()
+      .then((loaded) => (this.loaded = loaded))
+      .finally(() => (this.loading = null));
+    return this.loading;
   }
 
   /**
