@@ -198,8 +198,19 @@ export class Project {
       const manifest = await this.store.readCurrent();
       if (manifest && chunkCount(manifest) > LARGE_CHUNKS) {
         const key = await columnsKey(manifest);
-        if (storedColumnsKey(this.store.dir) !== key) await this.symbolColumns(manifest);
-        if (storedChunksKey(this.store.dir) !== key) await this.chunkColumns(manifest);
+        // What is built here is not kept: what runs next (the lexical build) needs the
+        // memory, and a load reads the files back in about a second.
+        if (storedColumnsKey(this.store.dir) !== key) {
+          const built = await this.symbolColumns(manifest);
+          if (built !== this.loaded?.columns) {
+            built.close();
+            this.columns = null;
+          }
+        }
+        if (storedChunksKey(this.store.dir) !== key) {
+          (await this.chunkColumns(manifest))?.close();
+          this.chunkCols = null;
+        }
       }
       return report;
     } catch (err) {
