@@ -34,7 +34,10 @@ export function bytesOf(a: Uint32Array | Float64Array): Uint8Array {
 }
 
 /** `a`, or a copy at least `need` long (sizes double). */
-export function grow<T extends Uint32Array | Float64Array | Uint8Array>(a: T, need: number): T {
+export function grow<T extends Uint32Array | Int32Array | Float64Array | Uint8Array>(
+  a: T,
+  need: number,
+): T {
   if (need <= a.length) return a;
   let size = a.length || 1024;
   while (size < need) size *= 2;

@@ -10,6 +10,7 @@
 
 import { FIELD_COUNT } from "../index/terms.ts";
 import type { Bm25Params } from "./lexical.ts";
+import { grow } from "../index/columns_io.ts";
 
 /** Where one file's rows are. */
 export interface TermsFile {
@@ -42,16 +43,6 @@ export interface TermsSource {
 
 const CHUNK_FIELDS = FIELD_COUNT - 1;
 const PATH = FIELD_COUNT - 1;
-
-/** A typed array grown by doubling. */
-function grow<T extends Uint32Array | Int32Array | Float64Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  let size = a.length || 1024;
-  while (size < need) size *= 2;
-  const out = new (a.constructor as { new (n: number): T })(size);
-  out.set(a);
-  return out;
-}
 
 /** The arrays of a built index (`lexical.ts` makes the index of them). */
 export interface BuiltLexical {
