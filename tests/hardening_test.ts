@@ -9,7 +9,6 @@ import assert from "node:assert/strict";
 import { Node } from "web-tree-sitter";
 import { analyzeSource } from "../src/analysis/analyze.ts";
 import { createAnalysisPool } from "../src/analysis/pool.ts";
-import { errorCode } from "../src/errors.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
 import { bracketDepth, MAX_BRACKET_DEPTH } from "../src/analysis/syntax.ts";
 import { MAX_TREE_DEPTH } from "../src/analysis/tree_walk.ts";
