@@ -10,7 +10,15 @@
  */
 
 import type { ChunkRecord, SymbolKind } from "../types.ts";
-import { bytesOf, grow, padLength as pad, readAt, writeAll } from "./columns_io.ts";
+import {
+  bytesOf,
+  grow,
+  openKeyed,
+  padLength as pad,
+  readAt,
+  ViewCursor,
+  writeAll,
+} from "./columns_io.ts";
 
 /** The file, in the index folder, that holds the chunks of a large generation. */
 export const CHUNKS_FILE = "chunks.bin";
@@ -118,55 +126,31 @@ export class ChunkColumns {
 
   /** The key of the columns written at `path` (its head only), or null. */
   static fileKey(path: string): string | null {
-    try {
-      const fd = Deno.openSync(path, { read: true });
-      try {
-        const pre = new DataView(readAt(fd, 0, 16).buffer);
-        if (pre.getUint32(0, true) !== MAGIC) return null;
-        const head = readAt(fd, pre.getFloat64(8, true), pre.getUint32(4, true));
-        return JSON.parse(decoder.decode(head)).key ?? null;
-      } finally {
-        fd.close();
-      }
-    } catch {
-      return null;
-    }
+    const opened = openKeyed(path, null, readHead);
+    opened?.fd.close();
+    return opened?.head.key ?? null;
   }
 
   /** The columns written at `path` if built from `key`; null when absent, stale or unreadable. */
   static readFile(path: string, key: string): ChunkColumns | null {
-    let fd: Deno.FsFile | null = null;
+    const opened = openKeyed(path, key, readHead);
+    if (!opened) return null;
+    const { fd, head } = opened;
     try {
-      fd = Deno.openSync(path, { read: true });
-      const pre = new DataView(readAt(fd, 0, 16).buffer);
-      if (pre.getUint32(0, true) !== MAGIC) throw new Error("not a chunks file");
-      const headLength = pre.getUint32(4, true);
-      const tail = pre.getFloat64(8, true);
-      const head: Head = JSON.parse(decoder.decode(readAt(fd, tail, headLength)));
-      if (head.key !== key) {
-        fd.close();
-        return null;
-      }
       const n = head.chunks;
-      const at = tail + headLength + pad(headLength);
+      const at = head.end + pad(head.end - head.at);
       const size = fd.statSync().size;
-      const buf = readAt(fd, at, size - at).buffer;
-      const textStart = new Float64Array(buf, 0, n + 1);
-      let off = (n + 1) * 8;
-      const u32 = (len: number) => {
-        const a = new Uint32Array(buf, off, len);
-        off += len * 4;
-        return a;
-      };
-      const poolStart = u32(head.strings + 1);
-      const rows = u32(n);
+      const cursor = new ViewCursor(readAt(fd, at, size - at).buffer);
+      const textStart = cursor.f64(n + 1);
+      const poolStart = cursor.u32(head.strings + 1);
+      const rows = cursor.u32(n);
       const [file, startLine, endLine, symbol, kind, lang] = Array.from(
         { length: 6 },
-        () => u32(n),
+        () => cursor.u32(n),
       );
       const poolBytes = poolStart[head.strings];
       // The pool's length is in UTF-16 units; its bytes run to the paths, which run to the end.
-      const rest = new Uint8Array(buf, off);
+      const rest = new Uint8Array(cursor.buf, cursor.off);
       const split = rest.indexOf(0);
       const pool = decoder.decode(rest.subarray(0, split));
       const paths = decoder.decode(rest.subarray(split + 1));
@@ -188,14 +172,19 @@ export class ChunkColumns {
         textStart,
       );
     } catch {
-      try {
-        fd?.close();
-      } catch {
-        // closed already
-      }
+      fd.close();
       return null;
     }
   }
+}
+
+/** The head of a chunks file (where it lies in the file too), or null for another file. */
+function readHead(fd: Deno.FsFile): Head & { at: number; end: number } | null {
+  const pre = new DataView(readAt(fd, 0, 16).buffer);
+  if (pre.getUint32(0, true) !== MAGIC) return null;
+  const length = pre.getUint32(4, true);
+  const at = pre.getFloat64(8, true);
+  return { ...JSON.parse(decoder.decode(readAt(fd, at, length))), at, end: at + length };
 }
 
 /**

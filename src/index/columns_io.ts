@@ -1,6 +1,7 @@
 /**
  * What the column files beside the store (`symbols.bin`, `chunks.bin`) share: positioned
- * reads and whole writes, padding, and typed arrays grown by doubling.
+ * reads and whole writes, padding, typed views cut one after another from a read buffer, the
+ * key check of a file's head, and typed arrays grown by doubling.
  *
  * @module
  */
@@ -44,4 +45,49 @@ export function grow<T extends Uint32Array | Int32Array | Float64Array | Uint8Ar
   const out = new (a.constructor as { new (n: number): T })(size);
   out.set(a);
   return out;
+}
+
+/** Typed views cut one after another from a buffer read from a column file. */
+export class ViewCursor {
+  constructor(readonly buf: ArrayBufferLike, public off = 0) {}
+
+  /** The next `length` 32-bit words. */
+  u32(length: number): Uint32Array {
+    const a = new Uint32Array(this.buf, this.off, length);
+    this.off += length * 4;
+    return a;
+  }
+
+  /** The next `length` 64-bit floats. */
+  f64(length: number): Float64Array {
+    const a = new Float64Array(this.buf, this.off, length);
+    this.off += length * 8;
+    return a;
+  }
+}
+
+/**
+ * Opens the column file at `path` and reads its head with `readHead`; the head and the open
+ * file when the head was built from `key` (any key when `key` is null), else null (the file
+ * closed). Null too when the file is absent or unreadable.
+ */
+export function openKeyed<H extends { key: string }>(
+  path: string,
+  key: string | null,
+  readHead: (fd: Deno.FsFile) => H | null,
+): { fd: Deno.FsFile; head: H } | null {
+  let fd: Deno.FsFile | null = null;
+  try {
+    fd = Deno.openSync(path, { read: true });
+    const head = readHead(fd);
+    if (head && (key === null || head.key === key)) return { fd, head };
+  } catch {
+    // absent or unreadable: built again
+  }
+  try {
+    fd?.close();
+  } catch {
+    // closed already
+  }
+  return null;
 }

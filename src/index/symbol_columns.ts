@@ -13,7 +13,7 @@
  */
 
 import type { SymbolKind, SymbolRecord } from "../types.ts";
-import { grow, padLength, readAt } from "./columns_io.ts";
+import { grow, openKeyed, padLength, readAt, ViewCursor } from "./columns_io.ts";
 
 /** The file, in the index folder, that holds the last built columns. */
 export const SYMBOLS_FILE = "symbols.bin";
@@ -318,18 +318,9 @@ export class SymbolColumns {
 
   /** The key of the columns written at `path`, or null (reads its head only). */
   static fileKey(path: string): string | null {
-    try {
-      const file = Deno.openSync(path, { read: true });
-      try {
-        const sizes = new Uint32Array(readAt(file, 0, 16).buffer);
-        const head = JSON.parse(decoder.decode(readAt(file, 16, sizes[0])));
-        return head.magic === MAGIC ? head.key : null;
-      } finally {
-        file.close();
-      }
-    } catch {
-      return null;
-    }
+    const opened = openKeyed(path, null, readHead);
+    opened?.fd.close();
+    return opened?.head.key ?? null;
   }
 
   /**
@@ -338,15 +329,11 @@ export class SymbolColumns {
    * read from the file when a file's records are made (the file handle stays open).
    */
   static readFile(path: string, key: string): SymbolColumns | null {
-    let file: Deno.FsFile | null = null;
+    const opened = openKeyed(path, key, readHead);
+    if (!opened) return null;
+    const { fd: file, head } = opened;
+    const sizes = head.sizes;
     try {
-      file = Deno.openSync(path, { read: true });
-      const sizes = new Uint32Array(readAt(file, 0, 16).buffer);
-      const head = JSON.parse(decoder.decode(readAt(file, 16, sizes[0])));
-      if (head.magic !== MAGIC || head.key !== key) {
-        file.close();
-        return null;
-      }
       const n: number = head.symbols;
       const strings: number = head.strings;
       const nFiles: number = head.files;
@@ -354,20 +341,13 @@ export class SymbolColumns {
       const words = (strings + 1) + (nFiles + 1) + 10 * n;
       const body = readAt(file, at, words * 4 + (n + 1) * 8 + sizes[1] + sizes[2]);
       at += body.length;
-      const buf = body.buffer;
-      const textStart = new Float64Array(buf, 0, n + 1);
-      let off = (n + 1) * 8;
-      const u32 = (len: number) => {
-        const a = new Uint32Array(buf, off, len);
-        off += len * 4;
-        return a;
-      };
-      const poolStart = u32(strings + 1);
-      const fileStart = u32(nFiles + 1);
-      const cols = Array.from({ length: 10 }, () => u32(n));
-      const pool = decoder.decode(new Uint8Array(buf, off, sizes[1]));
-      off += sizes[1];
-      const paths = decoder.decode(new Uint8Array(buf, off, sizes[2]));
+      const cursor = new ViewCursor(body.buffer);
+      const textStart = cursor.f64(n + 1);
+      const poolStart = cursor.u32(strings + 1);
+      const fileStart = cursor.u32(nFiles + 1);
+      const cols = Array.from({ length: 10 }, () => cursor.u32(n));
+      const pool = decoder.decode(new Uint8Array(body.buffer, cursor.off, sizes[1]));
+      const paths = decoder.decode(new Uint8Array(body.buffer, cursor.off + sizes[1], sizes[2]));
       const files = nFiles === 0 ? [] : paths.split("\n");
       const textAt = at;
       const fd = file;
@@ -395,14 +375,26 @@ export class SymbolColumns {
         text,
       );
     } catch {
-      try {
-        file?.close();
-      } catch {
-        // already closed
-      }
+      file.close();
       return null;
     }
   }
+}
+
+/** A symbols file's head, with its prelude's sizes (head, string table, paths). */
+interface SymbolsHead {
+  key: string;
+  symbols: number;
+  strings: number;
+  files: number;
+  sizes: Uint32Array;
+}
+
+/** The head of a symbols file and its prelude's sizes, or null for another file. */
+function readHead(fd: Deno.FsFile): SymbolsHead | null {
+  const sizes = new Uint32Array(readAt(fd, 0, 16).buffer);
+  const head = JSON.parse(decoder.decode(readAt(fd, 16, sizes[0])));
+  return head.magic === MAGIC ? { ...head, sizes } : null;
 }
 
 /** Columns filled file by file, in the order the files are added. */
