@@ -24,7 +24,8 @@
  *
  * `--index-dir` keeps the index and its vectors in DIR for the next run (which then starts
  * in seconds); the figures of record use a fresh index (the default). `--v8-flags F` starts
- * the server with those V8 flags (default none).
+ * the server with those V8 flags (default none); `--deno-flags="F G"` passes more `deno run`
+ * flags to it (`--cpu-prof --cpu-prof-dir=DIR`: a profile written when the server ends).
  *
  * @module
  */
@@ -50,6 +51,7 @@ const { values } = parseArgs({
     searches: { type: "string" },
     "index-dir": { type: "string" },
     "v8-flags": { type: "string" },
+    "deno-flags": { type: "string" },
   },
 });
 
@@ -189,7 +191,12 @@ if (queries.length) {
     }")`,
   );
 }
-const { proc, url } = await startServe({ root, indexDir, v8Flags: values["v8-flags"] });
+const { proc, url } = await startServe({
+  root,
+  indexDir,
+  v8Flags: values["v8-flags"],
+  denoFlags: values["deno-flags"]?.split(" ").filter(Boolean),
+});
 if (values["v8-flags"]) console.log(`  server        --v8-flags=${values["v8-flags"]}`);
 try {
   const health = async (): Promise<Health> => await (await fetch(`${url}/health`)).json();

@@ -25,6 +25,8 @@ export interface ServeOptions {
   watch?: boolean;
   /** V8 flags for the server (`--v8-flags=…`; default none, as a plain `deno run`). */
   v8Flags?: string;
+  /** More `deno run` flags for the server (e.g. `--cpu-prof --cpu-prof-dir=DIR`). */
+  denoFlags?: readonly string[];
 }
 
 /** Starts `codectx serve` on `root` and resolves once it prints its address. */
@@ -34,6 +36,7 @@ export async function startServe(opts: ServeOptions): Promise<Serve> {
       "run",
       "-A",
       ...(opts.v8Flags ? [`--v8-flags=${opts.v8Flags}`] : []),
+      ...(opts.denoFlags ?? []),
       CLI,
       "serve",
       "--port",

@@ -127,6 +127,13 @@ export class SearchWorkers {
   private failures = 0;
   /** Queries answered by a worker, and those run on the main thread instead. */
   readonly counts = { workers: 0, here: 0 };
+  /**
+   * Calls waiting to start (the server's admission queue): while any wait, no query counts
+   * as alone. Under load a freed place often passes on a later turn of the event loop, so
+   * the next search started with nothing else running and was scored on the main thread —
+   * slices of 100–300 ms that `/health` waited behind.
+   */
+  backlog: () => number = () => 0;
 
   constructor(readonly size: number) {}
 
@@ -161,9 +168,13 @@ export class SearchWorkers {
       this.counts.here++;
       return null;
     }
-    // Alone (no other search call running, none in a worker), a query runs here: handing it
-    // over would only add the hand-over to its latency.
-    if (calls.running <= 1 && this.slots.every((s) => s.pending.size === 0)) return null;
+    // Alone (no other search call running or waiting, none in a worker), a query runs here:
+    // handing it over would only add the hand-over to its latency.
+    if (
+      calls.running <= 1 && this.backlog() === 0 && this.slots.every((s) => s.pending.size === 0)
+    ) {
+      return null;
+    }
     const id = cur.msg.id;
     let best: Slot | null = null;
     for (const s of this.slots) {
