@@ -85,6 +85,43 @@ function cpuSeconds(pid: number | "self"): number {
   return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
+/** CPU clock ticks (user + system) of each thread of a process by thread id, with its name. */
+function threadTicks(pid: number): Map<number, { name: string; ticks: number }> {
+  const out = new Map<number, { name: string; ticks: number }>();
+  for (const t of Deno.readDirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${pid}/task/${t.name}/stat`);
+      const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      out.set(Number(t.name), { name, ticks: Number(f[11]) + Number(f[12]) });
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Per thread group, ms of CPU per request between two {@link threadTicks}: the main thread
+ * (`main`: HTTP, JSON, presenting), each named worker, V8's helper threads (garbage
+ * collection, compiling) and the rest.
+ */
+function threadShares(
+  pid: number,
+  before: Map<number, { name: string; ticks: number }>,
+  after: Map<number, { name: string; ticks: number }>,
+  requests: number,
+): string {
+  const groups = new Map<string, number>();
+  for (const [tid, t] of after) {
+    const name = tid === pid ? "main" : t.name.startsWith("V8 ") ? "V8 helpers" : t.name;
+    const key = /^tokio/.test(name) ? "tokio" : name;
+    groups.set(key, (groups.get(key) ?? 0) + t.ticks - (before.get(tid)?.ticks ?? 0));
+  }
+  return [...groups].filter(([, ticks]) => ticks > 0).sort((a, b) => b[1] - a[1])
+    .map(([k, ticks]) => `${k} ${fmt((ticks * 10) / Math.max(1, requests))}`).join(", ");
+}
+
 function loadavg(): string {
   return Deno.readTextFileSync("/proc/loadavg").trim();
 }
@@ -439,8 +476,10 @@ try {
     for (let round = 1; round <= rounds; round++) {
       const la0 = loadavg();
       const cpu0 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
+      const threads0 = threadTicks(proc.pid);
       const r = await load(durationS, mode);
       const cpu1 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
+      const threads1 = threadTicks(proc.pid);
       const after = memoryMiB(proc.pid);
       const sorted = r.latencies.sort((a, b) => a - b);
       const non2xx = [...r.statuses].filter(([s]) => s < 200 || s > 299).reduce(
@@ -488,7 +527,12 @@ try {
           fmt(serverCpu / r.elapsedS * 100)
         }% of one core, ${
           fmt(serverCpu * 1000 / Math.max(1, sorted.length))
-        } ms/request); this client ${fmt(clientCpu)} s (${fmt(clientCpu / r.elapsedS * 100)}%)`,
+        } ms/request); this client ${fmt(clientCpu)} s (${fmt(clientCpu / r.elapsedS * 100)}%, ${
+          fmt(clientCpu * 1000 / Math.max(1, sorted.length))
+        } ms/request)`,
+      );
+      console.log(
+        `  threads       ms/request: ${threadShares(proc.pid, threads0, threads1, sorted.length)}`,
       );
       const hs = r.health.ms.sort((a, b) => a - b);
       console.log(

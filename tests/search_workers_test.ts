@@ -134,12 +134,21 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
     pool.backlog = () => 3;
     try {
       await searchCall(() => searchProject(p, "check the user's password", {}));
+      assert.equal(pool.counts.workers, alone + 1, "a call with others waiting ran here");
+      // So is a lexical one (alone and without a backlog it runs here: cheaper than handing
+      // it over), with the same answer.
+      const lexical = { mode: "lexical" as const, top_k: 7 };
+      const viaWorker = await searchCall(() => searchProject(p, "hash the password", lexical));
+      assert.equal(pool.counts.workers, alone + 2, "a lexical call with others waiting ran here");
+      assert.deepEqual(
+        viaWorker,
+        await searchProject(p, "hash the password", lexical, { ...DEFAULT_FUSION }),
+      );
     } finally {
       pool.backlog = backlog;
     }
-    assert.equal(pool.counts.workers, alone + 1, "a call with others waiting ran here");
     assert.ok(
-      pool.counts.workers - before >= compared + 1,
+      pool.counts.workers - before >= compared + 2,
       `workers answered ${pool.counts.workers - before} of ${compared}`,
     );
   } finally {

@@ -149,8 +149,10 @@ export class SearchWorkers {
     depth: number,
     signal?: AbortSignal,
   ): Promise<Map<number, number> | null> {
-    // A lexical query's scoring (~0.7 ms on the stdlib) costs less than handing it over.
-    if (this.closed || this.size === 0 || src.mode === "lexical") return null;
+    if (this.closed || this.size === 0) return null;
+    // A lexical query's scoring (~0.7 ms on the stdlib) costs less than handing it over,
+    // unless calls wait to start: the main thread is then the one that holds them back.
+    if (src.mode === "lexical" && this.backlog() === 0) return null;
     signal?.throwIfAborted();
     const cur = this.current;
     const usable = cur !== null && cur.table === src.table &&
