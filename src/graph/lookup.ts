@@ -134,11 +134,19 @@ export class SymbolTable {
     return this.source.files.keys();
   }
 
-  /** The symbols of `path` (a file or a folder); null when it is neither. */
+  /**
+   * The symbols of `path` (a file or a folder); null when it is neither. A folder's are
+   * gathered file by file (only its files' records are made, not every symbol's).
+   */
   symbolsIn(path: string): readonly SymbolRecord[] | null {
     const own = this.source.symbolsByFile.get(path);
     if (own) return own;
-    const folder = this.source.symbols.filter((s) => s.file.startsWith(path + "/"));
+    const under = path + "/";
+    const folder: SymbolRecord[] = [];
+    for (const file of this.source.files.keys()) {
+      if (!file.startsWith(under)) continue;
+      for (const s of this.source.symbolsByFile.get(file) ?? []) folder.push(s);
+    }
     return folder.length || this.hasFile(path) ? folder : null;
   }
 
