@@ -3,7 +3,10 @@
  * once; the held-out set is never opened here): prints the mean and per-language MRR@10
  * of lexical and hybrid search for each candidate setting.
  *
- *   deno run -A bench/search_tune.ts [--queries 150]
+ *   deno run -A bench/search_tune.ts [--queries 150] [--from 0] [--grid all|default,kinds,…]
+ *
+ * `--grid default` prints the shipped setting alone (with `--from 750 --queries 300`: the
+ * check on each language's unused queries).
  *
  * @module
  */
@@ -18,10 +21,11 @@ const { values } = parseArgs({
   options: {
     queries: { type: "string", default: "150" },
     grid: { type: "string", default: "all" },
+    from: { type: "string", default: "0" },
   },
 });
 
-const opened = await openTuningSet(Number(values.queries));
+const opened = await openTuningSet(Number(values.queries), "codectx-code", Number(values.from));
 
 /** Mean MRR@10 over languages, and per language, of one mode and setting. */
 async function score(mode: "lexical" | "hybrid", f: FusionParams): Promise<[number, number[]]> {
@@ -41,6 +45,7 @@ const show = async (name: string, mode: "lexical" | "hybrid", f: FusionParams) =
 
 console.log(`languages: ${LANGUAGES.join(" ")}`);
 const grids: Record<string, Array<[string, FusionParams]>> = {
+  default: [["shipped", DEFAULT_FUSION]],
   kinds: [[0.5, 1], [0.5, 0.8], [0.5, 0.6], [0.5, 0.4]].map(([l, t]): [string, FusionParams] => [
     `loose ${l} type/interface ${t}`,
     { ...DEFAULT_FUSION, kindWeights: { "": l, type: t, interface: t } },
@@ -86,7 +91,7 @@ for (const [g, list] of Object.entries(grids)) {
   console.log(`\n# ${g}`);
   for (const [name, f] of list) {
     if (g !== "fusion") await show(name, "lexical", f);
-    if (g === "fusion" || g === "kinds" || g === "boost") await show(name, "hybrid", f);
+    if (["fusion", "kinds", "boost", "default"].includes(g)) await show(name, "hybrid", f);
   }
 }
 for (const { p } of opened) p.close();

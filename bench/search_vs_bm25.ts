@@ -413,14 +413,15 @@ export interface Opened {
 }
 
 /**
- * The tuning set's corpora, opened, with `queries` evaluated queries each (the benches
- * that tune never open the held-out set).
+ * The tuning set's corpora, opened, with `queries` evaluated queries each from position
+ * `from` of each language's queries (the benches that tune never open the held-out set;
+ * positions 750–1,050 are read by neither the evaluation nor the second stage's training).
  */
-export async function openTuningSet(queries: number, embedder = "codectx-code") {
+export async function openTuningSet(queries: number, embedder = "codectx-code", from = 0) {
   const out: Opened[] = [];
   for (const language of LANGUAGES) {
     const whole = await buildCorpus("tune", language, Number.MAX_SAFE_INTEGER);
-    const c = { ...whole, queries: whole.queries.slice(0, queries) };
+    const c = { ...whole, queries: whole.queries.slice(from, from + queries) };
     out.push({ c, p: await openCorpus(c, embedder), all: whole.queries });
   }
   return out;

@@ -129,6 +129,11 @@ Deno.test("tokens: identifiers split at camelCase, snake_case, digits and dots, 
   assert.equal(stem("class"), "class");
   assert.equal(stem("files"), "file");
   assert.equal(stem("status"), "status");
+  // `-es` goes after a double `z`, only `s` after a single one.
+  assert.equal(stem("sizes"), "size");
+  assert.equal(stem("initializes"), "initialize");
+  assert.equal(stem("buzzes"), "buzz");
+  assert.equal(stem("matches"), "match");
 });
 
 function sym(

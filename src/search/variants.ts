@@ -69,18 +69,18 @@ export function compounds(query: string): string[] {
 
 /**
  * The word a plural stem may have lost its `e` from: the tokens' stemmer strips `-es` after
- * `z`, `ch`, `sh`, `x` and `ss` (`matches` → `match`), which also turns `initializes` into
- * `initializ` and `caches` into `cach` while the code says `initialize` and `cache`.
+ * `ch`, `sh`, `x` and `ss` (`matches` → `match`), which also turns `caches` into `cach`
+ * while the code says `cache` (after a single `z` it keeps the `e`: `sizes` → `size`).
  *
  * @example
  * ```ts
- * restoredE("initializ"); // "initialize"
+ * restoredE("cach");      // "cache"
  * restoredE("match");     // "matche" (kept only where the index knows it)
  * restoredE("parse");     // null
  * ```
  */
 export function restoredE(token: string): string | null {
-  return token.length > 2 && /(?:z|ch|sh|x|ss)$/.test(token) ? `${token}e` : null;
+  return token.length > 2 && /(?:ch|sh|x|ss)$/.test(token) ? `${token}e` : null;
 }
 
 /** A query's terms with their weights (repeats summed). */

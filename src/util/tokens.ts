@@ -107,8 +107,9 @@ export function stem(word: string): string {
     return word.slice(0, -3) + "y";
   }
   if (word.endsWith("es") && !/(?:aes|ees|oes)$/.test(word)) {
-    // `classes` → `class`, `boxes` → `box`, `caches` → `cache` (Harman keeps the `e`).
-    if (/(?:sses|xes|ches|shes|zes)$/.test(word)) return word.slice(0, -2);
+    // `classes` → `class`, `boxes` → `box`, `buzzes` → `buzz`; but `sizes` → `size`,
+    // `initializes` → `initialize` (a single `z` keeps its `e`).
+    if (/(?:sses|xes|ches|shes|zzes)$/.test(word)) return word.slice(0, -2);
     return word.slice(0, -1);
   }
   if (word.endsWith("ss") || word.endsWith("us") || word.endsWith("is")) return word;
@@ -143,6 +144,15 @@ export function identifierTokens(word: string): string[] {
  * ```
  */
 export function codeTokens(text: string, out: string[] = [], cache?: TokenCache): string[] {
+  eachIdentifier(text, (word) => pushTokens(word, out, cache));
+  return out;
+}
+
+/**
+ * Calls `onWord` with each identifier of `text` in order (what {@link codeTokens} splits
+ * into tokens), for callers that keep a word's tokens together.
+ */
+export function eachIdentifier(text: string, onWord: (word: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -160,7 +170,7 @@ export function codeTokens(text: string, out: string[] = [], cache?: TokenCache)
       j++;
     }
     if (j === n || text.charCodeAt(j) < 128) {
-      pushTokens(text.slice(i, j), out, cache);
+      onWord(text.slice(i, j));
       i = j;
       continue;
     }
@@ -172,10 +182,9 @@ export function codeTokens(text: string, out: string[] = [], cache?: TokenCache)
       if (d < 128 && IDENT_PART[d] === 0) break;
       end++;
     }
-    for (const m of text.slice(i, end).matchAll(IDENT)) pushTokens(m[0], out, cache);
+    for (const m of text.slice(i, end).matchAll(IDENT)) onWord(m[0]);
     i = end;
   }
-  return out;
 }
 
 function pushTokens(word: string, out: string[], cache?: TokenCache): void {
