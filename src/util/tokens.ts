@@ -144,15 +144,6 @@ export function identifierTokens(word: string): string[] {
  * ```
  */
 export function codeTokens(text: string, out: string[] = [], cache?: TokenCache): string[] {
-  eachIdentifier(text, (word) => pushTokens(word, out, cache));
-  return out;
-}
-
-/**
- * Calls `onWord` with each identifier of `text` in order (what {@link codeTokens} splits
- * into tokens), for callers that keep a word's tokens together.
- */
-export function eachIdentifier(text: string, onWord: (word: string) => void): void {
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -170,7 +161,7 @@ export function eachIdentifier(text: string, onWord: (word: string) => void): vo
       j++;
     }
     if (j === n || text.charCodeAt(j) < 128) {
-      onWord(text.slice(i, j));
+      pushTokens(text.slice(i, j), out, cache);
       i = j;
       continue;
     }
@@ -182,9 +173,10 @@ export function eachIdentifier(text: string, onWord: (word: string) => void): vo
       if (d < 128 && IDENT_PART[d] === 0) break;
       end++;
     }
-    for (const m of text.slice(i, end).matchAll(IDENT)) onWord(m[0]);
+    for (const m of text.slice(i, end).matchAll(IDENT)) pushTokens(m[0], out, cache);
     i = end;
   }
+  return out;
 }
 
 function pushTokens(word: string, out: string[], cache?: TokenCache): void {
