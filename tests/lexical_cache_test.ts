@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { Project } from "../src/index/project.ts";
 import { DEFAULT_BM25 } from "../src/search/lexical.ts";
-import { writeLexicalFile } from "../src/search/lexical_cache.ts";
+import { workerBuilds, writeLexicalFile } from "../src/search/lexical_cache.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
@@ -41,6 +41,13 @@ Deno.test("lexical.bin written after indexing is what a fresh process's first le
     try {
       assert.equal(await writeLexicalFile(project, DEFAULT_BM25, 0), true);
       assert.equal(await writeLexicalFile(project, DEFAULT_BM25, 0), false, "already there");
+      // A worker (what a large index uses) writes the same bytes.
+      const here = await Deno.readFile(path);
+      await Deno.remove(path);
+      const before = workerBuilds.count;
+      assert.equal(await writeLexicalFile(project, DEFAULT_BM25, 0, true), true);
+      assert.equal(workerBuilds.count, before + 1, "built by the worker");
+      assert.deepEqual(await Deno.readFile(path), here);
     } finally {
       project.close();
     }

@@ -7,7 +7,7 @@
 
 import { type GraphPart, packGraph, withoutGraph } from "./graph_part.ts";
 import { parseSource } from "../parse/parser.ts";
-import { type FileTerms, fileTerms } from "./terms.ts";
+import { encodeTerms, type FileTerms, fileTerms } from "./terms.ts";
 import type { ChunkRecord, ParsedFile } from "../types.ts";
 import { chunkFile } from "./chunker.ts";
 
@@ -29,7 +29,7 @@ export interface EncodedExtraction {
   symbols: number;
   chunks: number;
   error?: string;
-  /** Blob parts by kind (`symbols`, `chunks`, `terms`, `graph`), JSON-encoded. */
+  /** Blob parts by kind (`symbols`, `chunks`, `graph` JSON-encoded; `terms` binary: `encodeTerms`). */
   parts: Record<string, Uint8Array>;
 }
 
@@ -77,7 +77,7 @@ export async function extractEncoded(
     parts: {
       symbols: json(parsed.symbols),
       chunks: json(chunks),
-      terms: json(terms),
+      terms: encodeTerms(terms),
       graph: json(graph),
     },
   };

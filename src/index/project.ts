@@ -96,6 +96,19 @@ const FIRST_INDEX_WAIT_MS = 10_000;
  */
 const GENERATION_TTL_MS = 100;
 
+/** Builds that follow the commit of a large generation, beside its symbol and chunk columns. */
+const afterCommit = new Set<(project: Project) => Promise<unknown>>();
+
+/**
+ * Adds a build to what an indexing run of a large generation (over {@link LARGE_CHUNKS}
+ * chunks) does after its commit, while it writes the symbol and chunk columns: the search
+ * floor's `lexical.bin`, built in a worker so that both cores work. The run's report comes
+ * when all are done; a build's failure is its own (the next use builds again).
+ */
+export function buildAfterCommit(build: (project: Project) => Promise<unknown>): void {
+  afterCommit.add(build);
+}
+
 /** An open project. */
 export class Project {
   private loaded: LoadedIndex | null = null;
@@ -197,6 +210,8 @@ export class Project {
       // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
       if (manifest && chunkCount(manifest) > LARGE_CHUNKS) {
+        // Started first: they run on other threads while this one writes the columns.
+        const beside = [...afterCommit].map((build) => build(this).catch(() => {}));
         const key = await columnsKey(manifest);
         // What is built here is not kept: what runs next (the lexical build) needs the
         // memory, and a load reads the files back in about a second.
@@ -211,6 +226,7 @@ export class Project {
           (await this.chunkColumns(manifest))?.close();
           this.chunkCols = null;
         }
+        await Promise.all(beside);
       }
       return report;
     } catch (err) {

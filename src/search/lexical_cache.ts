@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
+import { buildAfterCommit, type Project } from "../index/project.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
@@ -21,10 +21,10 @@ import {
   type LexicalIndex,
 } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
-import type { TermsFile } from "./lexical_build.ts";
-import type { FileTerms } from "../index/terms.ts";
+import type { TermsFile, TermsLike } from "./lexical_build.ts";
+import { decodeTerms, isBinaryTerms } from "../index/terms.ts";
 import { sha256Hex } from "../util/hash.ts";
-import { type Manifest, STORE_FORMAT } from "../store/kv.ts";
+import { type Manifest, Store, STORE_FORMAT } from "../store/kv.ts";
 import { VERSION } from "../version.ts";
 
 /** The file, in the index folder, that holds the last built lexical index. */
@@ -34,7 +34,7 @@ interface State {
   generation: number;
   params: Bm25Params;
   index: Promise<LexicalIndex>;
-  terms: Map<string, FileTerms>;
+  terms: Map<string, TermsLike>;
 }
 
 const states = new WeakMap<Project, State>();
@@ -54,7 +54,7 @@ export function lexicalIndexFor(
 ): Promise<LexicalIndex> {
   const prev = states.get(project);
   if (prev && prev.generation === table.generation && prev.params === params) return prev.index;
-  const terms = prev?.terms ?? new Map<string, FileTerms>();
+  const terms = prev?.terms ?? new Map<string, TermsLike>();
   const state: State = {
     generation: table.generation,
     params,
@@ -119,10 +119,10 @@ async function readWhole(path: string): Promise<Uint8Array> {
   }
 }
 
-/** The key `lexical.bin` was built from (its header only), or null. */
-function storedKey(project: Project): string | null {
+/** The key `lexical.bin` in `dir` was built from (its header only), or null. */
+function storedKey(dir: string): string | null {
   try {
-    const file = Deno.openSync(`${project.store.dir}/${LEXICAL_FILE}`, { read: true });
+    const file = Deno.openSync(`${dir}/${LEXICAL_FILE}`, { read: true });
     try {
       const first = new Uint8Array(12);
       if (file.readSync(first) !== 12) return null;
@@ -150,7 +150,9 @@ function storedKey(project: Project): string | null {
  * (over `minRows` rows, default {@link CACHE_MAX_ROWS}) is built here: a small one takes its first query about
  * a second (the Python standard library), and a server updates it from the files that
  * changed, where building it here would read every file's terms after each edit
- * (`codectx index` after touching one stdlib file: 1.0 → 3.4 s of CPU).
+ * (`codectx index` after touching one stdlib file: 1.0 → 3.4 s of CPU). A large one is built
+ * in a worker (`inWorker`, default: over {@link CACHE_MAX_ROWS} rows), or here when no
+ * worker can run; an indexing run of a large generation starts it beside the columns.
  *
  * @example
  * ```ts
@@ -162,17 +164,88 @@ export async function writeLexicalFile(
   project: Project,
   params: Bm25Params = DEFAULT_BM25,
   minRows: number = CACHE_MAX_ROWS,
+  inWorker?: boolean,
 ): Promise<boolean> {
   const manifest = await project.store.readCurrent();
   if (!manifest) return false;
   const files = manifestFiles(manifest);
-  if (files.reduce((n, f) => n + f.rows, 0) <= minRows) return false;
+  const rows = files.reduce((n, f) => n + f.rows, 0);
+  if (rows <= minRows) return false;
   const key = await buildKey(files, params);
-  if (storedKey(project) === key) return false;
+  if (storedKey(project.store.dir) === key) return false;
+  // A large index is built in a worker: its heap goes when it ends, and this thread is free
+  // meanwhile (an indexing run writes the symbol and chunk columns beside it).
+  if (
+    (inWorker ?? rows > CACHE_MAX_ROWS) &&
+    await buildInWorker(project.store.dir, files, params, key)
+  ) {
+    return true;
+  }
   const prev = states.get(project);
-  const cache = prev?.params === params ? prev.terms : new Map<string, FileTerms>();
-  store(project, await buildFromTerms(project, files, params, cache), key);
+  const cache = prev?.params === params ? prev.terms : new Map<string, TermsLike>();
+  store(project.store.dir, await buildFromTerms(project.store, files, params, cache), key);
   return true;
+}
+
+// What a large indexing run builds after its commit, beside the symbol and chunk columns.
+buildAfterCommit((project) => writeLexicalFile(project));
+
+/** How many `lexical.bin` files workers of this process built (what a test asks). */
+export const workerBuilds = { count: 0 };
+
+/** A worker's answer: built (and written), or why not. */
+interface WorkerAnswer {
+  ok: boolean;
+  error?: string;
+}
+
+/**
+ * Builds and writes `lexical.bin` in a worker (`lexical_worker.ts`); false when the worker
+ * could not start or failed (the caller builds here then).
+ */
+function buildInWorker(
+  dir: string,
+  files: TermsFile[],
+  params: Bm25Params,
+  key: string,
+): Promise<boolean> {
+  let worker: Worker;
+  try {
+    worker = new Worker(new URL("./lexical_worker.ts", import.meta.url), { type: "module" });
+  } catch {
+    return Promise.resolve(false);
+  }
+  return new Promise((resolve) => {
+    worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
+      worker.terminate();
+      if (e.data.ok) workerBuilds.count++;
+      resolve(e.data.ok);
+    };
+    worker.onerror = (e) => {
+      e.preventDefault();
+      worker.terminate();
+      resolve(false);
+    };
+    worker.postMessage({ dir, files, params, key });
+  });
+}
+
+/**
+ * The job of a build worker: the index of `files` from the store in `dir`, written there
+ * under `key` (the store is opened and closed here).
+ */
+export async function buildLexicalFile(
+  dir: string,
+  files: TermsFile[],
+  params: Bm25Params,
+  key: string,
+): Promise<void> {
+  const s = await Store.open(dir);
+  try {
+    store(dir, await buildFromTerms(s, files, params, new Map()), key);
+  } finally {
+    s.close();
+  }
 }
 
 /** The stored index if it was built from `key`; null when absent, stale or unreadable. */
@@ -181,7 +254,7 @@ async function readStored(
   key: string,
   params: Bm25Params,
 ): Promise<LexicalIndex | null> {
-  if (storedKey(project) !== key) return null;
+  if (storedKey(project.store.dir) !== key) return null;
   try {
     return decodeLexicalIndex(await readWhole(`${project.store.dir}/${LEXICAL_FILE}`), key, params);
   } catch {
@@ -195,8 +268,8 @@ async function readStored(
  * hundreds, and nothing left in flight when the project closes. Never throws: without the
  * file, the next start builds.
  */
-function store(project: Project, index: LexicalIndex, key: string): void {
-  const path = `${project.store.dir}/${LEXICAL_FILE}`;
+function store(dir: string, index: LexicalIndex, key: string): void {
+  const path = `${dir}/${LEXICAL_FILE}`;
   const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
   try {
     const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
@@ -228,47 +301,53 @@ async function build(
   project: Project,
   table: ChunkTable,
   params: Bm25Params,
-  cache: Map<string, FileTerms>,
+  cache: Map<string, TermsLike>,
 ): Promise<LexicalIndex> {
   const files = tableFiles(table);
   const key = await buildKey(files, params);
   const stored = await readStored(project, key, params);
   if (stored) return stored;
-  const index = await buildFromTerms(project, files, params, cache);
-  store(project, index, key);
+  const index = await buildFromTerms(project.store, files, params, cache);
+  store(project.store.dir, index, key);
   return index;
+}
+
+const jsonDecoder = new TextDecoder();
+
+/**
+ * A stored `terms` part: binary (`encodeTerms`, views of the bytes) or, written by a codectx
+ * of an earlier format, JSON.
+ */
+function termsOf(bytes: Uint8Array): TermsLike {
+  return isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(jsonDecoder.decode(bytes));
 }
 
 /** The index of `files` from the store's terms (kept in `cache` for a small index). */
 async function buildFromTerms(
-  project: Project,
+  kv: Store,
   files: TermsFile[],
   params: Bm25Params,
-  cache: Map<string, FileTerms>,
+  cache: Map<string, TermsLike>,
 ): Promise<LexicalIndex> {
   const size = files.reduce((n, f) => n + f.rows, 0);
   const wanted = new Set(files.map((f) => f.key).filter((k) => k));
   if (size > CACHE_MAX_ROWS) {
     cache.clear();
-    return await buildLexicalIndexFrom(
-      { files, each: (visit) => project.store.eachBlob<FileTerms>("terms", wanted, visit) },
-      size,
-      params,
-    );
+    const each = (visit: (key: string, terms: TermsLike) => void) =>
+      kv.eachBlobBytes("terms", wanted, (k, bytes) => visit(k, termsOf(bytes)));
+    return await buildLexicalIndexFrom({ files, each }, size, params);
   }
   for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
   const need = new Set([...wanted].filter((k) => !cache.has(k)));
   if (need.size > 64) {
-    for (const [k, v] of await project.store.readAllBlobs<FileTerms>("terms", need)) {
-      cache.set(k, v);
-    }
+    await kv.eachBlobBytes("terms", need, (k, bytes) => cache.set(k, termsOf(bytes)));
   } else {
     for (const k of need) {
-      const v = await project.store.readBlob<FileTerms>("terms", k);
-      if (v) cache.set(k, v);
+      const bytes = await kv.readBlobBytes("terms", k);
+      if (bytes) cache.set(k, termsOf(bytes));
     }
   }
-  const each = (visit: (key: string, terms: FileTerms) => void) => {
+  const each = (visit: (key: string, terms: TermsLike) => void) => {
     for (const k of wanted) {
       const t = cache.get(k);
       if (t) visit(k, t);

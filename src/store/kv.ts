@@ -26,8 +26,9 @@ import { formatChange } from "./format.ts";
  * an older store is wiped and rebuilt. 5: the declared types gained contextual types
  * (object literals, parameters of functions typed where they stand, type arguments of bases).
  * 6: the plural stemmer keeps the `e` of `-zes` (`sizes` → `size`, `util/tokens.ts`).
+ * 7: the `terms` part is binary (`encodeTerms` in `index/terms.ts`), not JSON.
  */
-export const STORE_FORMAT = 6;
+export const STORE_FORMAT = 7;
 
 const PART_BYTES = 60_000;
 
@@ -261,7 +262,13 @@ export class Store {
 
   /** Reads one part (`"symbols"`, `"chunks"`, …) of a blob. */
   async readBlob<T>(kind: string, hash: string): Promise<T | null> {
-    return await this.getLarge<T>(["blob", kind, hash]);
+    const bytes = await this.readBlobBytes(kind, hash);
+    return bytes === null ? null : parseJson<T>(bytes);
+  }
+
+  /** One part of a blob as stored (JSON or a binary layout), or null when absent. */
+  async readBlobBytes(kind: string, hash: string): Promise<Uint8Array | null> {
+    return await this.getLargeBytes(["blob", kind, hash]);
   }
 
   /** Reads one part of every complete blob, in one pass over the store. */
@@ -280,14 +287,23 @@ export class Store {
     wanted: Set<string>,
     fn: (hash: string, value: T) => void,
   ): Promise<void> {
-    const decoder = new TextDecoder();
+    await this.eachBlobBytes(kind, wanted, (hash, bytes) => fn(hash, parseJson<T>(bytes)));
+  }
+
+  /**
+   * {@link eachBlob} without decoding: each part's bytes as stored (JSON, or a binary
+   * layout such as the `terms` part's), for a reader that decodes them itself.
+   */
+  async eachBlobBytes(
+    kind: string,
+    wanted: Set<string>,
+    fn: (hash: string, bytes: Uint8Array) => void,
+  ): Promise<void> {
     let hash = "";
     let buf: Uint8Array[] = [];
     let expected = -1;
     const flush = () => {
-      if (hash && buf.length === expected && wanted.has(hash)) {
-        fn(hash, JSON.parse(decoder.decode(concatBytes(buf))) as T);
-      }
+      if (hash && buf.length === expected && wanted.has(hash)) fn(hash, concatBytes(buf));
     };
     for await (const e of this.kv.list<Uint8Array | number>({ prefix: ["blob", kind] })) {
       const [, , h, tag] = e.key as [string, string, string, string, number?];
@@ -487,6 +503,12 @@ export class Store {
 
   /** Reads a value written by `putLarge`; null when absent or incomplete. */
   async getLarge<T>(prefix: Deno.KvKey): Promise<T | null> {
+    const bytes = await this.getLargeBytes(prefix);
+    return bytes === null ? null : parseJson<T>(bytes);
+  }
+
+  /** The bytes of a value stored in parts (`putLarge`, `writeEncodedBlobs`); null when absent or incomplete. */
+  private async getLargeBytes(prefix: Deno.KvKey): Promise<Uint8Array | null> {
     const head = await this.kv.get<number>([...prefix, "n"]);
     if (head.value === null) return null;
     const parts: Uint8Array[] = [];
@@ -494,7 +516,7 @@ export class Store {
       parts.push(e.value);
     }
     if (parts.length !== head.value) return null;
-    return JSON.parse(new TextDecoder().decode(concatBytes(parts))) as T;
+    return concatBytes(parts);
   }
 
   private async deleteKeys(keys: Deno.KvKey[]): Promise<void> {
@@ -521,6 +543,13 @@ export class Store {
       throw storeWriteError(err, this.dir);
     }
   }
+}
+
+const jsonDecoder = new TextDecoder();
+
+/** A stored JSON value. */
+function parseJson<T>(bytes: Uint8Array): T {
+  return JSON.parse(jsonDecoder.decode(bytes)) as T;
 }
 
 /** A write failure of the store as the user should read it. */
