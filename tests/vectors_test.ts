@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { FlatVectorIndex, normalize, topK, topKOf } from "../src/search/vectors.ts";
+import { topKPositive } from "../src/search/top_k.ts";
 
 function rng(seed: number): () => number {
   let s = seed;
@@ -123,6 +124,34 @@ Deno.test("topKOf: the same rows and order as topK over the array (ties, NaN, a 
       assert.deepEqual(topKOf(scores, k), topK(n, k, (i) => scores[i]), `n ${n}, k ${k}`);
     }
   }
+});
+
+Deno.test("topKPositive: the rows and order of topKOf above 0 under a mask (ties, NaN, ±0, ±Infinity, negatives)", () => {
+  const rnd = rng(9);
+  for (const n of [0, 1, 7, 300, 2000, 20000]) {
+    // Few distinct values (ties straddling a bucket's edge too), and the odd special value.
+    const special = [NaN, -0, Infinity, -Infinity, -1.5, 1e-40];
+    const scores = Float32Array.from({ length: n }, (_, i) => {
+      if (i % 13 === 5) return special[i % special.length];
+      return rnd() < 0.4 ? 0 : Math.round(rnd() * 40) / 16;
+    });
+    if (n > 500) scores.fill(1.0625, 100, 400); // a long run of one score
+    const mask = Uint8Array.from({ length: n }, (_, i) => (i % 3 === 1 ? 0 : 1));
+    for (const k of [1, 5, 64, 299, 5000, 30000]) {
+      assert.deepEqual(
+        topKPositive(scores, k, mask),
+        topKOf(scores, k, 0, (i) => mask[i] === 1),
+        `n ${n}, k ${k}`,
+      );
+    }
+  }
+  // A view that starts inside its buffer.
+  const buffer = new Float32Array([9, 0.5, 2, 0, 2, 7]);
+  const view = buffer.subarray(1, 5);
+  assert.deepEqual(topKPositive(view, 2, new Uint8Array(4).fill(1)), [
+    { row: 1, score: 2 },
+    { row: 3, score: 2 },
+  ]);
 });
 
 Deno.test("sealed shortlist under a filter: the accepted rows nearest by code, as a full sort takes them", async () => {

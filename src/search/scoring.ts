@@ -16,7 +16,8 @@ import { type FileClass, fileClass } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
 import { expandQuery } from "./variants.ts";
 import type { VectorProgress } from "./vector_sync.ts";
-import { filterMask, type FlatVectorIndex, type Hit, topKOf } from "./vectors.ts";
+import { filterMask, type FlatVectorIndex, type Hit } from "./vectors.ts";
+import { topKPositive } from "./top_k.ts";
 import type { RankedMode, SearchOptions } from "./hybrid.ts";
 
 /** How the two sides are fused; the defaults are tuned by `bench/search_quality.ts`. */
@@ -148,7 +149,8 @@ export function retrieveFrom(
   const { table, mode, fileWeight, lexical, vectors, qv } = src;
   const classes = fileClasses(table);
   const isDocs = (row: number) => classes[table.fileOfRow[row]] === "docs";
-  const accept = (row: number) => fileWeight[table.fileOfRow[row]] > 0;
+  // The rows the filters let through (made once per file-weights array).
+  const mask = filterMask(table.fileOfRow, fileWeight);
   const n = table.chunks.length;
   const C = Math.max(fusion.candidates, (opts.top_k ?? 10) * 5);
   const qTokens = queryTokens(query);
@@ -156,7 +158,6 @@ export function retrieveFrom(
   let denseTop: Hit[] = [];
   if (vectors && qv) {
     // Scores of the rows scored (a shortlist once the vectors are sealed), NaN elsewhere.
-    const mask = filterMask(table.fileOfRow, fileWeight);
     ({ scores: dense, top: denseTop } = vectors.nearest(
       qv,
       C,
@@ -180,7 +181,7 @@ export function retrieveFrom(
     if (mode === "hybrid") lexCover = src.scratch?.cover.fill(0) ?? new Float32Array(n);
     lexMax = lexical.score(q.terms, l, lexCover ?? undefined, q.weights);
     lex = l;
-    lexTop = topKOf(l, C, 0, accept);
+    lexTop = topKPositive(l, C, mask);
     // The lexical candidates get their dense score too (the shortlist may miss them).
     if (vectors && qv && dense) vectors.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }
