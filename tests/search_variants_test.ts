@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import {
+  ABBREVIATIONS,
   compounds,
   expandQuery,
   restoredE,
@@ -113,7 +114,20 @@ Deno.test("BM25F weights: a term's weight scales its share; weight 1 is the defa
   assert.ok(Math.abs(half[0] - plain[0] / 2) < 1e-6);
 });
 
-Deno.test("lexical search: 'bailing' finds bail, 'before each' finds beforeEach", async () => {
+Deno.test("expandQuery: a spelled-out word adds the short form names use", () => {
+  const known = new Set(["initialize", "init", "attr", "logger"]);
+  const q = expandQuery(queryTokens("Initializes the logger attributes"), (t) => known.has(t));
+  const w = new Map(q.terms.map((t, i) => [t, q.weights[i]]));
+  assert.equal(w.get("init"), VARIANT_WEIGHT);
+  assert.equal(w.get("attr"), VARIANT_WEIGHT);
+  assert.equal(w.get("logger"), 1);
+  assert.ok(ABBREVIATIONS.character.includes("char"));
+  // Words that are keys of every object are no keys of the table.
+  const c = expandQuery(["constructor", "hasownproperty"], () => true);
+  assert.deepEqual(c.terms, ["constructor", "hasownproperty"]);
+});
+
+Deno.test("lexical search: 'bailing' finds bail, 'before each' beforeEach, 'initializes' init…", async () => {
   const root = await makeProject({
     "lib/mocha.js": `Mocha.prototype.bail = function (bail) {
   this.suite.bail(bail !== false);
@@ -143,6 +157,14 @@ exports.serializeError = function serializeError(err) {
   return { message: err.message };
 };
 `,
+    "lib/logging.js": `exports.initLogger = function initLogger(opts) {
+  return createSink(opts);
+};
+
+exports.closeLogger = function closeLogger(logger) {
+  logger.close();
+};
+`,
   });
   const indexDir = await tempIndexDir();
   const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
@@ -160,6 +182,8 @@ exports.serializeError = function serializeError(err) {
       mode: "lexical",
     });
     assert.equal(c.snippets[0]?.symbol, "deserialize");
+    const d = await searchProject(service.project, "Initializes the logger", { mode: "lexical" });
+    assert.equal(d.snippets[0]?.symbol, "initLogger");
   } finally {
     await service.close();
     await cleanup(root, indexDir);

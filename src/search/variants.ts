@@ -3,7 +3,7 @@
  * `dropped`, `flattening` where the code says `bail`, `drop`, `flatten`. The index's
  * tokens only lose plural endings (`../util/tokens.ts`), so the query side adds the base
  * forms of `-ing` and `-ed` words that the index knows, at a lower weight than the word
- * itself.
+ * itself, and the short forms names use for spelled-out words (`initialize` → `init`).
  *
  * @module
  */
@@ -41,6 +41,90 @@ export function wordVariants(word: string): string[] {
   if (word.endsWith("ied")) out.push(`${word.slice(0, -3)}y`);
   return out;
 }
+
+/**
+ * The short forms code writes for common words (`initialize` → `init`, `character` →
+ * `char`, `attribute` → `attr`): a question spells the word out, a name abbreviates it.
+ * Keys are query tokens (plurals already cut: `statistics` → `statistic`). Added at
+ * {@link VARIANT_WEIGHT} where the index knows them; `error` → `err` is left out (in Go
+ * every body holds `err`; it cost on the tuning sets).
+ */
+export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
+  initialize: ["init"],
+  initialization: ["init"],
+  character: ["char", "chr"],
+  attribute: ["attr"],
+  description: ["desc"],
+  parameter: ["param"],
+  argument: ["arg"],
+  iterator: ["iter"],
+  iterate: ["iter"],
+  configuration: ["config", "conf", "cfg"],
+  directory: ["dir"],
+  message: ["msg"],
+  context: ["ctx"],
+  environment: ["env"],
+  number: ["num"],
+  length: ["len"],
+  string: ["str"],
+  value: ["val"],
+  buffer: ["buf"],
+  position: ["pos"],
+  temporary: ["tmp", "temp"],
+  source: ["src"],
+  destination: ["dst", "dest"],
+  implementation: ["impl"],
+  information: ["info"],
+  specification: ["spec"],
+  utility: ["util"],
+  reference: ["ref"],
+  previous: ["prev"],
+  current: ["cur", "curr"],
+  address: ["addr"],
+  allocate: ["alloc"],
+  allocation: ["alloc"],
+  command: ["cmd"],
+  expression: ["expr"],
+  statement: ["stmt"],
+  representation: ["repr"],
+  maximum: ["max"],
+  minimum: ["min"],
+  sequence: ["seq"],
+  object: ["obj"],
+  request: ["req"],
+  response: ["resp"],
+  execute: ["exec"],
+  execution: ["exec"],
+  column: ["col"],
+  concatenate: ["concat"],
+  concatenation: ["concat"],
+  identifier: ["ident"],
+  integer: ["int"],
+  boolean: ["bool"],
+  dictionary: ["dict"],
+  synchronize: ["sync"],
+  asynchronous: ["async"],
+  synchronous: ["sync"],
+  calculate: ["calc"],
+  generate: ["gen"],
+  generator: ["gen"],
+  database: ["db"],
+  document: ["doc"],
+  separator: ["sep"],
+  delimiter: ["delim"],
+  compare: ["cmp"],
+  comparison: ["cmp"],
+  format: ["fmt"],
+  authentication: ["auth"],
+  authorization: ["auth"],
+  administrator: ["admin"],
+  application: ["app"],
+  library: ["lib"],
+  package: ["pkg"],
+  variable: ["var"],
+  statistic: ["stat", "stats"],
+  password: ["pwd", "passwd"],
+};
 
 /** Weight of a compound (words of the query written together) in the lexical score. */
 export const COMPOUND_WEIGHT = 0.3;
@@ -112,6 +196,14 @@ export function expandQuery(
     const e = restoredE(t);
     if (e !== null && !weight.has(e) && known(e)) weight.set(e, weight.get(t)!);
     for (const v of wordVariants(t)) {
+      if (own.has(v) || weight.has(v) || !known(v)) continue;
+      weight.set(v, VARIANT_WEIGHT);
+    }
+  }
+  for (const t of own) {
+    // Own keys only: a query's `constructor` is no key of the table.
+    if (!Object.hasOwn(ABBREVIATIONS, t)) continue;
+    for (const v of ABBREVIATIONS[t]) {
       if (own.has(v) || weight.has(v) || !known(v)) continue;
       weight.set(v, VARIANT_WEIGHT);
     }
