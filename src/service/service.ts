@@ -90,8 +90,10 @@ export class ProjectService implements Service {
   private closing: Promise<void> | null = null;
   /** The embedding of this project's chunks. */
   readonly vectors: VectorSync;
-  /** Tool calls running at once. */
-  readonly admission: Admission = new Admission();
+  /** Tool calls running at once (`$CODECTX_ADMISSION_SLOTS`, else the default 4). */
+  readonly admission: Admission = new Admission({
+    slots: Number(Deno.env.get("CODECTX_ADMISSION_SLOTS") ?? "") || undefined,
+  });
 
   private constructor(
     /** The read model tools query. */
