@@ -122,6 +122,8 @@ Deno.test("expandQuery: a spelled-out word adds the short form names use", () =>
   assert.equal(w.get("attr"), VARIANT_WEIGHT);
   assert.equal(w.get("logger"), 1);
   assert.ok(ABBREVIATIONS.character.includes("char"));
+  const h = expandQuery(queryTokens("Parses a hexadecimal digit"), (t) => t === "hex");
+  assert.ok(h.terms.includes("hex"), "a short form mined from the training pairs");
   // Words that are keys of every object are no keys of the table.
   const c = expandQuery(["constructor", "hasownproperty"], () => true);
   assert.deepEqual(c.terms, ["constructor", "hasownproperty"]);
