@@ -124,6 +124,7 @@ export const ABBREVIATIONS: Readonly<Record<string, readonly string[]>> = {
   variable: ["var"],
   statistic: ["stat", "stats"],
   password: ["pwd", "passwd"],
+  callback: ["cb"],
   // Mined from the codectx-code training pairs (model/: doc sentence → function name), a
   // name part that is a prefix of a query word in at least 5 % of that word's pairs.
   symbol: ["sym"],
