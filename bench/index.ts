@@ -9,7 +9,9 @@
  *   ratio is taken pair by pair and its median printed. A second floor runs the whole
  *   parse stage (tree, queries, definitions, references) for reference;
  * - re-index with nothing changed, and after appending a new function to one file, with a
- *   check that `search_symbols` and lexical `semantic_search` find it;
+ *   check that `search_symbols` and lexical `semantic_search` find it; then one more such
+ *   re-index in a process of its own with its stages timed (the grammar and query compiled
+ *   first, then the store's calls; the rest is the walk, the diff, reading and parsing);
  * - peak RSS of the cold `codectx index`, of its whole process tree: parse processes
  *   (`src/index/lean_pool.ts`) are separate processes, and `/usr/bin/time` reports only the
  *   largest one. The bench samples `/proc` every 100 ms and prints the largest sum of the
@@ -20,6 +22,7 @@
  *
  *   deno run -A bench/index.ts [--corpus DIR] [--runs N] [--workers N] [--max-memory MIB]
  *   deno run -A bench/index.ts --floor parse|queries --corpus DIR   (one floor run)
+ *   deno run -A bench/index.ts --stages INDEX_DIR --corpus DIR      (one timed one-file re-index)
  *
  * @module
  */
@@ -38,6 +41,7 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     workers: { type: "string" },
     floor: { type: "string" },
+    stages: { type: "string" },
     "max-memory": { type: "string" },
     keep: { type: "boolean" },
   },
@@ -45,6 +49,23 @@ const { values } = parseArgs({
 
 const CLI = new URL("../cli.ts", import.meta.url).pathname;
 const SELF = new URL(import.meta.url).pathname;
+/** The file the one-file re-index edits (in the Python standard library). */
+const EDITED = "json/decoder.py";
+/** The store calls of a run, timed by `--stages`. */
+const STORE_STAGES = [
+  "holdLease",
+  "currentGeneration",
+  "readCurrent",
+  "hasBlob",
+  "writeEncodedBlobs",
+  "dropGenerationsExcept",
+  "writeManifest",
+  "commit",
+  "collectGarbage",
+  "releaseLease",
+];
+/** A new function appended to a Python file. */
+const marker = (name: string) => `\n\ndef ${name}():\n    return 1\n`;
 
 /** One timed process: wall and CPU seconds, peak RSS in MiB, and what it printed. */
 interface Timed {
@@ -192,6 +213,40 @@ if (values.floor) {
   Deno.exit(0);
 }
 
+// ---- one one-file re-index, its stages timed (a child process of the bench) ----
+if (values.stages) {
+  const { Store } = await import("../src/store/kv.ts");
+  const { runIndex } = await import("../src/index/indexer.ts");
+  const { loadGrammar } = await import("../src/parse/grammars.ts");
+  const spent: Record<string, number> = {};
+  let active = 0;
+  const proto = Store.prototype as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>;
+  for (const name of STORE_STAGES) {
+    const method = proto[name];
+    proto[name] = async function (this: unknown, ...args: unknown[]) {
+      // Only the outermost call counts (collectGarbage asks currentGeneration too).
+      const t = active++ === 0 ? performance.now() : -1;
+      try {
+        return await method.apply(this, args);
+      } finally {
+        active--;
+        if (t >= 0) spent[name] = (spent[name] ?? 0) + performance.now() - t;
+      }
+    };
+  }
+  const store = await Store.open(values.stages);
+  await Deno.writeTextFile(`${values.corpus}/${EDITED}`, marker(`stages_${Date.now()}`), {
+    append: true,
+  });
+  const t0 = performance.now();
+  await loadGrammar(languageForPath(EDITED)!.id);
+  const grammar = performance.now() - t0;
+  const report = await runIndex(values.corpus!, store, {});
+  store.close();
+  console.log(JSON.stringify({ grammar, run: report.elapsedMs, changed: report.changed, spent }));
+  Deno.exit(0);
+}
+
 // ---- the bench ----
 async function pythonStdlib(): Promise<string> {
   const out = await new Deno.Command("python3", {
@@ -275,9 +330,7 @@ try {
   const found: string[] = [];
   for (let i = 0; i < runs; i++) {
     const name = `codectx_bench_marker_${Date.now()}_${i}`;
-    await Deno.writeTextFile(`${corpus}/json/decoder.py`, `\n\ndef ${name}():\n    return 1\n`, {
-      append: true,
-    });
+    await Deno.writeTextFile(`${corpus}/${EDITED}`, marker(name), { append: true });
     const r = await timed(indexCmd(dir));
     const p = JSON.parse(r.stdout);
     if (p.changed !== 1) throw new Error(`re-index after one edit saw ${p.changed} changes`);
@@ -285,6 +338,14 @@ try {
     touchedWall.push(r.wall);
     found.push(await searchable(dir, name));
   }
+  const stages = JSON.parse(
+    new TextDecoder().decode(
+      (await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", SELF, "--stages", dir, "--corpus", corpus],
+        stdout: "piped",
+      }).output()).stdout,
+    ),
+  ) as { grammar: number; run: number; changed: number; spent: Record<string, number> };
   const ratio = cold.map((c, i) => c.wall / floor[i].wall);
   const cpuRatio = cold.map((c, i) => c.cpu / floor[i].cpu);
   console.log(`corpus: copy of ${values.corpus ?? "the Python standard library"} (${corpus})`);
@@ -311,6 +372,17 @@ try {
   console.log(`re-index, one file edited (in-process s): ${fmt(touched, 3)}`);
   console.log(`re-index, one file edited (process wall): ${fmt(touchedWall)}`);
   console.log(`the edit searchable: ${found.join("; ")}`);
+  const storeMs = Object.values(stages.spent).reduce((a, b) => a + b, 0);
+  console.log(
+    `one-file re-index, stages (ms, a process of its own, load ${loadavg()}): grammar and query ` +
+      `compiled ${stages.grammar.toFixed(0)}, then the run ${stages.run}: store ${
+        storeMs.toFixed(0)
+      } (${
+        Object.entries(stages.spent).filter(([, ms]) => ms >= 1).map(([k, ms]) =>
+          `${k} ${ms.toFixed(0)}`
+        ).join(", ")
+      }), walk, diff, read and parse ${(stages.run - storeMs).toFixed(0)}`,
+  );
   console.log(`codectx index peak RSS (MiB):          ${fmt(cold.map((c) => c.rssMiB), 0)}`);
   console.log(`  its process tree, sampled sum (MiB): ${fmt(cold.map((c) => c.treeMiB), 0)}`);
   console.log(`  its process tree, sum of peaks (MiB): ${fmt(cold.map((c) => c.treeHwmMiB), 0)}`);
@@ -345,9 +417,9 @@ async function searchable(dir: string, name: string): Promise<string> {
     }).output();
     return new TextDecoder().decode(out.stdout);
   };
-  const symbols = (await tool("search_symbols", { query: name })).includes("json/decoder.py");
+  const symbols = (await tool("search_symbols", { query: name })).includes(EDITED);
   const lexical = (await tool("semantic_search", { query: name, mode: "lexical" })).includes(
-    "json/decoder.py",
+    EDITED,
   );
   return `search_symbols ${symbols ? "found it" : "MISSED it"}, lexical search ${
     lexical ? "found it" : "MISSED it"
