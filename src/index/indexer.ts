@@ -83,8 +83,11 @@ export async function runIndex(
     const progress = opts.onProgress ?? (() => {});
     progress({ phase: "walk", filesDone: 0, filesTotal: 0 });
     const budget = new MemoryBudget(opts.maxMemoryMiB ?? DEFAULT_MAX_MEMORY_MIB);
+    // The store reads the last manifest on its own thread while this one walks.
+    const reading = readPrevious(store);
+    reading.catch(() => {}); // awaited below; a failure is thrown there, after the walk
     const walked = await walkSources(root, opts.exclude);
-    const previous = await readPrevious(store);
+    const previous = await reading;
     const diff = diffWithPrevious(walked, previous.byPath, opts.force ?? false);
 
     const total = diff.toRead.length;
