@@ -29,6 +29,8 @@ import {
   storedColumnsKey,
 } from "./symbols_file.ts";
 import type { ChunkColumns } from "./chunk_columns.ts";
+import { collectGarbage } from "./columns_io.ts";
+import { tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
 
 /** The index as tools read it: one committed generation, in memory. */
@@ -101,8 +103,8 @@ const afterCommit = new Set<(project: Project) => Promise<unknown>>();
 
 /**
  * Adds a build to what an indexing run of a large generation (over {@link LARGE_CHUNKS}
- * chunks) does after its commit, while it writes the symbol and chunk columns: the search
- * floor's `lexical.bin`, built in a worker so that both cores work. The run's report comes
+ * chunks) does after its commit, while it writes the chunk columns (after the symbol
+ * columns): the search floor's `lexical.bin`, built in a worker so that both cores work. The run's report comes
  * when all are done; a build's failure is its own (the next use builds again).
  */
 export function buildAfterCommit(build: (project: Project) => Promise<unknown>): void {
@@ -210,8 +212,8 @@ export class Project {
       // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
       if (manifest && chunkCount(manifest) > LARGE_CHUNKS) {
-        // Started first: they run on other threads while this one writes the columns.
-        const beside = [...afterCommit].map((build) => build(this).catch(() => {}));
+        // Large blocks the builds free go back to the system at once (not kept by malloc).
+        tuneNativeHeap();
         const key = await columnsKey(manifest);
         // What is built here is not kept: what runs next (the lexical build) needs the
         // memory, and a load reads the files back in about a second.
@@ -221,10 +223,16 @@ export class Project {
             built.close();
             this.columns = null;
           }
+          collectGarbage();
         }
+        // The other builds run on other threads beside the chunk columns (which stream, one
+        // blob at a time), after the symbol columns: the two largest heaps never at once
+        // (the Linux kernel, all three together: 2.7 GiB).
+        const beside = [...afterCommit].map((build) => build(this).catch(() => {}));
         if (storedChunksKey(this.store.dir) !== key) {
           (await this.chunkColumns(manifest))?.close();
           this.chunkCols = null;
+          collectGarbage();
         }
         await Promise.all(beside);
       }

@@ -10,7 +10,7 @@
 
 import { FIELD_COUNT } from "../index/terms.ts";
 import type { Bm25Params } from "./lexical.ts";
-import { grow } from "../index/columns_io.ts";
+import { collectGarbage, grow } from "../index/columns_io.ts";
 
 /** Where one file's rows are. */
 export interface TermsFile {
@@ -255,6 +255,9 @@ export async function buildFrom(
 ): Promise<BuiltLexical> {
   const b = new LexicalBuilder(source.files, size, params);
   await source.each((key, t) => b.count(key, t));
+  // Each pass's garbage (every file's decoded terms) goes before the next allocations.
+  collectGarbage();
   await source.each((key, t) => b.fill(key, t));
+  collectGarbage();
   return b.built();
 }
