@@ -109,7 +109,7 @@ export async function runIndex(
     let generation = previous.generation ?? 0;
     if (changed > 0 || previous.manifest === null || opts.force) {
       progress({ phase: "write", filesDone: total, filesTotal: total });
-      generation = await commit(store, files, previous.generation, elapsed);
+      generation = await commit(store, files, previous, elapsed);
     }
     progress({ phase: "done", filesDone: total, filesTotal: total });
     return summarize(files, {
@@ -220,9 +220,10 @@ function byPath(a: FileEntry, b: FileEntry): number {
 async function commit(
   store: Store,
   files: FileEntry[],
-  prevGen: number | null,
+  previous: Previous,
   elapsed: () => number,
 ): Promise<number> {
+  const prevGen = previous.generation;
   const generation = (prevGen ?? 0) + 1;
   // Leftovers of runs cut off before their commit; the current generation stays readable.
   await store.dropGenerationsExcept(prevGen);
@@ -236,7 +237,9 @@ async function commit(
   if (!(await store.commit(generation, prevGen))) {
     throw new Error("the index changed while indexing; run the indexing again");
   }
-  await store.collectGarbage();
+  const held = new Map([[generation, manifest]]);
+  if (prevGen !== null && previous.manifest) held.set(prevGen, previous.manifest);
+  await store.collectGarbage(held);
   return generation;
 }
 

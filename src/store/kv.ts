@@ -336,31 +336,41 @@ export class Store {
    * Deletes generations other than the current one, the one before it and those a live
    * process pinned ({@link pinGeneration}), and blobs that none of them uses. The one
    * before stays so that a reader still loading it when the flip happened finds every
-   * blob; a pinned one stays for as long as the process that serves it lives.
+   * blob; a pinned one stays for as long as the process that serves it lives. `held`: the
+   * manifests the caller already holds, by generation (they are not read again).
    */
-  async collectGarbage(): Promise<{ generations: number; blobs: number }> {
+  async collectGarbage(
+    held: ReadonlyMap<number, Manifest> = new Map(),
+  ): Promise<{ generations: number; blobs: number }> {
     const current = await this.currentGeneration();
-    const gens = new Set<number>();
-    for await (const e of this.kv.list({ prefix: ["gen"] })) gens.add(e.key[1] as number);
+    // Each generation's keys, from one listing of every manifest part.
+    const gens = new Map<number, Deno.KvKey[]>();
+    for await (const e of this.kv.list({ prefix: ["gen"] })) {
+      const g = e.key[1] as number;
+      const keys = gens.get(g);
+      if (keys) keys.push(e.key);
+      else gens.set(g, [e.key]);
+    }
     const previous =
-      [...gens].filter((g) => current !== null && g < current).sort((a, b) => b - a).find(() =>
-        true
-      ) ?? null;
+      [...gens.keys()].filter((g) => current !== null && g < current).sort((a, b) => b - a)
+        .find(() => true) ?? null;
     const pinned = await this.pinnedGenerations();
     const kept = [current, previous, ...[...pinned].filter((g) => gens.has(g))].filter((
       g,
     ): g is number => g !== null);
     const used = new Set<string>();
-    for (const g of kept) {
-      const m = await this.getLarge<Manifest>(["gen", g]);
+    for (const g of new Set(kept)) {
+      // A manifest the caller holds (the run that just committed) is not read back.
+      const m = held.get(g) ?? await this.getLarge<Manifest>(["gen", g]);
       for (const f of m?.files ?? []) used.add(f.blob);
     }
     const genKeys: Deno.KvKey[] = [];
     let dropped = 0;
-    for await (const e of this.kv.list({ prefix: ["gen"] })) {
-      if (!kept.includes(e.key[1] as number)) genKeys.push(e.key);
+    for (const [g, keys] of gens) {
+      if (kept.includes(g)) continue;
+      genKeys.push(...keys);
+      dropped++;
     }
-    for (const g of gens) if (!kept.includes(g)) dropped++;
     await this.deleteKeys(genKeys);
     // Only a run that did not finish can have left parts without their complete mark.
     const dirty = await this.kv.get<string>(["dirty"]);
