@@ -13,6 +13,8 @@
 import { Buffer } from "node:buffer";
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import { jsonTextOf } from "./respond.ts";
+import { holdBody } from "./safety.ts";
 
 /** Connection limits of a listener (all times in milliseconds). */
 export interface ConnectionLimits {
@@ -355,9 +357,11 @@ async function answer(
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
   let response: Response;
   try {
-    response = await opts.handler(
-      new Request(url, { method: req.method, headers, body, duplex: "half" } as RequestInit),
+    const request = new Request(
+      url,
+      { method: req.method, headers, body, duplex: "half" } as RequestInit,
     );
+    response = await opts.handler(body instanceof Uint8Array ? holdBody(request, body) : request);
   } catch (err) {
     return refuse(res, 500, "internal", `internal error: ${err}`, opts);
   }
@@ -371,7 +375,8 @@ async function answer(
   if (type.startsWith("text/event-stream")) return await pipe(response.body, res, out, response);
   try {
     if (/^(text\/|application\/(json|javascript))/.test(type)) {
-      const text = await response.text();
+      // A JSON answer's text as it was made (its stream is left unread), else the stream's.
+      const text = jsonTextOf(response) ?? await response.text();
       out["content-length"] = String(Buffer.byteLength(text));
       res.writeHead(response.status, out).end(text);
     } else {

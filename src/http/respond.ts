@@ -9,10 +9,23 @@ import type { ErrorRenderer } from "./safety.ts";
 
 /** A JSON response with any status. */
 export function jsonResponse(body: unknown, status = 200, headers: HeadersInit = {}): Response {
-  const res = new Response(JSON.stringify(body), { status, headers });
+  const text = JSON.stringify(body);
+  const res = new Response(text, { status, headers });
   res.headers.set("Content-Type", "application/json; charset=utf-8");
   res.headers.set("Cache-Control", "no-store");
+  jsonTexts.set(res, text);
   return res;
+}
+
+/** The body text of each response {@link jsonResponse} made. */
+const jsonTexts = new WeakMap<Response, string>();
+
+/**
+ * The body of a response made by {@link jsonResponse}, as the text it was made from (so
+ * the listener writes it without reading the response's stream); undefined for others.
+ */
+export function jsonTextOf(res: Response): string | undefined {
+  return jsonTexts.get(res);
 }
 
 /** HTTP status of an error code (500 for anything unknown). */

@@ -81,11 +81,19 @@ export function pointAtMember(
     from: 0,
     to: lines.length,
   };
-  const members = symbols.filter((s) =>
-    !INLINE_KINDS.has(s.kind) && s !== own && s.startLine >= chunk.startLine &&
-    s.endLine <= chunk.endLine && // Only members strictly inside: a chunk that is exactly one definition is that one.
-    (s.startLine > base.line || s.endLine < base.endLine)
-  ).sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+  // The file's symbols by start line (kept per file list): those starting inside the chunk
+  // are one run of them, found by bisection, in the order a sort of the filtered list gives.
+  const sorted = byStart(symbols);
+  const members: SymbolRecord[] = [];
+  for (let i = firstFrom(sorted, chunk.startLine); i < sorted.length; i++) {
+    const s = sorted[i];
+    if (s.startLine > chunk.endLine) break;
+    if (
+      !INLINE_KINDS.has(s.kind) && s !== own && s.endLine <= chunk.endLine &&
+      // Only members strictly inside: a chunk that is exactly one definition is that one.
+      (s.startLine > base.line || s.endLine < base.endLine)
+    ) members.push(s);
+  }
   if (members.length === 0) return base;
   const cache: TokenCache = new Map();
   // The code outside every member (a class head, fields) speaks for the container.
@@ -137,6 +145,31 @@ export function pointAtMember(
     from: pick.startLine - chunk.startLine,
     to: pick.endLine - chunk.startLine + 1,
   };
+}
+
+/** A file's symbols sorted by start line (longer first on ties), per symbol list. */
+const sortedLists = new WeakMap<readonly SymbolRecord[], readonly SymbolRecord[]>();
+
+function byStart(symbols: readonly SymbolRecord[]): readonly SymbolRecord[] {
+  let sorted = sortedLists.get(symbols);
+  if (!sorted) {
+    // A stable sort: symbols with the same span keep the list's order, as before.
+    sorted = [...symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
+    sortedLists.set(symbols, sorted);
+  }
+  return sorted;
+}
+
+/** The index of the first symbol of `sorted` that starts at or after `line`. */
+function firstFrom(sorted: readonly SymbolRecord[], line: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid].startLine < line) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /**
