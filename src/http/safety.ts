@@ -240,7 +240,11 @@ export function safety(options: SafetyOptions, render: ErrorRenderer): Middlewar
       return hardening(cors(render(c, 413, "too_large", tooLargeMessage(opts.maxBody))));
     }
     await next();
-    c.res = hardening(cors(c.res));
+    // The headers are set on the answer itself: assigning `c.res` would copy it (a new
+    // response over its body's stream, its headers copied one by one).
+    const res = c.res;
+    const out = hardening(cors(res));
+    if (out !== res || !c.finalized) c.res = out;
   };
 }
 
