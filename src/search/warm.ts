@@ -10,11 +10,16 @@ import type { Project } from "../index/project.ts";
 import { searchProject } from "./hybrid.ts";
 import { projectVectors } from "./vector_sync.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
+import { warmNames } from "./name_index.ts";
+
+/** Symbols above which a server builds its name look-ups at start (the kernel: 2.96 M). */
+const LARGE_NAMES = 500_000;
 
 /**
  * Loads the query embedder while the vectors load (so that it is in memory when they are
  * complete, not after), runs one lexical search (chunk table, lexical index, symbols),
- * then, when the vectors are complete, one hybrid search. Never throws; a failure here
+ * builds a large index's name look-ups, then, when the vectors are complete, one hybrid
+ * search. Never throws; a failure here
  * only means the first real query does the work.
  *
  * @example
@@ -29,6 +34,13 @@ export async function warmSearch(project: Project): Promise<void> {
       .then((choice) => (choice ? inProcessEmbedder(choice) : null))
       .catch(() => null);
     await searchProject(project, "warm up the search", { top_k: 1, mode: "lexical" });
+    // A large index's name look-ups: search_symbols' name index and the resolver's exact
+    // names (on the Linux kernel the first search_symbols paid ~2.5 s for them).
+    const index = await project.index();
+    if (index.columns.count > LARGE_NAMES) {
+      warmNames(index.columns);
+      index.symbolsBy("name", "exact", (v) => v, "");
+    }
     const progress = await sync.settle();
     await model;
     if (progress.state === "complete") {
