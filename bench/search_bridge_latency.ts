@@ -8,8 +8,11 @@
  * A first server builds the index and the vectors and stops; a second one is the one
  * measured (its first query finds a complete index on disk, as after a restart).
  *
- * `--pause N`: the first query is sent N seconds after `/health` says the index and the
- * vectors are ready (0: at once; the server warms its search in the background meanwhile).
+ * `--pause N`: the first query is sent N seconds after `/health` says the index is ready and
+ * the vectors complete (`vectors_state`: counted and sealed; 0: at once — the server warms
+ * its search in the background meanwhile). Counting the vectors alone sent the first query
+ * while the last of them were still being sealed (0.3 s on the stdlib): it was then scored
+ * on the partial path.
  *
  *   deno run -A bench/search_bridge_latency.ts [--queries 200] [--modes hybrid,lexical,dense]
  *     [--pause 0]
@@ -56,13 +59,19 @@ async function startServer(root: string, indexDir: string): Promise<Server> {
   return { url, child: proc };
 }
 
-/** Waits until the index is ready and every chunk has its vector. */
+/**
+ * Waits until the index is ready and its vectors are complete: `vectors_state` "complete"
+ * (the vectors counted, then sealed for the fast scan), or, from a server whose `/health`
+ * does not show the state, every chunk counted with its vector.
+ */
 async function waitComplete(url: string): Promise<{ chunks: number; vectors: string }> {
   while (true) {
-    // `/health` counts the chunks that have their vector.
     const h = await (await fetch(`${url}/health`)).json();
     const ix = h.index ?? {};
-    if (ix.state === "ready" && ix.chunks > 0 && ix.vectors === ix.chunks) {
+    const complete = ix.vectors_state === undefined
+      ? ix.vectors === ix.chunks
+      : ix.vectors_state === "complete";
+    if (ix.state === "ready" && ix.chunks > 0 && complete) {
       return { chunks: ix.chunks, vectors: `${ix.vectors}/${ix.chunks}` };
     }
     await new Promise((r) => setTimeout(r, 500));
