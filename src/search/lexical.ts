@@ -116,7 +116,8 @@ function fnvBytes(b: Uint8Array, from: number, to: number): number {
 
 /** The stored table of terms given in id order. */
 function termTable(vocab: readonly string[]): TermTable {
-  const bytes = new TextEncoder().encode(vocab.map((t) => `${t}\n`).join(""));
+  // One string for the whole vocabulary (no string per term: a kernel has millions).
+  const bytes = new TextEncoder().encode(vocab.length ? vocab.join("\n") + "\n" : "");
   const offsets = new Uint32Array(vocab.length + 1);
   let g = 0;
   for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) offsets[++g] = i + 1;
