@@ -94,7 +94,7 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
     await p.reindex();
     const v = await service.vectors.settle();
     assert.equal(v.state, "complete", v.error ?? "");
-    // The first query prepares the workers' snapshot; wait until both hold it.
+    // The first query prepares the snapshot; wait until the first worker holds it.
     await searchProject(p, "warm", {});
     // (Workers start in seconds: `deno test` type-checks their module first.)
     for (let i = 0; i < 1200 && pool.counts.workers < 2; i++) {
@@ -151,6 +151,11 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
       pool.counts.workers - before >= compared + 2,
       `workers answered ${pool.counts.workers - before} of ${compared}`,
     );
+    // Sequential searches kept one worker; searches queued for it start the second.
+    assert.equal(pool.started, 1, "a second worker started without a queue");
+    const queued = ["hash", "user", "password", "check", "login", "token"];
+    await Promise.all(queued.map((q) => searchCall(() => searchProject(p, q, {}))));
+    assert.equal(pool.started, 2, "searches queued and no second worker started");
   } finally {
     other.end();
     closeSearchWorkers(p);

@@ -62,15 +62,17 @@ export type SearchReply =
   | { type: "failed"; id: number; error: string };
 
 /**
- * Workers a server starts: `$CODECTX_SEARCH_WORKERS`, else one per core but one, at least
- * one (at most 8). The main thread keeps a share of every search (HTTP, JSON, presenting
- * the results, about two fifths of its CPU), so it is busy as one more worker would be; each
- * worker also costs ~40 MiB of memory (its own V8 heap and runtime).
+ * Workers a server may start: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 8). One
+ * starts with the first snapshot; the next ones only when searches queue for the started
+ * ones (each costs ~40–60 MiB: its own V8 heap and runtime), so a server searched one query
+ * at a time keeps one. On two cores under 50 clients, a second worker took the stdlib's
+ * hybrid load from ~393 to 428–531 req/s: one worker was 91 % busy while the main thread
+ * (HTTP, JSON, presenting) had room.
  */
 export function searchWorkerCount(): number {
   const env = Deno.env.get("CODECTX_SEARCH_WORKERS");
   const cores = navigator.hardwareConcurrency ?? 1;
-  const n = env !== undefined && env !== "" ? Number(env) : Math.max(1, cores - 1);
+  const n = env !== undefined && env !== "" ? Number(env) : Math.max(1, cores);
   return Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
 }
 
@@ -186,6 +188,9 @@ export class SearchWorkers {
       this.counts.here++;
       return null;
     }
+    // Searches queue for the started workers: one more starts (it takes queries once it
+    // holds the snapshot).
+    if (best.pending.size > 0 && this.slots.length < this.size) this.grow();
     const slot = best;
     let weights = weightIds.get(src.fileWeight);
     if (weights === undefined) weightIds.set(src.fileWeight, weights = ++weightCount);
@@ -254,7 +259,7 @@ export class SearchWorkers {
         lexical: src.lexical,
         vectors: shared ? src.vectors : null,
       };
-      while (this.slots.length < this.size) this.slots.push(this.spawn(this.slots.length + 1));
+      if (this.slots.length === 0) this.slots.push(this.spawn(1));
       for (const s of this.slots) {
         s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
       }
@@ -264,6 +269,19 @@ export class SearchWorkers {
     } finally {
       this.building = false;
     }
+  }
+
+  /** Workers started (more start while searches queue, up to `size`). */
+  get started(): number {
+    return this.slots.length;
+  }
+
+  /** Starts one more worker with the current snapshot. */
+  private grow(): void {
+    if (this.closed || !this.current) return;
+    const s = this.spawn(this.slots.length + 1);
+    this.slots.push(s);
+    s.worker.postMessage({ type: "load", snapshot: this.current.msg, slot: s.slot });
   }
 
   private spawn(slot: number): Slot {
