@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/chains\n\ngo 1.21\n",
@@ -258,11 +258,6 @@ function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
 }
 
 /** `file:line kind resolution` of each reference of `symbol`. */
-async function refs(ex: Executor, symbol: string): Promise<string[]> {
-  const p = await callTool(ex, "find_references", { symbol_name: symbol });
-  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
-}
-
 /** `file:line resolution` of each caller's call site. */
 async function callers(ex: Executor, symbol: string): Promise<string[]> {
   const g = await callTool(ex, "get_call_graph", { symbol_name: symbol });
@@ -303,7 +298,7 @@ Deno.test("parser: declared types of fields, properties, parameters and return t
 
 Deno.test("references: methods through fields, properties and return types are inferred", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "QueryCache.notify"), [
+    assert.deepEqual(await refLines(ex, "QueryCache.notify"), [
       "ts/cache.ts:2 definition exact",
       "ts/client.ts:20 call inferred",
       "ts/client.ts:22 call inferred",
@@ -315,14 +310,14 @@ Deno.test("references: methods through fields, properties and return types are i
       "ts/sched.ts:13 call inferred",
     ]);
     // Other.notify has the same name and is reached by none of them.
-    assert.deepEqual(await refs(ex, "Other.notify"), ["ts/cache.ts:13 definition exact"]);
-    assert.deepEqual(await refs(ex, "Query.fetch"), [
+    assert.deepEqual(await refLines(ex, "Other.notify"), ["ts/cache.ts:13 definition exact"]);
+    assert.deepEqual(await refLines(ex, "Query.fetch"), [
       "ts/cache.ts:9 definition exact",
       "ts/client.ts:26 call inferred",
       "ts/client.ts:27 call inferred",
       "ts/list.ts:8 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Emitter.emit"), [
+    assert.deepEqual(await refLines(ex, "Emitter.emit"), [
       "js/store.js:2 definition exact",
       "js/store.js:12 call inferred",
       "js/store.js:13 call name",
@@ -332,12 +327,12 @@ Deno.test("references: methods through fields, properties and return types are i
 
 Deno.test("references and callers: Go fields, results, locals bound to calls, range elements, variadics, type assertions and switches", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Command.CommandPath"), [
+    assert.deepEqual(await refLines(ex, "Command.CommandPath"), [
       "cobra/command.go:14 definition exact",
       "cobra/command.go:16 call inferred",
       "cobra/command.go:25 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Command.Name"), [
+    assert.deepEqual(await refLines(ex, "Command.Name"), [
       "cobra/command.go:16 call inferred",
       "cobra/command.go:21 definition exact",
       "cobra/command.go:27 call inferred",
@@ -354,7 +349,7 @@ Deno.test("references and callers: Go fields, results, locals bound to calls, ra
 
 Deno.test("references: Python annotated class attributes and attributes set in __init__", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Command.get_usage"), [
+    assert.deepEqual(await refLines(ex, "Command.get_usage"), [
       "pkg/core.py:2 definition exact",
       "pkg/core.py:13 call inferred",
       "pkg/core.py:14 call inferred",
@@ -416,13 +411,13 @@ export class Query {
 
 Deno.test("references: Java fields (bare or through this), return types, for-each and index elements", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Cache.refresh"), [
+    assert.deepEqual(await refLines(ex, "Cache.refresh"), [
       "java/p/Cache.java:4 definition exact",
       "java/p/Holder.java:10 call inferred",
       "java/p/Holder.java:11 call inferred",
       "java/p/Holder.java:12 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Item.go"), [
+    assert.deepEqual(await refLines(ex, "Item.go"), [
       "java/p/Holder.java:14 call inferred",
       "java/p/Holder.java:15 call inferred",
       "java/p/Holder.java:16 call inferred",
@@ -433,12 +428,12 @@ Deno.test("references: Java fields (bare or through this), return types, for-eac
 
 Deno.test("references: a callback's parameters are typed by the callee's declaration", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Sub.unsubscribe"), [
+    assert.deepEqual(await refLines(ex, "Sub.unsubscribe"), [
       "ts/op.ts:2 definition exact",
       "ts/use.ts:4 call inferred",
       "ts/use.ts:7 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Obs.pipe"), [
+    assert.deepEqual(await refLines(ex, "Obs.pipe"), [
       "ts/op.ts:7 definition exact",
       "ts/use.ts:5 call inferred",
     ]);
@@ -447,14 +442,14 @@ Deno.test("references: a callback's parameters are typed by the callee's declara
 
 Deno.test("references: C# fields, properties, return types and foreach variables", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Cache.Refresh"), [
+    assert.deepEqual(await refLines(ex, "Cache.Refresh"), [
       "cs/Holder.cs:2 definition exact",
       "cs/Holder.cs:10 call inferred",
       "cs/Holder.cs:11 call inferred",
       "cs/Holder.cs:12 call inferred",
       "cs/Holder.cs:13 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Item.Go"), [
+    assert.deepEqual(await refLines(ex, "Item.Go"), [
       "cs/Holder.cs:3 definition exact",
       "cs/Holder.cs:15 call inferred",
       "cs/Holder.cs:16 call inferred",

@@ -13,7 +13,7 @@
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "types.ts": `export interface Observer {
@@ -161,14 +161,6 @@ function withProject(body: (ex: Executor) => Promise<void>): Promise<void> {
 }
 
 /** `file:line kind resolution` of each reference of `symbol`. */
-async function refs(ex: Executor, symbol: string, file?: string): Promise<string[]> {
-  const p = await callTool(ex, "find_references", {
-    symbol_name: symbol,
-    ...(file ? { file_path: file } : {}),
-  });
-  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
-}
-
 /** The callers of `symbol` and how each is resolved. */
 async function callers(ex: Executor, symbol: string): Promise<string[]> {
   const g = await callTool(ex, "get_call_graph", { symbol_name: symbol });
@@ -194,25 +186,25 @@ Deno.test("parser: object literal methods and parameters take the type where the
 
 Deno.test("references: an object literal's methods and the members of its type, both ways", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Subscribable.subscribe"), [
+    assert.deepEqual(await refLines(ex, "Subscribable.subscribe"), [
       "observable.ts:5 definition inferred",
       "observable.ts:18 call inferred",
       "types.ts:10 definition exact",
     ]);
-    assert.deepEqual(await refs(ex, "Retryer.cancel"), [
+    assert.deepEqual(await refLines(ex, "Retryer.cancel"), [
       "observable.ts:27 definition inferred",
       "observable.ts:52 call inferred",
       "types.ts:20 definition exact",
     ]);
     // The literal's own method: the interface's declaration and the calls through it.
-    assert.deepEqual(await refs(ex, "createRetryer.cancel"), [
+    assert.deepEqual(await refLines(ex, "createRetryer.cancel"), [
       "observable.ts:27 definition exact",
       "observable.ts:52 call inferred",
       "types.ts:20 definition inferred",
     ]);
     assert.deepEqual(await callers(ex, "createRetryer.cancel"), ["use inferred"]);
     // A method passed in a literal argument stands for the parameter type's member.
-    assert.deepEqual(await refs(ex, "Observer.next"), [
+    assert.deepEqual(await refLines(ex, "Observer.next"), [
       "observable.ts:6 call inferred",
       "observable.ts:19 definition inferred",
       "types.ts:2 definition exact",
@@ -222,7 +214,7 @@ Deno.test("references: an object literal's methods and the members of its type, 
 
 Deno.test("references: parameters typed by the function type where the function stands", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "FetchContext.fetchFn"), [
+    assert.deepEqual(await refLines(ex, "FetchContext.fetchFn"), [
       "observable.ts:35 call inferred",
       "types.ts:25 definition exact",
     ]);
@@ -232,20 +224,20 @@ Deno.test("references: parameters typed by the function type where the function 
 
 Deno.test("references: an untyped function's returned literal, a constant's literal, narrowing, closures", async () => {
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "memo.read"), [
+    assert.deepEqual(await refLines(ex, "memo.read"), [
       "observable.ts:42 definition exact",
       "observable.ts:55 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "api.go"), [
+    assert.deepEqual(await refLines(ex, "api.go"), [
       "observable.ts:47 definition exact",
       "observable.ts:56 call exact",
     ]);
-    assert.deepEqual(await refs(ex, "Subscription.add"), [
+    assert.deepEqual(await refLines(ex, "Subscription.add"), [
       "narrow.ts:2 definition exact",
       "narrow.ts:7 call inferred",
     ]);
     // Used in a closure inside its own value: the binding being made.
-    assert.deepEqual(await refs(ex, "Subscription.unsubscribe"), [
+    assert.deepEqual(await refLines(ex, "Subscription.unsubscribe"), [
       "observable.ts:57 call inferred",
       "types.ts:6 definition exact",
     ]);
@@ -259,13 +251,13 @@ Deno.test("references: a member typed by a type parameter takes the type argumen
   assert.equal(types.get("OperatorFunction.UnaryFunction base"), "Observable,Observable");
   assert.equal(types.get("MonoTypeOperatorFunction.OperatorFunction base"), "%0,%0");
   await withProject(async (ex) => {
-    assert.deepEqual(await refs(ex, "Observable.pipe", "generic.ts"), [
+    assert.deepEqual(await refLines(ex, "Observable.pipe", "generic.ts"), [
       "generic.ts:2 definition exact",
       "generic.ts:12 call inferred",
       // Through type aliases of generic types.
       "generic.ts:33 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Retry.cancel"), [
+    assert.deepEqual(await refLines(ex, "Retry.cancel"), [
       "generic.ts:21 definition exact",
       "generic.ts:25 call inferred",
     ]);

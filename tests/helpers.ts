@@ -69,6 +69,18 @@ export async function callTool(ex: Executor, tool: string, args: Payload): Promi
   return r.result_payload;
 }
 
+/**
+ * `find_references` of `symbol` (in `file` when given) as one line per reference:
+ * `file:line kind resolution`.
+ */
+export async function refLines(ex: Executor, symbol: string, file?: string): Promise<string[]> {
+  const p = await callTool(ex, "find_references", {
+    symbol_name: symbol,
+    ...(file ? { file_path: file } : {}),
+  });
+  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
+}
+
 /** Path of the repository's cli.ts. */
 export const CLI = new URL("../cli.ts", import.meta.url).pathname;
 

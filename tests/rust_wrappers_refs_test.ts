@@ -7,8 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Executor } from "../src/tools/executor.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { refLines, withExecutor } from "./helpers.ts";
 
 const CRATE: Record<string, string> = {
   "Cargo.toml": '[package]\nname = "wrappers"\n',
@@ -63,26 +62,21 @@ impl Holder {
 `,
 };
 
-async function refs(ex: Executor, symbol: string): Promise<string[]> {
-  const p = await callTool(ex, "find_references", { symbol_name: symbol });
-  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
-}
-
 Deno.test("Rust: a tuple struct's field, a RefCell borrowed and a clone reach the type behind them", async () => {
   await withExecutor(CRATE, async (ex) => {
-    assert.deepEqual(await refs(ex, "Inner.size"), [
+    assert.deepEqual(await refLines(ex, "Inner.size"), [
       "src/lib.rs:9 definition exact",
       "src/lib.rs:32 call inferred",
       "src/lib.rs:45 call inferred",
       "src/lib.rs:46 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Inner.grow"), [
+    assert.deepEqual(await refLines(ex, "Inner.grow"), [
       "src/lib.rs:8 definition exact",
       "src/lib.rs:41 call inferred",
       "src/lib.rs:43 call inferred",
     ]);
     // Nothing of these calls goes to the other type with methods of the same names.
-    assert.deepEqual(await refs(ex, "Other.size"), ["src/lib.rs:17 definition exact"]);
-    assert.deepEqual(await refs(ex, "Other.grow"), ["src/lib.rs:20 definition exact"]);
+    assert.deepEqual(await refLines(ex, "Other.size"), ["src/lib.rs:17 definition exact"]);
+    assert.deepEqual(await refLines(ex, "Other.grow"), ["src/lib.rs:20 definition exact"]);
   });
 });

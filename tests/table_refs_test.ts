@@ -8,8 +8,7 @@
 
 import assert from "node:assert/strict";
 import { parseSource } from "../src/parse/parser.ts";
-import type { Executor } from "../src/tools/executor.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
   "go.mod": "module example.com/tables\n\ngo 1.21\n",
@@ -129,19 +128,14 @@ func check() {
   assert.deepEqual(calls, ["Equal expr ", "Equal typed int"]);
 });
 
-async function refs(ex: Executor, symbol: string): Promise<string[]> {
-  const p = await callTool(ex, "find_references", { symbol_name: symbol });
-  return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
-}
-
 Deno.test("references and callers: methods reached through a Go test table's rows", async () => {
   await withExecutor(FILES, async (ex) => {
-    assert.deepEqual(await refs(ex, "Flag.Apply"), [
+    assert.deepEqual(await refLines(ex, "Flag.Apply"), [
       "flags/flag.go:6 definition exact",
       "flags/flag_test.go:14 call inferred",
       "flags/flag_test.go:19 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "Result.Equal"), [
+    assert.deepEqual(await refLines(ex, "Result.Equal"), [
       "flags/flag.go:11 definition exact",
       "flags/flag_test.go:16 call inferred",
       "flags/flag_test.go:17 call inferred",
@@ -153,7 +147,7 @@ Deno.test("references and callers: methods reached through a Go test table's row
       "flags/flag_test.go:46 read exact",
       "flags/flag_test.go:47 call inferred",
     ]);
-    assert.deepEqual(await refs(ex, "BoolFlag.Apply"), [
+    assert.deepEqual(await refLines(ex, "BoolFlag.Apply"), [
       "flags/flag.go:15 definition exact",
       // Calls through the interface it implements (as gopls counts them).
       "flags/flag_test.go:14 call inferred",
