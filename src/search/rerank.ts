@@ -144,6 +144,7 @@ export function rerankFeatures(input: RerankInput, row: number, fused: number): 
   const lz = input.lex ? z(input.lex[row], input.lexStats) : 0;
   const dz = Number.isNaN(cos) ? lz : z(cos, input.denseStats);
   const long = Math.min(1, input.terms.size / 8);
+  const inName = input.queryInName(row);
   const lang = input.table.files[input.table.fileOfRow[row]].language;
   const perLanguage: number[] = [];
   for (const x of RERANK_LANGUAGES) perLanguage.push(lang === x ? l : 0, lang === x ? d : 0);
@@ -170,8 +171,8 @@ export function rerankFeatures(input: RerankInput, row: number, fused: number): 
     dz,
     l * long,
     d * long,
-    input.queryInName(row),
-    input.queryInName(row) * d,
+    inName,
+    inName * d,
     ...perLanguage,
     ...fileFeatures(input, row, l, d),
   ];
