@@ -350,9 +350,7 @@ export class FlatVectorIndex {
       return { top: topKOf(scores, k, -Infinity, ok), scores, scanned: this.filled };
     }
     scores.fill(NaN);
-    const ids = accept instanceof Uint8Array
-      ? this.shortlistOf(codes, q, shortlist, accept)
-      : this.shortlist(codes, q, shortlist, accept);
+    const ids = this.shortlist(codes, q, shortlist, this.maskOf(accept));
     const res = new Float32Array(ids.length);
     this.scoreIds(q, ids, ids.length, res);
     for (let i = 0; i < ids.length; i++) scores[ids[i]] = res[i];
@@ -391,56 +389,28 @@ export class FlatVectorIndex {
     return true;
   }
 
-  /** The `n` accepted present rows whose codes differ least from `q`'s. */
-  private shortlist(
-    codes: { scan: HammingScan; mean: Float32Array },
-    q: Float32Array,
-    n: number,
-    accept?: (row: number) => boolean,
-  ): Int32Array {
-    const d = this.dimensions;
-    const dist = this.distances(codes, q);
-    const present = this.present;
-    const rows = this.rows;
-    // Rows are taken nearest first (ties: lower row first); the filter is asked only about
-    // the rows taken. Only the nearest rows are ordered: a histogram of the distances gives
-    // the distance `cut` within which `want` present rows lie, and one pass gathers those
-    // rows in order (a counting sort over distances 0…cut). When the filter leaves fewer
-    // than `n` of them, the cut widens.
-    const hist = new Int32Array(d + 1);
-    for (let r = 0; r < rows; r++) hist[dist[r]] += present[r];
-    this.byDistance ??= new Int32Array(rows);
-    const out = new Int32Array(n);
-    let taken = 0;
-    let want = accept ? 2 * n : n;
-    for (;;) {
-      let cut = 0;
-      let before = 0;
-      while (cut < d && before + hist[cut] < want) before += hist[cut++];
-      const starts = new Int32Array(cut + 1);
-      for (let i = 1; i <= cut; i++) starts[i] = starts[i - 1] + hist[i - 1];
-      const order = this.byDistance.subarray(0, before + hist[cut]);
-      for (let r = 0; r < rows; r++) {
-        const x = dist[r];
-        if (x <= cut && present[r]) order[starts[x]++] = r;
-      }
-      taken = 0;
-      for (let i = 0; i < order.length && taken < n; i++) {
-        if (!accept || accept(order[i])) out[taken++] = order[i];
-      }
-      if (taken === n || cut === d) break;
-      want *= 4;
+  /** Every row may enter: the mask of a search without a filter. */
+  private allRows: Uint8Array | null = null;
+
+  /** A filter as a row mask (1: may enter); a function is asked once per row. */
+  private maskOf(accept?: ((row: number) => boolean) | Uint8Array): Uint8Array {
+    if (accept instanceof Uint8Array) return accept;
+    if (!accept) {
+      if (this.allRows?.length !== this.rows) this.allRows = new Uint8Array(this.rows).fill(1);
+      return this.allRows;
     }
-    return out.subarray(0, taken);
+    const mask = new Uint8Array(this.rows);
+    for (let r = 0; r < this.rows; r++) mask[r] = accept(r) ? 1 : 0;
+    return mask;
   }
 
   /**
    * The `n` present rows of `mask` (1: may enter) whose codes differ least from `q`'s,
-   * nearest first, ties to the lower row: what `shortlist` answers with a filter, in two
-   * passes over the rows whatever the filter leaves out (a filter asked row by row had to
-   * widen and gather again when it left out many of the nearest rows).
+   * nearest first, ties to the lower row, in two passes over the rows whatever the filter
+   * leaves out (a filter asked only about the nearest rows had to widen and gather again
+   * when it left out many of them; it was a second shortlist beside this one).
    */
-  private shortlistOf(
+  private shortlist(
     codes: { scan: HammingScan; mean: Float32Array },
     q: Float32Array,
     n: number,
