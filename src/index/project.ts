@@ -7,13 +7,8 @@
  */
 
 import { CodectxError, errorCode } from "../errors.ts";
-import {
-  defaultIndexHome,
-  type FileEntry,
-  indexDirFor,
-  type Manifest,
-  Store,
-} from "../store/kv.ts";
+import { defaultIndexHome, indexDirFor } from "../store/home.ts";
+import { type FileEntry, type Manifest, Store } from "../store/kv.ts";
 import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { defaultIndexHome } from "../store/kv.ts";
+import { defaultIndexHome } from "../store/home.ts";
 
 /** The model folder: `$CODECTX_MODELS`, else `<codectx home>/models`. */
 export function modelsDir(): string {

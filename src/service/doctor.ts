@@ -12,7 +12,7 @@ import { analysisGrammar } from "../analysis/grammar.ts";
 import { loadGrammar } from "../parse/grammars.ts";
 import { LANGUAGES } from "../parse/languages.ts";
 import { checkCodectxCode, loadCodectxCode, MODEL_DIR } from "../search/codectx_code.ts";
-import { defaultIndexHome } from "../store/kv.ts";
+import { defaultIndexHome } from "../store/home.ts";
 import { errorMessage } from "../errors.ts";
 
 /** The Deno release codectx is tested with (CI and the README's install line). */

@@ -25,7 +25,7 @@ import { projectVectors, type VectorProgress, type VectorSync } from "../search/
 import { warmSearch } from "../search/warm.ts";
 import { writeLexicalFile } from "../search/lexical_cache.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
-import { defaultIndexHome } from "../store/kv.ts";
+import { defaultIndexHome } from "../store/home.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
 import { Admission } from "./admission.ts";
 

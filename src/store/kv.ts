@@ -17,9 +17,18 @@
  */
 
 import { CodectxError } from "../errors.ts";
-import { concatBytes } from "../util/bytes.ts";
-import { sha256Hex } from "../util/hash.ts";
 import { formatChange } from "./format.ts";
+import {
+  isAlive,
+  isMine,
+  type Lease,
+  myLease,
+  myPin,
+  type Pin,
+  pinKey,
+  PINS_PER_PROCESS,
+} from "./lease.ts";
+import { Batch, eachParts, parseJson, readParts, setParts } from "./parts.ts";
 
 /**
  * Bump when the stored shapes change, or what they hold (an older index would answer less);
@@ -30,16 +39,11 @@ import { formatChange } from "./format.ts";
  */
 export const STORE_FORMAT = 7;
 
-const PART_BYTES = 60_000;
-
 /**
  * Bytes kept in a `reserve` file beside the store and given back when a run fails on a
  * full disk, so that removing what the run wrote can itself be written.
  */
 const RESERVE_BYTES = 512 * 1024;
-const BATCH_BYTES = 700_000;
-/** Keys per atomic commit (Deno KV allows 1,000 mutations and 80 KiB of keys in one). */
-const MAX_KEYS_PER_COMMIT = 500;
 
 /** One file in a generation's manifest. */
 export interface FileEntry {
@@ -65,23 +69,6 @@ export interface Manifest {
   createdAt: string;
   elapsedMs: number;
   files: FileEntry[];
-}
-
-/** Default index folder: `$CODECTX_HOME`, `$XDG_CACHE_HOME/codectx` or `~/.cache/codectx`. */
-export function defaultIndexHome(): string {
-  const env = (k: string) => Deno.env.get(k);
-  const home = env("CODECTX_HOME");
-  if (home) return home;
-  const xdg = env("XDG_CACHE_HOME");
-  if (xdg) return `${xdg}/codectx`;
-  return `${env("HOME") ?? "."}/.cache/codectx`;
-}
-
-/** The index folder of one project root: `<home>/<basename>-<hash of real path>`. */
-export async function indexDirFor(root: string, home = defaultIndexHome()): Promise<string> {
-  const digest = await sha256Hex(new TextEncoder().encode(root));
-  const base = root.split("/").filter(Boolean).pop() ?? "root";
-  return `${home}/${base.replace(/[^\w.-]/g, "_")}-${digest.slice(0, 12)}`;
 }
 
 /** The persisted index of one project. */
@@ -169,14 +156,7 @@ export class Store {
   async pinGeneration(generation: number): Promise<void> {
     if (this.pins.includes(generation)) return;
     this.pins = [...this.pins, generation].slice(-PINS_PER_PROCESS);
-    const pin: Pin = {
-      pid: Deno.pid,
-      host: Deno.hostname(),
-      at: Date.now(),
-      start: START,
-      generations: this.pins,
-    };
-    await this.kv.set(pinKey(), pin).catch(() => {});
+    await this.kv.set(pinKey(), myPin(this.pins)).catch(() => {});
   }
 
   /** Generations pinned by live processes; pins of dead ones are deleted. */
@@ -233,31 +213,14 @@ export class Store {
     blobs: ReadonlyArray<{ hash: string; parts: Record<string, Uint8Array> }>,
   ): Promise<void> {
     await this.markDirty();
-    let op = this.kv.atomic();
-    let bytes = 0;
-    let keys = 0;
-    const set = async (key: Deno.KvKey, value: unknown, size: number) => {
-      if (keys >= MAX_KEYS_PER_COMMIT || bytes + size > BATCH_BYTES) {
-        await this.mustCommit(op);
-        op = this.kv.atomic();
-        bytes = keys = 0;
-      }
-      op = op.set(key, value);
-      bytes += size + 128;
-      keys++;
-    };
+    const batch = this.batch();
     for (const { hash, parts } of blobs) {
       for (const [kind, data] of Object.entries(parts)) {
-        const n = Math.max(1, Math.ceil(data.length / PART_BYTES));
-        for (let i = 0; i < n; i++) {
-          const part = data.subarray(i * PART_BYTES, (i + 1) * PART_BYTES);
-          await set(["blob", kind, hash, "p", i], part, part.length);
-        }
-        await set(["blob", kind, hash, "n"], n, 8);
+        await setParts(batch, ["blob", kind, hash], data);
       }
-      await set(["blobs", hash], Object.keys(parts), 64);
+      await batch.set(["blobs", hash], Object.keys(parts), 64);
     }
-    if (keys > 0) await this.mustCommit(op);
+    await batch.flush();
   }
 
   /** Reads one part (`"symbols"`, `"chunks"`, …) of a blob. */
@@ -268,7 +231,7 @@ export class Store {
 
   /** One part of a blob as stored (JSON or a binary layout), or null when absent. */
   async readBlobBytes(kind: string, hash: string): Promise<Uint8Array | null> {
-    return await this.getLargeBytes(["blob", kind, hash]);
+    return await readParts(this.kv, ["blob", kind, hash]);
   }
 
   /** Reads one part of every complete blob, in one pass over the store. */
@@ -299,24 +262,9 @@ export class Store {
     wanted: Set<string>,
     fn: (hash: string, bytes: Uint8Array) => void,
   ): Promise<void> {
-    let hash = "";
-    let buf: Uint8Array[] = [];
-    let expected = -1;
-    const flush = () => {
-      if (hash && buf.length === expected && wanted.has(hash)) fn(hash, concatBytes(buf));
-    };
-    for await (const e of this.kv.list<Uint8Array | number>({ prefix: ["blob", kind] })) {
-      const [, , h, tag] = e.key as [string, string, string, string, number?];
-      if (h !== hash) {
-        flush();
-        hash = h;
-        buf = [];
-        expected = -1;
-      }
-      if (tag === "n") expected = e.value as number;
-      else buf.push(e.value as Uint8Array);
-    }
-    flush();
+    await eachParts(this.kv, ["blob", kind], (hash, bytes) => {
+      if (wanted.has(hash)) fn(hash, bytes);
+    });
   }
 
   /**
@@ -455,10 +403,11 @@ export class Store {
    * time differs) is taken over.
    */
   async acquireLease(): Promise<boolean> {
-    const me: Lease = { pid: Deno.pid, host: Deno.hostname(), at: Date.now(), start: START };
     const cur = await this.kv.get<Lease>(["lease"]);
     if (cur.value && !isMine(cur.value) && isAlive(cur.value)) return false;
-    const res = await this.written(this.kv.atomic().check(cur).set(["lease"], me).commit());
+    const res = await this.written(
+      this.kv.atomic().check(cur).set(["lease"], myLease()).commit(),
+    );
     return res.ok;
   }
 
@@ -491,55 +440,31 @@ export class Store {
     return cur.value.pid;
   }
 
-  /** Stores a JSON value of any size in 60 KB parts, the part count last. */
+  /** Stores a JSON value of any size in parts (`parts.ts`), the part count last. */
   async putLarge(prefix: Deno.KvKey, value: unknown): Promise<void> {
-    const bytes = new TextEncoder().encode(JSON.stringify(value));
-    const n = Math.max(1, Math.ceil(bytes.length / PART_BYTES));
-    let op = this.kv.atomic();
-    let pending = 0;
-    for (let i = 0; i < n; i++) {
-      const part = bytes.subarray(i * PART_BYTES, (i + 1) * PART_BYTES);
-      op = op.set([...prefix, "p", i], part);
-      pending += part.length + 64;
-      if (pending >= BATCH_BYTES) {
-        await this.mustCommit(op);
-        op = this.kv.atomic();
-        pending = 0;
-      }
-    }
-    op = op.set([...prefix, "n"], n);
-    await this.mustCommit(op);
+    const batch = this.batch();
+    await setParts(batch, prefix, new TextEncoder().encode(JSON.stringify(value)));
+    await batch.flush();
   }
 
   /** Reads a value written by `putLarge`; null when absent or incomplete. */
   async getLarge<T>(prefix: Deno.KvKey): Promise<T | null> {
-    const bytes = await this.getLargeBytes(prefix);
+    const bytes = await readParts(this.kv, prefix);
     return bytes === null ? null : parseJson<T>(bytes);
   }
 
-  /** The bytes of a value stored in parts (`putLarge`, `writeEncodedBlobs`); null when absent or incomplete. */
-  private async getLargeBytes(prefix: Deno.KvKey): Promise<Uint8Array | null> {
-    const head = await this.kv.get<number>([...prefix, "n"]);
-    if (head.value === null) return null;
-    const parts: Uint8Array[] = [];
-    for await (const e of this.kv.list<Uint8Array>({ prefix: [...prefix, "p"] })) {
-      parts.push(e.value);
-    }
-    if (parts.length !== head.value) return null;
-    return concatBytes(parts);
-  }
-
   private async deleteKeys(keys: Deno.KvKey[]): Promise<void> {
-    for (let i = 0; i < keys.length; i += 500) {
-      let op = this.kv.atomic();
-      for (const k of keys.slice(i, i + 500)) op = op.delete(k);
-      await this.mustCommit(op);
-    }
+    const batch = this.batch();
+    for (const k of keys) await batch.delete(k);
+    await batch.flush();
   }
 
-  private async mustCommit(op: Deno.AtomicOperation): Promise<void> {
-    const res = await this.written(op.commit());
-    if (!res.ok) throw new Error("index store write failed; retry the indexing");
+  /** Writes gathered into as few commits as KV allows, each one's failure said plainly. */
+  private batch(): Batch {
+    return new Batch(this.kv, async (op) => {
+      const res = await this.written(op.commit());
+      if (!res.ok) throw new Error("index store write failed; retry the indexing");
+    });
   }
 
   /**
@@ -553,13 +478,6 @@ export class Store {
       throw storeWriteError(err, this.dir);
     }
   }
-}
-
-const jsonDecoder = new TextDecoder();
-
-/** A stored JSON value. */
-function parseJson<T>(bytes: Uint8Array): T {
-  return JSON.parse(jsonDecoder.decode(bytes)) as T;
 }
 
 /** A write failure of the store as the user should read it. */
@@ -578,65 +496,4 @@ export function storeWriteError(err: unknown, dir: string): Error {
     );
   }
   return err instanceof Error ? err : new Error(text);
-}
-
-/** The writer lease: who writes, since when, and when that process started. */
-interface Lease {
-  pid: number;
-  host: string;
-  at: number;
-  /** Start time of the process (clock ticks since boot, from `/proc/<pid>/stat`); null elsewhere. */
-  start?: number | null;
-}
-
-/** A reader's pin: the generations a live process may still load blobs of. */
-interface Pin extends Lease {
-  generations: number[];
-}
-
-/** Generations one process pins: the one it serves and the one before. */
-const PINS_PER_PROCESS = 2;
-
-/** This process's pin key (pid and start time: a reused pid is another process). */
-function pinKey(): Deno.KvKey {
-  return ["pin", Deno.hostname(), Deno.pid, START ?? 0];
-}
-
-/** Start time of a process on Linux, or null when unknown. */
-function processStart(pid: number): number | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // Fields after the command (which may hold spaces) start after the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const start = Number(fields[19]);
-    return Number.isFinite(start) ? start : null;
-  } catch {
-    return null;
-  }
-}
-
-const START = processStart(Deno.pid);
-
-function isMine(l: Lease): boolean {
-  return l.pid === Deno.pid && l.host === Deno.hostname() && (l.start ?? START) === START;
-}
-
-function isAlive(l: Lease): boolean {
-  if (l.host !== Deno.hostname()) return true;
-  if (isMine(l)) return true;
-  try {
-    Deno.statSync(`/proc/${l.pid}`);
-  } catch {
-    // No /proc entry: dead on Linux; elsewhere assume alive only if /proc is missing.
-    try {
-      Deno.statSync("/proc/self");
-      return false;
-    } catch {
-      return true;
-    }
-  }
-  // The pid lives; it is the lease holder only if it started when the holder did.
-  if (l.start === undefined || l.start === null) return true;
-  const start = processStart(l.pid);
-  return start === null || start === l.start;
 }
