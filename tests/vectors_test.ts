@@ -7,6 +7,9 @@
 import assert from "node:assert/strict";
 import { FlatVectorIndex, normalize, topK, topKOf } from "../src/search/vectors.ts";
 import { topKPositive } from "../src/search/top_k.ts";
+import { buildLexicalIndex } from "../src/search/lexical.ts";
+import { fileTerms } from "../src/index/terms.ts";
+import { queryTokens } from "../src/util/tokens.ts";
 
 function rng(seed: number): () => number {
   let s = seed;
@@ -137,11 +140,18 @@ Deno.test("topKPositive: the rows and order of topKOf above 0 under a mask (ties
     });
     if (n > 500) scores.fill(1.0625, 100, 400); // a long run of one score
     const mask = Uint8Array.from({ length: n }, (_, i) => (i % 3 === 1 ? 0 : 1));
+    // The rows a scoring would list: every non-zero one (specials too), shuffled.
+    const rows = Int32Array.from(
+      [...scores.keys()].filter((i) => scores[i] !== 0).map((i) => [rnd(), i])
+        .sort((a, b) => a[0] - b[0]).map(([, i]) => i),
+    );
     for (const k of [1, 5, 64, 299, 5000, 30000]) {
+      const want = topKOf(scores, k, 0, (i) => mask[i] === 1);
+      assert.deepEqual(topKPositive(scores, k, mask), want, `n ${n}, k ${k}`);
       assert.deepEqual(
-        topKPositive(scores, k, mask),
-        topKOf(scores, k, 0, (i) => mask[i] === 1),
-        `n ${n}, k ${k}`,
+        topKPositive(scores, k, mask, { rows, count: rows.length }),
+        want,
+        `listed, n ${n}, k ${k}`,
       );
     }
   }
@@ -152,6 +162,39 @@ Deno.test("topKPositive: the rows and order of topKOf above 0 under a mask (ties
     { row: 1, score: 2 },
     { row: 3, score: 2 },
   ]);
+});
+
+Deno.test("lexical scoring lists each row it scores above 0 once, and those rows only", () => {
+  const words = ["parse", "config", "read", "file", "socket", "close", "open", "buffer"];
+  const rnd = rng(5);
+  const pick = () => words[Math.floor((rnd() + 0.5) * words.length)];
+  const files = Array.from({ length: 6 }, (_, f) => {
+    const path = `m${f}.py`;
+    const chunks = Array.from({ length: 9 }, (_, c) => ({
+      id: `${path}#${c}`,
+      file: path,
+      startLine: c * 10 + 1,
+      endLine: c * 10 + 9,
+      symbol: `${pick()}_${pick()}`,
+      kind: "function" as const,
+      language: "python",
+      text: `def ${pick()}_${pick()}():\n    ${pick()}(${pick()}, ${pick()})`,
+    }));
+    return { terms: fileTerms(path, chunks, []), rows: chunks.length };
+  });
+  const lex = buildLexicalIndex(files);
+  for (
+    const q of ["parse config", "read read file", "socket", "nothing here", "open buffer close"]
+  ) {
+    const plain = new Float32Array(lex.size);
+    lex.score(queryTokens(q), plain, undefined, undefined);
+    const out = new Float32Array(lex.size);
+    const listed = { rows: new Int32Array(lex.size), count: 0 };
+    lex.score(queryTokens(q), out, undefined, undefined, listed);
+    assert.deepEqual(out, plain, q);
+    const rows = [...listed.rows.subarray(0, listed.count)].sort((a, b) => a - b);
+    assert.deepEqual(rows, [...out.keys()].filter((r) => out[r] > 0), q);
+  }
 });
 
 Deno.test("sealed shortlist under a filter: the accepted rows nearest by code, as a full sort takes them", async () => {

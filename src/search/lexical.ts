@@ -7,6 +7,7 @@
  */
 
 import type { FileTerms } from "../index/terms.ts";
+import type { ListedRows } from "./top_k.ts";
 import {
   buildFrom,
   type BuiltLexical,
@@ -51,13 +52,16 @@ export interface LexicalIndex {
    * caller); returns the largest score any row could reach (for normalisation), 0 when
    * no term is known. With `cover`, also adds there the idf of each distinct query term a
    * row contains (how much of the query a row has, whatever its term frequencies).
-   * `weights` (parallel to `terms`, default 1 each) scale each term's share.
+   * `weights` (parallel to `terms`, default 1 each) scale each term's share. With
+   * `listed`, appends to it each row whose score rises above 0 (once: every share is
+   * positive, so a score only grows), for `topKPositive` to read those rows alone.
    */
   score(
     terms: readonly string[],
     out: Float32Array,
     cover?: Float32Array,
     weights?: readonly number[],
+    listed?: ListedRows,
   ): number;
   /** Term ids of a row's name field. */
   nameTerms(row: number): Uint32Array;
@@ -228,7 +232,7 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
       return g < 0 ? 0 : termStart[g + 1] - termStart[g];
     },
     nameTerms: (r) => names.subarray(nameStart[r], nameStart[r + 1]),
-    score(query, out, cover, weights) {
+    score(query, out, cover, weights, listed) {
       const qtf = new Map<number, number>();
       query.forEach((term, k) => {
         const g = terms.id(term);
@@ -240,7 +244,17 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
         const e = termStart[g + 1];
         const w = idf(e - s) * q;
         max += w;
-        for (let i = s; i < e; i++) out[docs[i]] += w * sat[i];
+        if (listed) {
+          const rows = listed.rows;
+          let count = listed.count;
+          for (let i = s; i < e; i++) {
+            const d = docs[i];
+            const o = out[d];
+            out[d] = o + w * sat[i];
+            if (o === 0 && out[d] > 0) rows[count++] = d;
+          }
+          listed.count = count;
+        } else for (let i = s; i < e; i++) out[docs[i]] += w * sat[i];
         if (cover) {
           // A repeated word counts once; a variant (weight < 1) counts its share.
           const c = idf(e - s) * Math.min(1, q);

@@ -114,7 +114,7 @@ export interface RetrieveSources {
    * Arrays of one entry per row that the scoring may fill instead of making new ones (a
    * search worker's, reused query after query: the results are read before the next).
    */
-  scratch?: { lex: Float32Array; cover: Float32Array; dense: Float32Array };
+  scratch?: { lex: Float32Array; cover: Float32Array; dense: Float32Array; listed: Int32Array };
 }
 
 /** The query's terms, and each one's weight for pointing at members (its idf). */
@@ -179,9 +179,11 @@ export function retrieveFrom(
   if (lexical) {
     const l = src.scratch?.lex.fill(0) ?? new Float32Array(n);
     if (mode === "hybrid") lexCover = src.scratch?.cover.fill(0) ?? new Float32Array(n);
-    lexMax = lexical.score(q.terms, l, lexCover ?? undefined, q.weights);
+    // The rows the postings reach: the top k reads those alone.
+    const listed = { rows: src.scratch?.listed ?? new Int32Array(n), count: 0 };
+    lexMax = lexical.score(q.terms, l, lexCover ?? undefined, q.weights, listed);
     lex = l;
-    lexTop = topKPositive(l, C, mask);
+    lexTop = topKPositive(l, C, mask, listed);
     // The lexical candidates get their dense score too (the shortlist may miss them).
     if (vectors && qv && dense) vectors.scoreRows(qv, lexTop.map((h) => h.row), dense);
   }

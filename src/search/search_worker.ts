@@ -24,7 +24,7 @@ import type { VectorProgress } from "./vector_sync.ts";
 interface Held {
   id: number;
   /** Per-row arrays the scoring reuses query after query. */
-  scratch: { lex: Float32Array; cover: Float32Array; dense: Float32Array };
+  scratch: { lex: Float32Array; cover: Float32Array; dense: Float32Array; listed: Int32Array };
   table: ChunkTable;
   lexical: LexicalIndex | null;
   vectors: FlatVectorIndex | null;
@@ -88,6 +88,7 @@ function load(s: SearchSnapshot, slot: number): Held {
     lex: new Float32Array(n),
     cover: new Float32Array(n),
     dense: new Float32Array(n),
+    listed: new Int32Array(n),
   };
   return { id: s.id, table, lexical, vectors, scratch };
 }
