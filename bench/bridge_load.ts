@@ -27,11 +27,17 @@
  * the server with those V8 flags (default none); `--deno-flags="F G"` passes more `deno run`
  * flags to it (`--cpu-prof --cpu-prof-dir=DIR`: a profile written when the server ends).
  *
+ * `--stages` has the server stamp each request at its stages (`$CODECTX_TRACE_STAGES`:
+ * head parsed, queued for admission, admitted, handed to a search worker, scored, back,
+ * presented, written) and prints, per load, where the time of the median requests and of
+ * the slowest 1 % went, and how far the server kept arrival order (bench/stages.ts).
+ *
  * @module
  */
 
 import { parseArgs } from "node:util";
 import { startServe } from "./serve.ts";
+import { printStages, type Sent } from "./stages.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -52,6 +58,7 @@ const { values } = parseArgs({
     "index-dir": { type: "string" },
     "v8-flags": { type: "string" },
     "deno-flags": { type: "string" },
+    stages: { type: "boolean" },
   },
 });
 
@@ -228,11 +235,16 @@ if (queries.length) {
     }")`,
   );
 }
+const stagesFile = values.stages ? await Deno.makeTempFile({ prefix: "codectx-stages-" }) : "";
+/** Per measured load (`--stages`): its mode and what this client sent and when. */
+const stageLoads: { mode: string; sent: Sent[] }[] = [];
+let sentNow: Sent[] | null = null;
 const { proc, url } = await startServe({
   root,
   indexDir,
   v8Flags: values["v8-flags"],
   denoFlags: values["deno-flags"]?.split(" ").filter(Boolean),
+  env: stagesFile ? { CODECTX_TRACE_STAGES: stagesFile } : undefined,
 });
 if (values["v8-flags"]) console.log(`  server        --v8-flags=${values["v8-flags"]}`);
 try {
@@ -325,6 +337,7 @@ try {
   /** One request: latency, HTTP status and whether the answer (and the tool) succeeded. */
   const once = async (mode: string): Promise<{ ms: number; status: number; ok: boolean }> => {
     const body = bodyFor(mode);
+    const id = `bench-${seq}`;
     const t0 = performance.now();
     const res = await fetch(`${url}/request`, {
       method: "POST",
@@ -333,6 +346,11 @@ try {
     });
     const text = await res.text();
     const ms = performance.now() - t0;
+    sentNow?.push({
+      id,
+      sent: performance.timeOrigin + t0,
+      received: performance.timeOrigin + t0 + ms,
+    });
     let ok = false;
     try {
       const j = JSON.parse(text);
@@ -477,7 +495,9 @@ try {
       const la0 = loadavg();
       const cpu0 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const threads0 = threadTicks(proc.pid);
+      if (stagesFile) stageLoads.push({ mode, sent: sentNow = [] });
       const r = await load(durationS, mode);
+      sentNow = null;
       const cpu1 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const threads1 = threadTicks(proc.pid);
       const after = memoryMiB(proc.pid);
@@ -558,4 +578,11 @@ try {
   proc.kill("SIGTERM");
   await proc.status;
   if (!keepIndex) await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+}
+if (stagesFile) {
+  // Written by the server as it went and when it ended.
+  const traces = (await Deno.readTextFile(stagesFile)).split("\n").filter(Boolean)
+    .map((l) => JSON.parse(l));
+  for (const { mode, sent } of stageLoads) printStages(mode, sent, traces);
+  await Deno.remove(stagesFile).catch(() => {});
 }

@@ -27,6 +27,8 @@ export interface ServeOptions {
   v8Flags?: string;
   /** More `deno run` flags for the server (e.g. `--cpu-prof --cpu-prof-dir=DIR`). */
   denoFlags?: readonly string[];
+  /** Environment variables for the server besides this process's. */
+  env?: Record<string, string>;
 }
 
 /** Starts `codectx serve` on `root` and resolves once it prints its address. */
@@ -47,6 +49,7 @@ export async function startServe(opts: ServeOptions): Promise<Serve> {
       opts.indexDir,
       ...(opts.watch ? [] : ["--no-watch"]),
     ],
+    env: opts.env,
     stdin: "null",
     stdout: "null",
     stderr: "piped",

@@ -15,6 +15,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { jsonTextOf } from "./respond.ts";
 import { holdBody } from "./safety.ts";
+import { endTrace, mark, startTrace, type Trace, withTrace } from "../util/request_trace.ts";
 
 /** Connection limits of a listener (all times in milliseconds). */
 export interface ConnectionLimits {
@@ -285,20 +286,25 @@ const NO_BODY = new Set(["GET", "HEAD", "OPTIONS"]);
 /** Reads a small body whole (one allocation, no stream), then answers. */
 function receive(req: http.IncomingMessage, res: http.ServerResponse, opts: ListenOptions): void {
   answering.set(req.socket, res);
+  // With $CODECTX_TRACE_STAGES: the request's stages from here on (util/request_trace.ts).
+  const trace = startTrace("parsed");
   const method = req.method ?? "GET";
   const declared = Number(req.headers["content-length"] ?? -1);
   if (declared === 0 || (declared < 0 && NO_BODY.has(method))) {
-    void answer(req, res, null, opts);
+    void answer(req, res, null, opts, trace);
     return;
   }
   if (declared > 0 && declared <= BUFFERED_BODY) {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => void answer(req, res, new Uint8Array(Buffer.concat(chunks)), opts));
+    req.on(
+      "end",
+      () => void answer(req, res, new Uint8Array(Buffer.concat(chunks)), opts, trace),
+    );
     req.on("error", () => {}); // the connection went away (or timed out): nothing to answer
     return;
   }
-  void answer(req, res, bodyStream(req), opts).finally(() => {
+  void answer(req, res, bodyStream(req), opts, trace).finally(() => {
     // An answer given before the body was read (413, 403): the rest is read and dropped, so
     // that the client, still writing, gets to read it (the body timeout still applies).
     if (!req.complete) {
@@ -343,7 +349,9 @@ async function answer(
   res: http.ServerResponse,
   body: BodyInit | null,
   opts: ListenOptions,
+  trace?: Trace,
 ): Promise<void> {
+  mark("read", trace);
   let url: URL;
   try {
     const target = req.url ?? "/";
@@ -361,7 +369,8 @@ async function answer(
       url,
       { method: req.method, headers, body, duplex: "half" } as RequestInit,
     );
-    response = await opts.handler(body instanceof Uint8Array ? holdBody(request, body) : request);
+    const req2 = body instanceof Uint8Array ? holdBody(request, body) : request;
+    response = await withTrace(trace, () => opts.handler(req2));
   } catch (err) {
     return refuse(res, 500, "internal", `internal error: ${err}`, opts);
   }
@@ -379,6 +388,8 @@ async function answer(
       const text = jsonTextOf(response) ?? await response.text();
       out["content-length"] = String(Buffer.byteLength(text));
       res.writeHead(response.status, out).end(text);
+      mark("written", trace);
+      endTrace(trace);
     } else {
       const bytes = new Uint8Array(await response.arrayBuffer());
       out["content-length"] = String(bytes.byteLength);

@@ -19,6 +19,7 @@ import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
 import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
+import { currentTrace, mark } from "../util/request_trace.ts";
 
 /** What a worker holds of one generation (all arrays over shared memory). */
 export interface SearchSnapshot {
@@ -53,12 +54,22 @@ export interface SearchJob {
   fileWeight: Float32Array | null;
   qv: Float32Array | null;
   depth: number;
+  /** Stamp the scoring's start and end (`$CODECTX_TRACE_STAGES`). */
+  trace?: boolean;
 }
 
 /** A worker's answer: the fused rows and scores, or an error (the query then runs here). */
 export type SearchReply =
   | { type: "loaded"; snapshot: number }
-  | { type: "fused"; id: number; rows: Int32Array; scores: Float64Array }
+  | {
+    type: "fused";
+    id: number;
+    rows: Int32Array;
+    scores: Float64Array;
+    /** When the worker started and ended the scoring (epoch ms; traced jobs only). */
+    started?: number;
+    ended?: number;
+  }
   | { type: "failed"; id: number; error: string };
 
 /**
@@ -90,7 +101,7 @@ interface Slot {
   slot: number;
   /** The snapshot it holds (0: none yet). */
   loaded: number;
-  pending: Map<number, (fused: Map<number, number> | null) => void>;
+  pending: Map<number, (fused: Map<number, number> | null, reply?: SearchReply) => void>;
 }
 
 interface Current {
@@ -212,13 +223,27 @@ export class SearchWorkers {
       qv: src.qv,
       depth,
     };
+    const trace = currentTrace();
+    if (trace) {
+      job.trace = true;
+      trace.worker = slot.slot;
+      trace.ahead = slot.pending.size;
+      mark("posted", trace);
+    }
     return await new Promise<Map<number, number> | null>((resolve, reject) => {
       const onAbort = () => {
         slot.pending.delete(job.id);
         this.replace(slot);
         reject(signal!.reason);
       };
-      slot.pending.set(job.id, (fused) => {
+      slot.pending.set(job.id, (fused, reply) => {
+        if (trace) {
+          mark("replied", trace);
+          if (reply?.type === "fused" && reply.started) {
+            trace.scoring = reply.started;
+            trace.scored = reply.ended!;
+          }
+        }
         signal?.removeEventListener("abort", onAbort);
         resolve(fused);
       });
@@ -303,7 +328,7 @@ export class SearchWorkers {
       this.counts.workers++;
       const fused = new Map<number, number>();
       for (let i = 0; i < m.rows.length; i++) fused.set(m.rows[i], m.scores[i]);
-      done(fused);
+      done(fused, m);
     };
     worker.onerror = (e) => {
       e.preventDefault();

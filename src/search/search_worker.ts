@@ -20,6 +20,7 @@ import {
 import type { ChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import type { VectorProgress } from "./vector_sync.ts";
+import { stamp } from "../util/request_trace.ts";
 
 interface Held {
   id: number;
@@ -180,7 +181,12 @@ self.onmessage = (e: MessageEvent) => {
   }
   let reply: SearchReply;
   try {
+    const started = m.trace ? stamp() : 0;
     reply = answer(m, weightsOf(m));
+    if (m.trace && reply.type === "fused") {
+      reply.started = started;
+      reply.ended = stamp();
+    }
   } catch (err) {
     reply = { type: "failed", id: m.id, error: String(err) };
   }

@@ -11,6 +11,7 @@ import type { Project } from "../index/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
 import type { Tool } from "./tool.ts";
+import { currentTrace, mark } from "../util/request_trace.ts";
 
 /** A tool invocation. */
 export interface ToolCall {
@@ -139,18 +140,23 @@ export async function createExecutor(
           );
         }
         const args = validate(tool, call.arguments);
+        const trace = currentTrace();
+        if (trace) trace.id = requestId;
+        mark("queued", trace);
         // A few calls run at once (service.admit): the others wait their turn, so `/health`
         // and short calls do not queue behind every step of 50 searches. A call whose time
         // ran out while it waited does not start.
         const payload = await withTimeout(
           (signal) =>
             service.admit(() => {
+              mark("admitted", trace);
               signal.throwIfAborted();
               return tool.handler(args, { project, signal });
             }),
           meta.timeoutMs ?? timeoutMs,
           tool.name,
         );
+        mark("executed", trace);
         result = {
           success: true,
           result_payload: payload as Record<string, unknown>,
