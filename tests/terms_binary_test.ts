@@ -59,12 +59,43 @@ Deno.test("binary terms: empty vocabulary, empty rows", () => {
   for (const t of cases) assert.deepEqual(plain(decodeTerms(encodeTerms(t))), t);
 });
 
+Deno.test("binary terms: 16-bit numbers when all fit, 32-bit when one does not", () => {
+  const small: FileTerms = { v: ["a", "b"], p: [0, 1], c: [[1, 0, 0, 65535, 0, 1, 5, 2]] };
+  const narrow = encodeTerms(small);
+  assert.equal(new TextDecoder().decode(narrow.subarray(0, 4)), "TRM2");
+  assert.deepEqual(plain(decodeTerms(narrow)), small);
+  // Each place a number can be past 16 bits: a path pair, a row's field length, its code, its tf.
+  const wide: FileTerms[] = [
+    { v: ["a"], p: [0, 70000], c: [] },
+    { v: ["a"], p: [], c: [[65536, 0, 0, 0]] },
+    { v: ["a"], p: [], c: [[1, 0, 0, 0, 4 * 16384, 1]] },
+    { v: ["a"], p: [], c: [[1, 0, 0, 0, 0, 100000]] },
+  ];
+  for (const t of wide) {
+    const bytes = encodeTerms(t);
+    assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), "TRM1");
+    assert.deepEqual(plain(decodeTerms(bytes)), t);
+  }
+  // Half the bytes of the numbers: 5 header words, then 2 bytes a number, then the vocabulary.
+  assert.equal(narrow.length, 20 + (2 + 1 + 8) * 2 + 3);
+  // A 16-bit part from an odd offset reads the same.
+  const shifted = new Uint8Array(narrow.length + 1);
+  shifted.set(narrow, 1);
+  assert.deepEqual(plain(decodeTerms(shifted.subarray(1))), small);
+});
+
 Deno.test("binary terms: JSON and damaged bytes are refused", () => {
   const json = new TextEncoder().encode(JSON.stringify({ v: ["a"], p: [0, 1], c: [] }));
   assert.equal(isBinaryTerms(json), false);
   assert.throws(() => decodeTerms(json), /not a binary terms part/);
   const bytes = encodeTerms({ v: ["a", "b"], p: [0, 1], c: [[1, 0, 0, 0, 0, 1]] });
   assert.throws(() => decodeTerms(bytes.subarray(0, bytes.length - 1)), /wrong length/);
+  const wide = encodeTerms({ v: ["a"], p: [0, 70000], c: [[1, 0, 0, 0, 0, 1]] });
+  assert.throws(() => decodeTerms(wide.subarray(0, wide.length - 2)), /wrong length/);
+  const other = bytes.slice();
+  other[3] = 0x39; // "TRM9": a layout this version does not know
+  assert.equal(isBinaryTerms(other), false);
+  assert.throws(() => decodeTerms(other), /not a binary terms part/);
 });
 
 Deno.test("binary terms: the lexical index built from them scores as the one from JSON", async () => {

@@ -106,6 +106,32 @@ export function buildAfterCommit(build: (project: Project) => Promise<unknown>):
   afterCommit.add(build);
 }
 
+/**
+ * What an indexing run shows a gatherer: each blob it writes (key and encoded parts), that
+ * its writes are done (committed, before the builds after the commit), then its end —
+ * after those builds, or on failure (what was gathered is dropped).
+ */
+export interface RunGatherer {
+  blob(hash: string, parts: Readonly<Record<string, Uint8Array>>): void;
+  written(): void;
+  end(): void;
+}
+
+/** Makers of what a run gathers as it writes (see {@link gatherDuringRun}). */
+const gatherers = new Set<(project: Project, filesToRead: number) => RunGatherer | null>();
+
+/**
+ * Adds a gatherer to every indexing run that reads at least the files its maker asks for
+ * (`make` is told how many the run will read and returns null to stay out): the run shows
+ * it each blob as it writes it, so that a build after the commit ({@link buildAfterCommit})
+ * need not read every blob back.
+ */
+export function gatherDuringRun(
+  make: (project: Project, filesToRead: number) => RunGatherer | null,
+): void {
+  gatherers.add(make);
+}
+
 /** An open project. */
 export class Project {
   private loaded: LoadedIndex | null = null;
@@ -195,14 +221,33 @@ export class Project {
 
   private async runOnce(opts: Omit<IndexOptions, "onProgress" | "workers">): Promise<IndexReport> {
     await this.refuseIfOtherWriter();
+    const gathering: RunGatherer[] = [];
+    let unwatch = () => {};
+    /** Starts the gatherers once the run knows how many files it reads. */
+    const gather = (progress: IndexProgress) => {
+      if (progress.phase !== "parse" || progress.filesDone !== 0 || gathering.length) return;
+      for (const make of gatherers) {
+        const g = make(this, progress.filesTotal);
+        if (g) gathering.push(g);
+      }
+      if (!gathering.length) return;
+      unwatch = this.store.watchBlobs((hash, parts) => {
+        for (const g of gathering) g.blob(hash, parts);
+      });
+    };
     try {
       const report = await runIndex(this.root, this.store, {
         ...opts,
         workers: this.opts.workers,
         exclude: this.opts.exclude,
         maxMemoryMiB: this.opts.maxMemoryMiB,
-        onProgress: (progress) => this.emit({ type: "progress", progress }),
+        onProgress: (progress) => {
+          gather(progress);
+          this.emit({ type: "progress", progress });
+        },
       });
+      unwatch();
+      for (const g of gathering) g.written();
       // A large generation's symbol and chunk columns are written now, not by the first
       // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
@@ -243,6 +288,9 @@ export class Project {
         }
       }
       throw err;
+    } finally {
+      unwatch();
+      for (const g of gathering) g.end();
     }
   }
 

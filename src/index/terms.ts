@@ -156,24 +156,38 @@ export function fileTerms(
   return { v, p, c };
 }
 
-/** The first word of a binary `terms` part ("TRM1"); a JSON part starts with `{`. */
-const TERMS_MAGIC = 0x314d5254;
+/** The first word of a binary `terms` part: "TRM1" (32-bit numbers), "TRM2" (16-bit); JSON starts `{`. */
+const TERMS_MAGIC_32 = 0x314d5254;
+const TERMS_MAGIC_16 = 0x324d5254;
 const HEADER_WORDS = 5;
+const HEADER_BYTES = HEADER_WORDS * 4;
 const termsEncoder = new TextEncoder();
 const termsDecoder = new TextDecoder();
 
 /** A file's term statistics as read from a binary part: views, no copy of the numbers. */
 export interface PackedTerms {
   v: string[];
-  p: Uint32Array;
-  c: Uint32Array[];
+  p: Uint32Array | Uint16Array;
+  c: (Uint32Array | Uint16Array)[];
+}
+
+/** Whether every number of `t` (path pairs, row lengths, rows) fits in 16 bits. */
+function fits16(t: FileTerms): boolean {
+  for (const n of t.p) if (n > 0xffff) return false;
+  for (const row of t.c) {
+    if (row.length > 0xffff) return false;
+    for (const n of row) if (n > 0xffff) return false;
+  }
+  return true;
 }
 
 /**
- * {@link FileTerms} as bytes: little-endian 32-bit words `[magic, vocabulary size, rows,
- * path words, vocabulary bytes]`, the path pairs, each row's length, the rows one after the
- * other, then the vocabulary as UTF-8 joined by `\n` (a term is a code token and holds
- * none). A reader takes views of the numbers and decodes the vocabulary in one call.
+ * {@link FileTerms} as bytes: five little-endian 32-bit words `[magic, vocabulary size,
+ * rows, path numbers, vocabulary bytes]`, then the numbers — the path pairs, each row's
+ * length, the rows one after the other — as 16-bit words when every one of them fits
+ * ("TRM2": most files; about half the bytes) else as 32-bit words ("TRM1"), then the
+ * vocabulary as UTF-8 joined by `\n` (a term is a code token and holds none). A reader
+ * takes views of the numbers and decodes the vocabulary in one call.
  *
  * @example
  * ```ts
@@ -183,16 +197,21 @@ export interface PackedTerms {
  */
 export function encodeTerms(t: FileTerms): Uint8Array {
   const vocab = termsEncoder.encode(t.v.join("\n"));
-  let words = HEADER_WORDS + t.p.length + t.c.length;
-  for (const row of t.c) words += row.length;
-  const out = new Uint8Array(words * 4 + vocab.length);
-  const w = new Uint32Array(out.buffer, 0, words);
-  w[0] = TERMS_MAGIC;
-  w[1] = t.v.length;
-  w[2] = t.c.length;
-  w[3] = t.p.length;
-  w[4] = vocab.length;
-  let at = HEADER_WORDS;
+  let numbers = t.p.length + t.c.length;
+  for (const row of t.c) numbers += row.length;
+  const narrow = fits16(t);
+  const width = narrow ? 2 : 4;
+  const out = new Uint8Array(HEADER_BYTES + numbers * width + vocab.length);
+  const head = new Uint32Array(out.buffer, 0, HEADER_WORDS);
+  head[0] = narrow ? TERMS_MAGIC_16 : TERMS_MAGIC_32;
+  head[1] = t.v.length;
+  head[2] = t.c.length;
+  head[3] = t.p.length;
+  head[4] = vocab.length;
+  const w = narrow
+    ? new Uint16Array(out.buffer, HEADER_BYTES, numbers)
+    : new Uint32Array(out.buffer, HEADER_BYTES, numbers);
+  let at = 0;
   w.set(t.p, at);
   at += t.p.length;
   for (const row of t.c) w[at++] = row.length;
@@ -200,46 +219,63 @@ export function encodeTerms(t: FileTerms): Uint8Array {
     w.set(row, at);
     at += row.length;
   }
-  out.set(vocab, words * 4);
+  out.set(vocab, HEADER_BYTES + numbers * width);
   return out;
+}
+
+/** The width of a binary part's numbers (2 or 4 bytes), or 0 when the bytes are no binary part. */
+function binaryWidth(bytes: Uint8Array): number {
+  if (
+    bytes.length < HEADER_BYTES || bytes[0] !== 0x54 || bytes[1] !== 0x52 || bytes[2] !== 0x4d
+  ) {
+    return 0;
+  }
+  return bytes[3] === 0x32 ? 2 : bytes[3] === 0x31 ? 4 : 0;
 }
 
 /** Whether a stored `terms` part is binary ({@link encodeTerms}) rather than JSON. */
 export function isBinaryTerms(bytes: Uint8Array): boolean {
-  return bytes.length >= HEADER_WORDS * 4 && bytes[0] === 0x54 && bytes[1] === 0x52 &&
-    bytes[2] === 0x4d && bytes[3] === 0x31;
+  return binaryWidth(bytes) !== 0;
 }
 
-/** Reads a part written by {@link encodeTerms}; throws on bytes of another shape. */
-export function decodeTerms(bytes: Uint8Array): PackedTerms {
-  if (!isBinaryTerms(bytes)) throw new Error("not a binary terms part: re-index the project");
+/**
+ * Reads a part written by {@link encodeTerms}; throws on bytes of another shape. Without
+ * `vocabulary`, `v` is left empty (a reader that knows the terms' ids by other means).
+ */
+export function decodeTerms(bytes: Uint8Array, vocabulary = true): PackedTerms {
+  const width = binaryWidth(bytes);
+  if (width === 0) throw new Error("not a binary terms part: re-index the project");
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
   const head = new Uint32Array(bytes.buffer, bytes.byteOffset, HEADER_WORDS);
-  const [, vocabSize, rows, pathWords, vocabBytes] = head;
-  const lens = new Uint32Array(
-    bytes.buffer,
-    bytes.byteOffset + (HEADER_WORDS + pathWords) * 4,
-    rows,
-  );
-  let words = HEADER_WORDS + pathWords + rows;
-  for (let r = 0; r < rows; r++) words += lens[r];
-  if (words * 4 + vocabBytes !== bytes.length) {
-    throw new Error("a binary terms part has the wrong length: re-index the project");
-  }
-  const all = new Uint32Array(bytes.buffer, bytes.byteOffset, words);
-  const c: Uint32Array[] = new Array(rows);
-  let at = HEADER_WORDS + pathWords + rows;
+  const [, vocabSize, rows, pathNumbers, vocabBytes] = head;
+  const wrong = () => new Error("a binary terms part has the wrong length: re-index the project");
+  const view = (from: number, length: number) => {
+    const at = bytes.byteOffset + HEADER_BYTES + from * width;
+    if (HEADER_BYTES + (from + length) * width > bytes.length) throw wrong();
+    return width === 2
+      ? new Uint16Array(bytes.buffer, at, length)
+      : new Uint32Array(bytes.buffer, at, length);
+  };
+  const lens = view(pathNumbers, rows);
+  let numbers = pathNumbers + rows;
+  for (let r = 0; r < rows; r++) numbers += lens[r];
+  if (HEADER_BYTES + numbers * width + vocabBytes !== bytes.length) throw wrong();
+  const all = view(0, numbers);
+  const c: (Uint32Array | Uint16Array)[] = new Array(rows);
+  let at = pathNumbers + rows;
   for (let r = 0; r < rows; r++) {
     c[r] = all.subarray(at, at + lens[r]);
     at += lens[r];
   }
+  const text = HEADER_BYTES + numbers * width;
+  if (!vocabulary) return { v: [], p: all.subarray(0, pathNumbers), c };
   const v = vocabSize === 0
     ? []
-    : termsDecoder.decode(bytes.subarray(words * 4, words * 4 + vocabBytes)).split("\n");
+    : termsDecoder.decode(bytes.subarray(text, text + vocabBytes)).split("\n");
   if (v.length !== vocabSize) {
     throw new Error("a binary terms part is damaged: re-index the project");
   }
-  return { v, p: all.subarray(HEADER_WORDS, HEADER_WORDS + pathWords), c };
+  return { v, p: all.subarray(0, pathNumbers), c };
 }
 
 function pairs(ids: number[]): number[] {

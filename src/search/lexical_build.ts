@@ -4,6 +4,8 @@
  * term's rows, each field's length, each row's name terms), the second writes every
  * posting straight into its final place. Memory is the finished arrays and the vocabulary,
  * not the terms of every file (1.4 M chunks of the Linux kernel: several GB as objects).
+ * The first pass can also run while an indexing run writes the terms ({@link TermCounter}):
+ * then only the second reads them back, without their vocabularies.
  *
  * @module
  */
@@ -34,11 +36,17 @@ export interface TermsLike {
 /**
  * The terms to build from: `files` (every row of the index belongs to one, or to none and
  * stays empty) and `each`, which hands over every key's terms, in any order, one at a time;
- * it is called twice.
+ * it is called twice, or once with `vocabulary` false when `counted` holds the first pass
+ * of these files (then a key's `v` may be left empty: its terms' ids are in the counts).
  */
 export interface TermsSource {
   files: readonly TermsFile[];
-  each(visit: (key: string, terms: TermsLike) => void): Promise<void> | void;
+  each(
+    visit: (key: string, terms: TermsLike) => void,
+    vocabulary?: boolean,
+  ): Promise<void> | void;
+  /** The first pass, made while the terms were written ({@link TermCounter}). */
+  counted?: TermCounts;
 }
 
 /** Builds over this many rows collect their garbage between steps (see {@link buildFrom}). */
@@ -59,17 +67,197 @@ export interface BuiltLexical {
   names: Uint32Array;
 }
 
+/** What the first pass adds to: each term's rows, the last row that counted it, field lengths. */
+interface Tally {
+  df: Uint32Array;
+  mark: Int32Array;
+  lenSum: Float64Array;
+}
+
+/** The ids in `vocab` of a file's terms (new terms added with the next ids when `add`). */
+function globalIds(
+  vocab: Map<string, number>,
+  v: ArrayLike<string>,
+  add = true,
+): Uint32Array {
+  const local = new Uint32Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    let g = vocab.get(v[i]);
+    if (g === undefined && add) vocab.set(v[i], g = vocab.size);
+    local[i] = g!;
+  }
+  return local;
+}
+
+/** The summed term frequencies of a file's path (its path field's length). */
+function pathLength(t: TermsLike): number {
+  let n = 0;
+  for (let i = 1; i < t.p.length; i += 2) n += t.p[i];
+  return n;
+}
+
+/**
+ * Counts row `r` of `t` (terms mapped to ids by `local`; `stamp`, unique per row, marks the
+ * terms it counted): its field lengths, each distinct term's row (its own and its path's).
+ * Returns how many name terms the row has.
+ */
+function countRow(
+  t: TermsLike,
+  r: number,
+  local: ArrayLike<number>,
+  pathLen: number,
+  stamp: number,
+  { df, mark, lenSum }: Tally,
+): number {
+  const data = t.c[r];
+  for (let k = 0; k < CHUNK_FIELDS; k++) lenSum[k] += data[k];
+  lenSum[PATH] += pathLen;
+  let names = 0;
+  for (let i = CHUNK_FIELDS; i < data.length; i += 2) {
+    const code = data[i];
+    const field = code % CHUNK_FIELDS;
+    const g = local[(code - field) / CHUNK_FIELDS];
+    if (field === 0) names++;
+    if (mark[g] !== stamp) {
+      mark[g] = stamp;
+      df[g]++;
+    }
+  }
+  for (let i = 0; i < t.p.length; i += 2) {
+    const g = local[t.p[i]];
+    if (mark[g] !== stamp) {
+      mark[g] = stamp;
+      df[g]++;
+    }
+  }
+  return names;
+}
+
+/**
+ * The first pass over a set of files' terms, made while an indexing run writes them
+ * ({@link TermCounter}): transferable arrays, handed to the build of the second pass.
+ * Key `i` has `rows[i]` rows, whose name-term counts are `names` from `namesAt[i]`, and
+ * `vocabSizes[i]` terms, whose ids are `blocks[mapBlock[i]]` from `mapAt[i]`.
+ */
+export interface TermCounts {
+  /** The vocabulary in id order, UTF-8, each term followed by `\n`. */
+  vocab: Uint8Array;
+  terms: number;
+  df: Uint32Array;
+  lenSum: Float64Array;
+  keys: string[];
+  rows: Uint32Array;
+  vocabSizes: Uint32Array;
+  mapBlock: Uint32Array;
+  mapAt: Uint32Array;
+  namesAt: Uint32Array;
+  names: Uint32Array;
+  blocks: Uint32Array[];
+}
+
+/** The terms of counts, in id order. */
+function termsOf(counts: TermCounts): string[] {
+  const text = new TextDecoder().decode(counts.vocab);
+  return counts.terms === 0 ? [] : text.slice(0, -1).split("\n");
+}
+
+/** Term ids are kept in blocks of this many (no block copied as the counts grow). */
+const MAP_BLOCK = 1 << 22;
+
+/**
+ * The first pass of the build ({@link LexicalBuilder.count}) over files' terms as they come,
+ * before their rows' places are known: the vocabulary, each term's rows, the field lengths,
+ * each row's name terms, and each file's term ids (so that the second pass reads the
+ * numbers alone). Files without rows are left out, as the build leaves them; a key comes once.
+ */
+export class TermCounter implements Tally {
+  private readonly vocab = new Map<string, number>();
+  df = new Uint32Array(0);
+  mark = new Int32Array(0);
+  readonly lenSum = new Float64Array(FIELD_COUNT);
+  private readonly keys: string[] = [];
+  private readonly seen = new Set<string>();
+  private rows = new Uint32Array(1024);
+  private vocabSizes = new Uint32Array(1024);
+  private mapBlock = new Uint32Array(1024);
+  private mapAt = new Uint32Array(1024);
+  private namesAt = new Uint32Array(1024);
+  private names = new Uint32Array(1 << 16);
+  private namesLen = 0;
+  private readonly blocks: Uint32Array[] = [];
+  private blockLen = MAP_BLOCK;
+  private stamp = 0;
+
+  /** Counts one key's terms (once per key). */
+  add(key: string, t: TermsLike): void {
+    const rows = t.c.length;
+    if (rows === 0 || this.seen.has(key)) return;
+    this.seen.add(key);
+    const i = this.keys.length;
+    this.keys.push(key);
+    const local = globalIds(this.vocab, t.v);
+    if (this.blockLen + local.length > MAP_BLOCK) {
+      this.blocks.push(new Uint32Array(Math.max(MAP_BLOCK, local.length)));
+      this.blockLen = 0;
+    }
+    this.blocks[this.blocks.length - 1].set(local, this.blockLen);
+    this.rows = grow(this.rows, i + 1);
+    this.vocabSizes = grow(this.vocabSizes, i + 1);
+    this.mapBlock = grow(this.mapBlock, i + 1);
+    this.mapAt = grow(this.mapAt, i + 1);
+    this.namesAt = grow(this.namesAt, i + 1);
+    this.rows[i] = rows;
+    this.vocabSizes[i] = local.length;
+    this.mapBlock[i] = this.blocks.length - 1;
+    this.mapAt[i] = this.blockLen;
+    this.blockLen += local.length;
+    this.namesAt[i] = this.namesLen;
+    this.names = grow(this.names, this.namesLen + rows);
+    this.df = grow(this.df, this.vocab.size);
+    this.mark = grow(this.mark, this.vocab.size);
+    const pathLen = pathLength(t);
+    for (let r = 0; r < rows; r++) {
+      this.names[this.namesLen++] = countRow(t, r, local, pathLen, ++this.stamp, this);
+    }
+  }
+
+  /** The counts so far (the counter is spent: its vocabulary map is let go). */
+  counts(): TermCounts {
+    const n = this.keys.length;
+    const terms = this.vocab.size;
+    const text = [...this.vocab.keys()].join("\n");
+    this.vocab.clear();
+    this.mark = new Int32Array(0);
+    return {
+      vocab: new TextEncoder().encode(terms ? text + "\n" : ""),
+      terms,
+      df: this.df.slice(0, terms),
+      lenSum: this.lenSum.slice(),
+      keys: this.keys,
+      rows: this.rows.slice(0, n),
+      vocabSizes: this.vocabSizes.slice(0, n),
+      mapBlock: this.mapBlock.slice(0, n),
+      mapAt: this.mapAt.slice(0, n),
+      namesAt: this.namesAt.slice(0, n),
+      names: this.names.slice(0, this.namesLen),
+      blocks: this.blocks,
+    };
+  }
+}
+
 /**
  * The two passes over the terms: {@link count} every file's terms, then {@link fill} every
  * file's terms again (each key once per pass, in any order), then {@link built}.
  */
 export class LexicalBuilder {
   private readonly byKey = new Map<string, TermsFile[]>();
-  private readonly vocab = new Map<string, number>();
-  private df = new Uint32Array(0);
+  /** The vocabulary (null when the first pass came as {@link TermCounts}). */
+  private vocab: Map<string, number> | null = new Map<string, number>();
+  private counts: { counts: TermCounts; at: Map<string, number> } | null = null;
+  df = new Uint32Array(0);
   /** Per term, the last row that counted it (+1; negated in the second pass). */
-  private mark = new Int32Array(0);
-  private readonly lenSum = new Float64Array(FIELD_COUNT);
+  mark = new Int32Array(0);
+  readonly lenSum = new Float64Array(FIELD_COUNT);
   /** Keys counted and not yet filled: each key counts once, and only what was counted fills. */
   private readonly pending = new Set<string>();
   private readonly nameStart: Uint32Array;
@@ -105,52 +293,62 @@ export class LexicalBuilder {
   /** Pass 1: the vocabulary, each term's rows, each field's length, each row's name terms. */
   count(key: string, t: TermsLike): void {
     const files = this.filesOf(key, t);
-    if (!files.length || this.pending.has(key)) return;
+    if (!files.length || this.pending.has(key) || !this.vocab) return;
     this.pending.add(key);
-    const { vocab, lenSum, nameStart } = this;
-    const local = new Uint32Array(t.v.length);
-    for (let i = 0; i < t.v.length; i++) {
-      let g = vocab.get(t.v[i]);
-      if (g === undefined) vocab.set(t.v[i], g = vocab.size);
-      local[i] = g;
-    }
-    const df = this.df = grow(this.df, vocab.size);
-    const mark = this.mark = grow(this.mark, vocab.size);
-    let pathLen = 0;
-    for (let i = 1; i < t.p.length; i += 2) pathLen += t.p[i];
+    const local = globalIds(this.vocab, t.v);
+    this.df = grow(this.df, this.vocab.size);
+    this.mark = grow(this.mark, this.vocab.size);
+    const pathLen = pathLength(t);
     for (const f of files) {
       for (let r = 0; r < f.rows; r++) {
-        const row = f.start + r;
-        const data = t.c[r];
-        for (let k = 0; k < CHUNK_FIELDS; k++) lenSum[k] += data[k];
-        lenSum[PATH] += pathLen;
-        let names = 0;
-        for (let i = CHUNK_FIELDS; i < data.length; i += 2) {
-          const code = data[i];
-          const field = code % CHUNK_FIELDS;
-          const g = local[(code - field) / CHUNK_FIELDS];
-          if (field === 0) names++;
-          if (mark[g] !== row + 1) {
-            mark[g] = row + 1;
-            df[g]++;
-          }
-        }
-        for (let i = 0; i < t.p.length; i += 2) {
-          const g = local[t.p[i]];
-          if (mark[g] !== row + 1) {
-            mark[g] = row + 1;
-            df[g]++;
-          }
-        }
-        nameStart[row + 1] = names;
+        this.nameStart[f.start + r + 1] = countRow(t, r, local, pathLen, f.start + r + 1, this);
       }
     }
+  }
+
+  /**
+   * A builder whose first pass was made while the terms were written: null unless `counts`
+   * holds exactly the keys of `files`, each with its rows, one file each (else the caller
+   * counts from the terms).
+   */
+  static fromCounts(
+    files: readonly TermsFile[],
+    size: number,
+    params: Bm25Params,
+    counts: TermCounts,
+  ): LexicalBuilder | null {
+    const b = new LexicalBuilder(files, size, params);
+    if (b.byKey.size !== files.length || b.byKey.size !== counts.keys.length) return null;
+    const at = new Map<string, number>();
+    counts.keys.forEach((k, i) => at.set(k, i));
+    for (const f of files) {
+      const i = at.get(f.key);
+      if (i === undefined || counts.rows[i] !== f.rows) return null;
+      const names = counts.names.subarray(counts.namesAt[i], counts.namesAt[i] + f.rows);
+      b.nameStart.set(names, f.start + 1);
+      b.pending.add(f.key);
+    }
+    b.vocab = null;
+    b.counts = { counts, at };
+    b.df = new Uint32Array(counts.df);
+    b.mark = new Int32Array(counts.df.length);
+    b.lenSum.set(counts.lenSum);
+    return b;
+  }
+
+  /** The ids of `key`'s terms: from the counts, or the vocabulary's. */
+  private localIds(key: string, t: TermsLike): ArrayLike<number> {
+    if (!this.counts) return globalIds(this.vocab!, t.v, false);
+    const { counts, at } = this.counts;
+    const i = at.get(key)!;
+    const block = counts.blocks[counts.mapBlock[i]];
+    return block.subarray(counts.mapAt[i], counts.mapAt[i] + counts.vocabSizes[i]);
   }
 
   /** The arrays, sized by the counts (once, before the first {@link fill}). */
   private allocate() {
     const { size, lenSum, nameStart } = this;
-    const terms = this.vocab.size;
+    const terms = this.vocab?.size ?? this.counts!.counts.terms;
     const termStart = new Uint32Array(terms + 1);
     for (let g = 0; g < terms; g++) termStart[g + 1] = termStart[g] + this.df[g];
     this.df = new Uint32Array(0);
@@ -176,10 +374,9 @@ export class LexicalBuilder {
     if (!this.pending.delete(key)) return;
     const files = this.filesOf(key, t);
     if (!files.length) return;
-    const { params, vocab, nameStart, mark } = this;
+    const { params, nameStart, mark } = this;
     const { avg, fillAt, docs, sat, names, acc, touched } = this.filled ?? this.allocate();
-    const local = new Uint32Array(t.v.length);
-    for (let i = 0; i < t.v.length; i++) local[i] = vocab.get(t.v[i])!;
+    const local = this.localIds(key, t);
     let pathLen = 0;
     for (let i = 1; i < t.p.length; i += 2) pathLen += t.p[i];
     const pNorm = params.weights[PATH] /
@@ -234,8 +431,9 @@ export class LexicalBuilder {
     this.mark = new Int32Array(0);
     // The terms as a list, the map's table let go before the caller lays out the term
     // table (the Linux kernel: 3.9 M terms, the last peak of the build).
-    const terms = [...this.vocab.keys()];
-    this.vocab.clear();
+    const terms = this.vocab ? [...this.vocab.keys()] : termsOf(this.counts!.counts);
+    this.vocab?.clear();
+    this.counts = null;
     if (this.size > COLLECT_ABOVE_ROWS) collectGarbage();
     return {
       size: this.size,
@@ -262,13 +460,17 @@ export async function buildFrom(
   size: number,
   params: Bm25Params,
 ): Promise<BuiltLexical> {
-  const b = new LexicalBuilder(source.files, size, params);
+  const counted = source.counted &&
+    LexicalBuilder.fromCounts(source.files, size, params, source.counted);
+  const b = counted || new LexicalBuilder(source.files, size, params);
   // Each pass's garbage (every file's decoded terms) goes before the next allocations, in a
   // large build (a small one, a server's after each edit, is not worth a full collection).
   const collect = size > COLLECT_ABOVE_ROWS ? collectGarbage : () => {};
-  await source.each((key, t) => b.count(key, t));
-  collect();
-  await source.each((key, t) => b.fill(key, t));
+  if (!counted) {
+    await source.each((key, t) => b.count(key, t));
+    collect();
+  }
+  await source.each((key, t) => b.fill(key, t), !counted);
   collect();
   return b.built();
 }

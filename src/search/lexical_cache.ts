@@ -12,7 +12,7 @@
  * @module
  */
 
-import { buildAfterCommit, type Project } from "../index/project.ts";
+import { buildAfterCommit, gatherDuringRun, type Project } from "../index/project.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
@@ -21,7 +21,7 @@ import {
   type LexicalIndex,
 } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
-import type { TermsFile, TermsLike } from "./lexical_build.ts";
+import { TermCounter, type TermCounts, type TermsFile, type TermsLike } from "./lexical_build.ts";
 import { decodeTerms, isBinaryTerms } from "../index/terms.ts";
 import { sha256Hex } from "../util/hash.ts";
 import { type Manifest, Store, STORE_FORMAT } from "../store/kv.ts";
@@ -172,23 +172,75 @@ export async function writeLexicalFile(
   const rows = files.reduce((n, f) => n + f.rows, 0);
   if (rows <= minRows) return false;
   const key = await buildKey(files, params);
+  // What the run that wrote these terms counted as it wrote them (spent here either way).
+  let counted = gathered.get(project)?.take();
   if (storedKey(project.store.dir) === key) return false;
   // A large index is built in a worker: its heap goes when it ends, and this thread is free
   // meanwhile (an indexing run writes the symbol and chunk columns beside it).
-  if (
-    (inWorker ?? rows > CACHE_MAX_ROWS) &&
-    await buildInWorker(project.store.dir, files, params, key)
-  ) {
-    return true;
+  if (inWorker ?? rows > CACHE_MAX_ROWS) {
+    if (await buildInWorker(project.store.dir, files, params, key, counted)) return true;
+    counted = undefined; // moved to the worker that failed
   }
   const prev = states.get(project);
   const cache = prev?.params === params ? prev.terms : new Map<string, TermsLike>();
-  store(project.store.dir, await buildFromTerms(project.store, files, params, cache), key);
+  const index = await buildFromTerms(project.store, files, params, cache, counted);
+  store(project.store.dir, index, key);
   return true;
 }
 
 // What a large indexing run builds after its commit, beside the symbol and chunk columns.
 buildAfterCommit((project) => writeLexicalFile(project));
+
+/**
+ * A run that reads at least this many files counts the terms it writes (the first pass of
+ * the lexical build, on this thread while the workers parse), so that `lexical.bin` after
+ * its commit reads them back once, numbers only. About the files of {@link CACHE_MAX_ROWS}
+ * rows (the Linux kernel: 60,556 files, 1.4 M rows); a smaller run does not pay for it.
+ * A test may lower it.
+ */
+export const countDuringRun = { minFiles: 12_000 };
+
+/** The counts of the run in flight (or just committed) of each project. */
+const gathered = new WeakMap<Project, { take(): TermCounts | undefined }>();
+
+gatherDuringRun((project, filesToRead) => {
+  if (filesToRead < countDuringRun.minFiles) return null;
+  let counter: TermCounter | null = new TermCounter();
+  let counts: TermCounts | undefined;
+  const decoder = new TextDecoder();
+  gathered.set(project, {
+    take() {
+      const out = counts;
+      counts = undefined;
+      return out;
+    },
+  });
+  return {
+    blob(hash, parts) {
+      if (!counter) return;
+      try {
+        const bytes = parts.terms;
+        if (!bytes) throw new Error("a blob without terms");
+        counter.add(
+          hash,
+          isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(decoder.decode(bytes)),
+        );
+      } catch {
+        counter = null; // the build after the commit counts from the store instead
+      }
+    },
+    // The counts made compact (the vocabulary map let go) before the builds after the commit.
+    written() {
+      counts = counter?.counts();
+      counter = null;
+    },
+    end() {
+      counter = null;
+      counts = undefined;
+      gathered.delete(project);
+    },
+  };
+});
 
 /** How many `lexical.bin` files workers of this process built (what a test asks). */
 export const workerBuilds = { count: 0 };
@@ -208,6 +260,7 @@ function buildInWorker(
   files: TermsFile[],
   params: Bm25Params,
   key: string,
+  counted?: TermCounts,
 ): Promise<boolean> {
   let worker: Worker;
   try {
@@ -226,7 +279,13 @@ function buildInWorker(
       worker.terminate();
       resolve(false);
     };
-    worker.postMessage({ dir, files, params, key });
+    // The counts move to the worker (this thread holds no copy).
+    const transfer = counted
+      ? [counted.vocab, counted.df, counted.names, ...counted.blocks].map((a) =>
+        a.buffer as ArrayBuffer
+      )
+      : [];
+    worker.postMessage({ dir, files, params, key, counted }, transfer);
   });
 }
 
@@ -239,10 +298,11 @@ export async function buildLexicalFile(
   files: TermsFile[],
   params: Bm25Params,
   key: string,
+  counted?: TermCounts,
 ): Promise<void> {
   const s = await Store.open(dir);
   try {
-    store(dir, await buildFromTerms(s, files, params, new Map()), key);
+    store(dir, await buildFromTerms(s, files, params, new Map(), counted), key);
   } finally {
     s.close();
   }
@@ -318,24 +378,30 @@ const jsonDecoder = new TextDecoder();
  * A stored `terms` part: binary (`encodeTerms`, views of the bytes) or, written by a codectx
  * of an earlier format, JSON.
  */
-function termsOf(bytes: Uint8Array): TermsLike {
-  return isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(jsonDecoder.decode(bytes));
+function termsOf(bytes: Uint8Array, vocabulary = true): TermsLike {
+  return isBinaryTerms(bytes)
+    ? decodeTerms(bytes, vocabulary)
+    : JSON.parse(jsonDecoder.decode(bytes));
 }
 
-/** The index of `files` from the store's terms (kept in `cache` for a small index). */
+/**
+ * The index of `files` from the store's terms (kept in `cache` for a small index); with
+ * `counted` (the first pass, made as a run wrote the terms) they are read once, not twice.
+ */
 async function buildFromTerms(
   kv: Store,
   files: TermsFile[],
   params: Bm25Params,
   cache: Map<string, TermsLike>,
+  counted?: TermCounts,
 ): Promise<LexicalIndex> {
   const size = files.reduce((n, f) => n + f.rows, 0);
   const wanted = new Set(files.map((f) => f.key).filter((k) => k));
-  if (size > CACHE_MAX_ROWS) {
+  if (size > CACHE_MAX_ROWS || counted) {
     cache.clear();
-    const each = (visit: (key: string, terms: TermsLike) => void) =>
-      kv.eachBlobBytes("terms", wanted, (k, bytes) => visit(k, termsOf(bytes)));
-    return await buildLexicalIndexFrom({ files, each }, size, params);
+    const each = (visit: (key: string, terms: TermsLike) => void, vocabulary = true) =>
+      kv.eachBlobBytes("terms", wanted, (k, bytes) => visit(k, termsOf(bytes, vocabulary)));
+    return await buildLexicalIndexFrom({ files, each, counted }, size, params);
   }
   for (const k of [...cache.keys()]) if (!wanted.has(k)) cache.delete(k);
   const need = new Set([...wanted].filter((k) => !cache.has(k)));

@@ -10,20 +10,24 @@
 
 import { buildLexicalFile } from "./lexical_cache.ts";
 import type { Bm25Params } from "./lexical.ts";
-import type { TermsFile } from "./lexical_build.ts";
+import type { TermCounts, TermsFile } from "./lexical_build.ts";
 
-/** What the worker is asked: the store's folder, the files, the parameters and the build key. */
+/**
+ * What the worker is asked: the store's folder, the files, the parameters, the build key,
+ * and the first pass when the indexing run made it.
+ */
 interface Job {
   dir: string;
   files: TermsFile[];
   params: Bm25Params;
   key: string;
+  counted?: TermCounts;
 }
 
 self.onmessage = async (e: MessageEvent<Job>) => {
-  const { dir, files, params, key } = e.data;
+  const { dir, files, params, key, counted } = e.data;
   try {
-    await buildLexicalFile(dir, files, params, key);
+    await buildLexicalFile(dir, files, params, key, counted);
     self.postMessage({ ok: true });
   } catch (err) {
     self.postMessage({ ok: false, error: err instanceof Error ? err.message : String(err) });

@@ -30,14 +30,18 @@ import {
 } from "./lease.ts";
 import { Batch, eachParts, parseJson, readParts, setParts } from "./parts.ts";
 
+/** Sees a blob's key and encoded parts as they are written (see `Store.watchBlobs`). */
+export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Array>>) => void;
+
 /**
  * Bump when the stored shapes change, or what they hold (an older index would answer less);
  * an older store is wiped and rebuilt. 5: the declared types gained contextual types
  * (object literals, parameters of functions typed where they stand, type arguments of bases).
  * 6: the plural stemmer keeps the `e` of `-zes` (`sizes` → `size`, `util/tokens.ts`).
  * 7: the `terms` part is binary (`encodeTerms` in `index/terms.ts`), not JSON.
+ * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
  */
-export const STORE_FORMAT = 7;
+export const STORE_FORMAT = 8;
 
 /**
  * Bytes kept in a `reserve` file beside the store and given back when a run fails on a
@@ -80,6 +84,19 @@ export class Store {
    * only a store a writer left mid-run (killed, failed) needs the full scan for parts of
    * incomplete blobs; `dirtyToken` tells this process's mark from one left before.
    */
+  /** Who is shown each blob {@link writeEncodedBlobs} writes (see {@link watchBlobs}). */
+  private readonly blobWatchers = new Set<BlobWatcher>();
+
+  /**
+   * Shows `watch` every blob {@link writeEncodedBlobs} is given from now on (its key and
+   * encoded parts, before they are written), until the returned function is called: what
+   * an indexing run writes can be gathered as it streams by instead of read back later.
+   */
+  watchBlobs(watch: BlobWatcher): () => void {
+    this.blobWatchers.add(watch);
+    return () => this.blobWatchers.delete(watch);
+  }
+
   private readonly dirtyToken = crypto.randomUUID();
   private dirtyMarked: Promise<void> | null = null;
 
@@ -212,6 +229,9 @@ export class Store {
   async writeEncodedBlobs(
     blobs: ReadonlyArray<{ hash: string; parts: Record<string, Uint8Array> }>,
   ): Promise<void> {
+    for (const watch of this.blobWatchers) {
+      for (const { hash, parts } of blobs) watch(hash, parts);
+    }
     await this.markDirty();
     const batch = this.batch();
     for (const { hash, parts } of blobs) {
