@@ -55,18 +55,36 @@ export function bestSnippet(
 ): { text: string; line: number } {
   const lines = text.split("\n");
   if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
-  // A line holds a query term only if its lower case holds the term (a term is a lower-case
-  // part of an identifier, or one with a plural ending cut; `ies` became `y`): only such
-  // lines are tokenized.
-  const probes = [...terms].map((t) => (t.endsWith("y") ? t.slice(0, -1) : t));
-  const hits = lines.map((l) => {
-    let n = 0;
-    if (terms.size === 0) return n;
-    const lower = l.toLowerCase();
-    if (!probes.some((p) => lower.includes(p))) return n;
-    for (const t of codeTokens(l)) if (terms.has(t)) n++;
-    return n;
-  });
+  const hits = new Int32Array(lines.length);
+  if (terms.size > 0) {
+    // A line holds a query term only if its lower case holds the term (a term is a
+    // lower-case part of an identifier, or one with a plural ending cut; `ies` became `y`):
+    // only such lines are tokenized. They are found by searching the whole text's lower case
+    // (a term holds no line break), not line by line.
+    const probes = [...terms].map((t) => (t.endsWith("y") ? t.slice(0, -1) : t));
+    const candidate = new Uint8Array(lines.length);
+    if (probes.includes("")) candidate.fill(1);
+    else {
+      const lower = text.toLowerCase();
+      const starts = [0];
+      for (let i = lower.indexOf("\n"); i >= 0; i = lower.indexOf("\n", i + 1)) starts.push(i + 1);
+      for (const p of probes) {
+        let line = 0;
+        for (let at = lower.indexOf(p); at >= 0; at = lower.indexOf(p, at + 1)) {
+          while (line + 1 < starts.length && starts[line + 1] <= at) line++;
+          candidate[line] = 1;
+          if (line + 1 === starts.length) break;
+          at = starts[line + 1] - 1; // on to the next line
+        }
+      }
+    }
+    for (let i = 0; i < lines.length; i++) {
+      if (candidate[i] === 0) continue;
+      let n = 0;
+      for (const t of codeTokens(lines[i])) if (terms.has(t)) n++;
+      hits[i] = n;
+    }
+  }
   let sum = 0;
   for (let i = 0; i < SNIPPET_LINES; i++) sum += hits[i];
   let best = sum;
