@@ -11,10 +11,13 @@
  *
  * Variants (`--variants`, `;`-separated): `all` (every feature), `-NAME,…` (every feature
  * but those; a trailing `*` matches a prefix, e.g. `-lexical_*`), `base` (the first 15);
- * `:H` after one adds a hidden layer of H tanh units (e.g. `all:8`).
+ * `:H` after one adds a hidden layer of H tanh units (e.g. `all:8`). `--seeds K` trains each
+ * variant K times from other initial hidden layers and ships their average (K × H units).
+ * `--examples FILE` keeps the training examples (candidates and features) in FILE, and a later
+ * run with the same FILE reads them instead of searching again (same model and features only).
  *
  *   deno run -A bench/search_rerank.ts [--train 400] [--epochs 400] [--depth 20]
- *     [--variants "all;base"]
+ *     [--variants "all;base"] [--seeds 1] [--examples FILE]
  *
  * @module
  */
@@ -45,6 +48,8 @@ const { values } = parseArgs({
     l2: { type: "string", default: "0.001" },
     depth: { type: "string", default: "20" },
     variants: { type: "string", default: "all" },
+    seeds: { type: "string", default: "1" },
+    examples: { type: "string" },
   },
 });
 const DEPTH = 50;
@@ -109,7 +114,14 @@ function asModel(p: Params, f: number): RerankModel {
  * Listwise softmax training with Adam over the linear weights (and the hidden layer when
  * `h` > 0; seeded initialisation).
  */
-function train(data: Example[], epochs: number, l2: number, mask: boolean[], h: number): Params {
+function train(
+  data: Example[],
+  epochs: number,
+  l2: number,
+  mask: boolean[],
+  h: number,
+  seed0 = 12345,
+): Params {
   const f = RERANK_FEATURES.length;
   const p: Params = {
     w: new Float64Array(f),
@@ -118,48 +130,63 @@ function train(data: Example[], epochs: number, l2: number, mask: boolean[], h: 
     out: new Float64Array(h),
   };
   p.w[0] = 1; // start from the fused order
-  let seed = 12345;
+  let seed = seed0;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.2;
   for (let i = 0; i < p.hw.length; i++) p.hw[i] = mask[i % f] ? rnd() : 0;
   const all = [p.w, p.hw, p.hb, p.out];
   const m = all.map((a) => new Float64Array(a.length));
   const v = all.map((a) => new Float64Array(a.length));
+  const g = all.map((a) => new Float64Array(a.length));
   const lr = 0.05, b1 = 0.9, b2 = 0.999;
-  const act = new Float64Array(h);
+  // Flat copies of the examples, and scratch for one example's scores and activations.
+  const flat = data.map((ex) => ({ x: Float64Array.from(ex.x.flat()), y: ex.y, n: ex.y.length }));
+  const most = Math.max(...flat.map((ex) => ex.n));
+  const s = new Float64Array(most);
+  const acts = new Float64Array(most * h);
+  const [gw, ghw, ghb, gout] = g;
   for (let t = 1; t <= epochs; t++) {
-    const g = all.map((a) => a.map((x) => 2 * l2 * x));
+    all.forEach((a, q) => {
+      for (let j = 0; j < a.length; j++) g[q][j] = 2 * l2 * a[j];
+    });
     let loss = 0;
-    for (const ex of data) {
-      const acts: Float64Array[] = [];
-      const s = ex.x.map((xi) => {
+    for (const ex of flat) {
+      const { x, y, n } = ex;
+      let mx = -Infinity;
+      for (let i = 0; i < n; i++) {
+        const o = i * f;
         let sum = 0;
-        for (let j = 0; j < f; j++) sum += p.w[j] * xi[j];
+        for (let j = 0; j < f; j++) sum += p.w[j] * x[o + j];
         for (let k = 0; k < h; k++) {
           let z = p.hb[k];
-          for (let j = 0; j < f; j++) z += p.hw[k * f + j] * xi[j];
-          act[k] = Math.tanh(z);
-          sum += p.out[k] * act[k];
+          const ok = k * f;
+          for (let j = 0; j < f; j++) z += p.hw[ok + j] * x[o + j];
+          const a = Math.tanh(z);
+          acts[i * h + k] = a;
+          sum += p.out[k] * a;
         }
-        acts.push(act.slice());
-        return sum;
-      });
-      const mx = Math.max(...s);
-      const e = s.map((si) => Math.exp(si - mx));
-      const z = e.reduce((a, b) => a + b, 0);
-      const pos = ex.y.reduce((a, b) => a + b, 0);
-      for (let i = 0; i < s.length; i++) {
-        const target = ex.y[i] / pos;
-        if (ex.y[i]) loss -= target * Math.log(e[i] / z + 1e-12);
-        const d = (e[i] / z - target) / data.length;
+        s[i] = sum;
+        if (sum > mx) mx = sum;
+      }
+      let z = 0, pos = 0;
+      for (let i = 0; i < n; i++) {
+        s[i] = Math.exp(s[i] - mx);
+        z += s[i];
+        pos += y[i];
+      }
+      for (let i = 0; i < n; i++) {
+        const target = y[i] / pos;
+        if (y[i]) loss -= target * Math.log(s[i] / z + 1e-12);
+        const d = (s[i] / z - target) / data.length;
         if (d === 0) continue;
-        const xi = ex.x[i];
-        for (let j = 0; j < f; j++) g[0][j] += d * xi[j];
+        const o = i * f;
+        for (let j = 0; j < f; j++) gw[j] += d * x[o + j];
         for (let k = 0; k < h; k++) {
-          const a = acts[i][k];
-          g[3][k] += d * a;
+          const a = acts[i * h + k];
+          gout[k] += d * a;
           const back = d * p.out[k] * (1 - a * a);
-          g[2][k] += back;
-          for (let j = 0; j < f; j++) g[1][k * f + j] += back * xi[j];
+          ghb[k] += back;
+          const ok = k * f;
+          for (let j = 0; j < f; j++) ghw[ok + j] += back * x[o + j];
         }
       }
     }
@@ -174,6 +201,23 @@ function train(data: Example[], epochs: number, l2: number, mask: boolean[], h: 
     if (t % 100 === 0) console.error(`  epoch ${t}: loss ${(loss / data.length).toFixed(4)}`);
   }
   return p;
+}
+
+/**
+ * The mean of several trainings (the same data, other initial hidden layers) as one model:
+ * linear weights averaged, hidden units side by side with their outputs divided by the
+ * count — the average of the members' raw scores, with less of any one start's luck.
+ */
+function average(ps: Params[]): Params {
+  const k = ps.length;
+  const w = new Float64Array(ps[0].w.length);
+  for (const p of ps) p.w.forEach((x, j) => w[j] += x / k);
+  const cat = (pick: (p: Params) => Float64Array, div = 1) => {
+    const out: number[] = [];
+    for (const p of ps) for (const x of pick(p)) out.push(x / div);
+    return Float64Array.from(out);
+  };
+  return { w, hw: cat((p) => p.hw), hb: cat((p) => p.hb), out: cat((p) => p.out, k) };
 }
 
 /** Logistic curve from raw score to the chance that a candidate is the answer. */
@@ -196,22 +240,42 @@ function calibrate(data: Example[], raw: RerankModel): { scale: number; bias: nu
 
 const base: FusionParams = { ...DEFAULT_FUSION, rerank: null };
 const opened = await openTuningSet(EVAL);
-const data: Example[] = [];
-for (const { c, p, all } of opened) {
-  let n = 0;
-  for (const q of all.slice(EVAL, EVAL + Number(values.train))) {
-    const ex = await example(p, q, base);
-    if (ex) data.push(ex);
-    n++;
+/** The training examples, or those an earlier run kept in `--examples FILE` (same model). */
+async function collect(): Promise<Example[]> {
+  const kept = values.examples
+    ? await Deno.readTextFile(values.examples).then(JSON.parse).catch(() => null)
+    : null;
+  if (kept) return kept as Example[];
+  const data: Example[] = [];
+  for (const { c, p, all } of opened) {
+    let n = 0;
+    for (const q of all.slice(EVAL, EVAL + Number(values.train))) {
+      const ex = await example(p, q, base);
+      if (ex) data.push(ex);
+      n++;
+    }
+    console.error(`${c.language}: ${n} training queries, ${data.length} usable so far`);
   }
-  console.error(`${c.language}: ${n} training queries, ${data.length} usable so far`);
+  if (values.examples) await Deno.writeTextFile(values.examples, JSON.stringify(data));
+  return data;
 }
+const data = await collect();
 console.log(`\nfeatures: ${RERANK_FEATURES.join(", ")}`);
 const rows: Array<[string, number[]]> = [["fused", await mrrPerCorpus(opened, "hybrid", base)]];
 for (const v of values.variants.split(";")) {
   const [name, hidden] = v.split(":");
+  const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => 12345 + 7919 * i);
   const raw = asModel(
-    train(data, Number(values.epochs), Number(values.l2), variantMask(name), Number(hidden ?? 0)),
+    average(seeds.map((seed) =>
+      train(
+        data,
+        Number(values.epochs),
+        Number(values.l2),
+        variantMask(name),
+        Number(hidden ?? 0),
+        seed,
+      )
+    )),
     RERANK_FEATURES.length,
   );
   const cal = calibrate(data, raw);

@@ -5,8 +5,8 @@
  *
  *   deno run -A bench/search_tune.ts [--queries 150] [--from 0] [--grid all|default,kinds,…]
  *
- * `--grid default` prints the shipped setting alone (with `--from 750 --queries 300`: the
- * check on each language's unused queries).
+ * `--grid default` prints the shipped setting alone, lexical, dense and hybrid (with `--from 750
+ * --queries 300`: the check on each language's unused queries).
  *
  * @module
  */
@@ -28,12 +28,15 @@ const { values } = parseArgs({
 const opened = await openTuningSet(Number(values.queries), "codectx-code", Number(values.from));
 
 /** Mean MRR@10 over languages, and per language, of one mode and setting. */
-async function score(mode: "lexical" | "hybrid", f: FusionParams): Promise<[number, number[]]> {
+async function score(
+  mode: "lexical" | "dense" | "hybrid",
+  f: FusionParams,
+): Promise<[number, number[]]> {
   const per = await mrrPerCorpus(opened, mode, f);
   return [per.reduce((a, x) => a + x, 0) / per.length, per];
 }
 
-const show = async (name: string, mode: "lexical" | "hybrid", f: FusionParams) => {
+const show = async (name: string, mode: "lexical" | "dense" | "hybrid", f: FusionParams) => {
   const [m, per] = await score(mode, f);
   console.log(
     `${mode.padEnd(7)} ${name.padEnd(48)} mean ${m.toFixed(3)}  ${
@@ -91,6 +94,7 @@ for (const [g, list] of Object.entries(grids)) {
   console.log(`\n# ${g}`);
   for (const [name, f] of list) {
     if (g !== "fusion") await show(name, "lexical", f);
+    if (g === "default") await show(name, "dense", f);
     if (["fusion", "kinds", "boost", "default"].includes(g)) await show(name, "hybrid", f);
   }
 }

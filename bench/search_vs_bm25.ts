@@ -430,7 +430,7 @@ export async function openTuningSet(queries: number, embedder = "codectx-code", 
 /** MRR@10 per opened corpus of one ranked mode under `fusion`. */
 export async function mrrPerCorpus(
   opened: readonly Opened[],
-  mode: "lexical" | "hybrid",
+  mode: "lexical" | "dense" | "hybrid",
   fusion: FusionParams,
 ): Promise<number[]> {
   const out: number[] = [];
