@@ -90,6 +90,17 @@ export function printStages(
     ahead.set(Math.min(r.ahead, 3), (ahead.get(Math.min(r.ahead, 3)) ?? 0) + 1);
   }
   const pct = (x: number, of: number) => `${((x / Math.max(1, of)) * 100).toFixed(1)} %`;
+  // Stalls or spread: the slowest 1 % bunched in a few moments of the load (the server, or
+  // the machine, stopped for a while) or spread over it (something per request).
+  const t0 = rows.reduce((m, r) => Math.min(m, r.sent), Infinity);
+  const t1 = rows.reduce((m, r) => Math.max(m, r.sent), -Infinity);
+  const slowest = band(0.99, 1);
+  const windows = new Set(slowest.map((r) => Math.floor((r.sent - t0) / 250)));
+  console.log(
+    `  the slowest 1 % (${slowest.length}) were sent in ${windows.size} of the load's ${
+      Math.floor((t1 - t0) / 250) + 1
+    } quarter-seconds`,
+  );
   console.log(
     `  order: ${pct(overtaken, queued.length)} of calls admitted after one queued later; ${
       pct(handed, n)
