@@ -38,6 +38,7 @@
 import { parseArgs } from "node:util";
 import { startServe } from "./serve.ts";
 import { printStages, type Sent } from "./stages.ts";
+import { GcTrace } from "./gc_trace.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -59,6 +60,7 @@ const { values } = parseArgs({
     "v8-flags": { type: "string" },
     "deno-flags": { type: "string" },
     stages: { type: "boolean" },
+    gc: { type: "boolean" },
   },
 });
 
@@ -239,12 +241,19 @@ const stagesFile = values.stages ? await Deno.makeTempFile({ prefix: "codectx-st
 /** Per measured load (`--stages`): its mode and what this client sent and when. */
 const stageLoads: { mode: string; sent: Sent[] }[] = [];
 let sentNow: Sent[] | null = null;
+const gc = values.gc ? new GcTrace() : null;
+/** Per measured load (`--gc`): its mode, start and end (epoch ms) and what was sent. */
+const gcLoads: { mode: string; from: number; to: number; sent: Sent[] | null }[] = [];
+const v8Flags = gc
+  ? [values["v8-flags"], "--trace-gc"].filter(Boolean).join(",")
+  : values["v8-flags"];
 const { proc, url } = await startServe({
   root,
   indexDir,
-  v8Flags: values["v8-flags"],
+  v8Flags,
   denoFlags: values["deno-flags"]?.split(" ").filter(Boolean),
   env: stagesFile ? { CODECTX_TRACE_STAGES: stagesFile } : undefined,
+  onStdout: gc ? (line) => gc.line(line) : undefined,
 });
 if (values["v8-flags"]) console.log(`  server        --v8-flags=${values["v8-flags"]}`);
 try {
@@ -495,8 +504,11 @@ try {
       const la0 = loadavg();
       const cpu0 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const threads0 = threadTicks(proc.pid);
-      if (stagesFile) stageLoads.push({ mode, sent: sentNow = [] });
+      if (stagesFile || gc) sentNow = [];
+      if (stagesFile) stageLoads.push({ mode, sent: sentNow! });
+      const from = performance.timeOrigin + performance.now();
       const r = await load(durationS, mode);
+      gcLoads.push({ mode, from, to: performance.timeOrigin + performance.now(), sent: sentNow });
       sentNow = null;
       const cpu1 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const threads1 = threadTicks(proc.pid);
@@ -586,3 +598,4 @@ if (stagesFile) {
   for (const { mode, sent } of stageLoads) printStages(mode, sent, traces);
   await Deno.remove(stagesFile).catch(() => {});
 }
+for (const { mode, from, to, sent } of gcLoads) gc?.print(mode, from, to, sent ?? undefined);

@@ -29,6 +29,8 @@ export interface ServeOptions {
   denoFlags?: readonly string[];
   /** Environment variables for the server besides this process's. */
   env?: Record<string, string>;
+  /** Each line the server prints on stdout (V8's `--trace-gc` lines), when it arrives. */
+  onStdout?: (line: string) => void;
 }
 
 /** Starts `codectx serve` on `root` and resolves once it prints its address. */
@@ -51,9 +53,20 @@ export async function startServe(opts: ServeOptions): Promise<Serve> {
     ],
     env: opts.env,
     stdin: "null",
-    stdout: "null",
+    stdout: opts.onStdout ? "piped" : "null",
     stderr: "piped",
   }).spawn();
+  if (opts.onStdout) {
+    const each = opts.onStdout;
+    (async () => {
+      let rest = "";
+      for await (const chunk of proc.stdout.pipeThrough(new TextDecoderStream())) {
+        const lines = (rest + chunk).split("\n");
+        rest = lines.pop()!;
+        for (const l of lines) each(l);
+      }
+    })().catch(() => {});
+  }
   let log = "";
   const url = await new Promise<string>((resolve, reject) => {
     (async () => {
