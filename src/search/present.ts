@@ -46,14 +46,15 @@ export function present(
 
 /**
  * The most relevant lines of a chunk (at most {@link SNIPPET_LINES}): the window with the
- * most query-token hits, else the head of the chunk.
+ * most query-token hits, else the head of the chunk. `lines` are `text`'s lines when the
+ * caller has them split already.
  */
 export function bestSnippet(
   text: string,
   startLine: number,
   terms: ReadonlySet<string>,
+  lines: readonly string[] = text.split("\n"),
 ): { text: string; line: number } {
-  const lines = text.split("\n");
   if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
   const hits = new Int32Array(lines.length);
   if (terms.size > 0) {
@@ -126,10 +127,10 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     lines = full.split("\n");
   }
   const at = pointAtMember(c, own, symbols, r.termWeight, r.similarity, lines);
-  const text = at.from === 0 && at.to === lines.length
-    ? full
-    : lines.slice(at.from, at.to).join("\n");
-  const snippet = bestSnippet(text, c.startLine + at.from, r.terms);
+  const whole = at.from === 0 && at.to === lines.length;
+  const span = whole ? lines : lines.slice(at.from, at.to);
+  const text = whole ? full : span.join("\n");
+  const snippet = bestSnippet(text, c.startLine + at.from, r.terms, span);
   return {
     file: c.file,
     line: at.line,
