@@ -11,6 +11,8 @@ import { createExecutor } from "../src/tools/executor.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { ChunkColumns, ChunkColumnsWriter } from "../src/index/chunk_columns.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { Project } from "../src/index/project.ts";
+import { columnsKey, loadColumns } from "../src/index/symbols_file.ts";
 
 function sym(
   file: string,
@@ -171,5 +173,32 @@ Deno.test("chunks.bin: chunks added in any order come back in the files' order, 
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["chunks.bin"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("columns built without reading them back are the ones the written file gives", async () => {
+  const root = await makeProject({
+    "pkg/session.py":
+      "class Session:\n    def request(self):\n        '''Send it.'''\n        return 1\n",
+    "pkg/util.py": "def request_id(a, b):\n    return 2\n",
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    await project.reindex();
+    const manifest = (await project.store.readCurrent())!;
+    const key = await columnsKey(manifest);
+    await Deno.remove(`${indexDir}/symbols.bin`).catch(() => {});
+    const built = await loadColumns(project.store, manifest, key, null, false);
+    const read = SymbolColumns.readFile(`${indexDir}/symbols.bin`, key);
+    assert.ok(read, "the file was written");
+    assert.ok(built.count >= 3);
+    assert.equal(built.count, read.count);
+    assert.deepEqual(built.allRecords(), read.allRecords());
+    read.close();
+    built.close();
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
   }
 });

@@ -258,7 +258,7 @@ export class Project {
         // What is built here is not kept: what runs next (the lexical build) needs the
         // memory, and a load reads the files back in about a second.
         if (storedColumnsKey(this.store.dir) !== key) {
-          const built = await this.symbolColumns(manifest);
+          const built = await this.symbolColumns(manifest, false);
           if (built !== this.loaded?.columns) {
             built.close();
             this.columns = null;
@@ -401,12 +401,15 @@ export class Project {
     return columns;
   }
 
-  /** The symbol columns of `manifest`'s generation: kept, read from the file, or built. */
-  private async symbolColumns(manifest: Manifest): Promise<SymbolColumns> {
+  /**
+   * The symbol columns of `manifest`'s generation: kept, read from the file, or built (and
+   * read back from the file it was written to, unless `readBack` is false).
+   */
+  private async symbolColumns(manifest: Manifest, readBack = true): Promise<SymbolColumns> {
     const key = await columnsKey(manifest);
     const prev = this.columns;
     if (prev?.key === key) return prev.columns;
-    const columns = await loadColumns(this.store, manifest, key, prev);
+    const columns = await loadColumns(this.store, manifest, key, prev, readBack);
     const blobs = new Map<string, string>();
     for (const f of manifest.files) if (!f.skipped) blobs.set(f.path, f.blob);
     this.columns = { columns, blobs, key };

@@ -39,13 +39,16 @@ export interface KnownColumns {
 
 /**
  * The columns of `manifest` (built from `key`): the file's when it matches, else built and
- * written (best effort: without the file, the next process builds again).
+ * written (best effort: without the file, the next process builds again) and read back from
+ * it (signatures and docs left on disk) — unless `readBack` is false: a caller that only
+ * wants the file written gets the built columns (the Linux kernel's: ~300 MiB not read).
  */
 export async function loadColumns(
   store: Store,
   manifest: Manifest,
   key: string,
   prev: KnownColumns | null,
+  readBack = true,
 ): Promise<SymbolColumns> {
   const path = `${store.dir}/${SYMBOLS_FILE}`;
   const read = SymbolColumns.readFile(path, key);
@@ -73,7 +76,7 @@ export async function loadColumns(
     for (const k of need) put(k, (await store.readBlob<SymbolRecord[]>("symbols", k)) ?? []);
   }
   const built = builder.finish(order);
-  if (!write(path, built, key)) return built;
+  if (!write(path, built, key) || !readBack) return built;
   const back = SymbolColumns.readFile(path, key);
   if (!back) return built;
   built.close();

@@ -67,7 +67,11 @@ export interface BuiltLexical {
   names: Uint32Array;
 }
 
-/** What the first pass adds to: each term's rows, the last row that counted it, field lengths. */
+/**
+ * What the first pass adds to: each term's rows, field lengths, and per term of the file at
+ * hand (by its index in the file: a small array, not one the size of the vocabulary) the
+ * last row that counted it.
+ */
 interface Tally {
   df: Uint32Array;
   mark: Int32Array;
@@ -98,8 +102,8 @@ function pathLength(t: TermsLike): number {
 
 /**
  * Counts row `r` of `t` (terms mapped to ids by `local`; `stamp`, unique per row, marks the
- * terms it counted): its field lengths, each distinct term's row (its own and its path's).
- * Returns how many name terms the row has.
+ * terms it counted in `mark`, which holds the file's terms): its field lengths, each
+ * distinct term's row (its own and its path's). Returns how many name terms the row has.
  */
 function countRow(
   t: TermsLike,
@@ -116,18 +120,18 @@ function countRow(
   for (let i = CHUNK_FIELDS; i < data.length; i += 2) {
     const code = data[i];
     const field = code % CHUNK_FIELDS;
-    const g = local[(code - field) / CHUNK_FIELDS];
+    const l = (code - field) / CHUNK_FIELDS;
     if (field === 0) names++;
-    if (mark[g] !== stamp) {
-      mark[g] = stamp;
-      df[g]++;
+    if (mark[l] !== stamp) {
+      mark[l] = stamp;
+      df[local[l]]++;
     }
   }
   for (let i = 0; i < t.p.length; i += 2) {
-    const g = local[t.p[i]];
-    if (mark[g] !== stamp) {
-      mark[g] = stamp;
-      df[g]++;
+    const l = t.p[i];
+    if (mark[l] !== stamp) {
+      mark[l] = stamp;
+      df[local[l]]++;
     }
   }
   return names;
@@ -214,7 +218,7 @@ export class TermCounter implements Tally {
     this.namesAt[i] = this.namesLen;
     this.names = grow(this.names, this.namesLen + rows);
     this.df = grow(this.df, this.vocab.size);
-    this.mark = grow(this.mark, this.vocab.size);
+    this.mark = grow(this.mark, local.length);
     const pathLen = pathLength(t);
     for (let r = 0; r < rows; r++) {
       this.names[this.namesLen++] = countRow(t, r, local, pathLen, ++this.stamp, this);
@@ -255,8 +259,11 @@ export class LexicalBuilder {
   private vocab: Map<string, number> | null = new Map<string, number>();
   private counts: { counts: TermCounts; at: Map<string, number> } | null = null;
   df = new Uint32Array(0);
-  /** Per term, the last row that counted it (+1; negated in the second pass). */
+  /** Per term of the file at hand, the last row that counted it (+1; negated in the second pass). */
   mark = new Int32Array(0);
+  /** Per term of the file at hand, its row's weighted frequency, and the terms a row has. */
+  private acc = new Float64Array(0);
+  private touched = new Uint32Array(0);
   readonly lenSum = new Float64Array(FIELD_COUNT);
   /** Keys counted and not yet filled: each key counts once, and only what was counted fills. */
   private readonly pending = new Set<string>();
@@ -268,8 +275,6 @@ export class LexicalBuilder {
     docs: Uint32Array;
     sat: Float32Array;
     names: Uint32Array;
-    acc: Float64Array;
-    touched: Uint32Array;
   } | null = null;
 
   constructor(
@@ -297,7 +302,7 @@ export class LexicalBuilder {
     this.pending.add(key);
     const local = globalIds(this.vocab, t.v);
     this.df = grow(this.df, this.vocab.size);
-    this.mark = grow(this.mark, this.vocab.size);
+    this.mark = grow(this.mark, local.length);
     const pathLen = pathLength(t);
     for (const f of files) {
       for (let r = 0; r < f.rows; r++) {
@@ -331,7 +336,6 @@ export class LexicalBuilder {
     b.vocab = null;
     b.counts = { counts, at };
     b.df = new Uint32Array(counts.df);
-    b.mark = new Int32Array(counts.df.length);
     b.lenSum.set(counts.lenSum);
     return b;
   }
@@ -361,8 +365,6 @@ export class LexicalBuilder {
       docs: new Uint32Array(postings),
       sat: new Float32Array(postings),
       names: new Uint32Array(nameStart[size]),
-      acc: new Float64Array(terms),
-      touched: new Uint32Array(terms),
     };
   }
 
@@ -374,9 +376,12 @@ export class LexicalBuilder {
     if (!this.pending.delete(key)) return;
     const files = this.filesOf(key, t);
     if (!files.length) return;
-    const { params, nameStart, mark } = this;
-    const { avg, fillAt, docs, sat, names, acc, touched } = this.filled ?? this.allocate();
+    const { params, nameStart } = this;
+    const { avg, fillAt, docs, sat, names } = this.filled ?? this.allocate();
     const local = this.localIds(key, t);
+    const mark = this.mark = grow(this.mark, local.length);
+    const acc = this.acc = grow(this.acc, local.length);
+    const touched = this.touched = grow(this.touched, local.length);
     let pathLen = 0;
     for (let i = 1; i < t.p.length; i += 2) pathLen += t.p[i];
     const pNorm = params.weights[PATH] /
@@ -395,28 +400,28 @@ export class LexicalBuilder {
         for (let i = CHUNK_FIELDS; i < data.length; i += 2) {
           const code = data[i];
           const field = code % CHUNK_FIELDS;
-          const g = local[(code - field) / CHUNK_FIELDS];
-          if (field === 0) names[name++] = g;
-          if (mark[g] !== stamp) {
-            mark[g] = stamp;
-            touched[n++] = g;
-            acc[g] = 0;
+          const l = (code - field) / CHUNK_FIELDS;
+          if (field === 0) names[name++] = local[l];
+          if (mark[l] !== stamp) {
+            mark[l] = stamp;
+            touched[n++] = l;
+            acc[l] = 0;
           }
-          acc[g] += data[i + 1] * norm[field];
+          acc[l] += data[i + 1] * norm[field];
         }
         for (let i = 0; i < t.p.length; i += 2) {
-          const g = local[t.p[i]];
-          if (mark[g] !== stamp) {
-            mark[g] = stamp;
-            touched[n++] = g;
-            acc[g] = 0;
+          const l = t.p[i];
+          if (mark[l] !== stamp) {
+            mark[l] = stamp;
+            touched[n++] = l;
+            acc[l] = 0;
           }
-          acc[g] += t.p[i + 1] * pNorm;
+          acc[l] += t.p[i + 1] * pNorm;
         }
         for (let j = 0; j < n; j++) {
-          const g = touched[j];
-          const tf = acc[g];
-          const at = fillAt[g]++;
+          const l = touched[j];
+          const tf = acc[l];
+          const at = fillAt[local[l]]++;
           docs[at] = row;
           sat[at] = tf / (params.k1 + tf);
         }
@@ -429,6 +434,8 @@ export class LexicalBuilder {
     const { avg: _, termStart, docs, sat, names } = this.filled ?? this.allocate();
     this.filled = null;
     this.mark = new Int32Array(0);
+    this.acc = new Float64Array(0);
+    this.touched = new Uint32Array(0);
     // The terms as a list, the map's table let go before the caller lays out the term
     // table (the Linux kernel: 3.9 M terms, the last peak of the build).
     const terms = this.vocab ? [...this.vocab.keys()] : termsOf(this.counts!.counts);
