@@ -103,3 +103,31 @@ Deno.test("admission: within its slice, a freed place passes at once", async () 
   await handover(admission, order, "b");
   assert.deepEqual(order, ["task after a", "call after a", "call after b", "task after b"]);
 });
+
+Deno.test("admission: callers start in arrival order when a place passes at once while another's turn is due", async () => {
+  // Three places; the first two freed past the slice pass on later turns of the loop, the
+  // third is freed at once inside the first turn's slice: it must go to the caller after the
+  // one whose turn is still due, not jump it.
+  const admission = new Admission({ slots: 3, releaseAfterMs: 60_000, sliceMs: 60_000 });
+  const started: string[] = [];
+  const [x, y, z] = ["x", "y", "z"].map((n) => pending(n));
+  const running = [["x", x], ["y", y], ["z", z]].map(([n, c]) =>
+    admission.run(() => {
+      started.push(n as string);
+      return (c as typeof x).call();
+    })
+  );
+  const queued = ["b", "c", "d"].map((n) =>
+    admission.run(() => {
+      started.push(n);
+      if (n === "b") z.finish(); // frees a place within the slice b's turn started
+      return Promise.resolve(n);
+    })
+  );
+  await turn();
+  assert.deepEqual(started, ["x", "y", "z"]);
+  x.finish();
+  y.finish();
+  await Promise.all([...running, ...queued]);
+  assert.deepEqual(started, ["x", "y", "z", "b", "c", "d"]);
+});

@@ -76,15 +76,18 @@ export class Admission {
       if (released) return;
       released = true;
       clearTimeout(timer);
-      const next = this.queue.shift();
-      // The place passes to the next caller (`running` stays the same): at once within the
-      // slice, else on a later turn of the event loop (see the module note).
-      if (!next) this.running--;
-      else if (performance.now() - this.sliceStart < this.sliceMs) next();
+      // The place passes to the longest waiting caller (`running` stays the same): at once
+      // within the slice, else on a later turn of the event loop (see the module note). The
+      // caller is taken when the place passes, not when it is freed: a place freed at once
+      // meanwhile must not start a later caller before the one whose turn is still due.
+      if (this.queue.length === 0) this.running--;
+      else if (performance.now() - this.sliceStart < this.sliceMs) this.queue.shift()!();
       else {
         setTimeout(() => {
           this.sliceStart = performance.now();
-          next();
+          const next = this.queue.shift();
+          if (next) next();
+          else this.running--;
         }, 0);
       }
     };
