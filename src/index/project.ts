@@ -248,6 +248,8 @@ export class Project {
       });
       unwatch();
       for (const g of gathering) g.written();
+      // What the gatherers let go (a vocabulary map of millions of terms) goes before the builds.
+      if (gathering.length) collectGarbage();
       // A large generation's symbol and chunk columns are written now, not by the first
       // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
@@ -270,8 +272,8 @@ export class Project {
         // (the Linux kernel, all three together: 2.7 GiB).
         const beside = [...afterCommit].map((build) => build(this).catch(() => {}));
         if (storedChunksKey(this.store.dir) !== key) {
-          (await this.chunkColumns(manifest))?.close();
-          this.chunkCols = null;
+          // Written, not read back (not kept either).
+          await loadChunkColumns(this.store, manifest, key, false);
           collectGarbage();
         }
         await Promise.all(beside);

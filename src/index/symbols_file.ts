@@ -155,13 +155,15 @@ export function chunkCount(manifest: Manifest): number {
 
 /**
  * The chunk columns of `manifest` (built from `key`): the file's when it matches, else
- * written from the store's chunk blobs (one at a time) and read back; null when the file
- * cannot be written (the caller loads the chunks as they are).
+ * written from the store's chunk blobs (one at a time) and read back (unless `readBack` is
+ * false: the caller only wants the file written); null when the file cannot be written (the
+ * caller loads the chunks as they are) or was not read back.
  */
 export async function loadChunkColumns(
   store: Store,
   manifest: Manifest,
   key: string,
+  readBack = true,
 ): Promise<ChunkColumns | null> {
   const path = `${store.dir}/${CHUNKS_FILE}`;
   const read = ChunkColumns.readFile(path, key);
@@ -186,7 +188,7 @@ export async function loadChunkColumns(
     writer?.abandon();
     return null;
   }
-  return ChunkColumns.readFile(path, key);
+  return readBack ? ChunkColumns.readFile(path, key) : null;
 }
 
 /** The key of the chunk columns written in `dir`, or null. */

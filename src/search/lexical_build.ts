@@ -440,6 +440,13 @@ export class LexicalBuilder {
     // table (the Linux kernel: 3.9 M terms, the last peak of the build).
     const terms = this.vocab ? [...this.vocab.keys()] : termsOf(this.counts!.counts);
     this.vocab?.clear();
+    if (this.counts) {
+      // Whoever handed the counts over may hold them a while yet: their arrays go now.
+      const spent = this.counts.counts;
+      spent.blocks = [];
+      spent.names = new Uint32Array(0);
+      spent.vocab = new Uint8Array(0);
+    }
     this.counts = null;
     if (this.size > COLLECT_ABOVE_ROWS) collectGarbage();
     return {
