@@ -38,6 +38,7 @@ const { values } = parseArgs({
     "max-file-bytes": { type: "string", default: "4000000" },
     "extract-only": { type: "boolean", default: false },
     extra: { type: "boolean", default: false },
+    "name-pairs": { type: "boolean", default: false },
     shard: { type: "string", default: "0/1" },
   },
 });
@@ -79,6 +80,15 @@ const manifestSources: Array<Record<string, unknown>> = [];
 const perLanguage: Record<string, { train: number; validation: number; files: number }> = {};
 const dropped = { duplicate_code: 0, boilerplate_query: 0, too_few_tokens: 0, generated_files: 0 };
 const started = performance.now();
+let names = 0;
+/** Names too generic to describe anything. */
+const GENERIC_NAMES = new Set(["constructor", "__init__", "new", "init", "main", "call", "run"]);
+
+/** The words of a function's own name (its last dotted part), or none when generic. */
+function nameTokens(symbol: string): string[] {
+  const leaf = symbol.slice(symbol.lastIndexOf(".") + 1);
+  return GENERIC_NAMES.has(leaf) ? [] : tokenize(leaf);
+}
 
 /** What one source gave: its version, files read, and every function (before de-duplication). */
 interface Extracted {
@@ -202,6 +212,15 @@ for (const source of SOURCES) {
     // together (hard negatives: code that shares its path and vocabulary).
     const group = `${source.name}/${file.replace(/\/?[^/]*$/, "")}`;
     tokenBuffer += `${source.language}\t${split}\t${qt.join(" ")}\t${ct.join(" ")}\t${group}\n`;
+    // A second pair of a training function: its doc sentence against its name alone (split
+    // into words), so that a name meets the words that describe it even when the code
+    // around it shares none (one-line functions). Split "name": trained on, not counted in
+    // the code IDF.
+    const nt = split === "train" && values["name-pairs"] ? nameTokens(fn.symbol) : [];
+    if (nt.length > 0) {
+      names++;
+      tokenBuffer += `${source.language}\tname\t${qt.join(" ")}\t${nt.join(" ")}\t${group}\n`;
+    }
     if (buffer.length > 1 << 20) {
       await pairsOut.write(enc.encode(buffer));
       await tokensOut.write(enc.encode(tokenBuffer));
@@ -256,6 +275,7 @@ await Deno.writeTextFile(
   new URL("./data_manifest.json", import.meta.url),
   JSON.stringify(manifest, null, 2) + "\n",
 );
+if (names) console.log(`name pairs: ${names}`);
 console.log(`\n${total} pairs in ${((performance.now() - started) / 1000).toFixed(0)} s`);
 for (const [lang, c] of Object.entries(perLanguage)) {
   console.log(

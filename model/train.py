@@ -236,7 +236,10 @@ def main():
     t0 = time.time()
     langs, splits, queries, codes, groups = read_pairs(os.path.join(a.cache, "tokens.tsv"), a.max_code_tokens)
     n = len(langs)
-    train_idx = np.array([i for i in range(n) if splits[i] == "train"], dtype=np.int64)
+    train_idx = np.array([i for i in range(n) if splits[i] in ("train", "name")], dtype=np.int64)
+    # Name pairs (a doc sentence against the function's name words) are trained on but are
+    # not documents a query searches: the code IDF leaves them out.
+    code_idx = np.array([i for i in range(n) if splits[i] == "train"], dtype=np.int64)
     if a.limit:
         train_idx = rng.permutation(train_idx)[: a.limit]
     val_idx = np.array([i for i in range(n) if splits[i] == "val"], dtype=np.int64)
@@ -247,10 +250,10 @@ def main():
     V, d = len(vocab), a.dims
     # IDF over the training code texts (the documents a query searches).
     df = np.zeros(V, dtype=np.float64)
-    for i in train_idx:
+    for i in code_idx:
         for j in {index[t] for t in codes[i] if t in index}:
             df[j] += 1
-    N = len(train_idx)
+    N = len(code_idx)
     idf = (np.log((N + 1) / (df + 1)) + 1.0).astype(np.float32)
     qcsr = to_csr(queries, index, idf)
     ccsr = to_csr(codes, index, idf)
