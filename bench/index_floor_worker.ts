@@ -10,7 +10,7 @@
 
 import { languageById } from "../src/parse/languages.ts";
 import { loadGrammar, parseSource } from "../src/parse/parser.ts";
-import { serveJobs } from "../src/util/worker_pool.ts";
+import { type JobScope, serveJobs } from "../src/util/worker_pool.ts";
 
 /** One file of the floor. */
 export interface FloorJob {
@@ -20,9 +20,13 @@ export interface FloorJob {
   mode: "parse" | "queries";
 }
 
+// `bench/index_memory.ts` logs each worker's heap; a Web Worker gets the hook from the bench,
+// a `node:worker_threads` worker (`--young`) only this way.
+if (Deno.env.get("CODECTX_MEM_LOG")) await import("./index_memory_hook.ts");
+
 const decoder = new TextDecoder();
 
-serveJobs(self, async (job: FloorJob): Promise<number> => {
+serveJobs(globalThis as unknown as JobScope, async (job: FloorJob): Promise<number> => {
   const text = decoder.decode(job.bytes);
   if (job.mode === "queries") return (await parseSource(job.path, text, job.language)).lines;
   const info = languageById(job.language);

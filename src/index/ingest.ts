@@ -16,6 +16,7 @@ import { languageForPath } from "../parse/languages.ts";
 import type { FileEntry, Store } from "../store/kv.ts";
 import type { WalkEntry } from "../types.ts";
 import { sha256Hex } from "../util/hash.ts";
+import { tuneNativeHeap } from "../util/native_heap.ts";
 import { BlobWriter } from "./blob_writer.ts";
 import type { MemoryBudget } from "./memory.ts";
 import { isLeanLanguage } from "./lean_pool.ts";
@@ -73,6 +74,11 @@ export async function ingest(
   opts: IngestOptions = {},
 ): Promise<Ingested> {
   const workers = files.length > INLINE_LIMIT ? opts.workers : 0;
+  // Blocks of 128 KiB or more (file bytes, messages to and from the workers, the compilers'
+  // zones) get mappings of their own, given back when freed, instead of raising glibc's
+  // threshold and staying in its arenas: glibc's arenas at the peak 81–100 → 56–61 MiB
+  // (bench/README.md, indexing, sixth pass).
+  tuneNativeHeap();
   files = leanFirst(files);
   const pool = createRecyclingParsePool(workers);
   const writer = new BlobWriter(store);

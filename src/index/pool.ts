@@ -5,13 +5,13 @@
  */
 
 import { assetUrl } from "../util/assets.ts";
-import { createWorkerPool } from "../util/worker_pool.ts";
+import { createWorkerPool, wholeBuffers } from "../util/worker_pool.ts";
 import { type EncodedExtraction, extractEncoded } from "./extract.ts";
 import { createLeanPool, isLeanFile } from "./lean_pool.ts";
 
 /** Parses files in parallel; `close()` ends the workers and parse processes. */
 export interface ParsePool {
-  /** Extracts one file from its bytes; the pool does not keep them. */
+  /** Extracts one file from its bytes; they may be moved to a worker (detached here). */
   extract(path: string, bytes: Uint8Array, language: string): Promise<EncodedExtraction>;
   close(): Promise<void>;
 }
@@ -35,6 +35,9 @@ export function createParsePool(size = defaultPoolSize()): ParsePool {
     size,
     name: "parse",
     affinity: (job) => job.language,
+    youngGenerationMiB: parseYoungGenerationMiB(),
+    // A file's bytes move to the worker (no copy left on this thread for its collector).
+    transfer: (job) => wholeBuffers([job.bytes]),
   });
   const here: ParsePool["extract"] = pool
     ? (path, bytes, language) => pool.run({ path, bytes, language })
@@ -106,6 +109,21 @@ export function createRecyclingParsePool(size?: number): RecyclingParsePool {
     },
     close: () => pool.close(),
   };
+}
+
+/**
+ * The young generation of a parse worker, in MiB (undefined: a Web Worker, up to 64 MiB).
+ * `$CODECTX_PARSE_YOUNG_MIB` sets it (0: a Web Worker).
+ */
+export function parseYoungGenerationMiB(): number | undefined {
+  let env = NaN;
+  try {
+    env = Number(Deno.env.get("CODECTX_PARSE_YOUNG_MIB") ?? NaN);
+  } catch {
+    // No permission to read the environment: the default.
+  }
+  if (Number.isFinite(env)) return env > 0 ? env : undefined;
+  return undefined;
 }
 
 /** One worker per core. */

@@ -6,8 +6,14 @@
 
 /// <reference lib="deno.worker" />
 
-import { serveJobs } from "../util/worker_pool.ts";
+import { type JobScope, serveJobs, wholeBuffers } from "../util/worker_pool.ts";
 import { extractEncoded } from "./extract.ts";
 import type { ParseJob } from "./pool.ts";
 
-serveJobs(self, (job: ParseJob) => extractEncoded(job.path, job.bytes, job.language));
+// `globalThis`, not `self`: a `node:worker_threads` worker has no `self`.
+// The encoded parts are moved to the pool, not copied.
+serveJobs(
+  globalThis as unknown as JobScope,
+  (job: ParseJob) => extractEncoded(job.path, job.bytes, job.language),
+  (x) => wholeBuffers(Object.values(x.parts)),
+);
