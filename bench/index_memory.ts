@@ -188,7 +188,8 @@ if (values.strace) {
     ...cmd,
   ];
 }
-const env: Record<string, string> = { CODECTX_MEM_LOG: log };
+// The hook's one-line worker modules are temporary files: in the work folder, removed with it.
+const env: Record<string, string> = { CODECTX_MEM_LOG: log, TMPDIR: work };
 for (const kv of values.env ?? []) {
   const eq = kv.indexOf("=");
   env[kv.slice(0, eq)] = kv.slice(eq + 1);
