@@ -68,7 +68,7 @@ if [ -z "$reuse" ]; then
 read -r _ wall user sys kb <<<"$(index)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 inproc=$(grep -o '"elapsed_ms": [0-9.]*' "$work/report.json" | cut -d' ' -f2)
-echo "cold index: wall ${wall} s, CPU $(echo "$user + $sys" | bc) s, peak RSS $((kb / 1024)) MiB (max-memory ${maxmem}); the indexing run ${inproc} ms of it, then $(echo "scale=1; $wall - $inproc / 1000" | bc) s of builds after the commit (symbols.bin, then chunks.bin beside lexical.bin in a worker)"
+echo "cold index: wall ${wall} s, CPU $(echo "$user + $sys" | bc) s, peak RSS $((kb / 1024)) MiB (max-memory ${maxmem}); the indexing run ${inproc} ms of it, then $(echo "scale=1; $wall - $inproc / 1000" | bc) s of builds after the commit (symbols.bin, then chunks.bin, then lexical.bin in a worker)"
 fi
 read -r _ wall user sys kb <<<"$(index)"
 echo "re-index, nothing changed: wall ${wall} s (in-process $(grep -o '"elapsed_ms": [0-9.]*' "$work/report.json" | cut -d' ' -f2) ms)"

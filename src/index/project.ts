@@ -93,14 +93,14 @@ const FIRST_INDEX_WAIT_MS = 10_000;
  */
 const GENERATION_TTL_MS = 100;
 
-/** Builds that follow the commit of a large generation, beside its symbol and chunk columns. */
+/** Builds that follow the commit of a large generation, after its symbol and chunk columns. */
 const afterCommit = new Set<(project: Project) => Promise<unknown>>();
 
 /**
  * Adds a build to what an indexing run of a large generation (over {@link LARGE_CHUNKS}
- * chunks) does after its commit, while it writes the chunk columns (after the symbol
- * columns): the search floor's `lexical.bin`, built in a worker so that both cores work. The run's report comes
- * when all are done; a build's failure is its own (the next use builds again).
+ * chunks) does after its commit, after the symbol and chunk columns: the search floor's
+ * `lexical.bin` (built in a worker, whose heap ends with it). The run's report comes when all
+ * are done; a build's failure is its own (the next use builds again).
  */
 export function buildAfterCommit(build: (project: Project) => Promise<unknown>): void {
   afterCommit.add(build);
@@ -267,16 +267,15 @@ export class Project {
           }
           collectGarbage();
         }
-        // The other builds run on other threads beside the chunk columns (which stream, one
-        // blob at a time), after the symbol columns: the two largest heaps never at once
-        // (the Linux kernel, all three together: 2.7 GiB).
-        const beside = [...afterCommit].map((build) => build(this).catch(() => {}));
         if (storedChunksKey(this.store.dir) !== key) {
           // Written, not read back (not kept either).
           await loadChunkColumns(this.store, manifest, key, false);
           collectGarbage();
         }
-        await Promise.all(beside);
+        // The other builds (the lexical index, in a worker) come last, one at a time: beside
+        // the chunk columns, the lexical worker's arrays and the chunk columns' end made the
+        // Linux kernel's peak 2,371 MiB (2 GiB budget); after them it costs ~20 s of wall.
+        for (const build of afterCommit) await build(this).catch(() => {});
       }
       return report;
     } catch (err) {
