@@ -304,7 +304,9 @@ try {
         vectorsNote = `${state} (${vectors}/${h.index.vectors_total ?? chunks}, from /health)`;
         break;
       }
-      if (chunks > 0 && vectors >= chunks) {
+      // Counted is not complete while /health says otherwise (the last vectors are sealed
+      // after the count is reached): only a server without the state is judged by its count.
+      if (state === undefined && chunks > 0 && vectors >= chunks) {
         vectorsNote = `complete (${vectors}/${chunks})`;
         break;
       }
