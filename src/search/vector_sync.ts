@@ -27,7 +27,11 @@ import {
 } from "./vector_store.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import { workerEmbedder } from "./worker_embedder.ts";
+import { releaseFreedMemory } from "../util/native_heap.ts";
 import { searchWorkers } from "./search_pool.ts";
+
+/** Chunks embedded by a run past which its end gives freed memory back (a watcher's one-file runs do not). */
+const RELEASE_AFTER_EMBEDDED = 2_000;
 
 /** How far the vectors of the current generation are. */
 export interface VectorProgress {
@@ -518,5 +522,9 @@ export class VectorSync {
     } else if (this.status.embedded > 0 || !run.scannedAll || run.strayBlocks > 0) {
       await collectVectorGarbage(store, choice.id, keep);
     }
+    // Indexing and embedding a whole tree leave their garbage in the heaps (a stdlib server
+    // that indexed and embedded held 400–475 MiB before its first search; one started on the
+    // stored index 365–378): it goes back now, not at the first quiet moment after requests.
+    if (this.status.embedded >= RELEASE_AFTER_EMBEDDED) releaseFreedMemory();
   }
 }
