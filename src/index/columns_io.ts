@@ -6,8 +6,6 @@
  * @module
  */
 
-import { trimNativeHeap } from "../util/native_heap.ts";
-
 /** `length` bytes of `fd` from `at`. */
 export function readAt(fd: Deno.FsFile, at: number, length: number): Uint8Array {
   const out = new Uint8Array(length);
@@ -92,14 +90,4 @@ export function openKeyed<H extends { key: string }>(
     // closed already
   }
   return null;
-}
-
-/**
- * A full collection where the runtime offers one (`--expose-gc`, as `codectx` runs), then
- * the native heap's free pages given back: one build's garbage goes before the next grows
- * the heap again.
- */
-export function collectGarbage(): void {
-  (globalThis as { gc?: () => void }).gc?.();
-  trimNativeHeap();
 }

@@ -24,8 +24,7 @@ import {
   storedColumnsKey,
 } from "./symbols_file.ts";
 import type { ChunkColumns } from "./chunk_columns.ts";
-import { collectGarbage } from "./columns_io.ts";
-import { tuneNativeHeap } from "../util/native_heap.ts";
+import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
 
 /** The index as tools read it: one committed generation, in memory. */
@@ -249,7 +248,7 @@ export class Project {
       unwatch();
       for (const g of gathering) g.written();
       // What the gatherers let go (a vocabulary map of millions of terms) goes before the builds.
-      if (gathering.length) collectGarbage();
+      if (gathering.length) releaseFreedMemory();
       // A large generation's symbol and chunk columns are written now, not by the first
       // query (a small one's are built by the first load in well under a second).
       const manifest = await this.store.readCurrent();
@@ -265,12 +264,12 @@ export class Project {
             built.close();
             this.columns = null;
           }
-          collectGarbage();
+          releaseFreedMemory();
         }
         if (storedChunksKey(this.store.dir) !== key) {
           // Written, not read back (not kept either).
           await loadChunkColumns(this.store, manifest, key, false);
-          collectGarbage();
+          releaseFreedMemory();
         }
         // The other builds (the lexical index, in a worker) come last, one at a time: beside
         // the chunk columns, the lexical worker's arrays and the chunk columns' end made the

@@ -12,7 +12,8 @@
 
 import { FIELD_COUNT } from "../index/terms.ts";
 import type { Bm25Params } from "./lexical.ts";
-import { collectGarbage, grow } from "../index/columns_io.ts";
+import { grow } from "../index/columns_io.ts";
+import { releaseFreedMemory } from "../util/native_heap.ts";
 
 /** Where one file's rows are. */
 export interface TermsFile {
@@ -448,7 +449,7 @@ export class LexicalBuilder {
       spent.vocab = new Uint8Array(0);
     }
     this.counts = null;
-    if (this.size > COLLECT_ABOVE_ROWS) collectGarbage();
+    if (this.size > COLLECT_ABOVE_ROWS) releaseFreedMemory();
     return {
       size: this.size,
       vocab: { keys: () => terms },
@@ -479,7 +480,7 @@ export async function buildFrom(
   const b = counted || new LexicalBuilder(source.files, size, params);
   // Each pass's garbage (every file's decoded terms) goes before the next allocations, in a
   // large build (a small one, a server's after each edit, is not worth a full collection).
-  const collect = size > COLLECT_ABOVE_ROWS ? collectGarbage : () => {};
+  const collect = size > COLLECT_ABOVE_ROWS ? releaseFreedMemory : () => {};
   if (!counted) {
     await source.each((key, t) => b.count(key, t));
     collect();
