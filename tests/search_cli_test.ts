@@ -9,20 +9,6 @@ import assert from "node:assert/strict";
 import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
 
 const FILES: Record<string, string> = {
-  "src/retry.ts": `/** Retries a failed request with an exponential backoff. */
-export async function retryWithBackoff<T>(request: () => Promise<T>, attempts = 3): Promise<T> {
-  let delay = 100;
-  for (let i = 0; ; i++) {
-    try {
-      return await request();
-    } catch (failed) {
-      if (i + 1 >= attempts) throw failed;
-      await new Promise((r) => setTimeout(r, delay));
-      delay *= 2;
-    }
-  }
-}
-`,
   "src/config.ts": `export function parseConfig(text: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of text.split("\\n")) {
