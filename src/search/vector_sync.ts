@@ -11,24 +11,26 @@
 
 import type { IndexProgress } from "../index/indexer.ts";
 import type { Project } from "../index/project.ts";
-import type { Store } from "../store/kv.ts";
 import { errorMessage } from "../errors.ts";
-import type { ChunkDocument, Embedder, ResolvedEmbedder } from "./embedder.ts";
+import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
-import { chunkSymbol, type ChunkTable, chunkTable } from "./table.ts";
-import {
-  collectVectorGarbage,
-  deleteBlocks,
-  readAllBlocks,
-  readBlock,
-  textHash,
-  type VectorBlock,
-  writeBlock,
-} from "./vector_store.ts";
+import { type ChunkTable, chunkTable } from "./table.ts";
+import { collectVectorGarbage, deleteBlocks, textHash } from "./vector_store.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import { workerEmbedder } from "./worker_embedder.ts";
+import {
+  chunkDocument,
+  type Current,
+  type GenerationVectors,
+  keepPrevious,
+  readStored,
+  type Run,
+  writeFile,
+} from "./vector_fill.ts";
 import { releaseFreedMemory } from "../util/native_heap.ts";
 import { searchWorkers } from "./search_pool.ts";
+
+export { chunkDocument, type GenerationVectors } from "./vector_fill.ts";
 
 /** Chunks embedded by a run past which its end gives freed memory back (a watcher's one-file runs do not). */
 const RELEASE_AFTER_EMBEDDED = 2_000;
@@ -51,59 +53,8 @@ export interface VectorProgress {
   error?: string;
 }
 
-/** The vectors of one generation, as search uses them. */
-export interface GenerationVectors {
-  generation: number;
-  choice: ResolvedEmbedder;
-  index: FlatVectorIndex;
-}
-
 /** Texts sent to the worker at once. */
 const BATCH = 64;
-/** Above this many missing files, one pass over all blocks beats one read per file. */
-const SCAN_LIMIT = 64;
-
-/** Renders row `row` of `table` as an embedder sees it. */
-export function chunkDocument(table: ChunkTable, row: number): ChunkDocument {
-  const c = table.chunks[row];
-  const s = chunkSymbol(table, row);
-  return {
-    file: c.file,
-    language: c.language,
-    symbol: c.symbol,
-    kind: c.kind,
-    name: s?.name ?? c.symbol?.split(".").pop() ?? null,
-    parent: s?.parent ?? null,
-    signature: s?.signature ?? "",
-    doc: s?.doc ?? "",
-    text: c.text,
-  };
-}
-
-/** The vectors being built or complete, with what they were built from. */
-type Current = GenerationVectors & { table: ChunkTable; hashes: string[] };
-
-/** What one pass works on. */
-interface Run {
-  store: Store;
-  choice: ResolvedEmbedder;
-  table: ChunkTable;
-  /** The previous generation's vectors of the same embedder, if any. */
-  prev: Current | null;
-  dims: number;
-  index: FlatVectorIndex;
-  /** Text hash of each row's document. */
-  hashes: string[];
-  /** Files (table indexes) whose vectors are not all present yet. */
-  missing: Set<number>;
-  /** Vectors by text hash, for chunks that moved or whose file changed elsewhere. */
-  reuse: Map<string, Float32Array>;
-  /** Rows of the previous generation by text hash (their vectors are read when needed). */
-  prevRows: Map<string, number>;
-  /** Whether every stored block of the embedder was read, and how many had no file here. */
-  scannedAll: boolean;
-  strayBlocks: number;
-}
 
 /** How a project's vectors are made and who hears of their progress. */
 export interface VectorOptions {
@@ -277,8 +228,8 @@ export class VectorSync {
     const run = await this.plan();
     if (!run) return;
     this.rebuilds++;
-    this.keepPrevious(run);
-    await this.readStored(run);
+    keepPrevious(run);
+    await readStored(run, () => this.closed);
     this.status.done = run.index.count;
     this.report(true);
     if (!(await this.embedMissing(run))) return;
@@ -353,70 +304,6 @@ export class VectorSync {
     return dims;
   }
 
-  /** Whole files from the previous generation in memory; every old row is reusable by hash. */
-  private keepPrevious(run: Run): void {
-    const { table, prev, index, hashes, missing, prevRows } = run;
-    const prevStart = new Map(prev?.table.files.map((f) => [f.blob, f.start]) ?? []);
-    table.files.forEach((f, fi) => {
-      const at = prev ? prevStart.get(f.blob) : undefined;
-      if (at === undefined) {
-        missing.add(fi);
-        return;
-      }
-      let complete = true;
-      for (let r = f.start; r < f.end; r++) {
-        const v = prev!.index.get(at + r - f.start);
-        if (v) {
-          index.set(r, v);
-          hashes[r] = prev!.hashes[at + r - f.start];
-        } else complete = false;
-      }
-      if (!complete) missing.add(fi);
-    });
-    if (!prev) return;
-    // Row numbers only: copying every old vector here cost 1 KB per chunk per generation.
-    for (let r = 0; r < prev.hashes.length; r++) {
-      if (prev.index.present[r] && prev.hashes[r]) prevRows.set(prev.hashes[r], r);
-    }
-  }
-
-  /** Blocks in the store: whole files, and rows of other files for reuse by hash. */
-  private async readStored(run: Run): Promise<void> {
-    const { store, choice, table, dims, index, hashes, missing, reuse } = run;
-    const place = (fi: number, block: VectorBlock) => {
-      const f = table.files[fi];
-      if (block.dims !== dims || block.hashes.length !== f.end - f.start) return false;
-      for (let r = f.start; r < f.end; r++) {
-        const i = r - f.start;
-        index.set(r, block.vectors.subarray(i * dims, (i + 1) * dims));
-        hashes[r] = block.hashes[i];
-      }
-      return true;
-    };
-    if (missing.size <= SCAN_LIMIT) {
-      for (const fi of [...missing]) {
-        const block = await readBlock(store, choice.id, table.files[fi].blob);
-        if (block && place(fi, block)) missing.delete(fi);
-      }
-      return;
-    }
-    const byBlob = new Map(table.files.map((f, fi) => [f.blob, fi]));
-    for await (const block of readAllBlocks(store, choice.id)) {
-      if (this.closed) return;
-      const fi = byBlob.get(block.blob);
-      if (fi === undefined) run.strayBlocks++;
-      if (fi !== undefined && missing.has(fi) && place(fi, block)) {
-        missing.delete(fi);
-        continue;
-      }
-      if (block.dims !== dims) continue;
-      block.hashes.forEach((h, i) =>
-        reuse.set(h, block.vectors.subarray(i * dims, (i + 1) * dims))
-      );
-    }
-    run.scannedAll = true;
-  }
-
   /**
    * The rest: reuse by text hash, embed what is new in batches, write each file's block as
    * soon as it is complete. Files are taken one by one and a batch is embedded as soon as
@@ -451,7 +338,7 @@ export class VectorSync {
         left.set(fi, n);
         if (n === 0) done.add(fi);
       });
-      for (const fi of done) await this.writeFile(run, fi);
+      for (const fi of done) await writeFile(run, fi);
       this.status.done = index.count;
       this.status.embedded += todo.length;
       this.report();
@@ -473,7 +360,7 @@ export class VectorSync {
           n++;
         }
       }
-      if (n === 0) await this.writeFile(run, fi);
+      if (n === 0) await writeFile(run, fi);
       else left.set(fi, n);
       // Between files, so that a file's count is set before its rows are embedded.
       if (batch.length >= BATCH && !(await embedBatch())) return false;
@@ -482,20 +369,6 @@ export class VectorSync {
     this.status.done = index.count;
     this.report(true);
     return true;
-  }
-
-  /** Writes the vector block of file `fi` (all its rows are present). */
-  private async writeFile(run: Run, fi: number): Promise<void> {
-    const { store, choice, table, dims, index, hashes } = run;
-    const f = table.files[fi];
-    const vectors = new Float32Array((f.end - f.start) * dims);
-    for (let r = f.start; r < f.end; r++) vectors.set(index.get(r)!, (r - f.start) * dims);
-    await writeBlock(store, choice.id, {
-      blob: f.blob,
-      dims,
-      hashes: hashes.slice(f.start, f.end),
-      vectors,
-    });
   }
 
   /**
