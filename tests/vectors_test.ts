@@ -230,4 +230,15 @@ Deno.test("sealed shortlist under a filter: the accepted rows nearest by code, a
     const scored = [...got.scores.keys()].filter((r) => !Number.isNaN(got.scores[r]));
     assert.deepEqual(scored, [...want].sort((a, b) => a - b), `keep 1 in ${keep}`);
   }
+  // The same filters as row masks, each kept loaded until another comes: asked in turns,
+  // every answer is the one of its own mask.
+  const masks = [2, 17, 400].map((keep) =>
+    Uint8Array.from({ length: rows }, (_, r) => r % keep === 0 ? 1 : 0)
+  );
+  for (const at of [0, 0, 1, 2, 1, 0]) {
+    const want = byCode.filter(([, r]) => masks[at][r] === 1).slice(0, 50).map(([, r]) => r);
+    const got = index.nearest(q, 5, masks[at], 50);
+    const scored = [...got.scores.keys()].filter((r) => !Number.isNaN(got.scores[r]));
+    assert.deepEqual(scored, [...want].sort((a, b) => a - b), `mask ${at}`);
+  }
 });
