@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { gatherDuringRun, Project } from "../src/index/project.ts";
+import { Project } from "../src/index/project.ts";
+import { gatherDuringRun } from "../src/index/run_hooks.ts";
 import { decodeTerms } from "../src/index/terms.ts";
 import { buildLexicalIndexFrom, DEFAULT_BM25, type LexicalIndex } from "../src/search/lexical.ts";
 import { LexicalBuilder, TermCounter, type TermsFile } from "../src/search/lexical_build.ts";

@@ -26,6 +26,7 @@ import {
 import type { ChunkColumns } from "./chunk_columns.ts";
 import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
+import { runBuildsAfterCommit, type RunGatherer, startGatherers } from "./run_hooks.ts";
 
 /** The index as tools read it: one committed generation, in memory. */
 export interface LoadedIndex {
@@ -91,45 +92,6 @@ const FIRST_INDEX_WAIT_MS = 10_000;
  * process's commit is seen this much later at most, this process's own at once.
  */
 const GENERATION_TTL_MS = 100;
-
-/** Builds that follow the commit of a large generation, after its symbol and chunk columns. */
-const afterCommit = new Set<(project: Project) => Promise<unknown>>();
-
-/**
- * Adds a build to what an indexing run of a large generation (over {@link LARGE_CHUNKS}
- * chunks) does after its commit, after the symbol and chunk columns: the search floor's
- * `lexical.bin` (built in a worker, whose heap ends with it). The run's report comes when all
- * are done; a build's failure is its own (the next use builds again).
- */
-export function buildAfterCommit(build: (project: Project) => Promise<unknown>): void {
-  afterCommit.add(build);
-}
-
-/**
- * What an indexing run shows a gatherer: each blob it writes (key and encoded parts), that
- * its writes are done (committed, before the builds after the commit), then its end —
- * after those builds, or on failure (what was gathered is dropped).
- */
-export interface RunGatherer {
-  blob(hash: string, parts: Readonly<Record<string, Uint8Array>>): void;
-  written(): void;
-  end(): void;
-}
-
-/** Makers of what a run gathers as it writes (see {@link gatherDuringRun}). */
-const gatherers = new Set<(project: Project, filesToRead: number) => RunGatherer | null>();
-
-/**
- * Adds a gatherer to every indexing run that reads at least the files its maker asks for
- * (`make` is told how many the run will read and returns null to stay out): the run shows
- * it each blob as it writes it, so that a build after the commit ({@link buildAfterCommit})
- * need not read every blob back.
- */
-export function gatherDuringRun(
-  make: (project: Project, filesToRead: number) => RunGatherer | null,
-): void {
-  gatherers.add(make);
-}
 
 /** An open project. */
 export class Project {
@@ -225,10 +187,7 @@ export class Project {
     /** Starts the gatherers once the run knows how many files it reads. */
     const gather = (progress: IndexProgress) => {
       if (progress.phase !== "parse" || progress.filesDone !== 0 || gathering.length) return;
-      for (const make of gatherers) {
-        const g = make(this, progress.filesTotal);
-        if (g) gathering.push(g);
-      }
+      gathering.push(...startGatherers(this, progress.filesTotal));
       if (!gathering.length) return;
       unwatch = this.store.watchBlobs((hash, parts) => {
         for (const g of gathering) g.blob(hash, parts);
@@ -274,7 +233,7 @@ export class Project {
         // The other builds (the lexical index, in a worker) come last, one at a time: beside
         // the chunk columns, the lexical worker's arrays and the chunk columns' end made the
         // Linux kernel's peak 2,371 MiB (2 GiB budget); after them it costs ~20 s of wall.
-        for (const build of afterCommit) await build(this).catch(() => {});
+        await runBuildsAfterCommit(this);
       }
       return report;
     } catch (err) {

@@ -12,7 +12,8 @@
  * @module
  */
 
-import { buildAfterCommit, gatherDuringRun, type Project } from "../index/project.ts";
+import type { Project } from "../index/project.ts";
+import { buildAfterCommit, gatherDuringRun } from "../index/run_hooks.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
