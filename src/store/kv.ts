@@ -17,6 +17,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
+import { keepReserve, releaseReserve, storeWriteError } from "./disk.ts";
 import { formatChange } from "./format.ts";
 import {
   isAlive,
@@ -42,12 +43,6 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
  */
 export const STORE_FORMAT = 8;
-
-/**
- * Bytes kept in a `reserve` file beside the store and given back when a run fails on a
- * full disk, so that removing what the run wrote can itself be written.
- */
-const RESERVE_BYTES = 512 * 1024;
 
 /** One file in a generation's manifest. */
 export interface FileEntry {
@@ -117,7 +112,7 @@ export class Store {
     await Deno.mkdir(dir, { recursive: true });
     const kv = await Deno.openKv(`${dir}/index.kv`);
     const store = new Store(kv, dir);
-    await store.keepReserve();
+    await keepReserve(dir);
     const found = (await kv.get(["format"])).value;
     const hasData = found !== STORE_FORMAT && !(await kv.list({ prefix: [] }).next()).done;
     const change = formatChange(dir, found, hasData, STORE_FORMAT);
@@ -391,30 +386,14 @@ export class Store {
    * fail on the same disk, and the next run cleans up too.
    */
   async discardUncommitted(): Promise<void> {
-    // On a full disk even a delete needs room (the write-ahead log): the reserve gives it.
-    await Deno.remove(this.reservePath).catch(() => {});
+    await releaseReserve(this.dir);
     this.fullScanNext = true;
     try {
       await this.collectGarbage();
     } catch {
       // the next successful run collects the rest
     }
-    await this.keepReserve();
-  }
-
-  private get reservePath(): string {
-    return `${this.dir}/reserve`;
-  }
-
-  /** Keeps {@link RESERVE_BYTES} of the disk for cleaning up after a full disk (best effort). */
-  private async keepReserve(): Promise<void> {
-    try {
-      const info = await Deno.stat(this.reservePath).catch(() => null);
-      if (info?.size === RESERVE_BYTES) return;
-      await Deno.writeFile(this.reservePath, new Uint8Array(RESERVE_BYTES));
-    } catch {
-      await Deno.remove(this.reservePath).catch(() => {});
-    }
+    await keepReserve(this.dir);
   }
 
   /**
@@ -498,22 +477,4 @@ export class Store {
       throw storeWriteError(err, this.dir);
     }
   }
-}
-
-/** A write failure of the store as the user should read it. */
-export function storeWriteError(err: unknown, dir: string): Error {
-  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
-  if (/disk is full|no space left|ENOSPC|SQLITE_FULL|quota/i.test(text)) {
-    return new CodectxError(
-      "unavailable",
-      `disk full: free space under ${dir} and index again (the last complete index is still served)`,
-    );
-  }
-  if (/read-?only|EROFS|EACCES|permission denied/i.test(text)) {
-    return new CodectxError(
-      "unavailable",
-      `the index folder ${dir} is not writable: make it writable (or pass --index-dir) and index again`,
-    );
-  }
-  return err instanceof Error ? err : new Error(text);
 }
