@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { rankNames } from "../src/search/name_index.ts";
-import { SymbolColumns } from "../src/index/symbol_columns.ts";
+import { columnsOf } from "../src/index/symbol_columns_builder.ts";
 import { fuzzyMatch } from "../src/search/fuzzy.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { withExecutor } from "./helpers.ts";
@@ -81,7 +81,7 @@ function symbol(name: string, i: number): SymbolRecord {
 Deno.test("rankNames finds what a scan of every symbol finds, and the best `need` of it", () => {
   const symbols = names(3000).map(symbol);
   // One entry per symbol keeps the list order (its files are not contiguous).
-  const columns = SymbolColumns.fromFiles(symbols.map((s) => [s.file, [s]]));
+  const columns = columnsOf(symbols.map((s) => [s.file, [s]]));
   const queries = [
     "init",
     "Init",

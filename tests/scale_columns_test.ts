@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { ColumnsBuilder, SymbolColumns } from "../src/index/symbol_columns.ts";
+import { SymbolColumns } from "../src/index/symbol_columns.ts";
+import { ColumnsBuilder, columnsOf } from "../src/index/symbol_columns_builder.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { ChunkColumns, ChunkColumnsWriter } from "../src/index/chunk_columns.ts";
@@ -42,7 +43,7 @@ Deno.test("columns make the records they were built from, written and read back"
     ["empty.py", []],
     ["b/c.py", [sym("b/c.py", "gamma", 3, { signature: "" }), sym("b/c.py", "Alpha", 4)]],
   ];
-  const built = SymbolColumns.fromFiles(files);
+  const built = columnsOf(files);
   const want = files.flatMap(([, l]) => l);
   assert.deepEqual(built.allRecords(), want);
   const dir = await Deno.makeTempDir();
