@@ -109,6 +109,22 @@ Deno.test("float32 index is never sealed", async () => {
   assert.equal(await index.seal(), false);
 });
 
+Deno.test("topK: the k best of a full sort by score, then the lower row (ties, ±0, ±Infinity)", () => {
+  const rnd = rng(13);
+  const special = [0, -0, Infinity, -Infinity, 0.5];
+  for (const n of [0, 1, 2, 9, 300, 2000]) {
+    const scores = Array.from(
+      { length: n },
+      (_, i) => i % 13 === 5 ? special[i % 5] : Math.round(rnd() * 16) / 8 - 1,
+    );
+    const sorted = scores.map((score, row) => ({ row, score }))
+      .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.row - b.row));
+    for (const k of [1, 3, 64, 5000]) {
+      assert.deepEqual(topK(n, k, (i) => scores[i]), sorted.slice(0, k), `n ${n}, k ${k}`);
+    }
+  }
+});
+
 Deno.test("topKOf: the same rows and order as topK over the array (ties, NaN, a filter)", () => {
   const rnd = rng(5);
   for (const n of [0, 1, 7, 300, 2000]) {

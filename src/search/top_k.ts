@@ -52,7 +52,12 @@ class Best {
     }
     rows[0] = row;
     vals[0] = s;
-    for (let i = 0;;) {
+    this.siftDown(0);
+  }
+
+  /** Moves the entry at `i` down until neither child is worse. */
+  private siftDown(i: number): void {
+    for (;;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;
@@ -64,11 +69,21 @@ class Best {
     }
   }
 
-  /** Best first. */
+  /**
+   * Best first (score, then the lower row), taken out of the heap worst first: the heap is
+   * empty after. Sorting the rows with a comparator instead cost ~4 % of a search worker.
+   */
   hits(): Hit[] {
+    const { rows, vals } = this;
     const out: Hit[] = [];
-    for (let i = 0; i < this.size; i++) out.push({ row: this.rows[i], score: this.vals[i] });
-    return out.sort((a, b) => b.score - a.score || a.row - b.row);
+    while (this.size > 0) {
+      out.push({ row: rows[0], score: vals[0] });
+      const last = --this.size;
+      rows[0] = rows[last];
+      vals[0] = vals[last];
+      this.siftDown(0);
+    }
+    return out.reverse();
   }
 
   private less(a: number, b: number): boolean {
