@@ -61,7 +61,24 @@ export class SymbolColumns {
   private readonly keyed = new Map<string, KeyBuckets>();
   private fileIds: Map<string, number> | null = null;
 
-  /** Columns as `ColumnsBuilder` (`symbol_columns_builder.ts`) or {@link SymbolColumns.readFile} make them. */
+  /** Per symbol: string ids (`parent`: NONE at top level), positions, its file. */
+  readonly name: Uint32Array;
+  readonly qual: Uint32Array;
+  readonly parent: Uint32Array;
+  readonly kind: Uint32Array;
+  readonly lang: Uint32Array;
+  readonly file: Uint32Array;
+  readonly line: Uint32Array;
+  readonly startLine: Uint32Array;
+  readonly endLine: Uint32Array;
+  /** Signature then doc, UTF-8: `[textStart[i], textStart[i] + sigLen[i])`, then to `textStart[i+1]`. */
+  private readonly sigLen: Uint32Array;
+
+  /**
+   * Columns as `ColumnsBuilder` (`symbol_columns_builder.ts`) or {@link SymbolColumns.readFile}
+   * make them; `cols` are the ten per-symbol columns, from `name` to `sigLen` in the order
+   * declared above.
+   */
   constructor(
     /** The file paths, in manifest order (files without symbols included). */
     readonly files: readonly string[],
@@ -70,21 +87,23 @@ export class SymbolColumns {
     /** The string table: string `id` is `pool[poolStart[id] .. poolStart[id + 1])`. */
     readonly pool: string,
     readonly poolStart: Uint32Array,
-    /** Per symbol: string ids (`parent`: NONE at top level), positions, its file. */
-    readonly name: Uint32Array,
-    readonly qual: Uint32Array,
-    readonly parent: Uint32Array,
-    readonly kind: Uint32Array,
-    readonly lang: Uint32Array,
-    readonly file: Uint32Array,
-    readonly line: Uint32Array,
-    readonly startLine: Uint32Array,
-    readonly endLine: Uint32Array,
-    /** Signature then doc, UTF-8: `[textStart[i], textStart[i] + sigLen[i])`, then to `textStart[i+1]`. */
-    private readonly sigLen: Uint32Array,
+    private readonly cols: readonly Uint32Array[],
     private readonly textStart: Float64Array,
     private readonly text: TextBytes,
-  ) {}
+  ) {
+    [
+      this.name,
+      this.qual,
+      this.parent,
+      this.kind,
+      this.lang,
+      this.file,
+      this.line,
+      this.startLine,
+      this.endLine,
+      this.sigLen,
+    ] = cols;
+  }
 
   /** How many symbols. */
   get count(): number {
@@ -275,20 +294,7 @@ export class SymbolColumns {
     const pool = encoder.encode(this.pool);
     const paths = encoder.encode(this.files.join("\n"));
     const sizes = new Uint32Array([head.length, pool.length, paths.length, 0]);
-    const cols = [
-      this.poolStart,
-      this.fileStart,
-      this.name,
-      this.qual,
-      this.parent,
-      this.kind,
-      this.lang,
-      this.file,
-      this.line,
-      this.startLine,
-      this.endLine,
-      this.sigLen,
-    ];
+    const cols = [this.poolStart, this.fileStart, ...this.cols];
     const out: Uint8Array[] = [
       new Uint8Array(sizes.buffer),
       head,
@@ -341,25 +347,7 @@ export class SymbolColumns {
         read: (start, end) => readAt(fd, textAt + start, end - start),
         close: () => fd.close(),
       };
-      const [name, qual, parent, kind, lang, fileCol, line, startLine, endLine, sigLen] = cols;
-      return new SymbolColumns(
-        files,
-        fileStart,
-        pool,
-        poolStart,
-        name,
-        qual,
-        parent,
-        kind,
-        lang,
-        fileCol,
-        line,
-        startLine,
-        endLine,
-        sigLen,
-        textStart,
-        text,
-      );
+      return new SymbolColumns(files, fileStart, pool, poolStart, cols, textStart, text);
     } catch {
       file.close();
       return null;

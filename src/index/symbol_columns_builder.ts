@@ -101,31 +101,15 @@ export class ColumnsBuilder {
     const exact = <T extends Uint8Array | Uint32Array | Float64Array>(a: T, length: number) =>
       a.length === length ? a : a.slice(0, length) as T;
     const text = exact(this.text, this.textLen);
-    const [name, qual, parent, kind, lang, file, line, startLine, endLine, sigLen] = this.cols.map(
-      (c) => exact(c, n),
-    );
+    const cols = this.cols.map((c) => exact(c, n));
     const textStart = exact(this.textStart, n + 1);
     const fileStart = Uint32Array.from(this.fileStart);
     const files = this.files;
     this.ids.clear();
-    return new SymbolColumns(
-      files,
-      fileStart,
-      pool,
-      poolStart,
-      name,
-      qual,
-      parent,
-      kind,
-      lang,
-      file,
-      line,
-      startLine,
-      endLine,
-      sigLen,
-      textStart,
-      { read: (start: number, end: number) => text.subarray(start, end), close: () => {} },
-    );
+    return new SymbolColumns(files, fileStart, pool, poolStart, cols, textStart, {
+      read: (start: number, end: number) => text.subarray(start, end),
+      close: () => {},
+    });
   }
 
   /** Puts the files (their symbols and texts) in `order`. */
