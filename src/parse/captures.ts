@@ -5,8 +5,8 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
 import type { ReferenceKind } from "../types.ts";
+import { CAPTURE_INTS } from "./matches.ts";
 
 /** What a reference/import/local capture means. */
 export type RefRole =
@@ -108,122 +108,172 @@ export function refRoleOf(name: string): RefRole | undefined {
   return undefined;
 }
 
-/** The captures of one match, by role (the first of each role, as the engine reads them). */
+/**
+ * The captures of one match, by role (the first of each role, as the engine reads them):
+ * each the capture's offset in `FileMatches.data`, -1 when the match has none.
+ */
 export interface MatchCaptures {
-  ref: Node | null;
+  ref: number;
   refKind: ReferenceKind | "ignore";
-  receiver: Node | null;
+  receiver: number;
   /** The last token of a receiver spread over sibling tokens (`@reference.receiver.tail`). */
-  receiverTail: Node | null;
+  receiverTail: number;
   self: boolean;
   typed: boolean;
-  module: Node | null;
-  name: Node | null;
-  alias: Node | null;
-  importKind: Node | null;
-  default: Node | null;
+  module: number;
+  name: number;
+  alias: number;
+  importKind: number;
+  default: number;
   wildcard: boolean;
-  scope: Node | null;
-  local: Node | null;
-  type: Node | null;
+  scope: number;
+  local: number;
+  type: number;
   /** A name bound outside its scope (Python `global x`, `nonlocal x`). */
-  outer: Node | null;
+  outer: number;
   /** The expression a local is bound to (`x := newThing()`): its type is that value's. */
-  value: Node | null;
+  value: number;
   /** The sequence a local takes the elements of (`for _, x := range xs`). */
-  element: Node | null;
+  element: number;
   /** The object a destructured local is a property of (`const { a } = obj`: `obj.a`). */
-  destructured: Node | null;
+  destructured: number;
   /** The function a callback is passed to, when the local is the callback's parameter. */
-  callee: Node | null;
+  callee: number;
   /**
    * The function whose parameter the local is, when the function's type comes from where it
    * stands (returned as a declared function type, assigned to a typed name, a property of a
    * typed object literal): the parameter's type is that function type's.
    */
-  contextual: Node | null;
+  contextual: number;
   /** A function's parameter that is a callback, and that callback's parameter (typed). */
-  declArgument: Node | null;
-  declParameter: Node | null;
+  declArgument: number;
+  declParameter: number;
   /** A field, property, variable or function whose type is declared, and that type. */
-  declName: Node | null;
-  declType: Node | null;
+  declName: number;
+  declType: number;
   /** …or the expression it is assigned (`self.x = Foo()`). */
-  declValue: Node | null;
+  declValue: number;
   /**
    * The name of a member of an object literal: the literal's type comes from where it
    * stands (`const o: T = {…}`, `return {…}` from a function returning T), and the member
    * stands for T's member of that name.
    */
-  declLiteral: Node | null;
+  declLiteral: number;
   /**
    * A value whose type comes from where it stands: `@declared.type` (`const o: T = v`,
    * `return v` from a function returning T, `v as T`), the member `@declared.member` of the
    * object literal `@declared.holder` (`{ key: v }`), argument of `@declared.callee`
    * (`f({…})`), or the same as `@declared.holder`'s (`(v)`).
    */
-  declContext: Node | null;
-  declHolder: Node | null;
-  declMember: Node | null;
-  declCallee: Node | null;
+  declContext: number;
+  declHolder: number;
+  declMember: number;
+  declCallee: number;
   /** A type parameter of a class, interface or type alias (`T` of `Box<T>`). */
-  declGeneric: Node | null;
+  declGeneric: number;
   /** A base a class or interface names with type arguments, and those arguments. */
-  declBase: Node | null;
-  declArguments: Node | null;
-  package: Node | null;
+  declBase: number;
+  declArguments: number;
+  package: number;
 }
 
-/** Names the captures of one match by their role. */
-export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>): MatchCaptures {
-  const c: MatchCaptures = {
-    ref: null,
+/** A {@link MatchCaptures} with nothing read (reused match after match). */
+export function emptyCaptures(): MatchCaptures {
+  return {
+    ref: -1,
     refKind: "read",
-    receiver: null,
-    receiverTail: null,
+    receiver: -1,
+    receiverTail: -1,
     self: false,
     typed: false,
-    module: null,
-    name: null,
-    alias: null,
-    importKind: null,
-    default: null,
+    module: -1,
+    name: -1,
+    alias: -1,
+    importKind: -1,
+    default: -1,
     wildcard: false,
-    scope: null,
-    local: null,
-    type: null,
-    outer: null,
-    value: null,
-    element: null,
-    destructured: null,
-    callee: null,
-    contextual: null,
-    declArgument: null,
-    declParameter: null,
-    declName: null,
-    declType: null,
-    declValue: null,
-    declLiteral: null,
-    declContext: null,
-    declHolder: null,
-    declMember: null,
-    declCallee: null,
-    declGeneric: null,
-    declBase: null,
-    declArguments: null,
-    package: null,
+    scope: -1,
+    local: -1,
+    type: -1,
+    outer: -1,
+    value: -1,
+    element: -1,
+    destructured: -1,
+    callee: -1,
+    contextual: -1,
+    declArgument: -1,
+    declParameter: -1,
+    declName: -1,
+    declType: -1,
+    declValue: -1,
+    declLiteral: -1,
+    declContext: -1,
+    declHolder: -1,
+    declMember: -1,
+    declCallee: -1,
+    declGeneric: -1,
+    declBase: -1,
+    declArguments: -1,
+    package: -1,
   };
-  for (const capture of match.captures) {
-    const role = roles.get(capture.name);
+}
+
+/**
+ * Names the captures of the match at `at` in `data` by their role, into `c` (every field
+ * set: `c` is reused from match to match).
+ */
+export function readMatch(
+  data: Int32Array,
+  at: number,
+  roleAt: readonly (RefRole | undefined)[],
+  c: MatchCaptures,
+): MatchCaptures {
+  c.ref = -1;
+  c.refKind = "read";
+  c.receiver = -1;
+  c.receiverTail = -1;
+  c.self = false;
+  c.typed = false;
+  c.module = -1;
+  c.name = -1;
+  c.alias = -1;
+  c.importKind = -1;
+  c.default = -1;
+  c.wildcard = false;
+  c.scope = -1;
+  c.local = -1;
+  c.type = -1;
+  c.outer = -1;
+  c.value = -1;
+  c.element = -1;
+  c.destructured = -1;
+  c.callee = -1;
+  c.contextual = -1;
+  c.declArgument = -1;
+  c.declParameter = -1;
+  c.declName = -1;
+  c.declType = -1;
+  c.declValue = -1;
+  c.declLiteral = -1;
+  c.declContext = -1;
+  c.declHolder = -1;
+  c.declMember = -1;
+  c.declCallee = -1;
+  c.declGeneric = -1;
+  c.declBase = -1;
+  c.declArguments = -1;
+  c.package = -1;
+  const last = at + 2 + data[at + 1] * CAPTURE_INTS;
+  for (let node = at + 2; node < last; node += CAPTURE_INTS) {
+    const role = roleAt[data[node]];
     if (!role) continue;
-    const node = capture.node;
     switch (role.role) {
       case "reference":
         c.ref = node;
         c.refKind = role.kind;
         break;
       case "receiver":
-        c.receiver ??= node;
+        if (c.receiver < 0) c.receiver = node;
         break;
       case "receiver.self":
         c.receiver = node;
@@ -234,94 +284,94 @@ export function readMatch(match: QueryMatch, roles: ReadonlyMap<string, RefRole>
         c.typed = true;
         break;
       case "receiver.tail":
-        c.receiverTail ??= node;
+        if (c.receiverTail < 0) c.receiverTail = node;
         break;
       case "import.module":
-        c.module ??= node;
+        if (c.module < 0) c.module = node;
         break;
       case "import.name":
-        c.name ??= node;
+        if (c.name < 0) c.name = node;
         break;
       case "import.alias":
-        c.alias ??= node;
+        if (c.alias < 0) c.alias = node;
         break;
       case "import.kind":
-        c.importKind ??= node;
+        if (c.importKind < 0) c.importKind = node;
         break;
       case "import.default":
-        c.default ??= node;
+        if (c.default < 0) c.default = node;
         break;
       case "import.wildcard":
         c.wildcard = true;
         break;
       case "local.scope":
-        c.scope ??= node;
+        if (c.scope < 0) c.scope = node;
         break;
       case "local.definition":
-        c.local ??= node;
+        if (c.local < 0) c.local = node;
         break;
       case "local.type":
-        c.type ??= node;
+        if (c.type < 0) c.type = node;
         break;
       case "local.outer":
-        c.outer ??= node;
+        if (c.outer < 0) c.outer = node;
         break;
       case "local.value":
-        c.value ??= node;
+        if (c.value < 0) c.value = node;
         break;
       case "local.element":
-        c.element ??= node;
+        if (c.element < 0) c.element = node;
         break;
       case "local.destructured":
-        c.destructured ??= node;
+        if (c.destructured < 0) c.destructured = node;
         break;
       case "local.callee":
-        c.callee ??= node;
+        if (c.callee < 0) c.callee = node;
         break;
       case "local.contextual":
-        c.contextual ??= node;
+        if (c.contextual < 0) c.contextual = node;
         break;
       case "declared.literal":
-        c.declLiteral ??= node;
+        if (c.declLiteral < 0) c.declLiteral = node;
         break;
       case "declared.context":
-        c.declContext ??= node;
+        if (c.declContext < 0) c.declContext = node;
         break;
       case "declared.holder":
-        c.declHolder ??= node;
+        if (c.declHolder < 0) c.declHolder = node;
         break;
       case "declared.member":
-        c.declMember ??= node;
+        if (c.declMember < 0) c.declMember = node;
         break;
       case "declared.callee":
-        c.declCallee ??= node;
+        if (c.declCallee < 0) c.declCallee = node;
         break;
       case "declared.generic":
-        c.declGeneric ??= node;
+        if (c.declGeneric < 0) c.declGeneric = node;
         break;
       case "declared.base":
-        c.declBase ??= node;
+        if (c.declBase < 0) c.declBase = node;
         break;
       case "declared.arguments":
-        c.declArguments ??= node;
+        if (c.declArguments < 0) c.declArguments = node;
         break;
       case "declared.argument":
-        c.declArgument ??= node;
+        if (c.declArgument < 0) c.declArgument = node;
         break;
       case "declared.parameter":
-        c.declParameter ??= node;
+        if (c.declParameter < 0) c.declParameter = node;
         break;
       case "declared.name":
-        c.declName ??= node;
+        if (c.declName < 0) c.declName = node;
         break;
       case "declared.type":
-        c.declType ??= node;
+        if (c.declType < 0) c.declType = node;
         break;
       case "declared.value":
-        c.declValue ??= node;
+        if (c.declValue < 0) c.declValue = node;
         break;
       case "package":
-        c.package ??= node;
+        if (c.package < 0) c.package = node;
         break;
     }
   }

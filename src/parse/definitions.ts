@@ -6,10 +6,11 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
+import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { commentAbove, docstring, lastRow } from "./doc_comments.ts";
 import type { Loaded } from "./grammars.ts";
+import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
 
 /** A definition or scope found by the query, before it becomes a symbol. */
 interface Found {
@@ -58,13 +59,13 @@ export interface Definitions {
  * const g = await loadGrammar("python");
  * const source = "class A:\n    def f(self): ...\n";
  * const tree = g.parser.parse(source)!;
- * definitionsOf(g, g.query.matches(tree.rootNode), "python", "a.py", source).symbols
+ * definitionsOf(g, FileMatches.of(g.query, tree, source), "python", "a.py", source).symbols
  *   .map((s) => s.qualifiedName); // ["A", "A.f"]
  * ```
  */
 export function definitionsOf(
   g: Loaded,
-  matches: readonly QueryMatch[],
+  matches: FileMatches,
   language: string,
   file: string,
   source: string,
@@ -76,59 +77,64 @@ export function definitionsOf(
 }
 
 /**
- * Run the one query and keep one record per name node: when several patterns capture
+ * Read the matches and keep one record per name node: when several patterns capture
  * the same name (`const f = () => …` is a function and a constant), the pattern that
- * comes first in the query file wins, so query files list specific patterns first.
+ * comes first in the query file wins, so query files list specific patterns first. Nodes
+ * are made only for the matches of a definition, scope or local region.
  */
-function collect(g: Loaded, matches: readonly QueryMatch[]): Found[] {
+function collect(g: Loaded, matches: FileMatches): Found[] {
   const byName = new Map<number, Found>();
   const scopes = new Map<number, Found>();
-  for (const match of matches) {
-    let node: Node | null = null;
+  const data = matches.data;
+  for (let at = 0; at < data.length; at += 2 + data[at + 1] * CAPTURE_INTS) {
+    const pattern = data[at];
+    if (pattern < 0) continue;
+    let node = -1;
     let kind: SymbolKind | null = null;
-    let nameNode: Node | null = null;
-    let body: Node | null = null;
-    let parentNode: Node | null = null;
+    let nameNode = -1;
+    let body = -1;
+    let parentNode = -1;
     let isScope = false;
     let isLocal = false;
-    for (const capture of match.captures) {
-      const role = g.roles.get(capture.name);
-      if (!role) continue;
+    const last = at + 2 + data[at + 1] * CAPTURE_INTS;
+    for (let c = at + 2; c < last; c += CAPTURE_INTS) {
+      const role = g.roleAt[data[c]];
       switch (role.role) {
         case "definition":
-          node = capture.node;
+          node = c;
           kind = role.kind;
           break;
         case "scope":
-          node = capture.node;
+          node = c;
           isScope = true;
           break;
         case "local":
-          node = capture.node;
+          node = c;
           isLocal = true;
           break;
         case "name":
-          nameNode ??= capture.node;
+          if (nameNode < 0) nameNode = c;
           break;
         case "body":
-          body ??= capture.node;
+          if (body < 0) body = c;
           break;
         case "parent":
-          parentNode ??= capture.node;
+          if (parentNode < 0) parentNode = c;
           break;
       }
     }
-    if (!node || (!nameNode && !isLocal)) continue;
+    if (node < 0 || (nameNode < 0 && !isLocal)) continue;
+    const defined = matches.node(node);
     const found: Found = {
-      pattern: match.patternIndex,
-      node,
-      nameNode,
+      pattern,
+      node: defined,
+      nameNode: nameNode < 0 ? null : matches.node(nameNode),
       kind: isScope || isLocal ? null : kind,
       local: isLocal,
-      body,
-      parentNode,
-      start: node.startIndex,
-      end: node.endIndex,
+      body: body < 0 ? null : matches.node(body),
+      parentNode: parentNode < 0 ? null : matches.node(parentNode),
+      start: data[node + 2],
+      end: matches.end(node),
       qualifiedName: "",
       nameText: "",
     };
@@ -137,7 +143,7 @@ function collect(g: Loaded, matches: readonly QueryMatch[]): Found[] {
       if (!seen || found.pattern < seen.pattern) scopes.set(found.start, found);
       continue;
     }
-    const key = nameNode!.startIndex;
+    const key = data[nameNode + 2];
     const seen = byName.get(key);
     if (!seen || found.pattern < seen.pattern) byName.set(key, found);
   }

@@ -6,9 +6,9 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
+import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
-import { type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
+import { emptyCaptures, type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
 import {
   BASE_KEY,
   callbackOwner,
@@ -22,14 +22,19 @@ import {
   slotOf,
 } from "./declared.ts";
 import { type Binding, type Scope, typeName, valueType } from "./local_scopes.ts";
+import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
 
 export interface RawRef {
   start: number;
-  node: Node;
+  /** The name's capture (its offset in `FileMatches.data`), or -1 with `node` set. */
+  at: number;
+  /** The name's node when it comes from elsewhere than a capture (a definition's name). */
+  node: Node | null;
   kind: ReferenceKind | "ignore";
   /** Lower wins; definitions and imported names beat every pattern. */
   rank: number;
-  receiver: Node | null;
+  /** The receiver's capture, or -1. */
+  receiver: number;
   /** The receiver's text when it spans several tokens of a macro's token tree (`self . cmd`). */
   receiverText?: string;
   self: boolean;
@@ -69,8 +74,8 @@ const RANK_IMPORT = -1;
 
 /** Collects every match's reference, import, scope and binding. */
 export function gather(
-  matches: readonly QueryMatch[],
-  roles: ReadonlyMap<string, RefRole>,
+  matches: FileMatches,
+  roleAt: readonly (RefRole | undefined)[],
 ): Gathered {
   const found: Gathered = {
     refs: new Map(),
@@ -87,109 +92,103 @@ export function gather(
   const seenScopes = new Set<number>();
   /** Parameters typed where their function stands: resolved once every context is read. */
   const contextual: [Binding, Node, Node][] = [];
-  for (const match of matches) {
-    const c = readMatch(match, roles);
-    if (c.package) found.package ??= c.package.text;
-    if (c.self && c.receiver && c.receiver.text.length <= 8) found.selfWords.add(c.receiver.text);
-    // A literal assigned (`this.x = null`) says nothing of the type.
-    const literal = c.declValue !== null && c.declValue.namedChildCount === 0 &&
-      !c.declValue.type.includes("identifier");
-    // A callback's parameter (`@declared.parameter`): the function declaring it names it.
-    if (c.declParameter && !c.declName) {
-      const owner = callbackOwner(c.declParameter);
-      if (owner) [c.declName, c.declArgument] = owner;
+  const data = matches.data;
+  const node = (c: number) => c < 0 ? null : matches.node(c);
+  const c = emptyCaptures();
+  for (let at = 0; at < data.length; at += 2 + data[at + 1] * CAPTURE_INTS) {
+    if (data[at] < 0) continue;
+    readMatch(data, at, roleAt, c);
+    if (c.package >= 0) found.package ??= matches.text(c.package);
+    if (c.self && c.receiver >= 0 && matches.end(c.receiver) - data[c.receiver + 2] <= 8) {
+      found.selfWords.add(matches.text(c.receiver));
     }
-    if (c.declName && (c.declType || (c.declValue && !literal))) {
-      found.declared.push({
-        name: c.declName,
-        type: c.declType ? typeName(c.declType.text) : valueType(c.declValue!),
-        assigned: !c.declType,
-        slot: !c.declParameter
-          ? ""
-          : c.declArgument
-          ? slotOf(c.declArgument, c.declParameter)
-          : parameterSlot(c.declParameter),
-      });
+    if (c.declParameter >= 0 || c.declName >= 0 || c.declBase >= 0) {
+      declaredOf(found, c, node);
     }
-    if (c.declContext) {
+    if (c.declContext >= 0) {
       found.contexts.add({
-        node: c.declContext,
-        type: c.declType,
-        holder: c.declHolder,
-        member: c.declMember,
-        callee: c.declCallee,
+        node: matches.node(c.declContext),
+        type: node(c.declType),
+        holder: node(c.declHolder),
+        member: node(c.declMember),
+        callee: node(c.declCallee),
       });
     }
-    if (c.declLiteral && c.declHolder) found.literals.push([c.declLiteral, c.declHolder]);
-    if (c.declGeneric) addGeneric(found.generics, c.declGeneric);
-    if (c.declBase && c.declArguments) {
-      const args = c.declArguments.namedChildren.map((n) => n ? typeName(n.text) : "");
-      found.declared.push({
-        name: c.declBase,
-        type: args.join(","),
-        assigned: false,
-        slot: BASE_KEY,
-      });
+    if (c.declLiteral >= 0 && c.declHolder >= 0) {
+      found.literals.push([matches.node(c.declLiteral), matches.node(c.declHolder)]);
     }
-    if (c.ref) {
-      offer(found.refs, {
-        start: c.ref.startIndex,
-        node: c.ref,
-        kind: c.refKind,
-        rank: match.patternIndex,
-        receiver: c.receiver,
-        ...(c.receiver && c.receiverTail
-          ? { receiverText: tokensText(c.receiver, c.receiverTail) }
-          : {}),
-        self: c.self,
-        typed: c.typed,
-      });
+    if (c.declGeneric >= 0) addGeneric(found.generics, matches.node(c.declGeneric));
+    if (c.ref >= 0) {
+      const start = data[c.ref + 2];
+      const seen = found.refs.get(start);
+      if (!seen || data[at] < seen.rank) {
+        found.refs.set(start, {
+          start,
+          at: c.ref,
+          node: null,
+          kind: c.refKind,
+          rank: data[at],
+          receiver: c.receiver,
+          ...(c.receiver >= 0 && c.receiverTail >= 0
+            ? { receiverText: tokensText(matches.node(c.receiver), matches.node(c.receiverTail)) }
+            : {}),
+          self: c.self,
+          typed: c.typed,
+        });
+      }
     }
-    if (c.module) addImport(found, c.module, c);
-    if (c.scope && !seenScopes.has(c.scope.id)) {
-      seenScopes.add(c.scope.id);
+    if (c.module >= 0) addImport(found, matches, c);
+    if (c.scope >= 0 && !seenScopes.has(data[c.scope + 1])) {
+      seenScopes.add(data[c.scope + 1]);
       found.scopes.push({
-        start: c.scope.startIndex,
-        end: c.scope.endIndex,
-        node: c.scope,
+        start: data[c.scope + 2],
+        end: matches.end(c.scope),
+        node: matches.node(c.scope),
         bindings: new Map(),
       });
     }
-    if (c.outer) {
+    if (c.outer >= 0) {
       const o = c.outer;
-      found.outer.push({ start: o.startIndex, end: o.endIndex, name: o.text, type: null });
+      found.outer.push({
+        start: data[o + 2],
+        end: matches.end(o),
+        name: matches.text(o),
+        type: null,
+      });
     }
-    if (c.local) {
+    if (c.local >= 0) {
       // A match that captures a scope too binds the name in that scope (Go's type switch
       // case: `case T:` makes the switch's `s` a T there).
-      const at = c.scope ?? c.local;
-      if (c.contextual) {
-        const b: Binding = {
-          start: at.startIndex,
-          end: at.endIndex,
-          name: c.local.text,
-          type: null,
-        };
-        contextual.push([b, c.contextual, c.local]);
+      const where = c.scope >= 0 ? c.scope : c.local;
+      const name = matches.text(c.local);
+      if (c.contextual >= 0) {
+        const b: Binding = { start: data[where + 2], end: matches.end(where), name, type: null };
+        contextual.push([b, matches.node(c.contextual), matches.node(c.local)]);
         continue;
       }
       found.bindings.push({
-        start: at.startIndex,
-        end: at.endIndex,
-        name: c.local.text,
-        type: c.type
-          ? localType(c.type)
-          : c.value
-          ? valueType(c.value)
-          : c.destructured
-          ? memberType(c.destructured, c.local.text)
-          : c.callee
-          ? callbackType(c.callee, c.local)
-          : elementType(c.element),
+        start: data[where + 2],
+        end: matches.end(where),
+        name,
+        type: c.type >= 0
+          ? localType(matches.node(c.type))
+          : c.value >= 0
+          ? valueType(matches.node(c.value))
+          : c.destructured >= 0
+          ? memberType(matches.node(c.destructured), name)
+          : c.callee >= 0
+          ? callbackType(matches.node(c.callee), matches.node(c.local))
+          : elementType(node(c.element)),
         // For one name node: a declared type beats an element's or a property's, which
         // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
-        rank: c.type ? 3 : c.destructured || c.element ? 2 : c.value || c.callee ? 1 : 0,
-        ...(c.value ? { valueEnd: c.value.endIndex } : {}),
+        rank: c.type >= 0
+          ? 3
+          : c.destructured >= 0 || c.element >= 0
+          ? 2
+          : c.value >= 0 || c.callee >= 0
+          ? 1
+          : 0,
+        ...(c.value >= 0 ? { valueEnd: matches.end(c.value) } : {}),
       });
     }
   }
@@ -198,6 +197,49 @@ export function gather(
     if (type !== null) found.bindings.push({ ...b, type, rank: 1 });
   }
   return found;
+}
+
+/** One match's declared type (`@declared.*`), and a base's type arguments. */
+function declaredOf(
+  found: Gathered,
+  c: MatchCaptures,
+  node: (c: number) => Node | null,
+): void {
+  const declValue = node(c.declValue);
+  // A literal assigned (`this.x = null`) says nothing of the type.
+  const literal = declValue !== null && declValue.namedChildCount === 0 &&
+    !declValue.type.includes("identifier");
+  const declParameter = node(c.declParameter);
+  let declName = node(c.declName);
+  let declArgument = node(c.declArgument);
+  // A callback's parameter (`@declared.parameter`): the function declaring it names it.
+  if (declParameter && !declName) {
+    const owner = callbackOwner(declParameter);
+    if (owner) [declName, declArgument] = owner;
+  }
+  const declType = node(c.declType);
+  if (declName && (declType || (declValue && !literal))) {
+    found.declared.push({
+      name: declName,
+      type: declType ? typeName(declType.text) : valueType(declValue!),
+      assigned: !declType,
+      slot: !declParameter
+        ? ""
+        : declArgument
+        ? slotOf(declArgument, declParameter)
+        : parameterSlot(declParameter),
+    });
+  }
+  const declArguments = node(c.declArguments);
+  if (c.declBase >= 0 && declArguments) {
+    const args = declArguments.namedChildren.map((n) => n ? typeName(n.text) : "");
+    found.declared.push({
+      name: node(c.declBase)!,
+      type: args.join(","),
+      assigned: false,
+      slot: BASE_KEY,
+    });
+  }
 }
 
 /** Records a type parameter (`T` of `Box<T>`) at its position in its declaration's list. */
@@ -226,49 +268,50 @@ function offer(refs: Map<number, RawRef>, r: RawRef): void {
   if (!seen || r.rank < seen.rank) refs.set(r.start, r);
 }
 
-/** An imported name: a reference of kind `import` that beats every pattern. */
-function importedName(node: Node): RawRef {
+/** An imported name (capture `at`): a reference of kind `import` that beats every pattern. */
+function importedName(matches: FileMatches, at: number): RawRef {
   return {
-    start: node.startIndex,
-    node,
+    start: matches.data[at + 2],
+    at,
+    node: null,
     kind: "import",
     rank: RANK_IMPORT,
-    receiver: null,
+    receiver: -1,
     self: false,
     typed: false,
   };
 }
 
 /** Adds one match's import captures to the record of its module node. */
-function addImport(found: Gathered, moduleNode: Node, c: MatchCaptures): void {
-  const key = moduleNode.startIndex;
+function addImport(found: Gathered, matches: FileMatches, c: MatchCaptures): void {
+  const key = matches.data[c.module + 2];
   let imp = found.imports.get(key);
   if (!imp) {
     imp = {
-      module: unquote(moduleNode.text),
-      line: moduleNode.startPosition.row + 1,
+      module: unquote(matches.text(c.module)),
+      line: matches.data[c.module + 3] + 1,
       kind: "",
       names: [],
       alias: null,
     };
     found.imports.set(key, imp);
   }
-  if (c.importKind) imp.kind = c.importKind.text;
-  if (c.name) {
-    const name = c.name.text;
-    const alias = c.alias ? c.alias.text : null;
+  if (c.importKind >= 0) imp.kind = matches.text(c.importKind);
+  if (c.name >= 0) {
+    const name = matches.text(c.name);
+    const alias = c.alias >= 0 ? matches.text(c.alias) : null;
     if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
       imp.names.push({ name, alias });
     }
     // `default as x`: both name the default export (the alias has its own pattern), as the
     // TypeScript service counts them.
-    offer(found.refs, importedName(c.name));
-  } else if (c.alias) {
-    imp.alias = c.alias.text;
+    offer(found.refs, importedName(matches, c.name));
+  } else if (c.alias >= 0) {
+    imp.alias = matches.text(c.alias);
   }
-  if (c.default && !imp.names.some((n) => n.name === "default")) {
-    imp.names.push({ name: "default", alias: c.default.text });
-    offer(found.refs, importedName(c.default));
+  if (c.default >= 0 && !imp.names.some((n) => n.name === "default")) {
+    imp.names.push({ name: "default", alias: matches.text(c.default) });
+    offer(found.refs, importedName(matches, c.default));
   }
   if (c.wildcard && !imp.names.some((n) => n.name === "*")) {
     imp.names.push({ name: "*", alias: null });

@@ -11,6 +11,7 @@ import type { SymbolKind } from "../types.ts";
 import { assetUrl, packageFileUrl } from "../util/assets.ts";
 import { type GrammarInfo, languageById } from "./languages.ts";
 import { readQuery } from "./query_loader.ts";
+import { treeSitterModule } from "./matches.ts";
 import { type RefRole, refRoleOf } from "./references.ts";
 import { IMPORT_RENAMES, renameImports } from "./wasm_imports.ts";
 
@@ -27,6 +28,9 @@ export interface Loaded {
   readonly roles: Map<string, Role>;
   /** Roles of the reference, import and local-scope captures (see `references.ts`). */
   readonly refRoles: Map<string, RefRole>;
+  /** `roles` and `refRoles` by capture index (as `FileMatches` holds captures). */
+  readonly roleAt: readonly Role[];
+  readonly refRoleAt: readonly (RefRole | undefined)[];
   readonly sets: {
     readonly comment: Set<string>;
     readonly wrapper: Set<string>;
@@ -77,7 +81,7 @@ function roleOf(name: string): Role {
 }
 
 async function load(info: GrammarInfo): Promise<Loaded> {
-  initPromise ??= Parser.init();
+  initPromise ??= Parser.init(treeSitterModule);
   await initPromise;
   const wasmUrl = packageFileUrl(`tree-sitter-wasms/out/${info.wasm}`);
   const bytes = renameImports(await Deno.readFile(wasmUrl), IMPORT_RENAMES);
@@ -103,6 +107,8 @@ async function load(info: GrammarInfo): Promise<Loaded> {
     query,
     roles,
     refRoles,
+    roleAt: query.captureNames.map((name) => roles.get(name)!),
+    refRoleAt: query.captureNames.map((name) => refRoles.get(name)),
     sets: {
       comment: new Set(info.commentTypes),
       wrapper: new Set(info.wrapperTypes),

@@ -47,6 +47,7 @@ import {
   LANGUAGES,
   looksLikeCpp,
 } from "./languages.ts";
+import { FileMatches } from "./matches.ts";
 import { collectReferences } from "./references.ts";
 import { scanText } from "./text.ts";
 
@@ -152,10 +153,10 @@ function parseWith(
   try {
     const root = tree.rootNode;
     const syntaxErrors = root.hasError ? countErrors(root) : 0;
-    const matches = g.query.matches(root);
+    const matches = FileMatches.of(g.query, tree, source);
     const { symbols, names } = definitionsOf(g, matches, languageId, file, source);
     if (g.refRoles.size === 0) return { language: languageId, symbols, lines, syntaxErrors };
-    const refs = collectReferences(matches, g.refRoles, names, symbols);
+    const refs = collectReferences(matches, g.refRoleAt, names, symbols);
     return { language: languageId, symbols, lines, syntaxErrors, ...refs };
   } finally {
     tree.delete();

@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { Node, QueryMatch } from "npm:web-tree-sitter@0.25.10";
+import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceRecord, SymbolRecord } from "../types.ts";
 import type { RefRole } from "./captures.ts";
 import { declaredTypes, LITERAL_KEY, selfHeaded } from "./declared.ts";
@@ -27,6 +27,7 @@ import {
   popEnded,
   type Scope,
 } from "./local_scopes.ts";
+import type { FileMatches } from "./matches.ts";
 
 export { type RefRole, refRoleOf } from "./captures.ts";
 
@@ -46,18 +47,18 @@ export interface FileReferences {
  * `definition` whatever else captures them.
  */
 export function collectReferences(
-  matches: readonly QueryMatch[],
-  roles: ReadonlyMap<string, RefRole>,
+  matches: FileMatches,
+  roleAt: readonly (RefRole | undefined)[],
   definitionNames: readonly Node[],
   symbols: readonly SymbolRecord[],
 ): FileReferences {
-  const found = gather(matches, roles);
+  const found = gather(matches, roleAt);
   markDefinitions(found.refs, definitionNames);
   const locals = bindLocals(found.scopes, found.bindings, found.outer);
   literalTypes(found, locals);
   genericTypes(found);
   const scopeAt = enclosingSymbols(symbols);
-  const references = emit(found.refs, found.scopes, locals, symbols, scopeAt, found.selfWords);
+  const references = emit(matches, found, locals, symbols, scopeAt);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
   const types = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
   return {
@@ -134,10 +135,11 @@ function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly No
   for (const node of definitionNames) {
     refs.set(node.startIndex, {
       start: node.startIndex,
+      at: -1,
       node,
       kind: "definition",
       rank: RANK_DEFINITION,
-      receiver: null,
+      receiver: -1,
       self: false,
       typed: false,
     });
@@ -149,13 +151,13 @@ function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly No
  * locally are dropped, receivers classified, and each reference gets its enclosing symbol.
  */
 function emit(
-  refs: ReadonlyMap<number, RawRef>,
-  scopes: readonly Scope[],
+  matches: FileMatches,
+  { refs, scopes, selfWords }: Gathered,
   locals: Locals,
   symbols: readonly SymbolRecord[],
   scopeAt: (line: number) => number,
-  selfWords: ReadonlySet<string>,
 ): ReferenceRecord[] {
+  const data = matches.data;
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
   const nested = nestedDefinitions(symbols);
   const out: ReferenceRecord[] = [];
@@ -168,26 +170,26 @@ function emit(
       stack.push(scopes[next++]);
     }
     popEnded(stack, r.start + 1);
-    const name = r.node.text;
+    const name = r.node ? r.node.text : matches.text(r.at);
+    const row = r.node ? r.node.startPosition.row : data[r.at + 3];
     if (r.kind !== "definition" && r.kind !== "import") {
       if (locals.sites.has(r.start)) continue;
-      if (!r.receiver && lookup(stack, name) !== undefined) {
+      if (r.receiver < 0 && lookup(stack, name) !== undefined) {
         // A local bound by a nested definition (`def wrap` in a decorator) is a symbol: kept.
-        if (!nested(name, scopeAt(r.node.startPosition.row + 1))) continue;
+        if (!nested(name, scopeAt(row + 1))) continue;
       }
     }
-    const pos = r.node.startPosition;
-    const line = pos.row + 1;
+    const line = row + 1;
     const rec: ReferenceRecord = {
       name,
       line,
-      column: pos.column + 1,
+      column: (r.node ? r.node.startPosition.column : data[r.at + 4]) + 1,
       kind: r.kind,
       scope: scopeAt(line),
     };
-    if (r.receiver) {
+    if (r.receiver >= 0) {
       const [receiverKind, receiverText] = classifyReceiver(
-        r.receiverText === undefined ? r.receiver : { text: r.receiverText },
+        { text: r.receiverText ?? matches.text(r.receiver) },
         r,
         stack,
         locals.fileTypes,
