@@ -2,6 +2,7 @@
  * Test helpers: temporary projects written from a map of files, and a temporary index home.
  */
 
+import assert from "node:assert/strict";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 
 /** Writes `files` (path → content) under a new temp dir and returns its real path. */
@@ -78,7 +79,17 @@ export async function refLines(ex: Executor, symbol: string, file?: string): Pro
     symbol_name: symbol,
     ...(file ? { file_path: file } : {}),
   });
+  return referenceLines(p);
+}
+
+/** A `find_references` payload as one line per reference: `file:line kind resolution`. */
+export function referenceLines(p: Payload): string[] {
   return (p.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind} ${r.resolution}`);
+}
+
+/** Fails unless every `want` line is among `lines` (the message shows them all). */
+export function has(lines: string[], ...want: string[]): void {
+  for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
 }
 
 /** Path of the repository's cli.ts. */

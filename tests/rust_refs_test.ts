@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import type { Executor } from "../src/tools/executor.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { callTool, has, type Payload, withExecutor } from "./helpers.ts";
 
 /** Indexing budget of these in-process runs (workers: 0 keeps every grammar in this process). */
 
@@ -103,11 +103,6 @@ async function refsOf(ex: Executor, args: Payload): Promise<string[]> {
   return (p.references as Payload[])
     .filter((r) => r.resolution !== "name")
     .map((r) => `${r.file}:${r.line} ${r.kind}`);
-}
-
-/** Fails unless every `want` line is among `lines`. */
-function has(lines: string[], ...want: string[]): void {
-  for (const w of want) assert.ok(lines.includes(w), `${w}\n${lines.join("\n")}`);
 }
 
 function withCrate(
