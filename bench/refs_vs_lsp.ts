@@ -7,7 +7,8 @@
  * and methods, of each call, checked by reading the code) over real crates.
  *
  * Real code is fetched at run time by `bench/sources.ts` (npm tarballs via `npm pack`, Debian
- * packages via `apt-get download` + `dpkg -x`); nothing of it is committed. Per repository,
+ * packages via `apt-get download` + `dpkg -x`); nothing of it is committed. The corpora and
+ * the server that answers for each are in `bench/refs_corpora.ts`. Per repository,
  * symbols (functions, methods, classes, types, top-level constants and variables) are
  * taken from the server's document symbols and sampled with a fixed seed. codectx answers
  * through its tools (`index_project`, `find_references`, `get_call_graph`) on the same tree.
@@ -33,9 +34,10 @@
 
 import { parseArgs } from "node:util";
 import { createExecutor, type Executor } from "../mod.ts";
-import { type AbsSpot, type DocSymbol, LspClient } from "./lsp_client.ts";
-import { deb, debSource, npm } from "./sources.ts";
-import { rng, walkFiles } from "./sample.ts";
+import type { AbsSpot, DocSymbol, LspClient } from "./lsp_client.ts";
+import { deb, debSource } from "./sources.ts";
+import { rng } from "./sample.ts";
+import { CORPORA, type Corpus, EXT, LANGUAGE_ID, server, walk } from "./refs_corpora.ts";
 
 const { values } = parseArgs({
   options: {
@@ -49,185 +51,11 @@ const { values } = parseArgs({
     misses: { type: "string", default: "5" },
   },
 });
-const bin = `${values.oracles}/node_modules/.bin`;
 /** How many missed and extra sites `--verbose` prints per symbol. */
 const MISSES = Number(values.misses);
 
 // ---------------------------------------------------------------------------------------
-// Corpora
-
-interface Corpus {
-  lang: "python" | "go" | "javascript" | "typescript" | "rust";
-  name: string;
-  heldOut: boolean;
-  /** Returns the workspace root (absolute) and environment for the server. */
-  fetch: () => Promise<{ root: string; env?: Record<string, string> }>;
-}
-
-/**
- * Writes a tsconfig that puts every file of `root` in one project (the server's view). For
- * JavaScript, declaration files next to the sources are removed from the unpacked copy: the
- * server would resolve imports to the `.d.ts`, a second declaration codectx does not model.
- */
-async function tsProject(root: string, js = false): Promise<{ root: string }> {
-  if (js) { for (const f of walk(root, /\.d\.[cm]?ts$/)) await Deno.remove(f); }
-  await Deno.writeTextFile(
-    `${root}/tsconfig.json`,
-    JSON.stringify({
-      compilerOptions: {
-        allowJs: true,
-        checkJs: false,
-        noEmit: true,
-        target: "es2022",
-        module: "esnext",
-        moduleResolution: "bundler",
-        skipLibCheck: true,
-        strict: false,
-      },
-      include: ["**/*"],
-      exclude: ["node_modules"],
-    }),
-  );
-  return { root };
-}
-
-/**
- * A Python package from Debian. Its `.pyi` stubs are removed from the unpacked copy: with
- * them the server resolves imports to the stub, a second declaration codectx does not
- * model, and both answers would be about different things.
- */
-const py = (pkg: string) => async () => {
-  const root = `${await deb(pkg)}/usr/lib/python3/dist-packages`;
-  for (const f of walk(root, /\.pyi$/)) await Deno.remove(f);
-  return { root };
-};
-const go = (pkg: string, path: string) => async () => {
-  const x = await deb(pkg);
-  return {
-    root: `${x}/usr/share/gocode/src/${path}`,
-    env: { GOPATH: `${x}/usr/share/gocode`, GO111MODULE: "off", GOFLAGS: "-mod=mod" },
-  };
-};
-
-const CORPORA: Corpus[] = [
-  { lang: "python", name: "attrs", heldOut: false, fetch: py("python3-attr") },
-  { lang: "python", name: "jinja2", heldOut: false, fetch: py("python3-jinja2") },
-  { lang: "python", name: "click", heldOut: true, fetch: py("python3-click") },
-  {
-    lang: "go",
-    name: "go-cmp",
-    heldOut: false,
-    fetch: go("golang-github-google-go-cmp-dev", "github.com/google/go-cmp"),
-  },
-  {
-    lang: "go",
-    name: "cobra",
-    heldOut: false,
-    fetch: go("golang-github-spf13-cobra-dev", "github.com/spf13/cobra"),
-  },
-  {
-    lang: "go",
-    name: "urfave-cli-v2",
-    heldOut: true,
-    fetch: go("golang-github-urfave-cli-v2-dev", "github.com/urfave/cli/v2"),
-  },
-  // JavaScript projects are ES modules: the TypeScript service does not follow CommonJS
-  // `module.exports = f` into `require` callers (tried on express@4: every reference stays in
-  // its own file), so a CommonJS project would measure the oracle, not codectx.
-  {
-    lang: "javascript",
-    name: "moment",
-    heldOut: false,
-    fetch: async () => tsProject(`${await npm("moment@2.30.1")}/src`, true),
-  },
-  {
-    lang: "javascript",
-    name: "d3-array",
-    heldOut: false,
-    fetch: async () => tsProject(`${await npm("d3-array@3.2.4")}/src`, true),
-  },
-  {
-    lang: "javascript",
-    name: "got",
-    heldOut: true,
-    fetch: async () => tsProject(`${await npm("got@14.4.7")}/dist/source`, true),
-  },
-  {
-    lang: "typescript",
-    name: "rxjs",
-    heldOut: false,
-    fetch: async () => tsProject(`${await npm("rxjs@7.8.2")}/src`),
-  },
-  {
-    lang: "typescript",
-    name: "query-core",
-    heldOut: false,
-    fetch: async () => tsProject(`${await npm("@tanstack/query-core@5.62.0")}/src`),
-  },
-  // got is TypeScript upstream but its npm package ships only the build (measured as
-  // JavaScript above): the TypeScript checks never tuned on are tRPC's server and, added
-  // after trpc's misses had been read (so that one check stays unread), Redux Toolkit.
-  {
-    lang: "typescript",
-    name: "trpc-server",
-    heldOut: true,
-    fetch: async () => tsProject(`${await npm("@trpc/server@11.0.0")}/src`),
-  },
-  {
-    lang: "typescript",
-    name: "redux-toolkit",
-    heldOut: true,
-    fetch: async () => tsProject(`${await npm("@reduxjs/toolkit@2.14.0")}/src`),
-  },
-];
-
-const EXT: Record<Corpus["lang"], RegExp> = {
-  python: /\.py$/,
-  go: /\.go$/,
-  javascript: /\.(m|c)?js$/,
-  typescript: /(?<!\.d)\.tsx?$/,
-  rust: /\.rs$/,
-};
-const LANGUAGE_ID: Record<Corpus["lang"], string> = {
-  python: "python",
-  go: "go",
-  javascript: "javascript",
-  typescript: "typescript",
-  rust: "rust",
-};
-
-function server(c: Corpus, root: string, env?: Record<string, string>) {
-  const verbose = values["lsp-log"];
-  if (c.lang === "python") {
-    return LspClient.start({
-      command: [`${bin}/pyright-langserver`, "--stdio"],
-      root,
-      verbose,
-      settings: { python: { analysis: { diagnosticMode: "openFilesOnly" } } },
-    });
-  }
-  if (c.lang === "go") {
-    return LspClient.start({
-      command: ["gopls"],
-      root,
-      verbose,
-      env: { ...Deno.env.toObject(), ...env },
-    });
-  }
-  return LspClient.start({
-    command: [`${bin}/typescript-language-server`, "--stdio"],
-    root,
-    verbose,
-    initializationOptions: { tsserver: { path: `${values.oracles}/node_modules/typescript/lib` } },
-  });
-}
-
-// ---------------------------------------------------------------------------------------
 // Sampling
-
-function walk(dir: string, re: RegExp): string[] {
-  return walkFiles(dir, (d) => d !== "node_modules" && !d.startsWith("."), (f) => re.test(f));
-}
 
 // LSP SymbolKind numbers.
 const CALLABLE = new Set([6, 12]); // method, function
@@ -423,7 +251,7 @@ async function runLsp(c: Corpus): Promise<Tally> {
   const root = await Deno.realPath(rawRoot);
   const files = walk(root, EXT[c.lang]);
   const { ex, indexDir } = await openCodectx(root);
-  const lsp = await server(c, root, env);
+  const lsp = await server(c, root, env, { oracles: values.oracles, verbose: values["lsp-log"] });
   try {
     const { picked, poolSize } = await sample(lsp, c, root, files);
     await lsp.idle(60_000);
