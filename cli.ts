@@ -19,8 +19,9 @@ Commands:
   index    [--force] [--json] [--max-memory MIB]   index the project (incremental), print a summary
   tool     NAME [--args JSON]             run one tool, print its JSON result
                                           tools: ${TOOL_NAMES.join(", ")}
-  search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense] [--threshold X]
-           [--path-prefix DIR] [--language L] [--embedder E] [--no-wait] [--json]
+  search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense|exact|regex] [--threshold X]
+           [--scope code|docs|tests|all] [--include-tests] [--path-prefix DIR]
+           [--language L] [--embedder E] [--no-wait] [--json]
   refs     NAME [--file F] [--limit N] [--json]        references to a symbol
   deps     [FILE] [--json]                              imports of a file, or the whole graph
   calls    NAME [--depth 1-5] [--file F] [--mermaid] [--json]   callers and callees
@@ -101,7 +102,9 @@ export async function main(argv: string[]): Promise<number> {
     return await (await run())(rest);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`codectx: ${err.message}`);
+      // Every usage error ends with where to look next.
+      const hint = err.message.includes("--help") ? "" : `; see codectx ${cmd} --help`;
+      console.error(`codectx: ${err.message}${hint}`);
       return 2;
     }
     console.error(`codectx: ${errorMessage(err)}`);

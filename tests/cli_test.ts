@@ -12,7 +12,7 @@ Deno.test("cli: --help, --version, unknown command and option exit 2", async () 
   assert.equal(cmd.stderr, "codectx: unknown command 'frobnicate'; see codectx --help\n");
   const opt = await runCli(["index", "--bogus"]);
   assert.equal(opt.code, 2);
-  assert.match(opt.stderr, /^codectx: .*'--bogus'.*\n$/);
+  assert.match(opt.stderr, /^codectx: .*'--bogus'; see codectx index --help\n$/);
   const nopath = await runCli(["index", "--path", "/definitely/not/here"]);
   assert.equal(nopath.code, 2);
   assert.equal(nopath.stderr.trim().split("\n").length, 1);
