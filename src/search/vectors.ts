@@ -12,16 +12,8 @@
  * @module
  */
 
-import {
-  type HammingScan,
-  hammingScan,
-  hammingScanAt,
-  type Int8Scan,
-  int8Scan,
-  int8ScanAt,
-  type SimdScan,
-  simdScan,
-} from "./simd_dot.ts";
+import { type Int8Scan, int8Scan, int8ScanAt, type SimdScan, simdScan } from "./simd_dot.ts";
+import { type HammingScan, hammingScan, hammingScanAt } from "./simd_hamming.ts";
 import { type Hit, topKOf } from "./top_k.ts";
 import { encodeSigns, scoreFloat32, scoreInt8, sharedArray, yieldToLoop } from "./vector_math.ts";
 
