@@ -28,6 +28,11 @@ export interface RawMetrics {
   singleComments: number;
 }
 
+/** Counts of a text with no lines yet. */
+function noLines(): RawMetrics {
+  return { loc: 0, lloc: 0, sloc: 0, comments: 0, multi: 0, blank: 0, singleComments: 0 };
+}
+
 const enum Tok {
   Comment,
   String,
@@ -68,15 +73,7 @@ function isSpace(c: number): boolean {
  */
 export function pythonRaw(source: string): RawMetrics {
   const lines = splitLines(source);
-  const out: RawMetrics = {
-    loc: 0,
-    lloc: 0,
-    sloc: 0,
-    comments: 0,
-    multi: 0,
-    blank: 0,
-    singleComments: 0,
-  };
+  const out = noLines();
   // One scanner over the whole text; a group ends at a line end outside brackets,
   // strings and continuations.
   let tokens: Token[] = [];
@@ -293,15 +290,7 @@ export interface Span {
  * ```
  */
 export function genericRaw(source: string, comments: readonly Span[]): RawMetrics {
-  const out: RawMetrics = {
-    loc: 0,
-    lloc: 0,
-    sloc: 0,
-    comments: 0,
-    multi: 0,
-    blank: 0,
-    singleComments: 0,
-  };
+  const out = noLines();
   const spans = [...comments].sort((a, b) => a.start - b.start);
   let s = 0;
   let pos = 0;
