@@ -6,8 +6,8 @@
 
 import assert from "node:assert/strict";
 import { collectAnalyses } from "../src/analysis/quality.ts";
-import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
+import type { Executor } from "../src/tools/executor.ts";
+import { cleanup, makeProject, runCli, tempIndexDir, withExecutor } from "./helpers.ts";
 
 const PROJECT: Record<string, string> = {
   "app/__init__.py": "",
@@ -37,17 +37,9 @@ def run(cmd):
   "logo.png": "\x89PNG\r\n\x1a\n\0\0\0",
 };
 
-async function withProject(fn: (ex: Executor, root: string) => Promise<void>): Promise<void> {
-  const root = await makeProject(PROJECT);
-  const indexDir = await tempIndexDir();
-  // No call limit: these tests check answers, not speed (a loaded machine needs longer).
-  const ex = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
-  try {
-    await fn(ex, root);
-  } finally {
-    ex.close();
-    await cleanup(root, indexDir);
-  }
+/** Runs `fn` on an executor over {@link PROJECT} (`withExecutor`: no call limit). */
+function withProject(fn: (ex: Executor, root: string) => Promise<void>): Promise<void> {
+  return withExecutor(PROJECT, fn);
 }
 
 interface Quality {

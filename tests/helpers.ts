@@ -38,10 +38,11 @@ export async function cleanup(...dirs: string[]): Promise<void> {
 /**
  * Runs `body` against an in-process executor over a new project of `files` (no parse workers,
  * no embedder, no call limit: these tests check answers, not speed), then removes both.
+ * `body` is also given the project's root.
  */
 export async function withExecutor(
   files: Record<string, string>,
-  body: (ex: Executor) => Promise<void>,
+  body: (ex: Executor, root: string) => Promise<void>,
 ): Promise<void> {
   const root = await makeProject(files);
   const indexDir = await tempIndexDir();
@@ -53,7 +54,7 @@ export async function withExecutor(
     timeoutMs: 0,
   });
   try {
-    await body(ex);
+    await body(ex, root);
   } finally {
     await ex.close();
     await cleanup(root, indexDir);
