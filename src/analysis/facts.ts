@@ -30,6 +30,12 @@ export type Value =
   | { kind: "concat"; parts: Value[]; line: number }
   | { kind: "other"; line: number };
 
+/** A number literal's value (`_` separators dropped); text `Number` cannot read is `other`. */
+export function numberValue(text: string, line: number): Value {
+  const v = Number(text.replace(/_/g, ""));
+  return Number.isNaN(v) ? { kind: "other", line } : { kind: "num", value: v, line };
+}
+
 /** A keyword argument (Python) or an options property (`{rejectUnauthorized: false}`). */
 export interface Keyword {
   name: string | null;

@@ -14,6 +14,7 @@ import {
   factCaptures,
   type FileFacts,
   lineOf,
+  numberValue,
   type Value,
 } from "./facts.ts";
 import type { AnalysisGrammar } from "./grammar.ts";
@@ -118,10 +119,8 @@ function valueOf(n: Node, aliases: Map<string, string>): Value {
       return v === null ? { kind: "other", line } : { kind: "str", value: v, bytes: false, line };
     }
     case "int_literal":
-    case "float_literal": {
-      const v = Number(n.text.replace(/_/g, ""));
-      return Number.isNaN(v) ? { kind: "other", line } : { kind: "num", value: v, line };
-    }
+    case "float_literal":
+      return numberValue(n.text, line);
     case "true":
       return { kind: "const", value: "True", line };
     case "false":

@@ -16,6 +16,7 @@ import {
   type ImportFact,
   type Keyword,
   lineOf,
+  numberValue,
   type Value,
 } from "./facts.ts";
 import type { AnalysisGrammar } from "./grammar.ts";
@@ -222,10 +223,8 @@ function valueOf(n: Node, aliases: Map<string, string>, depth = 0): Value {
         ? { kind: "fstr", value: literalText, line }
         : { kind: "str", value: literalText, bytes: false, line };
     }
-    case "number": {
-      const v = Number(n.text.replace(/_/g, ""));
-      return Number.isNaN(v) ? { kind: "other", line } : { kind: "num", value: v, line };
-    }
+    case "number":
+      return numberValue(n.text, line);
     case "true":
       return { kind: "const", value: "True", line };
     case "false":

@@ -18,6 +18,7 @@ import {
   type ImportFact,
   type Keyword,
   lineOf,
+  numberValue,
   type Value,
 } from "./facts.ts";
 import { stringFact } from "./facts_python_strings.ts";
@@ -259,10 +260,8 @@ function valueOf(n: Node, scope: Scope, depth = 0): Value {
       return { kind: "str", value: s.value, bytes: s.bytes, line };
     }
     case "integer":
-    case "float": {
-      const v = Number(n.text.replace(/_/g, "").replace(/^0(?=\d)/, ""));
-      return Number.isNaN(v) ? { kind: "other", line } : { kind: "num", value: v, line };
-    }
+    case "float":
+      return numberValue(n.text.replace(/^0(?=\d)/, ""), line);
     case "true":
       return { kind: "const", value: "True", line };
     case "false":
