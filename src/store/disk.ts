@@ -1,7 +1,8 @@
 /**
- * What a full disk or a read-only index folder means for the store: a few hundred KiB kept
- * in a `reserve` file and given back when a run fails on a full disk (so that removing what
- * it wrote can itself be written), and the sentence the user reads for a refused write.
+ * What a full disk, a read-only index folder or a database another process holds locked
+ * means for the store: a few hundred KiB kept in a `reserve` file and given back when a run
+ * fails on a full disk (so that removing what it wrote can itself be written), and the
+ * sentence the user reads for a refused write.
  *
  * @module
  */
@@ -30,9 +31,22 @@ export async function releaseReserve(dir: string): Promise<void> {
   await Deno.remove(reservePath(dir)).catch(() => {});
 }
 
+const textOf = (err: unknown) => err instanceof Error ? `${err.name} ${err.message}` : String(err);
+
+/** Whether SQLite refused a write because another connection holds the database. */
+export function isLocked(err: unknown): boolean {
+  return /database is locked|SQLITE_BUSY/i.test(textOf(err));
+}
+
 /** A write failure of the store as the user should read it. */
 export function storeWriteError(err: unknown, dir: string): Error {
-  const text = err instanceof Error ? `${err.name} ${err.message}` : String(err);
+  const text = textOf(err);
+  if (isLocked(err)) {
+    return new CodectxError(
+      "busy",
+      `another codectx process kept the index in ${dir} locked; retry in a moment`,
+    );
+  }
   if (/disk is full|no space left|ENOSPC|SQLITE_FULL|quota/i.test(text)) {
     return new CodectxError(
       "unavailable",

@@ -17,7 +17,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
-import { keepReserve, releaseReserve, storeWriteError } from "./disk.ts";
+import { isLocked, keepReserve, releaseReserve, storeWriteError } from "./disk.ts";
 import { formatChange } from "./format.ts";
 import {
   isAlive,
@@ -43,6 +43,9 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
  */
 export const STORE_FORMAT = 8;
+
+/** How often a checked commit is tried while the database is locked (~3 s at most in all). */
+const LOCKED_TRIES = 100;
 
 /** One file in a generation's manifest. */
 export interface FileEntry {
@@ -196,8 +199,8 @@ export class Store {
     const cur = await this.kv.get(["current"]);
     const prev = (cur.value as { generation: number } | null)?.generation ?? null;
     if (prev !== expected) return false;
-    const res = await this.written(
-      this.kv.atomic().check(cur).set(["current"], { generation }).commit(),
+    const res = await this.checkedWrite(() =>
+      this.kv.atomic().check(cur).set(["current"], { generation }).commit()
     );
     return res.ok;
   }
@@ -340,7 +343,7 @@ export class Store {
     const full = dirty.value !== null && dirty.value !== this.dirtyToken;
     const blobs = await this.dropBlobsExcept(used, full || this.fullScanNext);
     if (dirty.value !== null) {
-      await this.written(this.kv.atomic().check(dirty).delete(["dirty"]).commit());
+      await this.checkedWrite(() => this.kv.atomic().check(dirty).delete(["dirty"]).commit());
     }
     this.dirtyMarked = null;
     this.fullScanNext = false;
@@ -404,8 +407,8 @@ export class Store {
   async acquireLease(): Promise<boolean> {
     const cur = await this.kv.get<Lease>(["lease"]);
     if (cur.value && !isMine(cur.value) && isAlive(cur.value)) return false;
-    const res = await this.written(
-      this.kv.atomic().check(cur).set(["lease"], myLease()).commit(),
+    const res = await this.checkedWrite(() =>
+      this.kv.atomic().check(cur).set(["lease"], myLease()).commit()
     );
     return res.ok;
   }
@@ -413,7 +416,7 @@ export class Store {
   async releaseLease(): Promise<void> {
     const cur = await this.kv.get<Lease>(["lease"]);
     if (cur.value && isMine(cur.value)) {
-      await this.written(this.kv.atomic().check(cur).delete(["lease"]).commit());
+      await this.checkedWrite(() => this.kv.atomic().check(cur).delete(["lease"]).commit());
     }
   }
 
@@ -464,6 +467,22 @@ export class Store {
       const res = await this.written(op.commit());
       if (!res.ok) throw new Error("index store write failed; retry the indexing");
     });
+  }
+
+  /**
+   * Runs a commit with a `check` again while SQLite says "database is locked": unlike a plain
+   * write it cannot wait for another process's write and fails at once (a watcher's commit
+   * beside another server's pin). After {@link LOCKED_TRIES} tries it fails with `busy`.
+   */
+  private async checkedWrite<T>(commit: () => Promise<T>): Promise<T> {
+    for (let tries = 1;; tries++) {
+      try {
+        return await commit();
+      } catch (err) {
+        if (!isLocked(err) || tries >= LOCKED_TRIES) throw storeWriteError(err, this.dir);
+        await new Promise((r) => setTimeout(r, 2 + Math.random() * Math.min(tries, 20) * 3));
+      }
+    }
   }
 
   /**
