@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { FlatVectorIndex, normalize, topK, topKOf } from "../src/search/vectors.ts";
-import { topKPositive } from "../src/search/top_k.ts";
+import { topEntries, topKPositive } from "../src/search/top_k.ts";
 import { buildLexicalIndex } from "../src/search/lexical.ts";
 import { fileTerms } from "../src/index/terms.ts";
 import { queryTokens } from "../src/util/tokens.ts";
@@ -119,8 +119,12 @@ Deno.test("topK: the k best of a full sort by score, then the lower row (ties, Â
     );
     const sorted = scores.map((score, row) => ({ row, score }))
       .sort((a, b) => (a.score > b.score ? -1 : a.score < b.score ? 1 : a.row - b.row));
+    // The same scores as a map whose rows come in no order: the same best entries.
+    const order = [...scores.keys()].sort((a, b) => ((a * 7919) % 1009) - ((b * 7919) % 1009));
+    const entries = new Map(order.map((row) => [row, scores[row]]));
     for (const k of [1, 3, 64, 5000]) {
       assert.deepEqual(topK(n, k, (i) => scores[i]), sorted.slice(0, k), `n ${n}, k ${k}`);
+      assert.deepEqual(topEntries(entries, k), sorted.slice(0, k), `entries: n ${n}, k ${k}`);
     }
   }
 });

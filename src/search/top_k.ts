@@ -131,6 +131,24 @@ export function topK(
 }
 
 /**
+ * The `k` best of `scores` (row → score; NaN never enters), best first, ties to the lower
+ * row: the first `k` of the entries sorted by score, then row, without sorting them all.
+ *
+ * @example
+ * ```ts
+ * topEntries(new Map([[4, 0.5], [2, 0.9], [7, 0.5]]), 2); // rows 2, 4
+ * ```
+ */
+export function topEntries(scores: ReadonlyMap<number, number>, k: number): Hit[] {
+  if (k <= 0) return [];
+  const best = new Best(k);
+  for (const [row, s] of scores) {
+    if (!Number.isNaN(s) && best.admits(s, row)) best.add(row, s);
+  }
+  return best.hits();
+}
+
+/**
  * The `k` best rows of a score array among those scoring above `above` (NaN never does),
  * best first, ties to the lower row; `accept` is asked only about rows that would enter.
  * The same answer as {@link topK} over `scores[i]` without a call per row: a lexical
