@@ -179,55 +179,11 @@ export interface MatchCaptures {
 
 /** A {@link MatchCaptures} with nothing read (reused match after match). */
 export function emptyCaptures(): MatchCaptures {
-  return {
-    ref: -1,
-    refKind: "read",
-    receiver: -1,
-    receiverTail: -1,
-    self: false,
-    typed: false,
-    module: -1,
-    name: -1,
-    alias: -1,
-    importKind: -1,
-    default: -1,
-    wildcard: false,
-    scope: -1,
-    local: -1,
-    type: -1,
-    outer: -1,
-    value: -1,
-    element: -1,
-    destructured: -1,
-    callee: -1,
-    contextual: -1,
-    declArgument: -1,
-    declParameter: -1,
-    declName: -1,
-    declType: -1,
-    declValue: -1,
-    declLiteral: -1,
-    declContext: -1,
-    declHolder: -1,
-    declMember: -1,
-    declCallee: -1,
-    declGeneric: -1,
-    declBase: -1,
-    declArguments: -1,
-    package: -1,
-  };
+  return clear({} as MatchCaptures);
 }
 
-/**
- * Names the captures of the match at `at` in `data` by their role, into `c` (every field
- * set: `c` is reused from match to match).
- */
-export function readMatch(
-  data: Int32Array,
-  at: number,
-  roleAt: readonly (RefRole | undefined)[],
-  c: MatchCaptures,
-): MatchCaptures {
+/** Sets every field of `c` to nothing read. */
+function clear(c: MatchCaptures): MatchCaptures {
   c.ref = -1;
   c.refKind = "read";
   c.receiver = -1;
@@ -263,6 +219,20 @@ export function readMatch(
   c.declBase = -1;
   c.declArguments = -1;
   c.package = -1;
+  return c;
+}
+
+/**
+ * Names the captures of the match at `at` in `data` by their role, into `c` (every field
+ * set: `c` is reused from match to match).
+ */
+export function readMatch(
+  data: Int32Array,
+  at: number,
+  roleAt: readonly (RefRole | undefined)[],
+  c: MatchCaptures,
+): MatchCaptures {
+  clear(c);
   const last = at + 2 + data[at + 1] * CAPTURE_INTS;
   for (let node = at + 2; node < last; node += CAPTURE_INTS) {
     const role = roleAt[data[node]];
