@@ -11,6 +11,10 @@ import { loadGrammar } from "../src/parse/grammars.ts";
 import { CAPTURE_INTS, FileMatches } from "../src/parse/matches.ts";
 
 const SOURCES: Record<string, string> = {
+  // Syntax errors: captured nodes that hold an ERROR or a MISSING node.
+  "python, broken": "x = foo.\nclass A(:\n  pass\nfor in y:\n  pass\n",
+  "typescript, broken": "const x = ;\nlet y: = 3;\nfoo.(1);\nclass { m() {} }\n",
+  "go, broken": "package main\nfunc () {}\nfunc f() { x := ; y. }\n",
   // `self.`/`cls.` patterns carry `#match?`, which rejects `c.get` and `p.join`; the
   // non-ASCII text before names puts UTF-16 columns apart from byte columns.
   python: `import os.path as p
@@ -113,16 +117,23 @@ function ourShape(matches: FileMatches): Shape[] {
   return out;
 }
 
-for (const [language, source] of Object.entries(SOURCES)) {
-  Deno.test(`FileMatches holds Query.matches' matches (${language})`, async () => {
+for (const [fixture, source] of Object.entries(SOURCES)) {
+  const language = fixture.split(",")[0];
+  Deno.test(`FileMatches holds Query.matches' matches (${fixture})`, async () => {
     const g = await loadGrammar(language);
     const tree = g.parser.parse(source)!;
     try {
       const ours = FileMatches.of(g.query, tree, source);
       const theirs = g.query.matches(tree.rootNode);
-      assert.ok(theirs.length > 10, `the ${language} fixture has matches`);
+      assert.ok(theirs.length > (fixture.endsWith("broken") ? 3 : 10), `${fixture} has matches`);
+      if (fixture.endsWith("broken")) {
+        assert.ok(
+          theirs.some((m) => m.captures.some((c) => c.node.hasError || c.node.isMissing)),
+          `${fixture} captures a node with a syntax error`,
+        );
+      }
       assert.deepEqual(ourShape(ours), theirShape(theirs));
-      if (language === "python") {
+      if (fixture === "python") {
         let dropped = 0;
         for (let at = 0; at < ours.data.length; at += 2 + ours.data[at + 1] * CAPTURE_INTS) {
           if (ours.data[at] < 0) dropped++;
