@@ -18,7 +18,9 @@ export const semanticSearchTool = defineTool({
   input: z.object({
     query: z.string().min(1).max(4096).describe("What to find, in plain words or code"),
     top_k: topKArg.optional(),
-    threshold: z.number().min(0).max(1).optional().describe("Minimum score in [0, 1]"),
+    threshold: z.number().min(0).max(1).optional().describe(
+      "Minimum score in [0, 1]: in hybrid mode with vectors, the estimated chance a result is the answer (top hits often 0.1-0.3); otherwise relative to the best match",
+    ),
     path_prefix: z.string().optional().describe("Only files under this folder"),
     language: z.string().optional().describe("Only files of this language"),
     mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).optional().describe(
