@@ -14,10 +14,23 @@
  * `:H` after one adds a hidden layer of H tanh units (e.g. `all:8`). `--seeds K` trains each
  * variant K times from other initial hidden layers and ships their average (K × H units).
  * `--examples FILE` keeps the training examples (candidates and features) in FILE, and a later
- * run with the same FILE reads them instead of searching again (same model and features only).
+ * run with the same FILE reads them instead of searching again (same model; examples kept
+ * before features were added train on the features they have). `--seed N`: the first
+ * initial hidden layer (others follow from it). `--lr`: Adam's step.
+ *
+ * Distillation (`--distil`): the average of `--seeds K` trainings (or the model kept in
+ * `--teacher FILE`, written there when the file does not exist) is the teacher, and one
+ * network of the variant's size is trained on its softmax over each query's candidates at
+ * `--temperature T`, mixed with the answer's label by `--alpha` (0: the teacher alone);
+ * `--from-shipped` starts it from `DEFAULT_RERANK` (fine-tuning). Prints the teacher's and
+ * the student's MRR@10.
+ *
+ * Last, the second stage's CPU per query (features and model over the re-scored candidates
+ * of the evaluation queries) for the shipped model and each one trained, alternated.
  *
  *   deno run -A bench/search_rerank.ts [--train 400] [--epochs 400] [--depth 20]
- *     [--variants "all;base"] [--seeds 1] [--examples FILE]
+ *     [--variants "all;base"] [--seeds 1] [--seed 12345] [--examples FILE]
+ *     [--distil [--teacher FILE] [--alpha 0] [--temperature 1] [--from-shipped]] [--lr 0.05]
  *
  * @module
  */
@@ -29,9 +42,12 @@ import {
   type FusionParams,
   rerankInput,
   retrieve,
+  type Retrieved,
 } from "../src/search/hybrid.ts";
 import { present } from "../src/search/present.ts";
 import {
+  DEFAULT_RERANK,
+  rerank,
   RERANK_FEATURES,
   rerankFeatures,
   type RerankModel,
@@ -50,6 +66,13 @@ const { values } = parseArgs({
     variants: { type: "string", default: "all" },
     seeds: { type: "string", default: "1" },
     examples: { type: "string" },
+    distil: { type: "boolean", default: false },
+    teacher: { type: "string" },
+    alpha: { type: "string", default: "0" },
+    temperature: { type: "string", default: "1" },
+    "from-shipped": { type: "boolean", default: false },
+    lr: { type: "string", default: "0.05" },
+    seed: { type: "string", default: "12345" },
   },
 });
 const DEPTH = 50;
@@ -96,6 +119,27 @@ interface Params {
   out: Float64Array;
 }
 
+/**
+ * Distillation targets: per example, a teacher's softmax over its candidates at
+ * `temperature`, mixed with the answer's label by `alpha` (1: the label alone).
+ */
+interface Soft {
+  targets: Float64Array[];
+  alpha: number;
+  temperature: number;
+}
+
+/** A teacher model's softened distribution over each example's candidates. */
+function teach(data: Example[], teacher: RerankModel, temperature: number): Float64Array[] {
+  return data.map((ex) => {
+    const raw = ex.x.map((xi) => rerankScore(teacher, xi) / temperature);
+    const mx = Math.max(...raw);
+    const e = raw.map((r) => Math.exp(r - mx));
+    const z = e.reduce((a, b) => a + b, 0);
+    return Float64Array.from(e, (v) => v / z);
+  });
+}
+
 function asModel(p: Params, f: number): RerankModel {
   const r = (x: number) => Math.round(x * 1000) / 1000;
   return {
@@ -121,8 +165,10 @@ function train(
   mask: boolean[],
   h: number,
   seed0 = 12345,
+  soft: Soft | null = null,
+  start: RerankModel | null = null,
 ): Params {
-  const f = RERANK_FEATURES.length;
+  const f = mask.length;
   const p: Params = {
     w: new Float64Array(f),
     hw: new Float64Array(h * f),
@@ -133,13 +179,22 @@ function train(
   let seed = seed0;
   const rnd = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32 - 0.5) * 0.2;
   for (let i = 0; i < p.hw.length; i++) p.hw[i] = mask[i % f] ? rnd() : 0;
+  // Or from a model of this shape (fine-tuning it).
+  if (start?.hidden?.out.length === h && (start.features ?? start.weights.length) === f) {
+    p.w.set(start.weights);
+    p.hw.set(start.hidden.w);
+    p.hb.set(start.hidden.b);
+    p.out.set(start.hidden.out);
+  }
   const all = [p.w, p.hw, p.hb, p.out];
   const m = all.map((a) => new Float64Array(a.length));
   const v = all.map((a) => new Float64Array(a.length));
   const g = all.map((a) => new Float64Array(a.length));
-  const lr = 0.05, b1 = 0.9, b2 = 0.999;
+  const lr = Number(values.lr), b1 = 0.9, b2 = 0.999;
   // Flat copies of the examples, and scratch for one example's scores and activations.
   const flat = data.map((ex) => ({ x: Float64Array.from(ex.x.flat()), y: ex.y, n: ex.y.length }));
+  const temp = soft?.temperature ?? 1;
+  const alpha = soft ? soft.alpha : 1;
   const most = Math.max(...flat.map((ex) => ex.n));
   const s = new Float64Array(most);
   const acts = new Float64Array(most * h);
@@ -149,8 +204,9 @@ function train(
       for (let j = 0; j < a.length; j++) g[q][j] = 2 * l2 * a[j];
     });
     let loss = 0;
-    for (const ex of flat) {
-      const { x, y, n } = ex;
+    for (let e = 0; e < flat.length; e++) {
+      const { x, y, n } = flat[e];
+      const taught = soft?.targets[e];
       let mx = -Infinity;
       for (let i = 0; i < n; i++) {
         const o = i * f;
@@ -169,14 +225,16 @@ function train(
       }
       let z = 0, pos = 0;
       for (let i = 0; i < n; i++) {
-        s[i] = Math.exp(s[i] - mx);
+        s[i] = Math.exp((s[i] - mx) / temp);
         z += s[i];
         pos += y[i];
       }
       for (let i = 0; i < n; i++) {
-        const target = y[i] / pos;
-        if (y[i]) loss -= target * Math.log(s[i] / z + 1e-12);
-        const d = (s[i] / z - target) / data.length;
+        // The answer's label, mixed with the teacher's softened distribution when distilling
+        // (its gradient scaled by the temperature, as the soft part's is by T² in the loss).
+        const target = alpha * y[i] / pos + (taught ? (1 - alpha) * taught[i] : 0);
+        if (target > 0) loss -= target * Math.log(s[i] / z + 1e-12);
+        const d = (s[i] / z - target) * temp / data.length;
         if (d === 0) continue;
         const o = i * f;
         for (let j = 0; j < f; j++) gw[j] += d * x[o + j];
@@ -260,37 +318,109 @@ async function collect(): Promise<Example[]> {
   return data;
 }
 const data = await collect();
+/** Features per candidate (examples kept before later features were added have fewer). */
+const width = data[0]?.x[0]?.length ?? RERANK_FEATURES.length;
 console.log(`\nfeatures: ${RERANK_FEATURES.join(", ")}`);
 const rows: Array<[string, number[]]> = [["fused", await mrrPerCorpus(opened, "hybrid", base)]];
+/** The models trained here, for the timing. */
+const trained: Array<[string, RerankModel]> = [];
+/** A raw model with its logistic curve fitted on the training examples. */
+function calibrated(raw: RerankModel): RerankModel {
+  const cal = calibrate(data, raw);
+  const r = (x: number) => Math.round(x * 1000) / 1000;
+  return { ...raw, scale: r(cal.scale), bias: r(cal.bias) };
+}
+
+/**
+ * The teacher of `--distil`: the model kept in `--teacher FILE`, or else `average` (written
+ * there when the option names a file that does not exist yet).
+ */
+async function teacherModel(average: () => RerankModel): Promise<RerankModel> {
+  const file = values.teacher;
+  const kept = file ? await Deno.readTextFile(file).then(JSON.parse).catch(() => null) : null;
+  if (kept) return kept as RerankModel;
+  const model = calibrated(average());
+  if (file) await Deno.writeTextFile(file, JSON.stringify(model));
+  return model;
+}
+
 for (const v of values.variants.split(";")) {
   const [name, hidden] = v.split(":");
-  const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => 12345 + 7919 * i);
-  const raw = asModel(
-    average(seeds.map((seed) =>
-      train(
-        data,
-        Number(values.epochs),
-        Number(values.l2),
-        variantMask(name),
-        Number(hidden ?? 0),
-        seed,
-      )
-    )),
-    RERANK_FEATURES.length,
+  const seeds = Array.from(
+    { length: Number(values.seeds) },
+    (_, i) => Number(values.seed) + 7919 * i,
   );
-  const cal = calibrate(data, raw);
-  const model: RerankModel = {
-    ...raw,
-    scale: Math.round(cal.scale * 1000) / 1000,
-    bias: Math.round(cal.bias * 1000) / 1000,
+  const fit = (seed: number, soft: Soft | null = null) =>
+    train(
+      data,
+      Number(values.epochs),
+      Number(values.l2),
+      variantMask(name).slice(0, width),
+      Number(hidden ?? 0),
+      seed,
+      soft,
+      soft && values["from-shipped"] ? DEFAULT_RERANK : null,
+    );
+  const averaged = () => asModel(average(seeds.map((seed) => fit(seed))), width);
+  if (!values.distil) {
+    const model = calibrated(averaged());
+    console.log(`model ${v}: ${JSON.stringify(model)}`);
+    trained.push([v, model]);
+    rows.push([v, await mrrPerCorpus(opened, "hybrid", { ...base, rerank: model })]);
+    continue;
+  }
+  // Distillation: one network of this size trained on the teacher's scores.
+  const teacher = await teacherModel(averaged);
+  rows.push([`${v} teacher`, await mrrPerCorpus(opened, "hybrid", { ...base, rerank: teacher })]);
+  const temperature = Number(values.temperature);
+  const soft: Soft = {
+    targets: teach(data, teacher, temperature),
+    alpha: Number(values.alpha),
+    temperature,
   };
-  console.log(`model ${v}: ${JSON.stringify(model)}`);
-  rows.push([v, await mrrPerCorpus(opened, "hybrid", { ...base, rerank: model })]);
+  const model = calibrated(asModel(fit(seeds[0], soft), width));
+  console.log(`model ${v} distilled: ${JSON.stringify(model)}`);
+  trained.push([`${v} teacher`, teacher], [`${v} distilled`, model]);
+  rows.push([`${v} distilled`, await mrrPerCorpus(opened, "hybrid", { ...base, rerank: model })]);
 }
+/**
+ * CPU of the second stage per query (features and scores of its re-scored candidates) for
+ * each model, over the evaluation queries: the searches once, then the models alternated
+ * over them five times (the median pass counts; the machine is shared).
+ */
+async function stageMicros(models: Array<[string, RerankModel]>): Promise<number[]> {
+  const passes = models.map(() => [] as number[]);
+  let queries = 0;
+  const total = models.map(() => 0);
+  for (const { p, all } of opened) {
+    const searched: Array<{ r: Retrieved; fused: Map<number, number> }> = [];
+    for (const q of all.slice(0, EVAL)) {
+      const r = await retrieve(p, q.query, { top_k: 10, mode: "hybrid" }, base);
+      if (r.dense) searched.push({ r, fused: fuse(r, base) });
+    }
+    queries += searched.length;
+    for (let pass = 0; pass < 5; pass++) {
+      models.forEach(([, m], i) => {
+        const t = performance.now();
+        for (const { r, fused } of searched) rerank(m, rerankInput(r), fused, m.depth);
+        passes[i][pass] = (passes[i][pass] ?? 0) + performance.now() - t;
+      });
+    }
+  }
+  passes.forEach((ps, i) => total[i] = ps.sort((a, b) => a - b)[2]);
+  return total.map((ms) => ms * 1000 / queries);
+}
+
 console.log(`\n| tuning set, unseen queries | ${LANGUAGES.join(" | ")} | mean |`);
 console.log(`|---|${LANGUAGES.map(() => "---").join("|")}|---|`);
 for (const [name, xs] of rows) {
   const mean = xs.reduce((a, x) => a + x, 0) / xs.length;
   console.log(`| ${name} | ${xs.map((x) => x.toFixed(3)).join(" | ")} | ${mean.toFixed(3)} |`);
 }
+const timed: Array<[string, RerankModel]> = [["shipped", DEFAULT_RERANK], ...trained];
+const micros = await stageMicros(timed);
+console.log(
+  `\nsecond stage, µs per query (load ${Deno.loadavg().map((x) => x.toFixed(1)).join(" ")}):`,
+);
+timed.forEach(([name], i) => console.log(`  ${name}: ${micros[i].toFixed(1)}`));
 for (const { p } of opened) p.close();

@@ -272,7 +272,8 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
       end: i + 1,
     })),
     fileOfRow: Uint32Array.from([0, 1, 2]),
-    index: {} as ChunkTable["index"],
+    // No definitions: the name features read the chunk's name alone.
+    index: { symbolsByFile: new Map() } as unknown as ChunkTable["index"],
   } satisfies ChunkTable;
   const input: RerankInput = {
     table,

@@ -4,15 +4,18 @@
  * microseconds: each side's normalised score, rank and z-score, the query's lexical
  * coverage and the share of its terms each candidate holds, name and path matches (both
  * ways: the name's words in the query, the query's words in the name), chunk kind and
- * length, and per-language copies of the two sides' scores. The score is then mapped to
- * [0, 1] by a fitted logistic curve, so that it reads as how likely the result is the
- * answer. Learned by `bench/search_rerank.ts` on queries of the tuning packages that the
- * evaluation does not use.
+ * length, per-language copies of the two sides' scores, the candidate's file among the
+ * candidates, and its own name and signature against the question (`rerank_names.ts`: the
+ * question's first word starting the name, internal definitions, parameters' words). The
+ * score is then mapped to [0, 1] by a fitted logistic curve, so that it reads as how likely
+ * the result is the answer. Learned by `bench/search_rerank.ts` on queries of the tuning
+ * packages that the evaluation does not use.
  *
  * @module
  */
 
 import type { ChunkTable } from "./table.ts";
+import { nameFeatures } from "./rerank_names.ts";
 import { FUNCTION_KINDS } from "../types.ts";
 import { codeTokens } from "../util/tokens.ts";
 
@@ -61,6 +64,9 @@ export const RERANK_FEATURES = [
   "file_best_lexical",
   "file_best_dense",
   "file_candidates",
+  "name_first",
+  "internal",
+  "params",
 ] as const;
 
 /**
@@ -175,6 +181,7 @@ export function rerankFeatures(input: RerankInput, row: number, fused: number): 
     inName * d,
     ...perLanguage,
     ...fileFeatures(input, row, l, d),
+    ...nameFeatures(input.table, input.terms, row),
   ];
 }
 

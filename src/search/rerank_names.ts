@@ -1,0 +1,250 @@
+/**
+ * The second stage's name features (`rerank.ts`): a candidate's own name and signature
+ * against the question. What they read of each row's definition is made once per
+ * table into flat arrays ({@link RowTraits}): on the main thread a file's rows at a time,
+ * when one of them is first a candidate; a search worker gets the whole table's arrays in
+ * its snapshot ({@link rowTraits}, {@link attachRowTraits}), so both score alike.
+ *
+ * @module
+ */
+
+import type { ChunkTable } from "./table.ts";
+import type { ChunkRecord, SymbolRecord } from "../types.ts";
+import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
+
+/** Per row of a table, what the name features read of its definition. */
+export interface RowTraits {
+  /** Hash of the first word of the row's own name, stemmed (0: no name). */
+  first: Uint32Array;
+  /** Hash of its whole name, lower-cased, leading `_`/`$` dropped. */
+  whole: Uint32Array;
+  /** Bit 0: internal (see {@link nameFeatures}); bit 1: the row's traits are made. */
+  flags: Uint8Array;
+  /** The words of its signature's parameter list as a 64-bit set (two words per row). */
+  params: Uint32Array;
+}
+
+const MADE = 2;
+const traitsOf = new WeakMap<ChunkTable, RowTraits>();
+
+/** FNV-1a of a string (never 0: 0 means no name). */
+function hash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0) || 1;
+}
+
+function emptyTraits(n: number, shared: boolean): RowTraits {
+  const make = <T>(of: new (b: ArrayBuffer | SharedArrayBuffer) => T, bytes: number): T =>
+    new of(shared ? new SharedArrayBuffer(bytes) : new ArrayBuffer(bytes));
+  return {
+    first: make(Uint32Array, 4 * n),
+    whole: make(Uint32Array, 4 * n),
+    flags: make(Uint8Array, n),
+    params: make(Uint32Array, 8 * n),
+  };
+}
+
+/**
+ * The definition a row is named after: as `chunkSymbol` finds it (the first of that name
+ * overlapping the row, else the first of that name), over the file's definitions read once.
+ */
+function definitionOf(
+  list: readonly SymbolRecord[],
+  c: ChunkRecord,
+): SymbolRecord | undefined {
+  let fallback: SymbolRecord | undefined;
+  for (const s of list) {
+    if (s.qualifiedName !== c.symbol) continue;
+    if (s.startLine <= c.endLine && s.endLine >= c.startLine) return s;
+    fallback ??= s;
+  }
+  return fallback;
+}
+
+/** Fills the traits of one file's rows from its definitions (main thread). */
+function fillFile(table: ChunkTable, fi: number, t: RowTraits): void {
+  const f = table.files[fi];
+  const base = f.path.slice(f.path.lastIndexOf("/") + 1);
+  let list: readonly SymbolRecord[] | undefined;
+  for (let row = f.start; row < f.end; row++) {
+    const c = table.chunks[row];
+    t.flags[row] = MADE;
+    if (c.symbol === null) {
+      if (base.startsWith("_")) t.flags[row] |= 1;
+      continue;
+    }
+    const own = c.symbol.slice(c.symbol.lastIndexOf(".") + 1);
+    list ??= table.index.symbolsByFile.get(f.path) ?? [];
+    const sig = definitionOf(list, c)?.signature ?? "";
+    const word = splitIdentifier(own)[0];
+    t.first[row] = word ? hash(stem(word)) : 0;
+    t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;
+    const internal = own.startsWith("_") || base.startsWith("_") ||
+      (c.language === "go" && /^[a-z]/.test(own)) ||
+      (c.language === "rust" && sig !== "" && !/\bpub\b/.test(sig)) ||
+      (c.language === "java" && /\bprivate\b/.test(sig));
+    if (internal) t.flags[row] |= 1;
+    const open = sig.indexOf("(");
+    const close = sig.lastIndexOf(")");
+    if (open < 0 || close <= open) continue;
+    for (const w of codeTokens(sig.slice(open + 1, close))) {
+      const b = hash(w) & 63;
+      t.params[2 * row + (b >> 5)] |= 1 << (b & 31);
+    }
+  }
+}
+
+type MadeFiles = Map<string, { traits: RowTraits; start: number; end: number }>;
+
+/** The last whole table's files (by path and blob): a new generation reuses them. */
+let lastFiles: MadeFiles = new Map();
+/** Whole tables' traits, made or being made. */
+const whole = new WeakMap<ChunkTable, RowTraits>();
+const making = new WeakMap<ChunkTable, Promise<RowTraits>>();
+
+/**
+ * Fills `t` for every row of `table`, one file per step (a file unchanged since the last
+ * whole table — same path and blob, so the same rows — is copied from it, not read again).
+ */
+function* fillAll(table: ChunkTable, t: RowTraits): Generator<void> {
+  const files: MadeFiles = new Map();
+  for (let fi = 0; fi < table.files.length; fi++) {
+    const f = table.files[fi];
+    const key = `${f.path}\0${f.blob}`;
+    const was = f.blob === "" ? undefined : lastFiles.get(key);
+    if (was && was.end - was.start === f.end - f.start) {
+      t.first.set(was.traits.first.subarray(was.start, was.end), f.start);
+      t.whole.set(was.traits.whole.subarray(was.start, was.end), f.start);
+      t.flags.set(was.traits.flags.subarray(was.start, was.end), f.start);
+      t.params.set(was.traits.params.subarray(2 * was.start, 2 * was.end), 2 * f.start);
+    } else fillFile(table, fi, t);
+    files.set(key, { traits: t, start: f.start, end: f.end });
+    yield;
+  }
+  lastFiles = files;
+  whole.set(table, t);
+  // The main thread's own features read the same arrays from now on.
+  traitsOf.set(table, t);
+}
+
+/**
+ * The traits of every row of a table, on shared memory: what a search worker is sent. Made
+ * once per table (after a one-file re-index, only that file is read again: ~10 ms on the
+ * standard library's 61k rows, the first table ~0.3-1 s — see {@link rowTraitsInSlices}).
+ */
+export function rowTraits(table: ChunkTable): RowTraits {
+  const done = whole.get(table);
+  if (done) return done;
+  const t = emptyTraits(table.chunks.length, true);
+  for (const _ of fillAll(table, t));
+  return t;
+}
+
+/**
+ * {@link rowTraits} made in slices of about 5 ms that yield to the event loop between them
+ * (what a server's warm-up awaits, so that no request waits behind the whole build).
+ */
+export function rowTraitsInSlices(table: ChunkTable): Promise<RowTraits> {
+  const done = whole.get(table);
+  if (done) return Promise.resolve(done);
+  let pending = making.get(table);
+  if (pending) return pending;
+  pending = (async () => {
+    const t = emptyTraits(table.chunks.length, true);
+    let slice = performance.now();
+    for (const _ of fillAll(table, t)) {
+      if (performance.now() - slice < 5) continue;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      // A whole build made meanwhile (rowTraits) is the answer.
+      const other = whole.get(table);
+      if (other) return other;
+      slice = performance.now();
+    }
+    return t;
+  })();
+  making.set(table, pending);
+  const forget = () => making.delete(table);
+  pending.then(forget, forget);
+  return pending;
+}
+
+/** A search worker's table gets the traits its snapshot carries (its rows hold no names). */
+export function attachRowTraits(table: ChunkTable, traits: RowTraits): void {
+  traitsOf.set(table, traits);
+}
+
+function traitsAt(table: ChunkTable, row: number): RowTraits {
+  let t = traitsOf.get(table);
+  if (!t) traitsOf.set(table, t = emptyTraits(table.chunks.length, false));
+  if (!(t.flags[row] & MADE)) fillFile(table, table.fileOfRow[row], t);
+  return t;
+}
+
+/**
+ * A description's first verb, and the first words of names that do what it says (besides
+ * the verb itself): "Checks if …" is `isX`, "Converts …" `toX`, "Creates …" `newX`.
+ */
+const VERB_NAMES: ReadonlyMap<string, readonly number[]> = new Map(
+  ([
+    ["check", ["is", "has", "can"]],
+    ["determine", ["is", "has"]],
+    ["test", ["is", "has"]],
+    ["convert", ["to"]],
+    ["create", ["new", "make", "build"]],
+    ["construct", ["new", "create"]],
+    ["make", ["new", "create"]],
+    ["build", ["new", "create", "make"]],
+  ] as const).map(([verb, names]) => [verb, names.map(hash)]),
+);
+
+/** What the name features need of a query, made once per query. */
+export interface QueryNames {
+  /** Hash of its first word (0: none), and of the name prefixes its verb stands for. */
+  first: number;
+  verbs: readonly number[];
+  /** Its words' bits in a parameter set (word, bit). */
+  bits: Array<[number, number]>;
+}
+
+const queries = new WeakMap<ReadonlySet<string>, QueryNames>();
+
+function queryNames(terms: ReadonlySet<string>): QueryNames {
+  let q = queries.get(terms);
+  if (q) return q;
+  const first: string | undefined = terms.values().next().value;
+  const bits: Array<[number, number]> = [];
+  for (const t of terms) {
+    const b = hash(t) & 63;
+    bits.push([b >> 5, 1 << (b & 31)]);
+  }
+  q = {
+    first: first === undefined ? 0 : hash(first),
+    verbs: (first !== undefined && VERB_NAMES.get(first)) || [],
+    bits,
+  };
+  queries.set(terms, q);
+  return q;
+}
+
+/**
+ * The candidate's own name against the question's words (`terms`, in order): whether the
+ * name starts with the question's first word (or is it, or starts with a name prefix its
+ * verb stands for); whether the definition is internal (a leading `_` in its name or its
+ * file's, unexported in Go, not `pub` in Rust, `private` in Java); the share of the
+ * question's words among its parameters' words.
+ */
+export function nameFeatures(
+  table: ChunkTable,
+  terms: ReadonlySet<string>,
+  row: number,
+): number[] {
+  const t = traitsAt(table, row);
+  const q = queryNames(terms);
+  const first = t.first[row];
+  const starts = q.first !== 0 && first !== 0 &&
+    (first === q.first || t.whole[row] === q.first || q.verbs.includes(first));
+  let inParams = 0;
+  for (const [word, bit] of q.bits) if (t.params[2 * row + word] & bit) inParams++;
+  return [starts ? 1 : 0, t.flags[row] & 1, inParams / Math.max(1, terms.size)];
+}
