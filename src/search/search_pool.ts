@@ -17,6 +17,7 @@
 import type { Project } from "../index/project.ts";
 import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
+import { type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
 import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
 import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
@@ -37,6 +38,8 @@ export interface SearchSnapshot {
   lexical: { bytes: Uint8Array; key: string; params: Bm25Params };
   /** The sealed vectors, or null (none yet, or still filling: hybrid then runs here). */
   vectors: SharedVectors | null;
+  /** What the second stage's name features read of each row (`rerank_names.ts`). */
+  traits: RowTraits;
 }
 
 /** A query for a worker. */
@@ -276,24 +279,24 @@ export class SearchWorkers {
       return;
     }
     this.building = true;
-    try {
-      const msg = snapshotOf(src.table, src.lexical, shared);
-      this.current = {
-        msg,
-        table: src.table,
-        lexical: src.lexical,
-        vectors: shared ? src.vectors : null,
-      };
+    const lexical = src.lexical;
+    // The second stage's row traits: made by the warm-up before the first hybrid query (a
+    // look-up then), else in slices that yield (~1 s on the stdlib's first table); searches
+    // run here meanwhile, as until any snapshot is held.
+    rowTraitsInSlices(src.table).then((traits) => {
+      if (this.closed) return;
+      const msg = snapshotOf(src.table, lexical, shared, traits);
+      this.current = { msg, table: src.table, lexical, vectors: shared ? src.vectors : null };
       if (this.slots.length === 0) this.slots.push(this.spawn(1));
       for (const s of this.slots) {
         s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
       }
-    } catch {
+    }).catch(() => {
       // No workers here (a binary built without the worker's module): searches stay here.
       this.close();
-    } finally {
+    }).finally(() => {
       this.building = false;
-    }
+    });
   }
 
   /** Workers started (more start while searches queue, up to `size`). */
@@ -376,6 +379,7 @@ function snapshotOf(
   table: ChunkTable,
   lexical: LexicalIndex,
   vectors: SharedVectors | null,
+  traits: RowTraits,
 ): SearchSnapshot {
   const n = table.chunks.length;
   const kinds: (string | null)[] = [null];
@@ -418,6 +422,7 @@ function snapshotOf(
     })),
     lexical: { bytes, key, params: lexical.params },
     vectors,
+    traits,
   };
 }
 

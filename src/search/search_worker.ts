@@ -19,6 +19,7 @@ import {
 } from "./search_pool.ts";
 import type { ChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
+import { attachRowTraits } from "./rerank_names.ts";
 import type { VectorProgress } from "./vector_sync.ts";
 import { stamp } from "../util/request_trace.ts";
 
@@ -82,6 +83,8 @@ function load(s: SearchSnapshot, slot: number): Held {
     fileOfRow: s.fileOfRow,
     index: null as unknown as LoadedIndex,
   };
+  // Its rows hold no names: the second stage reads the snapshot's traits instead.
+  attachRowTraits(table, s.traits);
   const lexical = decodeLexicalIndex(s.lexical.bytes, s.lexical.key, s.lexical.params);
   const vectors = s.vectors ? FlatVectorIndex.attach(s.vectors, slot) : null;
   const n = s.fileOfRow.length;

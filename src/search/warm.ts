@@ -11,6 +11,8 @@ import { searchProject } from "./hybrid.ts";
 import { projectVectors } from "./vector_sync.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
 import { warmNames } from "./name_index.ts";
+import { rowTraitsInSlices } from "./rerank_names.ts";
+import { chunkTable } from "./table.ts";
 
 /** Symbols above which a server builds its name look-ups at start (the kernel: 2.96 M). */
 const LARGE_NAMES = 500_000;
@@ -41,8 +43,12 @@ export async function warmSearch(project: Project): Promise<void> {
       warmNames(index.columns);
       index.symbolsBy("name", "exact", (v) => v, "");
     }
+    // The second stage's row traits (~1 s of the stdlib's first time, in slices) while the
+    // vectors load: ready before they are complete, so no query waits for them.
+    const traits = chunkTable(project).then(rowTraitsInSlices).catch(() => null);
     const progress = await sync.settle();
     await model;
+    await traits;
     if (progress.state === "complete") {
       await searchProject(project, "warm up the search", { top_k: 1, mode: "hybrid" });
     }
