@@ -8,6 +8,7 @@
  * @module
  */
 
+import type { LoadedIndex } from "../index/project.ts";
 import type { ChunkTable } from "./table.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
@@ -62,6 +63,17 @@ function definitionOf(
   return fallback;
 }
 
+/**
+ * A file's definitions, read from the symbol columns without keeping the records (the whole
+ * table's traits would otherwise keep every symbol of the index made, docs included).
+ */
+function definitionsOf(table: ChunkTable, path: string): readonly SymbolRecord[] {
+  const columns = table.index.columns as LoadedIndex["columns"] | undefined;
+  if (!columns) return table.index.symbolsByFile.get(path) ?? [];
+  const f = columns.fileIndex(path);
+  return f < 0 ? [] : columns.fileRecords(f, false);
+}
+
 /** Fills the traits of one file's rows from its definitions (main thread). */
 function fillFile(table: ChunkTable, fi: number, t: RowTraits): void {
   const f = table.files[fi];
@@ -75,7 +87,7 @@ function fillFile(table: ChunkTable, fi: number, t: RowTraits): void {
       continue;
     }
     const own = c.symbol.slice(c.symbol.lastIndexOf(".") + 1);
-    list ??= table.index.symbolsByFile.get(f.path) ?? [];
+    list ??= definitionsOf(table, f.path);
     const sig = definitionOf(list, c)?.signature ?? "";
     const word = splitIdentifier(own)[0];
     t.first[row] = word ? hash(stem(word)) : 0;
