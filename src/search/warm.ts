@@ -35,6 +35,12 @@ export async function warmSearch(project: Project): Promise<void> {
     const model = sync.spec === "none" ? null : resolveEmbedder(sync.spec)
       .then((choice) => (choice ? inProcessEmbedder(choice) : null))
       .catch(() => null);
+    // The second stage's row traits (1–2 s of the stdlib's first table, in slices), made
+    // from the start while the search warms and the vectors load; not awaited: the hybrid
+    // warm-up below must come as soon as the vectors are complete (the first query comes
+    // then), and a query before the traits reads its candidates' own (the search workers
+    // get their snapshot once the traits are made).
+    void chunkTable(project).then(rowTraitsInSlices).catch(() => null);
     await searchProject(project, "warm up the search", { top_k: 1, mode: "lexical" });
     // A large index's name look-ups: search_symbols' name index and the resolver's exact
     // names (on the Linux kernel the first search_symbols paid ~2.5 s for them).
@@ -43,12 +49,8 @@ export async function warmSearch(project: Project): Promise<void> {
       warmNames(index.columns);
       index.symbolsBy("name", "exact", (v) => v, "");
     }
-    // The second stage's row traits (~1 s of the stdlib's first time, in slices) while the
-    // vectors load: ready before they are complete, so no query waits for them.
-    const traits = chunkTable(project).then(rowTraitsInSlices).catch(() => null);
     const progress = await sync.settle();
     await model;
-    await traits;
     if (progress.state === "complete") {
       await searchProject(project, "warm up the search", { top_k: 1, mode: "hybrid" });
     }
