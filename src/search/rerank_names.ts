@@ -74,37 +74,46 @@ function definitionsOf(table: ChunkTable, path: string): readonly SymbolRecord[]
   return f < 0 ? [] : columns.fileRecords(f, false);
 }
 
+/** Fills one row's traits from its file's definitions (`list`, read when first needed). */
+function fillRow(
+  table: ChunkTable,
+  row: number,
+  t: RowTraits,
+  list: () => readonly SymbolRecord[],
+): void {
+  const c = table.chunks[row];
+  const path = table.files[table.fileOfRow[row]].path;
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  t.flags[row] = MADE;
+  if (c.symbol === null) {
+    if (base.startsWith("_")) t.flags[row] |= 1;
+    return;
+  }
+  const own = c.symbol.slice(c.symbol.lastIndexOf(".") + 1);
+  const sig = definitionOf(list(), c)?.signature ?? "";
+  const word = splitIdentifier(own)[0];
+  t.first[row] = word ? hash(stem(word)) : 0;
+  t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;
+  const internal = own.startsWith("_") || base.startsWith("_") ||
+    (c.language === "go" && /^[a-z]/.test(own)) ||
+    (c.language === "rust" && sig !== "" && !/\bpub\b/.test(sig)) ||
+    (c.language === "java" && /\bprivate\b/.test(sig));
+  if (internal) t.flags[row] |= 1;
+  const open = sig.indexOf("(");
+  const close = sig.lastIndexOf(")");
+  if (open < 0 || close <= open) return;
+  for (const w of codeTokens(sig.slice(open + 1, close))) {
+    const b = hash(w) & 63;
+    t.params[2 * row + (b >> 5)] |= 1 << (b & 31);
+  }
+}
+
 /** Fills the traits of one file's rows from its definitions (main thread). */
 function fillFile(table: ChunkTable, fi: number, t: RowTraits): void {
   const f = table.files[fi];
-  const base = f.path.slice(f.path.lastIndexOf("/") + 1);
   let list: readonly SymbolRecord[] | undefined;
-  for (let row = f.start; row < f.end; row++) {
-    const c = table.chunks[row];
-    t.flags[row] = MADE;
-    if (c.symbol === null) {
-      if (base.startsWith("_")) t.flags[row] |= 1;
-      continue;
-    }
-    const own = c.symbol.slice(c.symbol.lastIndexOf(".") + 1);
-    list ??= definitionsOf(table, f.path);
-    const sig = definitionOf(list, c)?.signature ?? "";
-    const word = splitIdentifier(own)[0];
-    t.first[row] = word ? hash(stem(word)) : 0;
-    t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;
-    const internal = own.startsWith("_") || base.startsWith("_") ||
-      (c.language === "go" && /^[a-z]/.test(own)) ||
-      (c.language === "rust" && sig !== "" && !/\bpub\b/.test(sig)) ||
-      (c.language === "java" && /\bprivate\b/.test(sig));
-    if (internal) t.flags[row] |= 1;
-    const open = sig.indexOf("(");
-    const close = sig.lastIndexOf(")");
-    if (open < 0 || close <= open) continue;
-    for (const w of codeTokens(sig.slice(open + 1, close))) {
-      const b = hash(w) & 63;
-      t.params[2 * row + (b >> 5)] |= 1 << (b & 31);
-    }
-  }
+  const defs = () => list ??= definitionsOf(table, f.path);
+  for (let row = f.start; row < f.end; row++) fillRow(table, row, t, defs);
 }
 
 type MadeFiles = Map<string, { traits: RowTraits; start: number; end: number }>;
@@ -186,10 +195,28 @@ export function attachRowTraits(table: ChunkTable, traits: RowTraits): void {
   traitsOf.set(table, traits);
 }
 
+/** The last files' definitions the rows made one at a time read (a query's candidates). */
+const recentDefinitions = new Map<string, readonly SymbolRecord[]>();
+
+/**
+ * The traits a row's features read: the whole table's when made, else this row's, made now
+ * (a query's few candidates, before the whole table's are ready).
+ */
 function traitsAt(table: ChunkTable, row: number): RowTraits {
   let t = traitsOf.get(table);
   if (!t) traitsOf.set(table, t = emptyTraits(table.chunks.length, false));
-  if (!(t.flags[row] & MADE)) fillFile(table, table.fileOfRow[row], t);
+  if (t.flags[row] & MADE) return t;
+  const f = table.files[table.fileOfRow[row]];
+  // A file's definitions are those of its content (the blob) in this generation.
+  const key = `${table.generation}\0${f.path}\0${f.blob}`;
+  fillRow(table, row, t, () => {
+    let list = recentDefinitions.get(key);
+    if (!list) {
+      if (recentDefinitions.size >= 64) recentDefinitions.clear();
+      recentDefinitions.set(key, list = definitionsOf(table, f.path));
+    }
+    return list;
+  });
   return t;
 }
 
