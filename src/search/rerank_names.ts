@@ -9,8 +9,8 @@
  */
 
 import type { LoadedIndex } from "../index/project.ts";
-import type { ChunkTable } from "./table.ts";
-import type { ChunkRecord, SymbolRecord } from "../types.ts";
+import { type ChunkTable, symbolOfChunk } from "./table.ts";
+import type { SymbolRecord } from "../types.ts";
 import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
 
 /** Per row of a table, what the name features read of its definition. */
@@ -46,21 +46,9 @@ function emptyTraits(n: number, shared: boolean): RowTraits {
   };
 }
 
-/**
- * The definition a row is named after: as `chunkSymbol` finds it (the first of that name
- * overlapping the row, else the first of that name), over the file's definitions read once.
- */
-function definitionOf(
-  list: readonly SymbolRecord[],
-  c: ChunkRecord,
-): SymbolRecord | undefined {
-  let fallback: SymbolRecord | undefined;
-  for (const s of list) {
-    if (s.qualifiedName !== c.symbol) continue;
-    if (s.startLine <= c.endLine && s.endLine >= c.startLine) return s;
-    fallback ??= s;
-  }
-  return fallback;
+/** Traits for a snapshot no search reads them in (one without sealed vectors). */
+export function noRowTraits(): RowTraits {
+  return emptyTraits(0, true);
 }
 
 /**
@@ -90,7 +78,7 @@ function fillRow(
     return;
   }
   const own = c.symbol.slice(c.symbol.lastIndexOf(".") + 1);
-  const sig = definitionOf(list(), c)?.signature ?? "";
+  const sig = symbolOfChunk(list(), c)?.signature ?? "";
   const word = splitIdentifier(own)[0];
   t.first[row] = word ? hash(stem(word)) : 0;
   t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;

@@ -17,7 +17,7 @@
 import type { Project } from "../index/project.ts";
 import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
-import { type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
+import { noRowTraits, type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
 import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
 import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
@@ -280,23 +280,43 @@ export class SearchWorkers {
     }
     this.building = true;
     const lexical = src.lexical;
-    // The second stage's row traits: made by the warm-up before the first hybrid query (a
-    // look-up then), else in slices that yield (~1 s on the stdlib's first table); searches
-    // run here meanwhile, as until any snapshot is held.
-    rowTraitsInSlices(src.table).then((traits) => {
+    this.start();
+    if (this.closed) {
+      this.building = false;
+      return;
+    }
+    // The second stage's row traits, which only a search on sealed vectors reads: made by the
+    // warm-up before the first hybrid query (a look-up then), else in slices that yield (~1 s
+    // on the stdlib's first table); searches run here meanwhile, as until any snapshot is held.
+    const made = shared ? rowTraitsInSlices(src.table) : Promise.resolve(noRowTraits());
+    made.then((traits) => {
       if (this.closed) return;
       const msg = snapshotOf(src.table, lexical, shared, traits);
       this.current = { msg, table: src.table, lexical, vectors: shared ? src.vectors : null };
-      if (this.slots.length === 0) this.slots.push(this.spawn(1));
       for (const s of this.slots) {
         s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
       }
     }).catch(() => {
-      // No workers here (a binary built without the worker's module): searches stay here.
+      // A snapshot that could not be made: searches stay here.
       this.close();
     }).finally(() => {
       this.building = false;
     });
+  }
+
+  /**
+   * Starts the first worker (a server does at its start), so that its modules load then: a
+   * worker whose modules fail to load — a process out of descriptors under a flood of
+   * connections — has Deno print an uncaught error whatever its handler does.
+   */
+  start(): void {
+    if (this.closed || this.size === 0 || this.slots.length > 0) return;
+    try {
+      this.slots.push(this.spawn(1));
+    } catch {
+      // No workers here (a binary built without the worker's module): searches stay here.
+      this.close();
+    }
   }
 
   /** Workers started (more start while searches queue, up to `size`). */

@@ -72,7 +72,17 @@ export async function chunkTable(project: Project): Promise<ChunkTable> {
 export function chunkSymbol(table: ChunkTable, row: number): SymbolRecord | undefined {
   const c = table.chunks[row];
   if (c.symbol === null) return undefined;
-  const list = table.index.symbolsByFile.get(c.file) ?? [];
+  return symbolOfChunk(table.index.symbolsByFile.get(c.file) ?? [], c);
+}
+
+/**
+ * Of `list` (the chunk's file's definitions), the one the chunk is named after: the first of
+ * its name overlapping it, else the first of that name.
+ */
+export function symbolOfChunk(
+  list: readonly SymbolRecord[],
+  c: ChunkRecord,
+): SymbolRecord | undefined {
   let fallback: SymbolRecord | undefined;
   for (const s of list) {
     if (s.qualifiedName !== c.symbol) continue;

@@ -157,7 +157,9 @@ export class ProjectService implements Service {
     const log = opts.log ?? ((line: string) => console.error(line));
     log(`codectx: project ${this.root}`);
     // A server scores searches on every core (`search_pool.ts`), started before the vectors.
-    enableSearchWorkers(this.project).backlog = () => this.admission.waiting;
+    const workers = enableSearchWorkers(this.project);
+    workers.backlog = () => this.admission.waiting;
+    workers.start();
     if (opts.watch ?? true) await this.watch(log);
     try {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
