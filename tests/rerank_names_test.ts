@@ -6,12 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import {
-  attachRowTraits,
-  nameFeatures,
-  rowTraits,
-  rowTraitsInSlices,
-} from "../src/search/rerank_names.ts";
+import { attachRowTraits, nameFeatures, rowTraitsInSlices } from "../src/search/rerank_names.ts";
 import { RERANK_FEATURES } from "../src/search/rerank.ts";
 import type { ChunkTable } from "../src/search/table.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
@@ -102,9 +97,9 @@ Deno.test("name features: internal definitions per language, parameters' words",
   assert.equal(features(t, "Open path with mode flags quickly", "new_parser").params, 0);
 });
 
-Deno.test("name features: a search worker's table (no names) scores alike with the snapshot's traits", () => {
+Deno.test("name features: a search worker's table (no names) scores alike with the snapshot's traits", async () => {
   const main = table(true);
-  const shared = rowTraits(main);
+  const shared = await rowTraitsInSlices(main);
   assert.ok(shared.first.buffer instanceof SharedArrayBuffer);
   const worker = table(false);
   attachRowTraits(worker, shared);
@@ -121,15 +116,15 @@ Deno.test("name features: a search worker's table (no names) scores alike with t
   assert.equal(RERANK_FEATURES.at(-1), "params");
 });
 
-Deno.test("name features: a new generation's traits reuse unchanged files and read changed ones again", () => {
+Deno.test("name features: a new generation's traits reuse unchanged files and read changed ones again", async () => {
   const before = table(true);
-  rowTraits(before);
+  await rowTraitsInSlices(before);
   // `_helper` gains a parameter: src/util.py has another blob; the other files keep theirs.
   const rows = ROWS.map((r): [string, string, string, string] =>
     r[2] === "_helper" ? [r[0], r[1], r[2], "def _helper(path, mode, timeout)"] : r
   );
   const after = table(true, rows);
-  const shared = rowTraits(after);
+  const shared = await rowTraitsInSlices(after);
   const worker = table(false, rows);
   attachRowTraits(worker, shared);
   const terms = new Set(queryTokens("Wait for the timeout on the path"));
@@ -139,12 +134,14 @@ Deno.test("name features: a new generation's traits reuse unchanged files and re
   assert.equal(nameFeatures(worker, terms, row("_helper"))[2], 2 / 3);
 });
 
-Deno.test("name features: traits made in slices are the whole build's, once per table", async () => {
+Deno.test("name features: traits are made once per table, alike for alike tables", async () => {
   const t = table(true);
-  const sliced = await rowTraitsInSlices(t);
-  // The same table asks again: the traits already made, not a second build.
-  assert.equal(rowTraits(t), sliced);
+  const asked = rowTraitsInSlices(t);
+  // Asked again while being made, and after: the one build's traits, not a second build.
+  const again = rowTraitsInSlices(t);
+  const sliced = await asked;
+  assert.equal(await again, sliced);
   assert.equal(await rowTraitsInSlices(t), sliced);
   const other = table(true);
-  assert.deepEqual(rowTraits(other), sliced);
+  assert.deepEqual(await rowTraitsInSlices(other), sliced);
 });

@@ -3,7 +3,7 @@
  * against the question. What they read of each row's definition is made once per
  * table into flat arrays ({@link RowTraits}): on the main thread a file's rows at a time,
  * when one of them is first a candidate; a search worker gets the whole table's arrays in
- * its snapshot ({@link rowTraits}, {@link attachRowTraits}), so both score alike.
+ * its snapshot ({@link rowTraitsInSlices}, {@link attachRowTraits}), so both score alike.
  *
  * @module
  */
@@ -139,20 +139,9 @@ function* fillAll(table: ChunkTable, t: RowTraits): Generator<void> {
 
 /**
  * The traits of every row of a table, on shared memory: what a search worker is sent. Made
- * once per table (after a one-file re-index, only that file is read again: ~10 ms on the
- * standard library's 61k rows, the first table ~0.3-1 s — see {@link rowTraitsInSlices}).
- */
-export function rowTraits(table: ChunkTable): RowTraits {
-  const done = whole.get(table);
-  if (done) return done;
-  const t = emptyTraits(table.chunks.length, true);
-  for (const _ of fillAll(table, t));
-  return t;
-}
-
-/**
- * {@link rowTraits} made in slices of about 5 ms that yield to the event loop between them
- * (what a server's warm-up awaits, so that no request waits behind the whole build).
+ * once per table, in slices of about 5 ms that yield to the event loop between them (no
+ * request waits behind the whole build); after a one-file re-index only that file is read
+ * again (~10 ms on the standard library's 61k rows, the first table ~0.5-1 s).
  */
 export function rowTraitsInSlices(table: ChunkTable): Promise<RowTraits> {
   const done = whole.get(table);
@@ -165,9 +154,6 @@ export function rowTraitsInSlices(table: ChunkTable): Promise<RowTraits> {
     for (const _ of fillAll(table, t)) {
       if (performance.now() - slice < 5) continue;
       await new Promise((resolve) => setTimeout(resolve, 0));
-      // A whole build made meanwhile (rowTraits) is the answer.
-      const other = whole.get(table);
-      if (other) return other;
       slice = performance.now();
     }
     return t;
