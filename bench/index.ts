@@ -23,8 +23,7 @@
  * The machine's load average is printed beside the timings.
  *
  *   deno run -A bench/index.ts [--corpus DIR] [--runs N] [--workers N] [--max-memory MIB]
- *   deno run -A bench/index.ts --floor parse|queries --corpus DIR [--young MIB]  (one floor run;
- *     --young: workers with that young generation, see `src/util/worker_pool.ts`)
+ *   deno run -A bench/index.ts --floor parse|queries --corpus DIR   (one floor run)
  *   deno run -A bench/index.ts --stages INDEX_DIR --corpus DIR      (one timed one-file re-index)
  *
  * @module
@@ -44,7 +43,6 @@ const { values } = parseArgs({
     corpus: { type: "string" },
     runs: { type: "string", default: "3" },
     workers: { type: "string" },
-    young: { type: "string" },
     floor: { type: "string" },
     stages: { type: "string" },
     "max-memory": { type: "string" },
@@ -202,7 +200,6 @@ if (values.floor) {
     size,
     name: "floor",
     affinity: (job) => job.language,
-    youngGenerationMiB: values.young === undefined ? undefined : Number(values.young),
   });
   if (!pool) throw new Error("the floor needs workers");
   // As indexing orders them: the files parsed in processes first.

@@ -20,10 +20,6 @@ export interface FloorJob {
   mode: "parse" | "queries";
 }
 
-// `bench/index_memory.ts` logs each worker's heap; a Web Worker gets the hook from the bench,
-// a `node:worker_threads` worker (`--young`) only this way.
-if (Deno.env.get("CODECTX_MEM_LOG")) await import("./index_memory_hook.ts");
-
 const decoder = new TextDecoder();
 
 serveJobs(globalThis as unknown as JobScope, async (job: FloorJob): Promise<number> => {

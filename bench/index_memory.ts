@@ -18,11 +18,8 @@
  * `/proc/PID/task/TID/comm`); strace slows the run, so take sizes from a run without it.
  *
  *   deno run -A bench/index_memory.ts [--corpus DIR] [--floor parse|queries]
- *     [--workers N] [--young MIB] [--strace] [--env NAME=VALUE]... [--v8-flags FLAGS]
+ *     [--workers N] [--strace] [--env NAME=VALUE]... [--v8-flags FLAGS]
  *     [--json FILE]
- *
- * `--young` (floors only) runs the floor's workers with that young generation
- * (`node:worker_threads`); for `codectx index` set `--env CODECTX_PARSE_YOUNG_MIB=N`.
  *
  * The corpus defaults to a copy of this machine's Python standard library made by
  * `bench/index.ts --keep`; pass `--corpus` to reuse one.
@@ -38,7 +35,6 @@ const { values } = parseArgs({
     corpus: { type: "string" },
     floor: { type: "string" },
     workers: { type: "string" },
-    young: { type: "string" },
     strace: { type: "boolean" },
     env: { type: "string", multiple: true },
     "v8-flags": { type: "string" },
@@ -171,7 +167,6 @@ const program = values.floor
     "--corpus",
     corpus,
     ...workerArgs,
-    ...(values.young ? ["--young", values.young] : []),
   ]
   : [CLI, "index", "--json", "--path", corpus, "--index-dir", `${work}/index`];
 let cmd = [Deno.execPath(), "run", "-A", ...v8Flags, "--preload", HOOK, ...program];
@@ -258,9 +253,7 @@ console.log(
   `${values.floor ? `floor ${values.floor}` : "codectx index"} of ${corpus}` +
     `${values.workers ? `, ${values.workers} workers` : ""}${
       values.env?.length ? `, env ${values.env.join(" ")}` : ""
-    }${values.young ? `, young ${values.young} MiB` : ""}${
-      values.strace ? ", under strace" : ""
-    }; wall ${wall.toFixed(1)} s, CPU ≥ ${
+    }${values.strace ? ", under strace" : ""}; wall ${wall.toFixed(1)} s, CPU ≥ ${
       cpu.toFixed(1)
     } s (last sample); load ${load0} → ${load1}`,
 );

@@ -35,7 +35,6 @@ export function createParsePool(size = defaultPoolSize()): ParsePool {
     size,
     name: "parse",
     affinity: (job) => job.language,
-    youngGenerationMiB: parseYoungGenerationMiB(),
     // A file's bytes move to the worker (no copy left on this thread for its collector).
     transfer: (job) => wholeBuffers([job.bytes]),
   });
@@ -109,21 +108,6 @@ export function createRecyclingParsePool(size?: number): RecyclingParsePool {
     },
     close: () => pool.close(),
   };
-}
-
-/**
- * The young generation of a parse worker, in MiB (undefined: a Web Worker, up to 64 MiB).
- * `$CODECTX_PARSE_YOUNG_MIB` sets it (0: a Web Worker).
- */
-export function parseYoungGenerationMiB(): number | undefined {
-  let env = NaN;
-  try {
-    env = Number(Deno.env.get("CODECTX_PARSE_YOUNG_MIB") ?? NaN);
-  } catch {
-    // No permission to read the environment: the default.
-  }
-  if (Number.isFinite(env)) return env > 0 ? env : undefined;
-  return undefined;
 }
 
 /** One worker per core. */

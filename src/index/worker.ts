@@ -10,7 +10,6 @@ import { type JobScope, serveJobs, wholeBuffers } from "../util/worker_pool.ts";
 import { extractEncoded } from "./extract.ts";
 import type { ParseJob } from "./pool.ts";
 
-// `globalThis`, not `self`: a `node:worker_threads` worker has no `self`.
 // The encoded parts are moved to the pool, not copied.
 serveJobs(
   globalThis as unknown as JobScope,

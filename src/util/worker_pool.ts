@@ -3,14 +3,8 @@
  * the caller names the worker module and sends it messages; the worker module answers
  * through {@link serveJobs}. Used for parsing (the indexer) and analysis (quality runs).
  *
- * Workers are Web Workers, or — when the caller bounds their young generation —
- * `node:worker_threads` workers, the only kind whose V8 heap takes limits (a Web Worker's
- * young generation grows to 64 MiB; {@link serveJobs} answers through either).
- *
  * @module
  */
-
-import { parentPort, Worker as ThreadWorker } from "node:worker_threads";
 
 /** Options of {@link createWorkerPool}. */
 export interface WorkerPoolOptions<In> {
@@ -26,53 +20,25 @@ export interface WorkerPoolOptions<In> {
    */
   readonly affinity?: (job: In) => string;
   /**
-   * The most each worker's young generation (V8's new space) may take, in MiB; unset, a
-   * worker is a Web Worker and V8 sizes it (up to 64 MiB).
-   */
-  readonly youngGenerationMiB?: number;
-  /**
    * Buffers of a job to move to the worker instead of copying them (they are detached
    * here once the job is sent).
    */
   readonly transfer?: (job: In) => ArrayBuffer[];
 }
 
-/** What the pool needs of a worker of either kind. */
-interface PoolWorker {
-  post(message: unknown, transfer: ArrayBuffer[]): void;
-  terminate(): void;
-}
-
 /** Starts one worker whose answers go to `onReply` and whose failure goes to `onFail`. */
 function startWorker<Out>(
   url: URL,
-  youngMiB: number | undefined,
   onReply: (reply: Reply<Out>) => void,
   onFail: (message: string) => void,
-): PoolWorker {
-  if (youngMiB === undefined) {
-    const w = new Worker(url, { type: "module" });
-    w.onmessage = (e: MessageEvent<Reply<Out>>) => onReply(e.data);
-    w.onerror = (e) => {
-      e.preventDefault();
-      onFail(e.message);
-    };
-    return { post: (m, t) => w.postMessage(m, t), terminate: () => w.terminate() };
-  }
-  const w = new ThreadWorker(url, { resourceLimits: { maxYoungGenerationSizeMb: youngMiB } });
-  let ended = false;
-  w.on("message", (reply: Reply<Out>) => onReply(reply));
-  w.on("error", (err: Error) => onFail(err.message));
-  w.on("exit", (code: number) => {
-    if (!ended) onFail(`exited with code ${code}`);
-  });
-  return {
-    post: (m, t) => w.postMessage(m, t),
-    terminate: () => {
-      ended = true;
-      void w.terminate();
-    },
+): Worker {
+  const w = new Worker(url, { type: "module" });
+  w.onmessage = (e: MessageEvent<Reply<Out>>) => onReply(e.data);
+  w.onerror = (e) => {
+    e.preventDefault();
+    onFail(e.message);
   };
+  return w;
 }
 
 /** Runs jobs on workers; `close()` ends the workers and rejects what is pending. */
@@ -118,7 +84,7 @@ export function createWorkerPool<In, Out>(
   opts: WorkerPoolOptions<In>,
 ): WorkerPool<In, Out> | null {
   if (opts.size <= 0) return null;
-  const workers: PoolWorker[] = [];
+  const workers: Worker[] = [];
   const load: number[] = [];
   const warmKeys: Set<string>[] = [];
   const waiting = new Map<number, Waiting<Out>>();
@@ -147,12 +113,7 @@ export function createWorkerPool<In, Out>(
     for (let i = 0; i < opts.size; i++) {
       const index = i;
       workers.push(
-        startWorker<Out>(
-          opts.url,
-          opts.youngGenerationMiB,
-          settle,
-          (message) => failWorker(index, message),
-        ),
+        startWorker<Out>(opts.url, settle, (message) => failWorker(index, message)),
       );
       load.push(0);
       warmKeys.push(new Set());
@@ -186,7 +147,7 @@ export function createWorkerPool<In, Out>(
       return new Promise((resolve, reject) => {
         waiting.set(id, { resolve, reject, worker });
         const envelope: Envelope<In> = { id, job };
-        workers[worker].post(envelope, opts.transfer?.(job) ?? []);
+        workers[worker].postMessage(envelope, opts.transfer?.(job) ?? []);
       });
     },
     close() {
@@ -226,9 +187,7 @@ export interface JobScope {
 /**
  * Answers a pool's jobs inside a worker module: each job goes to `handle`, and its
  * result (or the message of what it threw) goes back to the pool; `transfer` names the
- * result's buffers to move to the pool instead of copying them. In a
- * `node:worker_threads` worker (a pool with a bounded young generation) the answers go
- * through its `parentPort` instead of `scope`.
+ * result's buffers to move to the pool instead of copying them.
  *
  * @example
  * ```ts
@@ -241,18 +200,6 @@ export function serveJobs<In, Out>(
   handle: (job: In) => Out | Promise<Out>,
   transfer?: (result: Out) => ArrayBuffer[],
 ): void {
-  const port = parentPort;
-  if (port) {
-    scope = {
-      set onmessage(listen: ((e: MessageEvent) => void) | null) {
-        if (listen) port.on("message", (data: unknown) => listen({ data } as MessageEvent));
-      },
-      get onmessage() {
-        return null;
-      },
-      postMessage: (m, t) => port.postMessage(m, t ?? []),
-    };
-  }
   scope.onmessage = async (e: MessageEvent<Envelope<In>>) => {
     const { id, job } = e.data;
     let reply: Reply<Out>;
