@@ -8,6 +8,7 @@
  * @module
  */
 
+import { callTreeRows } from "../mcp/render_graph.ts";
 import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "./args.ts";
 
 const REFS_HELP = `Usage: codectx refs NAME [options]
@@ -161,18 +162,21 @@ export async function cmdCalls(args: string[]): Promise<number> {
   }
   const def = payload.definition as Payload;
   console.log(`${payload.symbol} (${def.file}:${def.line})`);
-  const show = (title: string, nodes: Payload[]) => {
+  // A tree: a node two hops away hangs under the node that calls it (or that it calls).
+  const root = String(def.qualified_name ?? payload.symbol);
+  const edges = list(payload.edges);
+  const show = (title: string, nodes: Payload[], direction: "in" | "out") => {
     console.log(`${title}: ${nodes.length}`);
-    for (const n of nodes) {
-      const where = n.resolved ? `${n.file}:${n.line}` : "unresolved";
-      console.log(
-        `  ${
-          "  ".repeat(Number(n.depth) - 1)
-        }${n.name}  ${where}  (call at ${n.call_file}:${n.call_line})`,
-      );
+    for (const { node: n, edge: e, depth } of callTreeRows(root, nodes, edges, direction)) {
+      const where = n.file
+        ? `${n.file}:${n.line}${n.resolution === "name" ? " (by name only)" : ""}`
+        : n.external
+        ? "external"
+        : "unresolved";
+      console.log(`  ${"  ".repeat(depth)}${n.name}  ${where}  (call at ${e.file}:${e.line})`);
     }
   };
-  show("callers", list(payload.callers));
-  show("callees", list(payload.callees));
+  show("callers", list(payload.callers), "in");
+  show("callees", list(payload.callees), "out");
   return 0;
 }

@@ -208,6 +208,19 @@ export class Names {
    * `define`, used in `define`'s body), innermost first.
    */
   private nestedIn(f: GraphFile, name: string, scope: number): SymbolRecord[] {
+    const byParent = this.nestedOf(f);
+    if (byParent.size === 0) return [];
+    for (let q: string | null = f.symbols[scope]?.qualifiedName ?? null; q;) {
+      const hit = byParent.get(`${q}\0${name}`);
+      if (hit) return hit;
+      const dot = q.lastIndexOf(".");
+      q = dot < 0 ? null : q.slice(0, dot);
+    }
+    return [];
+  }
+
+  /** The definitions of `f` whose parent is a function or method, by `parent\0name`. */
+  private nestedOf(f: GraphFile): Map<string, SymbolRecord[]> {
     let byParent = this.nestedCache.get(f);
     if (!byParent) {
       byParent = new Map();
@@ -225,14 +238,7 @@ export class Names {
       }
       this.nestedCache.set(f, byParent);
     }
-    if (byParent.size === 0) return [];
-    for (let q: string | null = f.symbols[scope]?.qualifiedName ?? null; q;) {
-      const hit = byParent.get(`${q}\0${name}`);
-      if (hit) return hit;
-      const dot = q.lastIndexOf(".");
-      q = dot < 0 ? null : q.slice(0, dot);
-    }
-    return [];
+    return byParent;
   }
 
   /** Files of the same package as `f` (same folder and family; same declared package). */
@@ -365,15 +371,24 @@ export class Names {
 
   /**
    * A member whose receiver is unknown: the one member of that name in the project's
-   * files of the same family, if there is exactly one.
+   * files of the same family, if there is exactly one. A function's own local (`def helper`
+   * inside `def outer`, `const push = …` in a method's body) is no receiver's member, so
+   * `xs.push()` does not lead to it; an object literal's method in a function does count.
    */
   unique(f: GraphFile, name: string): SymbolRecord[] {
-    const all = (this.graph.symbolsByName.get(name) ?? []).filter((s) =>
-      s.parent !== null && MEMBER_KINDS.has(s.kind) && this.fileOf(s)?.resolver === f.resolver
-    );
+    const all = (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+      if (s.parent === null || !MEMBER_KINDS.has(s.kind)) return false;
+      const g = this.fileOf(s);
+      if (g === undefined || g.resolver !== f.resolver) return false;
+      return !(LOCAL_KINDS.has(s.kind) &&
+        this.nestedOf(g).get(`${s.parent}\0${s.name}`)?.includes(s));
+    });
     return all.length === 1 ? all : [];
   }
 }
+
+/** Kinds a definition in a function's body has when it is a local of that body. */
+const LOCAL_KINDS: ReadonlySet<string> = new Set(["function", "variable", "constant"]);
 
 const cache = new WeakMap<CodeGraph, Names>();
 

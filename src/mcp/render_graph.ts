@@ -223,34 +223,57 @@ function sureness(o: Obj): string {
     : "";
 }
 
-/** Callers or callees as an indented tree, following `edges` from the root. */
-function callTree(root: string, nodes: Obj[], edges: Obj[], direction: "in" | "out"): string {
+/** One line of a call tree: a node, the edge that reaches it, and how deep it hangs. */
+export interface CallTreeRow {
+  node: Obj;
+  /** The edge from the node above (its `file` and `line` are the call site). */
+  edge: Obj;
+  depth: number;
+}
+
+/**
+ * Callers (`in`) or callees (`out`) of `get_call_graph`'s payload in tree order, following
+ * `edges` from the root: each node once, under the first node that reaches it, depth 0 the
+ * root's own callers or callees. The MCP text and `codectx calls` both print this order.
+ */
+export function callTreeRows(
+  root: string,
+  nodes: Obj[],
+  edges: Obj[],
+  direction: "in" | "out",
+): CallTreeRow[] {
   const byName = new Map(nodes.map((n) => [str(n.name), n]));
   const next = new Map<string, Obj[]>();
   for (const e of edges) {
     const [from, to] = direction === "out" ? [str(e.from), str(e.to)] : [str(e.to), str(e.from)];
     if (from !== to) next.set(from, [...(next.get(from) ?? []), { ...e, target: to }]);
   }
-  const lines: string[] = [];
+  const rows: CallTreeRow[] = [];
   const seen = new Set([root]);
   const walk = (name: string, depth: number) => {
     for (const e of next.get(name) ?? []) {
       const target = str(e.target);
       if (!byName.has(target) || seen.has(target)) continue;
       seen.add(target);
-      const n = byName.get(target) as Obj;
-      const where = n.file ? ` ${str(n.file)}:${num(n.line)}` : "";
-      const kind = n.resolved === false && !n.resolution
-        ? " (unresolved)"
-        : n.kind
-        ? ` (${str(n.kind)}${sureness(n)})`
-        : "";
-      lines.push(`${"  ".repeat(depth)}- ${target}${kind}${where} ← call at ${loc(e)}`);
+      rows.push({ node: byName.get(target) as Obj, edge: e, depth });
       walk(target, depth + 1);
     }
   };
   walk(root, 0);
-  return lines.join("\n");
+  return rows;
+}
+
+/** Callers or callees as an indented tree, following `edges` from the root. */
+function callTree(root: string, nodes: Obj[], edges: Obj[], direction: "in" | "out"): string {
+  return callTreeRows(root, nodes, edges, direction).map(({ node: n, edge: e, depth }) => {
+    const where = n.file ? ` ${str(n.file)}:${num(n.line)}` : "";
+    const kind = n.resolved === false && !n.resolution
+      ? " (unresolved)"
+      : n.kind
+      ? ` (${str(n.kind)}${sureness(n)})`
+      : "";
+    return `${"  ".repeat(depth)}- ${str(e.target)}${kind}${where} ← call at ${loc(e)}`;
+  }).join("\n");
 }
 
 /** get_call_graph: callers and callees as indented trees. */

@@ -1,0 +1,96 @@
+/**
+ * `codectx calls` as a new user reads it: a callee two hops away hangs under the callee
+ * that calls it, and a call through a receiver of unknown type is matched by name only to
+ * a real member, never to a function's own local (`def helper` inside `def outer`,
+ * `const push = …` in a method), and says so.
+ */
+
+import assert from "node:assert/strict";
+import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
+
+const FILES = {
+  "m.py": [
+    "def a():",
+    "    b()",
+    "    c()",
+    "",
+    "def b():",
+    "    d()",
+    "",
+    "def c():",
+    "    e()",
+    "",
+    "def d():",
+    "    pass",
+    "",
+    "def e():",
+    "    pass",
+    "",
+    "def outer():",
+    "    def helper():",
+    "        pass",
+    "    helper()",
+    "",
+    "def g(x):",
+    "    x.helper()",
+    "    x.only_here()",
+    "",
+    "class K:",
+    "    def only_here(self):",
+    "        pass",
+    "",
+  ].join("\n"),
+  "u.ts": [
+    "export function table() {",
+    "  return {",
+    "    view() {",
+    "      const push = (m: number[], v: number) => m.push(v);",
+    "      return push;",
+    "    },",
+    "  };",
+    "}",
+    "",
+    "export function use(kept: string[], t: ReturnType<typeof table>) {",
+    "  kept.push('x');",
+    "  t.view();",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+/** The lines after `callees: N` of `codectx calls`'s output. */
+function callees(stdout: string): string[] {
+  const lines = stdout.trimEnd().split("\n");
+  return lines.slice(lines.findIndex((l) => l.startsWith("callees:")) + 1);
+}
+
+Deno.test("codectx calls: depth 2 prints a tree, name-only matches say so", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const calls = async (...args: string[]) => {
+    const r = await runCli(["calls", ...args, "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  try {
+    // d is b's callee and e is c's: each under its own caller, not both under c.
+    assert.deepEqual(callees(await calls("a", "--depth", "2")), [
+      "  b  m.py:5  (call at m.py:2)",
+      "    d  m.py:11  (call at m.py:6)",
+      "  c  m.py:8  (call at m.py:3)",
+      "    e  m.py:14  (call at m.py:9)",
+    ]);
+    // outer's local helper is no member of x; K.only_here is the one member of its name.
+    assert.deepEqual(callees(await calls("g")), [
+      "  helper  unresolved  (call at m.py:23)",
+      "  K.only_here  m.py:27 (by name only)  (call at m.py:24)",
+    ]);
+    // kept.push is not the `push` local to table.view; t.view is the object's method.
+    const use = callees(await calls("use"));
+    assert.ok(!use.some((l) => l.includes("table.view.push")), use.join("\n"));
+    assert.ok(use.some((l) => /^ {2}push {2}(unresolved|external) /.test(l)), use.join("\n"));
+    assert.ok(use.some((l) => /^ {2}table\.view {2}u\.ts:3\b/.test(l)), use.join("\n"));
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
