@@ -13,6 +13,12 @@
   left: (member_expression property: (_) @function.name)
   right: [(arrow_function) (function_expression)] @function)
 (pair key: (_) @function.name value: [(arrow_function) (function_expression)] @function)
+; A function expression named only by itself: an argument (`wrap(async function dispatch()
+; {…})`), an operand (`ok && function adapter() {…}`), returned or in parentheses (an IIFE).
+(arguments (function_expression name: (identifier) @function.name) @function)
+(binary_expression right: (function_expression name: (identifier) @function.name) @function)
+(return_statement (function_expression name: (identifier) @function.name) @function)
+(parenthesized_expression (function_expression name: (identifier) @function.name) @function)
 (class_declaration name: (_) @class.name) @class
 (class name: (_) @class.name) @class
 
