@@ -5,24 +5,28 @@
  * `src/tools/schemas.ts` and are produced once, at the tool edge.
  */
 
+/** Every kind a definition may have, as the query files name them (`@definition.KIND`). */
+export const SYMBOL_KINDS = [
+  "function",
+  "method",
+  "constructor",
+  "class",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+  "type",
+  "constant",
+  "variable",
+  "field",
+  "module",
+  "namespace",
+  "macro",
+  "section",
+] as const;
+
 /** What a definition is. */
-export type SymbolKind =
-  | "function"
-  | "method"
-  | "constructor"
-  | "class"
-  | "interface"
-  | "struct"
-  | "enum"
-  | "trait"
-  | "type"
-  | "constant"
-  | "variable"
-  | "field"
-  | "module"
-  | "namespace"
-  | "macro"
-  | "section";
+export type SymbolKind = typeof SYMBOL_KINDS[number];
 
 /** Kinds whose body is code that runs: functions, methods, constructors. */
 export const FUNCTION_KINDS: ReadonlySet<string> = new Set<SymbolKind>([

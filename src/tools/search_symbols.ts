@@ -8,7 +8,8 @@ import { z } from "npm:zod@4.1.9";
 import { kindRank, resolveMatches, type SymbolTable, symbolTable } from "../graph/lookup.ts";
 import { fuzzyMatch } from "../search/fuzzy.ts";
 import { rankNames } from "../search/name_index.ts";
-import type { SymbolRecord } from "../types.ts";
+import { SYMBOL_KINDS, type SymbolRecord } from "../types.ts";
+import { CodectxError } from "../errors.ts";
 import { symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
 
@@ -33,6 +34,14 @@ export const searchSymbolsTool = defineTool({
     total: z.number().int(),
   }),
   handler: async ({ query, kind, limit, offset, path_prefix }, { project }) => {
+    if (kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(kind)) {
+      throw new CodectxError(
+        "invalid_argument",
+        `kind '${kind}' is not a symbol kind; pass one of ${
+          SYMBOL_KINDS.join(", ")
+        }, or leave it out`,
+      );
+    }
     const index = await project.index();
     const cols = index.columns;
     const q = (query ?? "").trim();
