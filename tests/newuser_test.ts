@@ -2,10 +2,14 @@
  * What a new user met in a first session and was fixed: a symbol kind that does not exist
  * (`search_symbols` `kind: "banana"`) answered 200 with nothing found instead of a 400 naming
  * the field and the kinds there are, and every load of the web page logged a 404 for
- * `/favicon.ico` in the browser's console.
+ * `/favicon.ico` in the browser's console. On axios, `summarize_repo` opened with the README's
+ * table of contents instead of its tagline, and named README.md an entry point ("server")
+ * for the `app.listen(…)` of an example.
  */
 
 import assert from "node:assert/strict";
+import { firstParagraph } from "../src/context/summary.ts";
+import { callTool, type Payload, withExecutor } from "./helpers.ts";
 import { http, obj } from "./surfaces_helpers.ts";
 import { chromium } from "playwright-core";
 import { CHROMIUM, needChromium, open, serveProject } from "./web_browser_helpers.ts";
@@ -61,4 +65,50 @@ Deno.test("the web page loads without a failed request or a console error", asyn
     await browser.close();
     await web.stop();
   }
+});
+
+/** axios's README, in short: sponsors, the tagline in a centered `<p>`, a table of contents. */
+const README = [
+  '<h3 align="center"> Gold sponsors <br> </h3> <table><tr><td><p>Some sponsor</p></td></tr></table>',
+  "",
+  '<div align="center"><img src="logo.svg" alt="logo"></div>',
+  "",
+  '<p align="center">Promise based HTTP client for the browser and node.js</p>',
+  "",
+  "## Table of Contents",
+  "",
+  "  - [Features](#features)",
+  "  - [Installing](#installing)",
+  "",
+  "## Example",
+  "",
+  "```js",
+  "const app = express();",
+  "app.listen(3000);",
+  "```",
+  "",
+].join("\n");
+
+Deno.test("summarize_repo: a README's tagline, and no entry point in a README's example", async () => {
+  assert.equal(firstParagraph(README), "Promise based HTTP client for the browser and node.js");
+  // A table of contents is no paragraph: the prose after it is.
+  assert.equal(
+    firstParagraph("# T\n\n- [A](#a)\n- [B](#b)\n\nThe library does X.\n"),
+    "The library does X.",
+  );
+  // Still a paragraph: prose that merely holds a link.
+  assert.equal(
+    firstParagraph("# T\n\nSee [the docs](d.md) first.\n"),
+    "See [the docs](d.md) first.",
+  );
+  await withExecutor({
+    "README.md": README,
+    "lib/server.js": "import http from 'node:http';\nhttp.createServer(() => {}).listen(80);\n",
+    "lib/util.js": "export function add(a, b) {\n  return a + b;\n}\n",
+  }, async (ex) => {
+    const p = await callTool(ex, "summarize_repo", {});
+    const entries = (p.entry_points as Payload[]).map((e) => `${e.file} ${e.kind}`);
+    assert.deepEqual(entries, ["lib/server.js server"]);
+    assert.match(String(p.text), /Promise based HTTP client for the browser and node\.js/);
+  });
 });

@@ -14,6 +14,7 @@ import { type DeclaredEntry, type Dependency, isManifest, readManifest } from ".
 import { clampText, fitBudget } from "./pack.ts";
 import { symbolRanks } from "./rank.ts";
 import { isAuxiliary } from "../graph/lookup.ts";
+import { fileClass } from "../search/scope.ts";
 import { docSummary } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 import { readProjectFile } from "../index/safe_read.ts";
@@ -317,7 +318,16 @@ async function readmeParagraph(root: string, index: LoadedIndex): Promise<string
   return firstParagraph(text);
 }
 
-/** The first paragraph of prose of a README text. */
+/** A whole line that is one HTML paragraph of plain text (a centered tagline). */
+const HTML_PARAGRAPH = /^<p(\s[^>]*)?>([^<>]+)<\/p>$/i;
+/** A list item of links only (a table of contents). */
+const LINKS_ONLY = /^([-*+]|\d+\.)\s+(\[[^\]]*\]\([^)]*\)[\s,|·-]*)+$/;
+
+/**
+ * The first paragraph of prose of a README text. A whole-line `<p>` of plain text counts
+ * as one (axios's `<p align="center">Promise based HTTP client…</p>`); a list of links
+ * only (a table of contents) does not.
+ */
 export function firstParagraph(text: string): string {
   const lines = text.replace(/<!--[\s\S]*?-->/g, "").replace(/\r\n?/g, "\n").split("\n");
   const para: string[] = [];
@@ -330,7 +340,9 @@ export function firstParagraph(text: string): string {
       continue;
     }
     if (inFence) continue;
-    const skip = t === "" || /^#/.test(t) || /^[=\-~^*+#`]{3,}$/.test(t) ||
+    const tagline = HTML_PARAGRAPH.exec(t)?.[2].trim() ?? "";
+    if (para.length === 0 && tagline.split(/\s+/).length >= 3) return tagline;
+    const skip = t === "" || LINKS_ONLY.test(t) || /^#/.test(t) || /^[=\-~^*+#`]{3,}$/.test(t) ||
       /^(\[!\[|!\[|<|\.\.\s|:\w+:|\|)/.test(t) || /^[=\-~^]{3,}$/.test(lines[i + 1]?.trim() ?? "");
     if (skip) {
       if (para.length) break;
@@ -373,7 +385,8 @@ async function findEntryPoints(
   const guards: string[] = [];
   const servers: string[] = [];
   for (const c of await index.chunks()) {
-    if (isAuxiliary(c.file)) continue;
+    // A README's example `app.listen(…)` starts nothing.
+    if (isAuxiliary(c.file) || fileClass(c.file, c.language) === "docs") continue;
     if (c.language === "python" && c.symbol === null && MAIN_GUARD.test(c.text)) {
       guards.push(c.file);
     }
