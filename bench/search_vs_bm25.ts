@@ -27,6 +27,7 @@ import { parseArgs } from "node:util";
 import {
   cacheDir,
   EVAL_SOURCES,
+  EXTRA_SOURCES,
   type Fetched,
   fetchSource,
   fnv,
@@ -46,6 +47,7 @@ import {
   searchProject,
 } from "../src/search/hybrid.ts";
 import { present } from "../src/search/present.ts";
+import { readManifest } from "../src/search/codectx_code.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { BENCH_DIR } from "./search_corpus.ts";
 import { buildBaseline, isFunction } from "./search_baseline.ts";
@@ -95,8 +97,41 @@ export const HELD_OUT: readonly Source[] = [
   },
 ];
 
-/** The two sets: `tune` may inform defaults; `heldout` never does. */
-export type SetName = "tune" | "heldout";
+/**
+ * The sets: `tune` may inform defaults; `heldout` never does; `train` (codectx-code's extra
+ * sources, which the shipped model was not trained on) only adds training queries to the
+ * second stage's (`search_rerank.ts --extra`), and is never evaluated on.
+ */
+export type SetName = "tune" | "heldout" | "train";
+
+const SET_SOURCES: Record<SetName, readonly Source[]> = {
+  tune: EVAL_SOURCES,
+  heldout: HELD_OUT,
+  train: EXTRA_SOURCES,
+};
+
+/** A source's name without its version. */
+const bare = (name: string) => name.replace(/@[^@]*$/, "");
+
+/**
+ * Throws when a set holds a source it must not: an evaluated set one codectx-code may be
+ * trained on; the second stage's training set one the shipped model was trained on, or
+ * one an evaluated set holds.
+ */
+async function checkSources(set: SetName, sources: readonly Source[]): Promise<void> {
+  const banned = set !== "train" ? MODEL_SOURCES.map((s) => bare(s.name)) : [
+    ...((await readManifest()).sources as Array<{ name: string }>).map((s) => bare(s.name)),
+    ...[...EVAL_SOURCES, ...HELD_OUT].map((s) => bare(s.name)),
+  ];
+  for (const s of sources) {
+    if (!banned.includes(bare(s.name))) continue;
+    throw new Error(
+      set === "train"
+        ? `${s.name} trained codectx-code or is evaluated on: the second stage cannot train on it`
+        : `${s.name} is a training source of codectx-code: it cannot be evaluated on`,
+    );
+  }
+}
 
 /** One query and its answer. */
 export interface Query {
@@ -173,14 +208,8 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
   const dir = `${BENCH_DIR}/bm25/${set}-${language}`;
   const root = `${dir}/src`;
   const qFile = `${dir}/queries.json`;
-  const sources = (set === "tune" ? EVAL_SOURCES : HELD_OUT).filter((s) => s.language === language);
-  for (const s of sources) {
-    if (
-      MODEL_SOURCES.some((t) => t.name.replace(/@[^@]*$/, "") === s.name.replace(/@[^@]*$/, ""))
-    ) {
-      throw new Error(`${s.name} is a training source of codectx-code: it cannot be evaluated on`);
-    }
-  }
+  const sources = SET_SOURCES[set].filter((s) => s.language === language);
+  await checkSources(set, sources);
   const packages = sources.map((s) => s.name);
   try {
     const all = JSON.parse(await Deno.readTextFile(qFile)) as Query[];
@@ -372,6 +401,9 @@ async function main(): Promise<void> {
   const langs = values.languages.split(",");
   const started = performance.now();
   for (const set of values.sets.split(",") as SetName[]) {
+    if (set !== "tune" && set !== "heldout") {
+      throw new Error(`--sets: '${set}' is not evaluated here; use tune and/or heldout`);
+    }
     const table: Record<string, Record<string, Metrics>> = {};
     const notes: string[] = [];
     for (const language of langs) {
