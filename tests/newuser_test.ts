@@ -4,7 +4,8 @@
  * the field and the kinds there are, and every load of the web page logged a 404 for
  * `/favicon.ico` in the browser's console. On axios, `summarize_repo` opened with the README's
  * table of contents instead of its tagline, and named README.md an entry point ("server")
- * for the `app.listen(…)` of an example.
+ * for the `app.listen(…)` of an example; `explain_symbol getAdapter` explained the signature in
+ * `index.d.ts` rather than the code in `lib/adapters/adapters.js`.
  */
 
 import assert from "node:assert/strict";
@@ -110,5 +111,27 @@ Deno.test("summarize_repo: a README's tagline, and no entry point in a README's 
     const entries = (p.entry_points as Payload[]).map((e) => `${e.file} ${e.kind}`);
     assert.deepEqual(entries, ["lib/server.js server"]);
     assert.match(String(p.text), /Promise based HTTP client for the browser and node\.js/);
+  });
+});
+
+Deno.test("explain_symbol: the code before a declaration file's signature of the same name", async () => {
+  await withExecutor({
+    "index.d.ts": "export function pick(names: string[]): string;\n",
+    "lib/adapters.js": [
+      "export default {",
+      "  pick: (names) => {",
+      "    return names.find((n) => n !== '') ?? 'xhr';",
+      "  },",
+      "};",
+      "",
+    ].join("\n"),
+  }, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: "pick" });
+    assert.equal(obj(p.symbol as never).file, "lib/adapters.js");
+    const refs = await callTool(ex, "find_references", { symbol_name: "pick" });
+    assert.deepEqual(
+      (refs.definitions as Payload[]).map((d) => d.file),
+      ["lib/adapters.js", "index.d.ts"],
+    );
   });
 });

@@ -66,13 +66,18 @@ export function isAuxiliary(file: string): boolean {
 /** Folders of code that is not the project's main code, tests apart. */
 const AUXILIARY_DIR = /(^|\/)(examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i;
 
+/** A TypeScript declaration file (`.d.ts`, `.d.cts`, `.d.mts`): signatures, no bodies. */
+const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+
 /**
- * Orders the definitions one name may mean, best first: main code before tests, then
- * {@link KIND_RANK}, top level before members, the bigger body, the shallower path, then
- * file and line.
+ * Orders the definitions one name may mean, best first: main code before tests, code with
+ * a body before a declaration file's signature (axios's `getAdapter` in
+ * `lib/adapters/adapters.js` before `index.d.ts`), then {@link KIND_RANK}, top level before
+ * members, the bigger body, the shallower path, then file and line.
  */
 export function compareSymbols(a: SymbolRecord, b: SymbolRecord): number {
   return Number(isAuxiliary(a.file)) - Number(isAuxiliary(b.file)) ||
+    Number(DECLARATION_FILE.test(a.file)) - Number(DECLARATION_FILE.test(b.file)) ||
     kindRank(a.kind) - kindRank(b.kind) ||
     Number(a.parent !== null) - Number(b.parent !== null) ||
     (b.endLine - b.startLine) - (a.endLine - a.startLine) ||
