@@ -5,7 +5,10 @@
  * `/favicon.ico` in the browser's console. On axios, `summarize_repo` opened with the README's
  * table of contents instead of its tagline, and named README.md an entry point ("server")
  * for the `app.listen(…)` of an example; `explain_symbol getAdapter` explained the signature in
- * `index.d.ts` rather than the code in `lib/adapters/adapters.js`.
+ * `index.d.ts` rather than the code in `lib/adapters/adapters.js`; and a member of a module
+ * whose default export is an object literal (`utils.isFormData()` after `import utils from
+ * "./utils.js"`, `export default { isFormData, … }`) led nowhere: 2 of isFormData's 8
+ * references were found.
  */
 
 import assert from "node:assert/strict";
@@ -133,5 +136,42 @@ Deno.test("explain_symbol: the code before a declaration file's signature of the
       (refs.definitions as Payload[]).map((d) => d.file),
       ["lib/adapters.js", "index.d.ts"],
     );
+  });
+});
+
+Deno.test("references through a default export that is an object literal", async () => {
+  await withExecutor({
+    "lib/utils.js": [
+      "const isFormData = (thing) => thing instanceof FormData;",
+      "function extend(a, b) {",
+      "  return Object.assign(a, b);",
+      "}",
+      "export default {",
+      "  isFormData,",
+      "  extend,",
+      "  getAdapter: (names) => names[0],",
+      "};",
+      "",
+    ].join("\n"),
+    "lib/main.js": [
+      "import utils from './utils.js';",
+      "",
+      "export function run(data) {",
+      "  if (utils.isFormData(data)) return utils.getAdapter(['xhr']);",
+      "  return utils.extend({}, data);",
+      "}",
+      "",
+    ].join("\n"),
+  }, async (ex) => {
+    const refs = await callTool(ex, "find_references", { symbol_name: "isFormData" });
+    const lines = (refs.references as Payload[]).map((r) => `${r.file}:${r.line} ${r.kind}`);
+    assert.ok(lines.includes("lib/main.js:4 call"), lines.join("\n"));
+    const g = await callTool(ex, "get_call_graph", { symbol_name: "run" });
+    const callees = (g.callees as Payload[]).map((c) => `${c.name} ${c.file}:${c.line}`).sort();
+    assert.deepEqual(callees, [
+      "extend lib/utils.js:2",
+      "getAdapter lib/utils.js:8",
+      "isFormData lib/utils.js:1",
+    ]);
   });
 });

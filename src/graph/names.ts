@@ -18,7 +18,7 @@ import { Chains } from "./chains.ts";
 import { Members } from "./members.ts";
 import { RefResolution, type RefTargets } from "./ref_resolution.ts";
 import type { Binding, FamilyResolver, ModuleRef } from "./resolve/types.ts";
-import { dirOf } from "./resolve/types.ts";
+import { dirOf, OBJECT_DEFAULT } from "./resolve/types.ts";
 import {
   CLASS_LIKE,
   MAX_DEPTH,
@@ -298,6 +298,7 @@ export class Names {
     if (name === "default" && family?.defaultExport) {
       for (const g of files) {
         const local = family.defaultExport(g.path);
+        if (local === OBJECT_DEFAULT) return [{ kind: "module", module: m }];
         if (local && local !== "default") {
           const out = this.name(g, local, -1, depth + 1);
           if (out.length) return out;

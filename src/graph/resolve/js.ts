@@ -18,6 +18,7 @@ import {
   fileModule,
   joinPath,
   type ModuleRef,
+  OBJECT_DEFAULT,
   type ProjectView,
   type Resolution,
   type Resolver,
@@ -280,7 +281,11 @@ class JsFamily implements FamilyResolver {
     const m =
       /^\s*export\s+default\s+(?:abstract\s+)?(?:async\s+)?(?:function\*?|class)?\s*([A-Za-z_$][\w$]*)/m
         .exec(text);
-    const name = m && m[1] !== "function" && m[1] !== "class" ? m[1] : null;
+    const name = m && m[1] !== "function" && m[1] !== "class"
+      ? m[1]
+      : /^\s*export\s+default\s+\{/m.test(text)
+      ? OBJECT_DEFAULT
+      : null;
     this.defaults.set(file, name);
     return name;
   }

@@ -106,9 +106,19 @@ export interface FamilyResolver {
   submodule?(module: ModuleRef, name: string): ModuleRef | null;
   /** A path head that names a module by position (`crate`, `super`, `self` in Rust). */
   pathHead?(head: string, from: string): ModuleRef | null;
-  /** The name a module's default export has in its file (`export default Foo`). */
+  /**
+   * The name a module's default export has in its file (`export default Foo`), or
+   * {@link OBJECT_DEFAULT} for an object literal (`export default { get, set }`).
+   */
   defaultExport?(file: string): string | null;
 }
+
+/**
+ * The default export of a module that is an object literal (`export default { getAdapter: …,
+ * extend }`): its members are the module's own top-level names, so `adapters.getAdapter()`
+ * after `import adapters from "./adapters.js"` is looked up in that module.
+ */
+export const OBJECT_DEFAULT = "{}";
 
 /** A resolution to nothing in the project. */
 export function externalResolution(pkg: string, names: string[] = []): Resolution {
