@@ -2,7 +2,7 @@
  * `codectx calls` as a new user reads it: a callee two hops away hangs under the callee
  * that calls it, and a call through a receiver of unknown type is matched by name only to
  * a real member, never to a function's own local (`def helper` inside `def outer`,
- * `const push = …` in a method), and says so.
+ * `const push = …` in a method), and says so (in `codectx explain` too).
  */
 
 import assert from "node:assert/strict";
@@ -90,6 +90,20 @@ Deno.test("codectx calls: depth 2 prints a tree, name-only matches say so", asyn
     assert.ok(!use.some((l) => l.includes("table.view.push")), use.join("\n"));
     assert.ok(use.some((l) => /^ {2}push {2}(unresolved|external) /.test(l)), use.join("\n"));
     assert.ok(use.some((l) => /^ {2}table\.view {2}u\.ts:3\b/.test(l)), use.join("\n"));
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("codectx explain: a callee matched by name only says so", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["explain", "g", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^ {2}K\.only_here {2}m\.py:27 {2}\(by name only\)$/m);
+    const main = await runCli(["explain", "a", "--path", root, "--index-dir", indexDir]);
+    assert.match(main.stdout, /^ {2}b {2}m\.py:5$/m);
   } finally {
     await cleanup(root, indexDir);
   }

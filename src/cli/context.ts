@@ -57,7 +57,7 @@ ${TOOL_COMMAND_HELP}
 type Payload = Record<string, unknown>;
 
 type Sym = { qualified_name: string; kind: string; file: string; line: number; end_line: number };
-type Place = { name: string; file: string; line: number };
+type Place = { name: string; file: string; line: number; resolution?: string };
 
 function printExplanation(p: Payload): void {
   const s = p.symbol as Sym & { signature: string };
@@ -67,7 +67,11 @@ function printExplanation(p: Payload): void {
   const places = (title: string, list: Place[], total: number) => {
     if (!list.length) return;
     console.log(`\n${title} (${total}):`);
-    for (const c of list) console.log(`  ${c.name}  ${c.file}:${c.line}`);
+    for (const c of list) {
+      // A receiver of unknown type: the one member of that name, which may not be the one.
+      const sure = c.resolution === "name" ? "  (by name only)" : "";
+      console.log(`  ${c.name}  ${c.file}:${c.line}${sure}`);
+    }
   };
   places("Called from", p.callers as Place[], p.callers_total as number);
   places("Calls", p.callees as Place[], p.callees_total as number);
