@@ -8,7 +8,8 @@
  * `index.d.ts` rather than the code in `lib/adapters/adapters.js`; and a member of a module
  * whose default export is an object literal (`utils.isFormData()` after `import utils from
  * "./utils.js"`, `export default { isFormData, … }`) led nowhere: 2 of isFormData's 8
- * references were found.
+ * references were found. On codectx itself the summary named `replace` (SearchWorkers.replace,
+ * matched by name to 220 string `.replace()` calls) a key symbol of `src/`.
  */
 
 import assert from "node:assert/strict";
@@ -173,5 +174,51 @@ Deno.test("references through a default export that is an object literal", async
       "getAdapter lib/utils.js:8",
       "isFormData lib/utils.js:1",
     ]);
+  });
+});
+
+Deno.test("summarize_repo: calls matched by name alone do not make a key symbol", async () => {
+  const callers = Array.from({ length: 12 }, (_, i) =>
+    [
+      `export function clean${i}(s: string): string {`,
+      `  return s.replace("a", "b");`,
+      "}",
+      "",
+    ].join("\n")).join("\n");
+  await withExecutor({
+    "src/pool.ts": [
+      "export class Pool {",
+      "  /** Swaps a worker. */",
+      "  replace(slot: number): number {",
+      "    return slot + 1;",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+    "src/text.ts": callers,
+    "src/config.ts": [
+      "export interface Config {",
+      "  name: string;",
+      "}",
+      "export function load(c: Config): Config {",
+      "  return c;",
+      "}",
+      "",
+    ].join("\n"),
+    "src/main.ts": [
+      "import { type Config, load } from './config.ts';",
+      "export function a(c: Config): Config {",
+      "  return load(c);",
+      "}",
+      "export function b(c: Config): Config {",
+      "  return load(c);",
+      "}",
+      "",
+    ].join("\n"),
+  }, async (ex) => {
+    const p = await callTool(ex, "summarize_repo", {});
+    const keys = (p.key_symbols as Payload[]).map((s) => String(s.qualified_name));
+    assert.ok(!keys.includes("Pool.replace"), keys.join(", "));
+    assert.ok(keys.includes("Config") && keys.includes("load"), keys.join(", "));
   });
 });

@@ -10,6 +10,7 @@
 import { loadGraph } from "../graph/graph.ts";
 import { isAuxiliary } from "../graph/lookup.ts";
 import { namesOf } from "../graph/names.ts";
+import type { RefTargets } from "../graph/ref_resolution.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
 import type { ReferenceKind, SymbolRecord } from "../types.ts";
@@ -115,7 +116,9 @@ function useTable() {
           const acc = new Map<number, number>();
           const n = symbols.length + files.length;
           for (let u = 0; u < to.length; u++) {
-            if (from[u] === to[u]) continue;
+            // A use with no ranking weight (matched by name alone) is no edge to rank by:
+            // PageRank shares a node's rank among its edges whatever their weights.
+            if (from[u] === to[u] || weight[u] === 0) continue;
             // Top-level code of a file refers as a node of its own.
             const source = from[u] >= 0 ? from[u] : symbols.length + fileOf[u];
             const key = source * n + to[u];
@@ -165,18 +168,22 @@ export async function codeGraphView(project: Project, index: LoadedIndex): Promi
       const r = refAt(f.part, i);
       const kindWeight = KIND_WEIGHT[r.kind];
       if (kindWeight === undefined) continue; // definitions and imports are not uses
-      let targets: SymbolRecord[];
+      let found: RefTargets;
       try {
-        targets = names.resolveRef(f, i);
+        found = names.resolveRefHow(f, i);
       } catch {
         continue; // a resolution the graph cannot finish (e.g. a cycle of bases)
       }
+      const targets = found.symbols;
       if (targets.length === 0) continue;
       const from = r.scope >= 0 ? ids.get(f.symbols[r.scope]) ?? -1 : -1;
       // A member reached through a receiver of unknown type (`x.strip()`) is a guess of the
-      // resolver: it weighs less in ranking.
+      // resolver: it weighs less in ranking. A match by name alone (`s.replace()` led to the
+      // one `replace` method of the project) is no evidence and does not rank at all: 220
+      // string replaces made SearchWorkers.replace a key symbol of codectx's src/.
       const guess = r.receiverKind === "local" || r.receiverKind === "expr";
-      const weight = kindWeight * (guess ? 0.25 : 1) / targets.length;
+      const sureness = found.resolution === "name" ? 0 : guess ? 0.25 : 1;
+      const weight = kindWeight * sureness / targets.length;
       for (const t of targets) {
         const to = ids.get(t);
         if (to !== undefined) uses.add(from, to, fileIdx, r.line, r.kind === "call", weight);
