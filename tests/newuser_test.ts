@@ -118,7 +118,7 @@ Deno.test("summarize_repo: a README's tagline, and no entry point in a README's 
   });
 });
 
-Deno.test("explain_symbol: the code before a declaration file's signature of the same name", async () => {
+Deno.test("explain_symbol, search_symbols: code before a declaration file's signature", async () => {
   await withExecutor({
     "index.d.ts": "export function pick(names: string[]): string;\n",
     "lib/adapters.js": [
@@ -135,6 +135,12 @@ Deno.test("explain_symbol: the code before a declaration file's signature of the
     const refs = await callTool(ex, "find_references", { symbol_name: "pick" });
     assert.deepEqual(
       (refs.definitions as Payload[]).map((d) => d.file),
+      ["lib/adapters.js", "index.d.ts"],
+    );
+    // A partial name lists them in the same order.
+    const found = await callTool(ex, "search_symbols", { query: "pic" });
+    assert.deepEqual(
+      (found.symbols as Payload[]).map((d) => d.file),
       ["lib/adapters.js", "index.d.ts"],
     );
   });

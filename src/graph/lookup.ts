@@ -66,8 +66,10 @@ export function isAuxiliary(file: string): boolean {
 /** Folders of code that is not the project's main code, tests apart. */
 const AUXILIARY_DIR = /(^|\/)(examples?|docs?|vendor|third_party|fixtures?|bench\w*)\//i;
 
-/** A TypeScript declaration file (`.d.ts`, `.d.cts`, `.d.mts`): signatures, no bodies. */
-const DECLARATION_FILE = /\.d\.[cm]?ts$/;
+/** Whether `file` is a TypeScript declaration file (`.d.ts`, `.d.cts`, `.d.mts`): no bodies. */
+export function isDeclarationFile(file: string): boolean {
+  return /\.d\.[cm]?ts$/.test(file);
+}
 
 /**
  * Orders the definitions one name may mean, best first: main code before tests, code with
@@ -77,7 +79,7 @@ const DECLARATION_FILE = /\.d\.[cm]?ts$/;
  */
 export function compareSymbols(a: SymbolRecord, b: SymbolRecord): number {
   return Number(isAuxiliary(a.file)) - Number(isAuxiliary(b.file)) ||
-    Number(DECLARATION_FILE.test(a.file)) - Number(DECLARATION_FILE.test(b.file)) ||
+    Number(isDeclarationFile(a.file)) - Number(isDeclarationFile(b.file)) ||
     kindRank(a.kind) - kindRank(b.kind) ||
     Number(a.parent !== null) - Number(b.parent !== null) ||
     (b.endLine - b.startLine) - (a.endLine - a.startLine) ||

@@ -5,7 +5,13 @@
  */
 
 import { z } from "npm:zod@4.1.9";
-import { kindRank, resolveMatches, type SymbolTable, symbolTable } from "../graph/lookup.ts";
+import {
+  isDeclarationFile,
+  kindRank,
+  resolveMatches,
+  type SymbolTable,
+  symbolTable,
+} from "../graph/lookup.ts";
 import { fuzzyMatch } from "../search/fuzzy.ts";
 import { rankNames } from "../search/name_index.ts";
 import { SYMBOL_KINDS, type SymbolRecord } from "../types.ts";
@@ -87,7 +93,8 @@ export const searchSymbolsTool = defineTool({
         if (a.score !== b.score) return b.score - a.score;
         const fx = cols.fileOf(x);
         const fy = cols.fileOf(y);
-        return kindRank(cols.kindOf(x)) - kindRank(cols.kindOf(y)) ||
+        return Number(isDeclarationFile(fx)) - Number(isDeclarationFile(fy)) ||
+          kindRank(cols.kindOf(x)) - kindRank(cols.kindOf(y)) ||
           Number(cols.hasParent(x)) - Number(cols.hasParent(y)) ||
           cols.nameOf(x).length - cols.nameOf(y).length ||
           fx.length - fy.length ||
