@@ -9,7 +9,7 @@ import { ProjectService } from "../src/service/service.ts";
 import { describeChunk } from "../src/search/embedder.ts";
 import { transformersProvider } from "../src/search/embedders/transformers.ts";
 import { useLiteProvider } from "../src/search/embedders/use_lite.ts";
-import { fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
+import { DEFAULT_FUSION, fuse, retrieve, searchProject } from "../src/search/hybrid.ts";
 import { bestSnippet } from "../src/search/present.ts";
 import { localModels } from "../src/search/models.ts";
 import { resolveEmbedder } from "../src/search/providers.ts";
@@ -355,4 +355,41 @@ Deno.test("cli: codectx search prints results; bad input is a usage error", asyn
   } finally {
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("score: the chance of an answer in every ranked mode, the order kept", async () => {
+  const curve = (mode: "lexical" | "dense", s: number) => {
+    const [scale, bias] = DEFAULT_FUSION.calibration![mode];
+    return 1 / (1 + Math.exp(-(scale * s + bias)));
+  };
+  const raw = { ...DEFAULT_FUSION, calibration: null };
+  // Lexical mode, and hybrid before any vector (no embedder), read through the lexical curve.
+  await withProject("none", async (p) => {
+    const asFused = await searchProject(p, "parse config", { mode: "lexical" }, raw);
+    const lexical = await searchProject(p, "parse config", { mode: "lexical" });
+    assert.ok(lexical.snippets.length >= 2);
+    assert.deepEqual(lexical.snippets.map((s) => s.line), asFused.snippets.map((s) => s.line));
+    lexical.snippets.forEach((s, i) => {
+      const want = curve("lexical", asFused.snippets[i].score);
+      assert.ok(Math.abs(s.score - want) < 1e-3, `${s.score} vs ${want}`);
+      assert.ok(s.score < asFused.snippets[i].score);
+    });
+    const hybrid = await searchProject(p, "parse config", {});
+    assert.deepEqual(hybrid.snippets.map((s) => s.score), lexical.snippets.map((s) => s.score));
+    const t = lexical.snippets[1].score;
+    const kept = await searchProject(p, "parse config", { mode: "lexical", threshold: t });
+    assert.ok(kept.snippets.length >= 2 && kept.snippets.every((s) => s.score >= t));
+  });
+  // Dense mode, through its own curve.
+  await withProject("codectx-code", async (p, _root, _dir, service) => {
+    assert.equal((await service.vectors.settle()).state, "complete");
+    const asFused = await searchProject(p, "hash a password", { mode: "dense" }, raw);
+    const dense = await searchProject(p, "hash a password", { mode: "dense" });
+    assert.ok(dense.snippets.length >= 2);
+    assert.deepEqual(dense.snippets.map((s) => s.line), asFused.snippets.map((s) => s.line));
+    dense.snippets.forEach((s, i) => {
+      const want = curve("dense", asFused.snippets[i].score);
+      assert.ok(Math.abs(s.score - want) < 1e-3, `${s.score} vs ${want}`);
+    });
+  });
 });

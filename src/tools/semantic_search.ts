@@ -19,7 +19,7 @@ export const semanticSearchTool = defineTool({
     query: z.string().min(1).max(4096).describe("What to find, in plain words or code"),
     top_k: topKArg.optional(),
     threshold: z.number().min(0).max(1).optional().describe(
-      "Minimum score in [0, 1]: in hybrid mode with vectors, the estimated chance a result is the answer (top hits often 0.1-0.3); otherwise relative to the best match",
+      "Minimum score in [0, 1]: the estimated chance a result is the answer, in every ranked mode (top hits often 0.1-0.3)",
     ),
     path_prefix: z.string().optional().describe("Only files under this folder"),
     language: z.string().optional().describe("Only files of this language"),
