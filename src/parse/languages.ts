@@ -64,6 +64,15 @@ export interface GrammarInfo {
   readonly signatureFirstLine: boolean;
   /** A `function` directly inside one of these kinds becomes a `method`. */
   readonly methodParents: readonly SymbolKind[];
+  /**
+   * How a definition says it is internal to its module or type (search's second stage
+   * reads it): its name matches `privateName` (Go: a lower-case first letter), its
+   * signature matches `privateSignature` (Java `private`) or lacks `publicSignature` (Rust
+   * `pub`). A leading `_` in the name or the file's name counts in every language.
+   */
+  readonly visibility: Readonly<
+    { privateName?: RegExp; privateSignature?: RegExp; publicSignature?: RegExp }
+  >;
 }
 
 /** One row of the language table. */
@@ -94,6 +103,7 @@ const BASE = {
   constructorIsClassName: false,
   signatureFirstLine: false,
   methodParents: CLASS_LIKE,
+  visibility: {},
 } as const satisfies Omit<GrammarInfo, "wasm" | "query">;
 
 const grammar = (
@@ -105,6 +115,9 @@ const grammar = (
   query: `${name}.scm`,
   ...overrides,
 });
+
+/** A `private` modifier in a signature. */
+const PRIVATE = /\bprivate\b/;
 
 const JS_LIKE: Partial<GrammarInfo> = {
   wrapperTypes: ["export_statement"],
@@ -157,6 +170,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     filenames: [],
     grammar: grammar("go", {
       groupTypes: ["type_declaration", "const_declaration", "var_declaration"],
+      visibility: { privateName: /^[a-z]/ },
     }),
   },
   {
@@ -167,6 +181,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
       commentTypes: ["line_comment", "block_comment"],
       attributeTypes: ["attribute_item"],
       constructorNames: [],
+      visibility: { publicSignature: /\bpub\b/ },
     }),
   },
   {
@@ -177,6 +192,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
       commentTypes: ["line_comment", "block_comment"],
       attributeTypes: ["marker_annotation", "annotation"],
       modifierTypes: ["modifiers"],
+      visibility: { privateSignature: PRIVATE },
     }),
   },
   {

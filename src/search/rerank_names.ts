@@ -12,6 +12,7 @@ import type { LoadedIndex } from "../index/project.ts";
 import { type ChunkTable, symbolOfChunk } from "./table.ts";
 import type { SymbolRecord } from "../types.ts";
 import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
+import { languageById } from "../parse/languages.ts";
 
 /** Per row of a table, what the name features read of its definition. */
 export interface RowTraits {
@@ -82,10 +83,11 @@ function fillRow(
   const word = splitIdentifier(own)[0];
   t.first[row] = word ? hash(stem(word)) : 0;
   t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;
+  const v = languageById(c.language)?.grammar?.visibility ?? {};
   const internal = own.startsWith("_") || base.startsWith("_") ||
-    (c.language === "go" && /^[a-z]/.test(own)) ||
-    (c.language === "rust" && sig !== "" && !/\bpub\b/.test(sig)) ||
-    (c.language === "java" && /\bprivate\b/.test(sig));
+    (v.privateName?.test(own) ?? false) ||
+    (v.privateSignature?.test(sig) ?? false) ||
+    (sig !== "" && v.publicSignature !== undefined && !v.publicSignature.test(sig));
   if (internal) t.flags[row] |= 1;
   const open = sig.indexOf("(");
   const close = sig.lastIndexOf(")");
