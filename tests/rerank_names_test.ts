@@ -97,6 +97,21 @@ Deno.test("name features: internal definitions per language, parameters' words",
   assert.equal(features(t, "Open path with mode flags quickly", "new_parser").params, 0);
 });
 
+Deno.test("name features: internal by the language table's visibility in other languages", () => {
+  const rows: Array<[string, string, string, string]> = [
+    ["src/a.ts", "typescript", "A.load", "private load(path: string)"],
+    ["src/a.ts", "typescript", "A.save", "public save(path: string)"],
+    ["src/b.js", "javascript", "B.#cache", "#cache(key)"],
+    ["src/C.cs", "csharp", "C.Parse", "private int Parse(string s)"],
+    ["src/d.swift", "swift", "D.reset", "fileprivate func reset()"],
+    ["src/e.kt", "kotlin", "E.run", "fun run(args: Array<String>)"],
+  ];
+  const t = table(true, rows);
+  const terms = new Set(queryTokens("anything"));
+  const internal = rows.map((_, i) => nameFeatures(t, terms, i)[1]);
+  assert.deepEqual(internal, [1, 0, 1, 1, 1, 0]);
+});
+
 Deno.test("name features: a search worker's table (no names) scores alike with the snapshot's traits", async () => {
   const main = table(true);
   const shared = await rowTraitsInSlices(main);

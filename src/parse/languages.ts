@@ -124,6 +124,8 @@ const JS_LIKE: Partial<GrammarInfo> = {
   groupTypes: ["lexical_declaration", "variable_declaration"],
   attributeTypes: ["decorator"],
   constructorNames: ["constructor"],
+  // `#name` members; TypeScript's `private` too.
+  visibility: { privateName: /^#/, privateSignature: PRIVATE },
 };
 
 /** Every language codectx indexes, one row each. */
@@ -216,7 +218,10 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     extensions: [".cs"],
     filenames: [],
     grammar: {
-      ...grammar("c_sharp", { attributeTypes: ["attribute_list"] }),
+      ...grammar("c_sharp", {
+        attributeTypes: ["attribute_list"],
+        visibility: { privateSignature: PRIVATE },
+      }),
       query: "csharp.scm",
     },
   },
@@ -237,6 +242,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     grammar: grammar("php", {
       attributeTypes: ["attribute_list"],
       constructorNames: ["__construct"],
+      visibility: { privateSignature: PRIVATE },
     }),
   },
   {
@@ -247,6 +253,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
       commentTypes: ["comment", "line_comment", "multiline_comment"],
       attributeTypes: ["annotation"],
       modifierTypes: ["modifiers"],
+      visibility: { privateSignature: PRIVATE },
     }),
   },
   {
@@ -257,6 +264,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
       commentTypes: ["comment", "multiline_comment"],
       attributeTypes: ["attribute"],
       modifierTypes: ["modifiers"],
+      visibility: { privateSignature: /\b(?:file)?private\b/ },
     }),
   },
   {
@@ -267,6 +275,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
       commentTypes: ["comment", "block_comment"],
       attributeTypes: ["annotation"],
       modifierTypes: ["modifiers"],
+      visibility: { privateSignature: PRIVATE },
     }),
   },
   {
