@@ -485,3 +485,50 @@ Widget::Widget() {
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind(…)` is a read", async () => {
+  const root = await makeProject({
+    "lib/work.js": "export default function work(config) {\n  return config.a;\n}\n",
+    "lib/main.js": [
+      "import work from './work.js';",
+      "export class Runner {",
+      "  request(cfg) {",
+      "    return work.call(this, cfg);",
+      "  }",
+      "  all(list) {",
+      "    return work.apply(null, list);",
+      "  }",
+      "  later() {",
+      "    return work.bind(this);",
+      "  }",
+      "}",
+      "",
+    ].join("\n"),
+    "src/task.ts": "export function task(n: number): number {\n  return n + 1;\n}\n",
+    "src/use.ts": [
+      "import { task } from './task';",
+      "export function twice(n: number): number {",
+      "  return task.call(undefined, task.apply(undefined, [n]));",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(project, { timeoutMs: 0 });
+  try {
+    await project.reindex();
+    const g = await callTool(ex, "get_call_graph", { symbol_name: "work" });
+    assert.deepEqual(rows(g.callers).map((c) => `${c.name}:${c.call_line}`).sort(), [
+      "Runner.all:7",
+      "Runner.request:4",
+    ]);
+    const r = await callTool(ex, "find_references", { symbol_name: "work" });
+    assert.ok(refs(r).includes("lib/main.js:10 read"), refs(r).join(", "));
+    const ts = await callTool(ex, "get_call_graph", { symbol_name: "task" });
+    assert.deepEqual(rows(ts.callers).map((c) => `${c.name}:${c.call_line}`), ["twice:3"]);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});

@@ -376,6 +376,13 @@
 (labeled_statement label: (statement_identifier) @reference.ignore)
 
 (call_expression function: (identifier) @reference.call)
+; `f.call(this, …)` and `f.apply(this, args)` call `f` (the callee a call hierarchy shows);
+; `call` or `apply` is then the member called on it, as below.
+(call_expression
+  function: (member_expression
+    object: (identifier) @reference.call
+    property: (property_identifier) @_invoke)
+  (#match? @_invoke "^(call|apply)$"))
 (call_expression
   function: (member_expression
     object: (this) @reference.receiver.self
