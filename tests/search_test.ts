@@ -393,3 +393,16 @@ Deno.test("score: the chance of an answer in every ranked mode, the order kept",
     });
   });
 });
+
+Deno.test("a query none of whose words the project knows has no results", async () => {
+  await withProject("codectx-code", async (p, _root, _dir, service) => {
+    assert.equal((await service.vectors.settle()).state, "complete");
+    for (const mode of ["hybrid", "lexical", "dense"] as const) {
+      const none = await searchProject(p, "zzzqqq qqqzzz", { mode });
+      assert.deepEqual(none.snippets, [], mode);
+      // One known word is enough to answer.
+      const some = await searchProject(p, "zzzqqq password", { mode });
+      assert.ok(some.snippets.length > 0, mode);
+    }
+  });
+});
