@@ -7,7 +7,7 @@
  */
 
 import { Language, Parser, Query } from "npm:web-tree-sitter@0.25.10";
-import type { SymbolKind } from "../types.ts";
+import { SYMBOL_KINDS, type SymbolKind } from "../types.ts";
 import { assetUrl, packageFileUrl } from "../util/assets.ts";
 import { type GrammarInfo, languageById } from "./languages.ts";
 import { readQuery } from "./query_loader.ts";
@@ -42,24 +42,7 @@ export interface Loaded {
   };
 }
 
-const KINDS: ReadonlySet<string> = new Set<SymbolKind>([
-  "function",
-  "method",
-  "constructor",
-  "class",
-  "interface",
-  "struct",
-  "enum",
-  "trait",
-  "type",
-  "constant",
-  "variable",
-  "field",
-  "module",
-  "namespace",
-  "macro",
-  "section",
-]);
+const KINDS: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 
 let initPromise: Promise<void> | undefined;
 /** Grammar loads run one at a time: concurrent `Language.load` calls corrupt wasm linking. */
