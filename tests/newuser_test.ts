@@ -9,7 +9,8 @@
  * whose default export is an object literal (`utils.isFormData()` after `import utils from
  * "./utils.js"`, `export default { isFormData, … }`) led nowhere: 2 of isFormData's 8
  * references were found. On codectx itself the summary named `replace` (SearchWorkers.replace,
- * matched by name to 220 string `.replace()` calls) a key symbol of `src/`.
+ * matched by name to 220 string `.replace()` calls) a key symbol of `src/`, and its context
+ * window's "Called from" opened with those string calls, unmarked, before its 3 real call sites.
  */
 
 import assert from "node:assert/strict";
@@ -183,7 +184,7 @@ Deno.test("references through a default export that is an object literal", async
   });
 });
 
-Deno.test("summarize_repo: calls matched by name alone do not make a key symbol", async () => {
+Deno.test("summarize_repo, get_context: calls matched by name alone are no evidence", async () => {
   const callers = Array.from({ length: 12 }, (_, i) =>
     [
       `export function clean${i}(s: string): string {`,
@@ -191,7 +192,7 @@ Deno.test("summarize_repo: calls matched by name alone do not make a key symbol"
       "}",
       "",
     ].join("\n")).join("\n");
-  await withExecutor({
+  const files: Record<string, string> = {
     "src/pool.ts": [
       "export class Pool {",
       "  /** Swaps a worker. */",
@@ -221,10 +222,28 @@ Deno.test("summarize_repo: calls matched by name alone do not make a key symbol"
       "}",
       "",
     ].join("\n"),
-  }, async (ex) => {
+  };
+  await withExecutor(files, async (ex) => {
     const p = await callTool(ex, "summarize_repo", {});
     const keys = (p.key_symbols as Payload[]).map((s) => String(s.qualified_name));
     assert.ok(!keys.includes("Pool.replace"), keys.join(", "));
     assert.ok(keys.includes("Config") && keys.includes("load"), keys.join(", "));
+  });
+  const user = [
+    "import { Pool } from './pool.ts';",
+    "export function swap(p: Pool): number {",
+    "  return p.replace(1);",
+    "}",
+    "",
+  ].join("\n");
+  await withExecutor({ ...files, "src/user.ts": user }, async (ex) => {
+    // get_context: the real call site, not the string replaces; a guess is said to be one.
+    const ctx = await callTool(ex, "get_context", { symbol_name: "Pool.replace" });
+    const called = String(ctx.text).split("## Called from")[1] ?? "";
+    const sites = called.split("\n").filter((l) => l.startsWith("// "));
+    assert.match(sites[0], /src\/user\.ts:3 in swap/);
+    for (const site of sites.slice(1)) assert.match(site, /in clean\d+, matched by name only$/);
+    const guess = await callTool(ex, "get_context", { symbol_name: "clean0" });
+    assert.match(String(guess.text), /method Pool\.replace \(matched by name only\)/);
   });
 });

@@ -26,6 +26,8 @@ export interface Use {
   line: number;
   /** `call` when the name is called, `use` otherwise (types, bases, constants, reads). */
   kind: "call" | "use";
+  /** Matched by name alone (a receiver of unknown type, the one member of that name). */
+  byNameOnly: boolean;
 }
 
 /**
@@ -100,6 +102,7 @@ function useTable() {
         file: files[fileOf[u]],
         line: line[u],
         kind: call[u] ? "call" : "use",
+        byNameOnly: weight[u] === 0,
       });
       let edges: RefEdge[] | null = null;
       return {
@@ -182,6 +185,7 @@ export async function codeGraphView(project: Project, index: LoadedIndex): Promi
       // one `replace` method of the project) is no evidence and does not rank at all: 220
       // string replaces made SearchWorkers.replace a key symbol of codectx's src/.
       const guess = r.receiverKind === "local" || r.receiverKind === "expr";
+      // (Weight 0 is how a use by name alone is told apart: `Use.byNameOnly`.)
       const sureness = found.resolution === "name" ? 0 : guess ? 0.25 : 1;
       const weight = kindWeight * sureness / targets.length;
       for (const t of targets) {

@@ -158,7 +158,7 @@ function enclosingItems({ target, fileSymbols }: Scope): Item[] {
 
 /** What the definition uses: callees (calls of callables) and other names (types, constants). */
 function usedItems({ graph, target, inside, before }: Scope): Item[] {
-  const used = new Map<SymbolRecord, { count: number; call: boolean }>();
+  const used = new Map<SymbolRecord, { count: number; call: boolean; sure: boolean }>();
   for (const s of inside) {
     for (const u of graph.usedBy(s)) {
       if (inside.has(u.to) || u.to === target) continue;
@@ -166,13 +166,16 @@ function usedItems({ graph, target, inside, before }: Scope): Item[] {
       if (prev) {
         prev.count++;
         prev.call ||= u.kind === "call";
-      } else used.set(u.to, { count: 1, call: u.kind === "call" });
+        prev.sure ||= !u.byNameOnly;
+      } else used.set(u.to, { count: 1, call: u.kind === "call", sure: !u.byNameOnly });
     }
   }
-  const usedList = [...used].sort((a, b) => b[1].count - a[1].count || before(a[0], b[0]))
-    .slice(0, MAX_USED);
+  // What is used for sure first; a member matched by name alone only after, and said so.
+  const usedList = [...used].sort((a, b) =>
+    Number(b[1].sure) - Number(a[1].sure) || b[1].count - a[1].count || before(a[0], b[0])
+  ).slice(0, MAX_USED);
   const items: Item[] = [];
-  for (const [s, { count, call }] of usedList) {
+  for (const [s, { count, call, sure }] of usedList) {
     const group: Group = call && CALLABLE.has(s.kind) ? "callees" : "types";
     if (group === "types" && !TYPE_LIKE.has(s.kind) && !CALLABLE.has(s.kind)) continue;
     const summary = docSummary(s.doc);
@@ -182,9 +185,11 @@ function usedItems({ graph, target, inside, before }: Scope): Item[] {
       file: s.file,
       line: s.line,
       endLine: s.line + signatureLines(s).length - 1,
-      label: `${loc(s)} ${s.kind} ${s.qualifiedName}${summary ? ` — ${summary}` : ""}`,
+      label: `${loc(s)} ${s.kind} ${s.qualifiedName}${sure ? "" : " (matched by name only)"}${
+        summary ? ` — ${summary}` : ""
+      }`,
       lines: signatureLines(s),
-      score: BASE[group] * (1 + 0.15 * Math.log2(count)),
+      score: BASE[group] * (1 + 0.15 * Math.log2(count)) * (sure ? 1 : 0.5),
       symbol: s,
     });
   }
@@ -204,8 +209,14 @@ async function callerItems({ graph, target, reader, inside, before }: Scope): Pr
     if (list) list.push(u);
     else byCaller.set(key, [u]);
   }
+  // Sure call sites first: a member matched by name alone (every string's `.replace()` for
+  // a class's `replace`) must not crowd them out; such sites follow, and say so.
+  const guessed = (list: Use[]) => list.every((u) => u.byNameOnly);
   const callerLists = [...byCaller.values()]
-    .sort((a, b) => before(a[0].from, b[0].from) || b.length - a.length)
+    .sort((a, b) =>
+      Number(guessed(a)) - Number(guessed(b)) || before(a[0].from, b[0].from) ||
+      b.length - a.length
+    )
     .slice(0, MAX_CALLERS);
   const items: Item[] = [];
   for (const list of callerLists) {
@@ -226,10 +237,12 @@ async function callerItems({ graph, target, reader, inside, before }: Scope): Pr
       file: first.file,
       line: from,
       endLine: from + body.length - 1,
-      label: `${first.file}:${first.line} ${where}${list.length > 1 ? ` (${list.length}×)` : ""}`,
+      label: `${first.file}:${first.line} ${where}${list.length > 1 ? ` (${list.length}×)` : ""}${
+        guessed(list) ? ", matched by name only" : ""
+      }`,
       lines,
       score: BASE.callers * (1 + 0.1 * Math.log2(list.length)) *
-        (isAuxiliary(first.file) ? 0.8 : 1),
+        (isAuxiliary(first.file) ? 0.8 : 1) * (guessed(list) ? 0.5 : 1),
       symbol: first.from,
     });
   }
