@@ -9,6 +9,7 @@ import {
   ABBREVIATIONS,
   compounds,
   expandQuery,
+  isQuestion,
   restoredE,
   VARIANT_WEIGHT,
   wordVariants,
@@ -20,6 +21,22 @@ import { searchProject } from "../src/search/hybrid.ts";
 import { ProjectService } from "../src/service/service.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+
+Deno.test("variants: in a question the base forms of participles weigh as the words", () => {
+  const known = new Set(["open", "index", "store", "rank"]);
+  const weightOf = (query: string, term: string) => {
+    const q = expandQuery(queryTokens(query), (t) => known.has(t), query);
+    return q.weights[q.terms.indexOf(term)];
+  };
+  assert.equal(weightOf("where is the index store opened?", "open"), 1);
+  assert.equal(weightOf("How are results ranked", "rank"), 1);
+  // A description keeps them at the variant weight.
+  assert.equal(weightOf("Index store opened lazily.", "open"), VARIANT_WEIGHT);
+  assert.deepEqual(
+    ["Where is x?", "does it close", "Returns the x", "Opened lazily"].map(isQuestion),
+    [true, true, false, false],
+  );
+});
 
 Deno.test("variants: -ing and -ed words give their base forms; other words none", () => {
   assert.deepEqual(wordVariants("bailing"), ["bail", "baile"]);

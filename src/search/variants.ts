@@ -215,8 +215,19 @@ export interface WeightedTerms {
 }
 
 /**
+ * Whether a query is a question ("where is the store opened?", "how are results ranked"):
+ * its participles then name the action asked about, as a description's verbs do.
+ */
+export function isQuestion(query: string): boolean {
+  const q = query.trim().toLowerCase();
+  return q.endsWith("?") ||
+    /^(where|how|what|which|who|why|when|does|do|did|is|are|was|were|can|should)\b/.test(q);
+}
+
+/**
  * The query's tokens with the variants `known` accepts added at {@link VARIANT_WEIGHT}
- * (a variant that is itself one of the query's words keeps its own weight).
+ * (a variant that is itself one of the query's words keeps its own weight); in a question
+ * ({@link isQuestion}) the base forms of its `-ing`/`-ed` words weigh as the words.
  *
  * @example
  * ```ts
@@ -232,13 +243,14 @@ export function expandQuery(
   const weight = new Map<string, number>();
   for (const t of tokens) weight.set(t, (weight.get(t) ?? 0) + 1);
   const own = new Set(tokens);
+  const question = isQuestion(query);
   for (const t of own) {
     // The same word the stemmer cut short: its full weight.
     const e = restoredE(t);
     if (e !== null && !weight.has(e) && known(e)) weight.set(e, weight.get(t)!);
     for (const v of wordVariants(t)) {
       if (own.has(v) || weight.has(v) || !known(v)) continue;
-      weight.set(v, VARIANT_WEIGHT);
+      weight.set(v, question ? weight.get(t)! : VARIANT_WEIGHT);
     }
   }
   for (const t of own) {
