@@ -6,7 +6,8 @@
  */
 
 import assert from "node:assert/strict";
-import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
+import { getCallGraph } from "../src/mcp/render_graph.ts";
+import { callTool, cleanup, makeProject, runCli, tempIndexDir, withExecutor } from "./helpers.ts";
 
 const FILES = {
   "m.py": [
@@ -82,7 +83,7 @@ Deno.test("codectx calls: depth 2 prints a tree, name-only matches say so", asyn
     ]);
     // outer's local helper is no member of x; K.only_here is the one member of its name.
     assert.deepEqual(callees(await calls("g")), [
-      "  helper  unresolved  (call at m.py:23)",
+      "  helper  external  (call at m.py:23)",
       "  K.only_here  m.py:27 (by name only)  (call at m.py:24)",
     ]);
     // kept.push is not the `push` local to table.view; t.view is the object's method.
@@ -107,4 +108,11 @@ Deno.test("codectx explain: a callee matched by name only says so", async () => 
   } finally {
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("MCP text of get_call_graph: an external callee is not 'by name only'", async () => {
+  await withExecutor({ "u.ts": FILES["u.ts"] }, async (ex) => {
+    const text = getCallGraph(await callTool(ex, "get_call_graph", { symbol_name: "use" }));
+    assert.match(text, /^- push \(external\) ← call at u\.ts:11$/m);
+  });
 });

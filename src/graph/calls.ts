@@ -15,7 +15,6 @@ import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
 import { isTestFile } from "../index/test_files.ts";
-import { MEMBER_KINDS } from "./targets.ts";
 
 /** A node of the call graph: a symbol, a file's top level, or a call outside the project. */
 export interface CallNode {
@@ -319,10 +318,7 @@ export class CallIndex {
 
   /** How many members named `name` the project defines in `f`'s language family. */
   private projectMembers(f: GraphFile, name: string): number {
-    const names = namesOf(this.graph);
-    return (this.graph.symbolsByName.get(name) ?? []).filter((s) =>
-      s.parent !== null && MEMBER_KINDS.has(s.kind) && names.fileOf(s)?.resolver === f.resolver
-    ).length;
+    return namesOf(this.graph).membersNamed(f, name).length;
   }
 
   /** Calls of `target` (of its class too, for a constructor), each with its resolution. */

@@ -372,19 +372,26 @@ export class Names {
 
   /**
    * A member whose receiver is unknown: the one member of that name in the project's
-   * files of the same family, if there is exactly one. A function's own local (`def helper`
-   * inside `def outer`, `const push = …` in a method's body) is no receiver's member, so
-   * `xs.push()` does not lead to it; an object literal's method in a function does count.
+   * files of the same family, if there is exactly one.
    */
   unique(f: GraphFile, name: string): SymbolRecord[] {
-    const all = (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+    const all = this.membersNamed(f, name);
+    return all.length === 1 ? all : [];
+  }
+
+  /**
+   * The members named `name` in the project's files of `f`'s family. A function's own local
+   * (`def helper` inside `def outer`, `const push = …` in a method's body) is no receiver's
+   * member, so `xs.push()` does not lead to it; an object literal's method in a function is.
+   */
+  membersNamed(f: GraphFile, name: string): SymbolRecord[] {
+    return (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
       if (s.parent === null || !MEMBER_KINDS.has(s.kind)) return false;
       const g = this.fileOf(s);
       if (g === undefined || g.resolver !== f.resolver) return false;
       return !(LOCAL_KINDS.has(s.kind) &&
         this.nestedOf(g).get(`${s.parent}\0${s.name}`)?.includes(s));
     });
-    return all.length === 1 ? all : [];
   }
 }
 

@@ -270,7 +270,7 @@ function callTree(root: string, nodes: Obj[], edges: Obj[], direction: "in" | "o
     const kind = n.resolved === false && !n.resolution
       ? " (unresolved)"
       : n.kind
-      ? ` (${str(n.kind)}${sureness(n)})`
+      ? ` (${str(n.kind)}${n.external ? "" : sureness(n)})` // a library's: nothing to guess
       : "";
     return `${"  ".repeat(depth)}- ${str(e.target)}${kind}${where} ← call at ${loc(e)}`;
   }).join("\n");
