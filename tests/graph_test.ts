@@ -532,3 +532,37 @@ Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () => {
+  const root = await makeProject({
+    "lib/axios.js": [
+      "class Axios {",
+      "  request(config) {",
+      "    return config;",
+      "  }",
+      "}",
+      "class Other {",
+      "  request(config) {",
+      "    return config;",
+      "  }",
+      "}",
+      "export function create(bind, context) {",
+      "  return bind(Axios.prototype.request, context);",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(project, { timeoutMs: 0 });
+  try {
+    await project.reindex();
+    const axios = await callTool(ex, "find_references", { symbol_name: "Axios.request" });
+    assert.ok(refs(axios).includes("lib/axios.js:12 read"), refs(axios).join(", "));
+    const other = await callTool(ex, "find_references", { symbol_name: "Other.request" });
+    assert.ok(!refs(other).includes("lib/axios.js:12 read"), refs(other).join(", "));
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});

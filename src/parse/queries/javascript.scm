@@ -421,6 +421,13 @@
   left: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.write))
 
 (member_expression object: (this) @reference.receiver.self property: (property_identifier) @reference.read)
+; `X.prototype.m`: the member `m` of X's instances (`bind(Axios.prototype.request, ctx)`).
+(member_expression
+  object: (member_expression
+    object: [(identifier) (member_expression)] @reference.receiver.type
+    property: (property_identifier) @_prototype)
+  property: (property_identifier) @reference.read
+  (#eq? @_prototype "prototype"))
 (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.read)
 (shorthand_property_identifier) @reference.read
 
