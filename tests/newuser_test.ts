@@ -2,7 +2,7 @@
  * What a new user met in a first session and was fixed: a symbol kind that does not exist
  * (`search_symbols` `kind: "banana"`) answered 200 with nothing found instead of a 400 naming
  * the field and the kinds there are, and every load of the web page logged a 404 for
- * `/favicon.ico` in the browser's console. On axios, `summarize_repo` opened with the README's
+ * `/favicon.ico` in the browser's console, and a class's view had no list of its members. On axios, `summarize_repo` opened with the README's
  * table of contents instead of its tagline, and named README.md an entry point ("server")
  * for the `app.listen(…)` of an example; `explain_symbol getAdapter` explained the signature in
  * `index.d.ts` rather than the code in `lib/adapters/adapters.js`; and a member of a module
@@ -22,6 +22,8 @@ import { CHROMIUM, needChromium, open, serveProject } from "./web_browser_helper
 
 const FILES = {
   "app/util.py": "def parse_config(path):\n    return path\n",
+  "app/store.py":
+    "class Store:\n    def put(self, k):\n        return k\n\n    def get(self, k):\n        return k\n",
   "app/main.py": "from app.util import parse_config\n\nparse_config('x')\n",
 };
 
@@ -45,7 +47,7 @@ Deno.test("a kind that is no symbol kind is a 400 naming kind and the kinds ther
   }
 });
 
-Deno.test("the web page loads without a failed request or a console error", async () => {
+Deno.test("the web page: no failed request or console error; a class lists its members", async () => {
   await needChromium();
   const web = await serveProject(FILES);
   // A plain (not persistent) context: it asks for the page's icon as a browser tab does.
@@ -67,6 +69,10 @@ Deno.test("the web page loads without a failed request or a console error", asyn
     // The icon is asked for after the page has loaded.
     await page.waitForLoadState("networkidle");
     assert.deepEqual(failed, []);
+    // A class's view lists its members, each a link (the source alone is cut at 200 lines).
+    await open(page, `${web.srv.url}/#/symbol/Store`);
+    const members = await page.$$eval("#symbol-members a", (as) => as.map((a) => a.textContent));
+    assert.deepEqual(members, ["put", "get"]);
   } finally {
     await browser.close();
     await web.stop();

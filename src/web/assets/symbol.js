@@ -240,6 +240,7 @@ export async function symbolView(out, route) {
   if (sym.signature) out.appendChild(el("pre", { class: "signature", text: sym.signature }));
   if (s.doc) out.appendChild(renderMarkdown(s.doc));
   if (s.candidates.length) out.appendChild(candidates(s.candidates));
+  if (s.children.length) out.appendChild(members(s.children));
   out.appendChild(el("h3", { text: "Source" }));
   out.appendChild(
     el("div", { id: "symbol-source" }, [
@@ -274,6 +275,27 @@ export async function symbolView(out, route) {
   out.appendChild(el("h3", { text: "References (" + refs.total + ")" }));
   out.append(resolutionCounts(refs.by_resolution));
   out.appendChild(referenceList(refs));
+}
+
+/**
+ * A class's (or module's) members, each a link: the overview a long source, cut at 200
+ * lines, does not give.
+ * @param {SymbolInfo[]} list
+ * @returns {HTMLElement}
+ */
+function members(list) {
+  return el("section", { id: "symbol-members" }, [
+    el("h3", { text: "Members (" + list.length + ")" }),
+    el(
+      "p",
+      { class: "members" },
+      list.flatMap((c) => [
+        el("span", { class: "kind", text: c.kind }),
+        link(symbolHref(c.qualified_name, c.file), c.name),
+        " ",
+      ]),
+    ),
+  ]);
 }
 
 /**
