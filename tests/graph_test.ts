@@ -486,8 +486,22 @@ Widget::Widget() {
   }
 });
 
+/** An executor over a small project made of `files`, indexed; cleaned up after `fn`. */
+async function withFiles(files: Record<string, string>, fn: (ex: Executor) => Promise<void>) {
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    await project.reindex();
+    await fn(await createExecutor(project, { timeoutMs: 0 }));
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+}
+
 Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind(…)` is a read", async () => {
-  const root = await makeProject({
+  await withFiles({
     "lib/work.js": "export default function work(config) {\n  return config.a;\n}\n",
     "lib/main.js": [
       "import work from './work.js';",
@@ -512,12 +526,7 @@ Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind
       "}",
       "",
     ].join("\n"),
-  });
-  const indexDir = await tempIndexDir();
-  const project = await Project.open(root, { indexDir, workers: 0 });
-  const ex = await createExecutor(project, { timeoutMs: 0 });
-  try {
-    await project.reindex();
+  }, async (ex) => {
     const g = await callTool(ex, "get_call_graph", { symbol_name: "work" });
     assert.deepEqual(rows(g.callers).map((c) => `${c.name}:${c.call_line}`).sort(), [
       "Runner.all:7",
@@ -527,14 +536,11 @@ Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind
     assert.ok(refs(r).includes("lib/main.js:10 read"), refs(r).join(", "));
     const ts = await callTool(ex, "get_call_graph", { symbol_name: "task" });
     assert.deepEqual(rows(ts.callers).map((c) => `${c.name}:${c.call_line}`), ["twice:3"]);
-  } finally {
-    project.close();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () => {
-  const root = await makeProject({
+  await withFiles({
     "lib/axios.js": [
       "class Axios {",
       "  request(config) {",
@@ -551,18 +557,10 @@ Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () =
       "}",
       "",
     ].join("\n"),
-  });
-  const indexDir = await tempIndexDir();
-  const project = await Project.open(root, { indexDir, workers: 0 });
-  const ex = await createExecutor(project, { timeoutMs: 0 });
-  try {
-    await project.reindex();
+  }, async (ex) => {
     const axios = await callTool(ex, "find_references", { symbol_name: "Axios.request" });
     assert.ok(refs(axios).includes("lib/axios.js:12 read"), refs(axios).join(", "));
     const other = await callTool(ex, "find_references", { symbol_name: "Other.request" });
     assert.ok(!refs(other).includes("lib/axios.js:12 read"), refs(other).join(", "));
-  } finally {
-    project.close();
-    await cleanup(root, indexDir);
-  }
+  });
 });
