@@ -8,14 +8,23 @@
  * `index.d.ts` rather than the code in `lib/adapters/adapters.js`; and a member of a module
  * whose default export is an object literal (`utils.isFormData()` after `import utils from
  * "./utils.js"`, `export default { isFormData, … }`) led nowhere: 2 of isFormData's 8
- * references were found. On codectx itself the summary named `replace` (SearchWorkers.replace,
+ * references were found; `from . import a, b` showed a's file only. On codectx itself the summary named `replace` (SearchWorkers.replace,
  * matched by name to 220 string `.replace()` calls) a key symbol of `src/`, and its context
  * window's "Called from" opened with those string calls, unmarked, before its 3 real call sites.
  */
 
 import assert from "node:assert/strict";
 import { firstParagraph } from "../src/context/summary.ts";
-import { callTool, type Payload, withExecutor } from "./helpers.ts";
+import { renderText } from "../src/mcp/render.ts";
+import {
+  callTool,
+  cleanup,
+  makeProject,
+  type Payload,
+  runCli,
+  tempIndexDir,
+  withExecutor,
+} from "./helpers.ts";
 import { http, obj } from "./surfaces_helpers.ts";
 import { chromium } from "playwright-core";
 import { CHROMIUM, needChromium, open, serveProject } from "./web_browser_helpers.ts";
@@ -252,4 +261,27 @@ Deno.test("summarize_repo, get_context: calls matched by name alone are no evide
     const guess = await callTool(ex, "get_context", { symbol_name: "clean0" });
     assert.match(String(guess.text), /method Pool\.replace \(matched by name only\)/);
   });
+});
+
+Deno.test("get_dependencies: `from . import a, b` names every module it imports", async () => {
+  const files = {
+    "pkg/__init__.py": "from . import a, b\n",
+    "pkg/a.py": "X = 1\n",
+    "pkg/b.py": "Y = 2\n",
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "get_dependencies", { file_path: "pkg/__init__.py" });
+    const [imp] = p.imports as Payload[];
+    assert.deepEqual([imp.resolved, imp.also], ["pkg/a.py", ["pkg/b.py"]]);
+    assert.match(renderText("get_dependencies", p), /^- 1: pkg\/a\.py, pkg\/b\.py \(a, b\)$/m);
+  });
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["deps", "pkg/__init__.py", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^ +1 {2}\. -> pkg\/a\.py, pkg\/b\.py {2}\[a, b\]$/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
 });

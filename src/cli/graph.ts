@@ -105,7 +105,11 @@ export async function cmdDeps(args: string[]): Promise<number> {
   if (file) {
     console.log(`${payload.file} (${payload.language})`);
     for (const i of list(payload.imports)) {
-      const to = i.resolved ?? (i.external ? `external ${i.package ?? ""}`.trim() : "unresolved");
+      const to = i.resolved
+        ? [i.resolved, ...list(i.also)].join(", ")
+        : i.external
+        ? `external ${i.package ?? ""}`.trim()
+        : "unresolved";
       const names = list(i.names).length ? `  [${(i.names as string[]).join(", ")}]` : "";
       console.log(`  ${String(i.line).padStart(4)}  ${i.module} -> ${to}${names}`);
     }

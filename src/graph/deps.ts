@@ -16,6 +16,8 @@ export interface ImportOut {
   package: string | null;
   line: number;
   names: string[];
+  /** The other project files the statement imports (`from . import a, b`: b's file). */
+  also?: string[];
 }
 
 /** A file's dependencies. */
@@ -35,7 +37,11 @@ export interface WholeGraph {
   unresolved: number;
 }
 
-function importOut(i: ResolvedImport): ImportOut {
+function importOut(graph: CodeGraph, file: GraphFile, i: ResolvedImport): ImportOut {
+  // As the graph's edges: a file import also leads to the submodules it names.
+  const also = i.resolved !== null && graph.byPath.has(i.resolved)
+    ? i.targets.filter((t) => t !== i.resolved && t !== file.path)
+    : [];
   return {
     module: i.record.module,
     resolved: i.resolved,
@@ -43,6 +49,7 @@ function importOut(i: ResolvedImport): ImportOut {
     package: i.package,
     line: i.record.line,
     names: i.names,
+    ...(also.length ? { also: [...new Set(also)] } : {}),
   };
 }
 
@@ -51,7 +58,7 @@ export function fileDependencies(graph: CodeGraph, file: GraphFile): FileDeps {
   return {
     file: file.path,
     language: file.language,
-    imports: file.imports.map(importOut),
+    imports: file.imports.map((i) => importOut(graph, file, i)),
     importedBy: [...(graph.importedBy.get(file.path) ?? [])].sort(),
   };
 }

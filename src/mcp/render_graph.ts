@@ -79,7 +79,7 @@ function sites(title: string, items: Obj[], total: number): string {
 function importLine(i: Obj): string {
   const names = Array.isArray(i.names) && i.names.length ? ` (${i.names.join(", ")})` : "";
   const target = i.resolved
-    ? str(i.resolved)
+    ? [i.resolved, ...(Array.isArray(i.also) ? i.also : [])].map(str).join(", ")
     : `${str(i.module)} (${i.external ? "external" : "not found"})`;
   return `${num(i.line)}: ${target}${names}`;
 }

@@ -17,6 +17,9 @@ const importSchema = z.object({
   package: z.string().nullable().describe("The external package, when external"),
   line: z.number().int(),
   names: z.array(z.string()),
+  also: z.array(z.string()).optional().describe(
+    "The other project files the statement imports (`from . import a, b`)",
+  ),
 });
 
 /** The `get_dependencies` tool. */
