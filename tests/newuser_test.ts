@@ -126,6 +126,8 @@ Deno.test("summarize_repo: a README's tagline, and no entry point in a README's 
     "README.md": README,
     "lib/server.js": "import http from 'node:http';\nhttp.createServer(() => {}).listen(80);\n",
     "lib/util.js": "export function add(a, b) {\n  return a + b;\n}\n",
+    // A mere mention of a server framework starts nothing.
+    "lib/notes.js": "// unlike Actix, this file serves nothing\nexport const x = 1;\n",
   }, async (ex) => {
     const p = await callTool(ex, "summarize_repo", {});
     const entries = (p.entry_points as Payload[]).map((e) => `${e.file} ${e.kind}`);

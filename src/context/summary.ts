@@ -355,7 +355,7 @@ export function firstParagraph(text: string): string {
 }
 
 const SERVER =
-  /\bDeno\.serve\(|\b(app|server|srv)\.listen\(|\bhttp\.ListenAndServe(TLS)?\(|\.serve_forever\(|\buvicorn\.run\(|\b(app|application)\.run\(|\bcreateServer\(|\bHttpServer\.create\(|\bSpringApplication\.run\(|\bActix|\baxum::serve\(|\bwarp::serve\(/;
+  /\bDeno\.serve\(|\b(app|server|srv)\.listen\(|\bhttp\.ListenAndServe(TLS)?\(|\.serve_forever\(|\buvicorn\.run\(|\b(app|application)\.run\(|\bcreateServer\(|\bHttpServer\.create\(|\bSpringApplication\.run\(|#\[actix_web::main\]|\baxum::serve\(|\bwarp::serve\(/;
 const MAIN_GUARD = /^if\s+__name__\s*==\s*['"]__main__['"]\s*:/m;
 const CONVENTIONAL =
   /(^|\/)(__main__\.py|main\.(go|py|ts|js|rs|c|cc|cpp|kt|swift)|cli\.(ts|js|py)|manage\.py|app\.py|server\.(ts|js|py|go)|mod\.ts|index\.(ts|js))$/;
@@ -385,7 +385,7 @@ async function findEntryPoints(
   const guards: string[] = [];
   const servers: string[] = [];
   for (const c of await index.chunks()) {
-    // A README's example `app.listen(…)` starts nothing.
+    // A server started in a README's example starts nothing here.
     if (isAuxiliary(c.file) || fileClass(c.file, c.language) === "docs") continue;
     if (c.language === "python" && c.symbol === null && MAIN_GUARD.test(c.text)) {
       guards.push(c.file);
