@@ -116,3 +116,20 @@ Deno.test("MCP text of get_call_graph: an external callee is not 'by name only'"
     assert.match(text, /^- push \(external\) ← call at u\.ts:11$/m);
   });
 });
+
+Deno.test("a command answers from an index brought up to date: a file edited since counts", async () => {
+  const root = await makeProject({ "m.py": "def alpha():\n    return 1\n" });
+  const indexDir = await tempIndexDir();
+  const refs = async () => {
+    const r = await runCli(["refs", "alpha", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  try {
+    assert.match(await refs(), /^1 reference to alpha/m);
+    await Deno.writeTextFile(`${root}/m.py`, "def alpha():\n    return 1\n\n\nalpha()\n");
+    assert.match(await refs(), /^m\.py:5:1 +call +alpha\(\)$/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

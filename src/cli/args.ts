@@ -93,6 +93,7 @@ export async function runTool(
   const { executor: given, ...call } = meta;
   const executor = given ?? await openExecutor(values);
   try {
+    if (!given && tool !== "index_project") await upToDate(executor);
     const r = await executor.execute({ tool_name: tool, arguments: args }, {
       ...call,
       source: "cli",
@@ -106,6 +107,20 @@ export async function runTool(
   } finally {
     if (!given) await executor.close();
   }
+}
+
+/**
+ * Brings the index up to date before a command answers, as a server's watcher does: a file
+ * edited since the last run is re-read (a walk and a stat of each file when nothing
+ * changed). Another process indexing the project (a server watching it) keeps it current
+ * itself: its `busy` is no error here.
+ */
+async function upToDate(executor: Executor): Promise<void> {
+  const r = await executor.execute({ tool_name: "index_project", arguments: {} }, {
+    source: "cli",
+    timeoutMs: 0,
+  });
+  if (!r.success && r.error_code !== "busy") throw new CodectxError(r.error_code!, r.error!);
 }
 
 /** A whole-number option, or undefined when absent; anything else is a usage error. */
