@@ -129,6 +129,23 @@ Deno.test("a command answers from an index brought up to date: a file edited sin
     assert.match(await refs(), /^1 reference to alpha/m);
     await Deno.writeTextFile(`${root}/m.py`, "def alpha():\n    return 1\n\n\nalpha()\n");
     assert.match(await refs(), /^m\.py:5:1 +call +alpha\(\)$/m);
+    // The same for `codectx tool` and `codectx quality`, which open their executor themselves.
+    await Deno.writeTextFile(`${root}/n.py`, "def beta(x):\n    return 1 if x else 2\n");
+    const tool = await runCli([
+      "tool",
+      "search_symbols",
+      "--args",
+      '{"query": "beta"}',
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.match(tool.stdout, /"qualified_name": "beta"/);
+    await Deno.writeTextFile(`${root}/o.py`, "def gamma(y):\n    return 3 if y else 4\n");
+    const quality = await runCli(["quality", "--path", root, "--index-dir", indexDir]);
+    assert.equal(quality.code, 0, quality.stderr);
+    assert.match(quality.stdout, /over 3 code files/);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -6,7 +6,7 @@
  */
 
 import { basename, extname, resolve } from "node:path";
-import { openExecutor, parse, UsageError } from "./args.ts";
+import { openExecutor, parse, upToDate, UsageError } from "./args.ts";
 
 const QUALITY_HELP = `Usage: codectx quality [PATH] [--path DIR] [--json] [--max-issues N]
                        [--min-severity LOW|MEDIUM|HIGH] [--top N] [--fail-on LOW|MEDIUM|HIGH]
@@ -106,6 +106,7 @@ export async function cmdQuality(args: string[]): Promise<number> {
   const failOn = level(values["fail-on"], "--fail-on");
   const executor = await openExecutor(values);
   try {
+    await upToDate(executor);
     // PATH is taken from the current directory when it exists there, else from the root.
     let target = positionals[0];
     if (target !== undefined) {
@@ -226,6 +227,7 @@ export async function cmdValidate(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values);
   try {
+    await upToDate(executor);
     // A file inside the project tells where the code lives; elsewhere only its name counts.
     let filePath = values["file-path"] as string | undefined;
     let language = values.language as string | undefined;

@@ -112,15 +112,18 @@ export async function runTool(
 /**
  * Brings the index up to date before a command answers, as a server's watcher does: a file
  * edited since the last run is re-read (a walk and a stat of each file when nothing
- * changed). Another process indexing the project (a server watching it) keeps it current
- * itself: its `busy` is no error here.
+ * changed). When that fails — another process indexing the project (a server watching it),
+ * a read-only index folder — the command answers from the index last committed; with none,
+ * the error is the command's.
  */
-async function upToDate(executor: Executor): Promise<void> {
+export async function upToDate(executor: Executor): Promise<void> {
   const r = await executor.execute({ tool_name: "index_project", arguments: {} }, {
     source: "cli",
     timeoutMs: 0,
   });
-  if (!r.success && r.error_code !== "busy") throw new CodectxError(r.error_code!, r.error!);
+  if (!r.success && (await executor.service.health()).generation === null) {
+    throw new CodectxError(r.error_code ?? "internal", r.error ?? "indexing failed");
+  }
 }
 
 /** A whole-number option, or undefined when absent; anything else is a usage error. */

@@ -17,7 +17,7 @@ import {
 } from "../service/models.ts";
 import type { Executor } from "../tools/executor.ts";
 import { defined } from "../tools/executor.ts";
-import { openExecutor, parse, runTool, UsageError } from "./args.ts";
+import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
 
@@ -106,15 +106,7 @@ export async function cmdSearch(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values, { embedder: values.embedder as string | undefined });
   try {
-    const indexed = await executor.execute({ tool_name: "index_project", arguments: {} }, {
-      source: "cli",
-      timeoutMs: 0,
-    });
-    // Another process may be indexing: search the index it last committed.
-    if (!indexed.success && (await executor.service.health()).generation === null) {
-      console.error(`codectx: ${indexed.error}`);
-      return 1;
-    }
+    await upToDate(executor);
     const usesVectors = mode === undefined || mode === "hybrid" || mode === "dense";
     if (!values["no-wait"] && usesVectors) await waitForVectors(executor);
     const { payload, code } = await runTool(

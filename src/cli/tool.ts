@@ -7,7 +7,7 @@
 
 import { errorMessage } from "../errors.ts";
 import { TOOL_NAMES } from "../tools/registry.ts";
-import { openExecutor, parse, UsageError } from "./args.ts";
+import { openExecutor, parse, upToDate, UsageError } from "./args.ts";
 
 const HELP = `Usage: codectx tool NAME [--args JSON] [--path DIR] [--index-dir DIR]
 
@@ -36,6 +36,7 @@ export async function cmdTool(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values);
   try {
+    if (name !== "index_project") await upToDate(executor);
     // No time limit: the shell waits on purpose (a first or forced index_project of a large
     // tree takes longer than the servers' 30 s); Ctrl-C stops it.
     const result = await executor.execute({ tool_name: name, arguments: parsedArgs }, {
