@@ -41,8 +41,7 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 6: the plural stemmer keeps the `e` of `-zes` (`sizes` → `size`, `util/tokens.ts`).
  * 7: the `terms` part is binary (`encodeTerms` in `index/terms.ts`), not JSON.
  * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
- * 9: JavaScript and TypeScript `f.call(…)` / `f.apply(…)` are calls of `f` (were reads), and
- * `X.prototype.m` reads the member `m` of X.
+ * 9: JS/TS `f.call(…)`, `f.apply(…)` are calls of `f`; `X.prototype.m` reads X's member `m`.
  */
 export const STORE_FORMAT = 9;
 
