@@ -395,6 +395,8 @@ Deno.test("score: the chance of an answer in every ranked mode, the order kept",
 });
 
 Deno.test("a query none of whose words the project knows has no results", async () => {
+  // `qqqzzz` is in a test file only: the code the default scope searches does not know it.
+  const files = { ...FILES, "tests/test_words.py": "def test_qqqzzz():\n    assert True\n" };
   await withProject("codectx-code", async (p, _root, _dir, service) => {
     assert.equal((await service.vectors.settle()).state, "complete");
     for (const mode of ["hybrid", "lexical", "dense"] as const) {
@@ -404,5 +406,7 @@ Deno.test("a query none of whose words the project knows has no results", async 
       const some = await searchProject(p, "zzzqqq password", { mode });
       assert.ok(some.snippets.length > 0, mode);
     }
-  });
+    const tests = await searchProject(p, "zzzqqq qqqzzz", { include_tests: true });
+    assert.deepEqual(tests.snippets.map((s) => s.file), ["tests/test_words.py"]);
+  }, files);
 });

@@ -24,8 +24,6 @@ import { compilePattern, grepTable } from "./grep.ts";
 import { classWeights, SCOPES, type SearchScope } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
 import { searchWorkers } from "./search_pool.ts";
-import { expandQuery } from "./variants.ts";
-import { queryTokens } from "../util/tokens.ts";
 import {
   DEFAULT_FUSION,
   fileClasses,
@@ -341,9 +339,7 @@ export async function searchProject(
     fuse(retrieveFrom(sources, query, opts, fusion), fusion, 2 * k);
   const { terms, termWeight } = queryTerms(query, sources.lexical, sources.table.chunks.length);
   const presentable = { table: sources.table, terms, termWeight, similarity: g.similarity };
-  const snippets = knowsNothing(sources, query)
-    ? []
-    : present(presentable, fused, k, opts.threshold ?? 0);
+  const snippets = present(presentable, fused, k, opts.threshold ?? 0);
   return {
     query,
     snippets,
@@ -351,20 +347,6 @@ export async function searchProject(
     mode: sources.mode,
     vectors: sources.progress,
   };
-}
-
-/**
- * Whether nothing of the query is known to the project: no word of it (nor another form of
- * one) is in the lexical index, and its vector is empty (`codectx-code` makes none for a text
- * without a known token). Ranked results would then be arbitrary rows at chance-level scores:
- * there are none (the search still runs: a server's warm-up query readies the same parts).
- */
-function knowsNothing(src: RetrieveSources, query: string): boolean {
-  if (src.qv?.some((x) => x !== 0)) return false;
-  const lexical = src.lexical;
-  if (!lexical) return src.qv !== null;
-  const known = (t: string) => lexical.termId(t) >= 0;
-  return !expandQuery(queryTokens(query), known, query).terms.some(known);
 }
 
 /**

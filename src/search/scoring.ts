@@ -156,7 +156,10 @@ export function retrieveFrom(
   opts: SearchOptions = {},
   fusion: FusionParams = DEFAULT_FUSION,
 ): Retrieved {
-  const { table, mode, fileWeight, lexical, vectors, qv } = src;
+  const { table, mode, fileWeight, lexical, vectors } = src;
+  // An empty query vector (codectx-code knows none of its tokens) is no evidence: every
+  // cosine would be 0, its "nearest" rows arbitrary. The lexical side answers alone.
+  const qv = src.qv?.some((x) => x !== 0) ? src.qv : null;
   const classes = fileClasses(table);
   const isDocs = (row: number) => classes[table.fileOfRow[row]] === "docs";
   // The rows the filters let through (made once per file-weights array).
