@@ -83,6 +83,8 @@ export interface AnalysisPool {
   ): Promise<Validation & { outline?: SnippetOutline }>;
   /** Workers alive now (started on demand, ended when idle, replaced after large inputs). */
   workers(): number;
+  /** Workers started since the pool was made (a replaced one counts again). */
+  started(): number;
   close(): void;
 }
 
@@ -143,6 +145,7 @@ export function createAnalysisPool(
   );
   const queue: Queued[] = [];
   let nextId = 0;
+  let started = 0;
   let closed = false;
   let inline = size <= 0;
 
@@ -186,6 +189,7 @@ export function createAnalysisPool(
     if (!slot.worker) {
       try {
         slot.worker = new Worker(WORKER_URL, { type: "module" });
+        started++;
       } catch {
         inline = true;
         runInline(job).then(q.resolve, q.reject);
@@ -323,6 +327,7 @@ export function createAnalysisPool(
       >;
     },
     workers: () => slots.filter((s) => s.worker).length,
+    started: () => started,
     close() {
       closed = true;
       for (const s of slots) kill(s);
