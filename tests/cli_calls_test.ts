@@ -120,14 +120,16 @@ Deno.test("MCP text of get_call_graph: an external callee is not 'by name only'"
 Deno.test("a command answers from an index brought up to date: a file edited since counts", async () => {
   const root = await makeProject({ "m.py": "def alpha():\n    return 1\n" });
   const indexDir = await tempIndexDir();
-  const refs = async () => {
-    const r = await runCli(["refs", "alpha", "--path", root, "--index-dir", indexDir]);
+  const refs = async (...more: string[]) => {
+    const r = await runCli(["refs", "alpha", "--path", root, "--index-dir", indexDir, ...more]);
     assert.equal(r.code, 0, r.stderr);
     return r.stdout;
   };
   try {
     assert.match(await refs(), /^1 reference to alpha/m);
     await Deno.writeTextFile(`${root}/m.py`, "def alpha():\n    return 1\n\n\nalpha()\n");
+    // --no-update answers from the index as it is: the edit is not read yet.
+    assert.match(await refs("--no-update"), /^1 reference to alpha/m);
     assert.match(await refs(), /^m\.py:5:1 +call +alpha\(\)$/m);
     // The same for `codectx tool` and `codectx quality`, which open their executor themselves.
     await Deno.writeTextFile(`${root}/n.py`, "def beta(x):\n    return 1 if x else 2\n");

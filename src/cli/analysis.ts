@@ -18,6 +18,7 @@ Python) of PATH (a file or folder; default: the whole project).
   --min-severity S    leave out issues below S
   --top N             list the N lowest-MI files and most complex functions (default 10)
   --fail-on S         exit with 1 when an issue of severity S or above is found
+  --no-update         answer from the index as it is, without first reading edited files
 `;
 
 const VALIDATE_HELP =
@@ -29,6 +30,7 @@ issues and metrics. Exits with 1 when there are syntax errors or unresolved name
   --language L        the language (default: from the file name, else detected)
   --file-path P       where the code would live in the project (for -)
   --json              print the validate_code payload
+  --no-update         answer from the index as it is, without first reading edited files
 `;
 
 const LEVELS = ["LOW", "MEDIUM", "HIGH"];
@@ -106,7 +108,7 @@ export async function cmdQuality(args: string[]): Promise<number> {
   const failOn = level(values["fail-on"], "--fail-on");
   const executor = await openExecutor(values);
   try {
-    await upToDate(executor);
+    await upToDate(executor, values);
     // PATH is taken from the current directory when it exists there, else from the root.
     let target = positionals[0];
     if (target !== undefined) {
@@ -227,7 +229,7 @@ export async function cmdValidate(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values);
   try {
-    await upToDate(executor);
+    await upToDate(executor, values);
     // A file inside the project tells where the code lives; elsewhere only its name counts.
     let filePath = values["file-path"] as string | undefined;
     let language = values.language as string | undefined;

@@ -28,6 +28,8 @@ export const COMMON: Options = {
   path: { type: "string" },
   "index-dir": { type: "string" },
   help: { type: "boolean" },
+  // A command that answers from the index: as it is, without the check for edited files.
+  "no-update": { type: "boolean" },
 };
 
 /** Parses a command's options (plus --path, --index-dir, --help); unknown ones are usage errors. */
@@ -76,6 +78,8 @@ export async function openExecutor(
 
 /** Help lines of the options every tool command takes. */
 export const TOOL_COMMAND_HELP = `  --json            print the tool's JSON result
+  --no-update       answer from the index as it is, without first reading files edited
+                    since (on a large tree that check takes seconds)
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives`;
 
@@ -93,7 +97,7 @@ export async function runTool(
   const { executor: given, ...call } = meta;
   const executor = given ?? await openExecutor(values);
   try {
-    if (!given && tool !== "index_project") await upToDate(executor);
+    if (!given && tool !== "index_project") await upToDate(executor, values);
     const r = await executor.execute({ tool_name: tool, arguments: args }, {
       ...call,
       source: "cli",
@@ -114,9 +118,10 @@ export async function runTool(
  * edited since the last run is re-read (a walk and a stat of each file when nothing
  * changed). When that fails — another process indexing the project (a server watching it),
  * a read-only index folder — the command answers from the index last committed; with none,
- * the error is the command's.
+ * the error is the command's. `--no-update` skips it (on a large tree the walk takes seconds).
  */
-export async function upToDate(executor: Executor): Promise<void> {
+export async function upToDate(executor: Executor, values: Record<string, unknown>): Promise<void> {
+  if (values["no-update"] && (await executor.service.health()).generation !== null) return;
   const r = await executor.execute({ tool_name: "index_project", arguments: {} }, {
     source: "cli",
     timeoutMs: 0,

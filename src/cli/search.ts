@@ -34,6 +34,7 @@ Options:
   --embedder E       ${EMBEDDER_CHOICES.join(", ")} (default auto, or $CODECTX_EMBEDDER)
   --no-wait          answer at once, with the vectors computed so far
   --json             print the result as JSON
+  --no-update        answer from the index as it is, without first reading edited files
   --path DIR         project root (default: current directory)
   --index-dir DIR    where the index lives
 `;
@@ -106,7 +107,7 @@ export async function cmdSearch(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values, { embedder: values.embedder as string | undefined });
   try {
-    await upToDate(executor);
+    await upToDate(executor, values);
     const usesVectors = mode === undefined || mode === "hybrid" || mode === "dense";
     if (!values["no-wait"] && usesVectors) await waitForVectors(executor);
     const { payload, code } = await runTool(

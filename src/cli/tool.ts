@@ -14,6 +14,7 @@ const HELP = `Usage: codectx tool NAME [--args JSON] [--path DIR] [--index-dir D
 Runs one tool and prints its JSON result (no time limit; Ctrl-C stops it).
 Tools: ${TOOL_NAMES.join(", ")}.
   --args JSON       the tool's arguments, e.g. '{"file_path": "src/app.py"}'
+  --no-update       answer from the index as it is, without first reading edited files
   --path DIR        project root (default: current directory)
   --index-dir DIR   where the index lives
 `;
@@ -36,7 +37,7 @@ export async function cmdTool(args: string[]): Promise<number> {
   }
   const executor = await openExecutor(values);
   try {
-    if (name !== "index_project") await upToDate(executor);
+    if (name !== "index_project") await upToDate(executor, values);
     // No time limit: the shell waits on purpose (a first or forced index_project of a large
     // tree takes longer than the servers' 30 s); Ctrl-C stops it.
     const result = await executor.execute({ tool_name: name, arguments: parsedArgs }, {
