@@ -152,3 +152,39 @@ Deno.test("a command answers from an index brought up to date: a file edited sin
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx ask waits for the vectors, as codectx search does: a source only they find", async () => {
+  // No word of the question is in the code: only the vectors (codectx-code) find the answer.
+  const root = await makeProject({
+    "app/crypto_util.py": [
+      "import hashlib",
+      "",
+      "",
+      "def compute_digest(secret, salt):",
+      "    return hashlib.sha256(salt + secret).hexdigest()",
+      "",
+      "",
+      "def read_settings(path):",
+      "    with open(path) as f:",
+      "        return f.read()",
+      "",
+    ].join("\n"),
+  });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli([
+      "ask",
+      "hash a user password",
+      "--json",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    const sources = JSON.parse(r.stdout).sources as Array<{ symbol: string }>;
+    assert.equal(sources[0]?.symbol, "compute_digest", r.stdout);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

@@ -9,7 +9,16 @@
  * @module
  */
 
-import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "./args.ts";
+import {
+  intOption,
+  openExecutor,
+  parse,
+  runTool,
+  TOOL_COMMAND_HELP,
+  upToDate,
+  UsageError,
+} from "./args.ts";
+import { waitForVectors } from "./search.ts";
 import { defined } from "../tools/executor.ts";
 
 const EXPLAIN_HELP = `Usage: codectx explain NAME [options]
@@ -51,6 +60,7 @@ to have a chat model write the answer from the same sources.
 
 Options:
   --top-k N         sources (1-100, default 6)
+  --no-wait         answer at once, with the vectors computed so far
 ${TOOL_COMMAND_HELP}
 `;
 
@@ -168,6 +178,7 @@ export async function cmdAsk(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
     "top-k": { type: "string" },
     json: { type: "boolean" },
+    "no-wait": { type: "boolean" },
   }, 1);
   if (values.help) {
     console.log(ASK_HELP);
@@ -177,11 +188,19 @@ export async function cmdAsk(args: string[]): Promise<number> {
   if (question === undefined || question.trim() === "") {
     throw new UsageError('ask needs a QUESTION, e.g. codectx ask "where is the config parsed?"');
   }
-  const { payload, code } = await runTool(
-    values,
-    "ask",
-    defined({ question, top_k: intOption(values["top-k"], "--top-k") }),
-  );
+  const topK = intOption(values["top-k"], "--top-k");
+  // Its sources come from the hybrid search: with the vectors, as `codectx search` waits for.
+  const executor = await openExecutor(values);
+  let payload: Payload, code: number;
+  try {
+    await upToDate(executor, values);
+    if (!values["no-wait"]) await waitForVectors(executor);
+    ({ payload, code } = await runTool(values, "ask", defined({ question, top_k: topK }), {
+      executor,
+    }));
+  } finally {
+    await executor.close();
+  }
   if (code) return code;
   if (values.json) {
     console.log(JSON.stringify(payload, null, 2));

@@ -142,7 +142,7 @@ export async function cmdSearch(args: string[]): Promise<number> {
  * Waits for the vectors. Stored vectors load in well under a second; only when the model is
  * still computing after that does it say so, then how far it is every 2 s.
  */
-async function waitForVectors(executor: Executor): Promise<void> {
+export async function waitForVectors(executor: Executor): Promise<void> {
   const h = await executor.service.health();
   if (h.vectors_state === "off" || h.vectors_state === "complete") return;
   const t0 = performance.now();
