@@ -12,6 +12,7 @@ import {
   type Payload,
   runCli,
   tempIndexDir,
+  withExecutor,
   writeFiles,
 } from "./helpers.ts";
 
@@ -486,22 +487,8 @@ Widget::Widget() {
   }
 });
 
-/** An executor over a small project made of `files`, indexed; cleaned up after `fn`. */
-async function withFiles(files: Record<string, string>, fn: (ex: Executor) => Promise<void>) {
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const project = await Project.open(root, { indexDir, workers: 0 });
-  try {
-    await project.reindex();
-    await fn(await createExecutor(project, { timeoutMs: 0 }));
-  } finally {
-    project.close();
-    await cleanup(root, indexDir);
-  }
-}
-
 Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind(…)` is a read", async () => {
-  await withFiles({
+  await withExecutor({
     "lib/work.js": "export default function work(config) {\n  return config.a;\n}\n",
     "lib/main.js": [
       "import work from './work.js';",
@@ -540,7 +527,7 @@ Deno.test("graph: JS/TS `f.call(…)` and `f.apply(…)` are calls of f; `f.bind
 });
 
 Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () => {
-  await withFiles({
+  await withExecutor({
     "lib/axios.js": [
       "class Axios {",
       "  request(config) {",
