@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { ProjectService } from "../src/service/service.ts";
+import type { Project } from "../src/index/project.ts";
 import { describeChunk } from "../src/search/embedder.ts";
 import { transformersProvider } from "../src/search/embedders/transformers.ts";
 import { useLiteProvider } from "../src/search/embedders/use_lite.ts";
@@ -358,22 +359,24 @@ Deno.test("cli: codectx search prints results; bad input is a usage error", asyn
 });
 
 Deno.test("score: the chance of an answer in every ranked mode, the order kept", async () => {
-  const curve = (mode: "lexical" | "dense", s: number) => {
-    const [scale, bias] = DEFAULT_FUSION.calibration![mode];
-    return 1 / (1 + Math.exp(-(scale * s + bias)));
-  };
   const raw = { ...DEFAULT_FUSION, calibration: null };
+  /** A mode's results: in the fused order, each score the mode's curve of the fused one. */
+  const onCurve = async (p: Project, query: string, mode: "lexical" | "dense") => {
+    const [scale, bias] = DEFAULT_FUSION.calibration![mode];
+    const asFused = await searchProject(p, query, { mode }, raw);
+    const out = await searchProject(p, query, { mode });
+    assert.ok(out.snippets.length >= 2, mode);
+    assert.deepEqual(out.snippets.map((s) => s.line), asFused.snippets.map((s) => s.line));
+    out.snippets.forEach((s, i) => {
+      const want = 1 / (1 + Math.exp(-(scale * asFused.snippets[i].score + bias)));
+      assert.ok(Math.abs(s.score - want) < 1e-3, `${mode}: ${s.score} vs ${want}`);
+      if (mode === "lexical") assert.ok(s.score < asFused.snippets[i].score);
+    });
+    return out;
+  };
   // Lexical mode, and hybrid before any vector (no embedder), read through the lexical curve.
   await withProject("none", async (p) => {
-    const asFused = await searchProject(p, "parse config", { mode: "lexical" }, raw);
-    const lexical = await searchProject(p, "parse config", { mode: "lexical" });
-    assert.ok(lexical.snippets.length >= 2);
-    assert.deepEqual(lexical.snippets.map((s) => s.line), asFused.snippets.map((s) => s.line));
-    lexical.snippets.forEach((s, i) => {
-      const want = curve("lexical", asFused.snippets[i].score);
-      assert.ok(Math.abs(s.score - want) < 1e-3, `${s.score} vs ${want}`);
-      assert.ok(s.score < asFused.snippets[i].score);
-    });
+    const lexical = await onCurve(p, "parse config", "lexical");
     const hybrid = await searchProject(p, "parse config", {});
     assert.deepEqual(hybrid.snippets.map((s) => s.score), lexical.snippets.map((s) => s.score));
     const t = lexical.snippets[1].score;
@@ -383,14 +386,7 @@ Deno.test("score: the chance of an answer in every ranked mode, the order kept",
   // Dense mode, through its own curve.
   await withProject("codectx-code", async (p, _root, _dir, service) => {
     assert.equal((await service.vectors.settle()).state, "complete");
-    const asFused = await searchProject(p, "hash a password", { mode: "dense" }, raw);
-    const dense = await searchProject(p, "hash a password", { mode: "dense" });
-    assert.ok(dense.snippets.length >= 2);
-    assert.deepEqual(dense.snippets.map((s) => s.line), asFused.snippets.map((s) => s.line));
-    dense.snippets.forEach((s, i) => {
-      const want = curve("dense", asFused.snippets[i].score);
-      assert.ok(Math.abs(s.score - want) < 1e-3, `${s.score} vs ${want}`);
-    });
+    await onCurve(p, "hash a password", "dense");
   });
 });
 
