@@ -202,11 +202,16 @@ export function validate(tool: Tool, raw: unknown): z.infer<Tool["input"]> {
         (known.length ? `valid: ${known.join(", ")}` : "it takes none"),
     );
   }
-  const parsed = tool.input.safeParse(args);
+  const parsed = tool.input.safeParse(args, { reportInput: true });
   if (!parsed.success) {
-    const detail = parsed.error.issues.map((i) =>
-      `${i.path.join(".") || "arguments"}: ${i.message}`
-    ).join("; ");
+    const detail = parsed.error.issues.map((i) => {
+      const where = i.path.join(".") || "arguments";
+      // A value outside a fixed set: the value given and the set, in words.
+      if (i.code === "invalid_value") {
+        return `${where} '${String(i.input)}' is not one of ${i.values.map(String).join(", ")}`;
+      }
+      return `${where}: ${i.message}`;
+    }).join("; ");
     throw new CodectxError("invalid_argument", `invalid arguments for ${tool.name}: ${detail}`);
   }
   return parsed.data;

@@ -15,7 +15,6 @@ import {
 import { fuzzyMatch } from "../search/fuzzy.ts";
 import { rankNames } from "../search/name_index.ts";
 import { SYMBOL_KINDS, type SymbolRecord } from "../types.ts";
-import { CodectxError } from "../errors.ts";
 import { symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
 
@@ -28,9 +27,7 @@ export const searchSymbolsTool = defineTool({
     query: z.string().max(512).optional().describe(
       "Name or part of it, e.g. `parseConf`, `p_c`, `Session.request`; empty or absent lists every symbol in file order",
     ),
-    kind: z.string().optional().describe(
-      "Only this kind (function, method, class, interface, struct, enum, trait, type, constant, …)",
-    ),
+    kind: z.enum(SYMBOL_KINDS).optional().describe("Only this kind"),
     limit: z.number().int().min(1).max(500).optional().describe("Most results (1–500, default 20)"),
     offset: z.number().int().min(0).optional().describe("Skip this many results (paging)"),
     path_prefix: z.string().optional().describe("Only files (or folders) under this path"),
@@ -40,14 +37,6 @@ export const searchSymbolsTool = defineTool({
     total: z.number().int(),
   }),
   handler: async ({ query, kind, limit, offset, path_prefix }, { project }) => {
-    if (kind !== undefined && !(SYMBOL_KINDS as readonly string[]).includes(kind)) {
-      throw new CodectxError(
-        "invalid_argument",
-        `kind '${kind}' is not a symbol kind; pass one of ${
-          SYMBOL_KINDS.join(", ")
-        }, or leave it out`,
-      );
-    }
     const index = await project.index();
     const cols = index.columns;
     const q = (query ?? "").trim();
