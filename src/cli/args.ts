@@ -92,12 +92,20 @@ export async function runTool(
   values: Record<string, unknown>,
   tool: string,
   args: Record<string, unknown>,
-  meta: Omit<CallMeta, "source"> & { executor?: Executor } = {},
+  meta: Omit<CallMeta, "source"> & {
+    /** Run on this executor, as it is (the caller opened it and closes it). */
+    executor?: Executor;
+    /** Else one opened with these options (default: the project's own). */
+    open?: ExecutorOptions;
+    /** The tool searches with the vectors: wait for them (unless --no-wait), as a server has. */
+    vectors?: boolean;
+  } = {},
 ): Promise<{ payload: Record<string, unknown>; code: number }> {
-  const { executor: given, ...call } = meta;
-  const executor = given ?? await openExecutor(values);
+  const { executor: given, open, vectors, ...call } = meta;
+  const executor = given ?? await openExecutor(values, open);
   try {
     if (!given && tool !== "index_project") await upToDate(executor, values);
+    if (!given && vectors && !values["no-wait"]) await waitForVectors(executor);
     const r = await executor.execute({ tool_name: tool, arguments: args }, {
       ...call,
       source: "cli",
@@ -110,6 +118,37 @@ export async function runTool(
     return { payload: r.result_payload, code: 0 };
   } finally {
     if (!given) await executor.close();
+  }
+}
+
+/**
+ * Waits for the vectors. Stored vectors load in well under a second; only when the model is
+ * still computing after that does it say so, then how far it is every 2 s.
+ */
+async function waitForVectors(executor: Executor): Promise<void> {
+  const h = await executor.service.health();
+  if (h.vectors_state === "off" || h.vectors_state === "complete") return;
+  const t0 = performance.now();
+  let told = false;
+  let last = 0;
+  const stop = executor.service.subscribe((e) => {
+    if (e.type !== "progress" || e.progress.phase !== "embed") return;
+    const now = performance.now();
+    if (now - t0 < 1000 || e.progress.filesDone >= e.progress.filesTotal) return;
+    if (!told) {
+      told = true;
+      console.error(
+        `codectx: computing vectors (${h.embedder}); the first time takes a while, later runs reuse them; --no-wait answers at once`,
+      );
+    }
+    if (now - last < 2000) return;
+    last = now;
+    console.error(`  vectors ${e.progress.filesDone}/${e.progress.filesTotal}`);
+  });
+  try {
+    await executor.service.vectorsReady();
+  } finally {
+    stop();
   }
 }
 

@@ -9,16 +9,7 @@
  * @module
  */
 
-import {
-  intOption,
-  openExecutor,
-  parse,
-  runTool,
-  TOOL_COMMAND_HELP,
-  upToDate,
-  UsageError,
-} from "./args.ts";
-import { waitForVectors } from "./search.ts";
+import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "./args.ts";
 import { defined } from "../tools/executor.ts";
 
 const EXPLAIN_HELP = `Usage: codectx explain NAME [options]
@@ -190,17 +181,9 @@ export async function cmdAsk(args: string[]): Promise<number> {
   }
   const topK = intOption(values["top-k"], "--top-k");
   // Its sources come from the hybrid search: with the vectors, as `codectx search` waits for.
-  const executor = await openExecutor(values);
-  let payload: Payload, code: number;
-  try {
-    await upToDate(executor, values);
-    if (!values["no-wait"]) await waitForVectors(executor);
-    ({ payload, code } = await runTool(values, "ask", defined({ question, top_k: topK }), {
-      executor,
-    }));
-  } finally {
-    await executor.close();
-  }
+  const { payload, code } = await runTool(values, "ask", defined({ question, top_k: topK }), {
+    vectors: true,
+  });
   if (code) return code;
   if (values.json) {
     console.log(JSON.stringify(payload, null, 2));

@@ -15,9 +15,8 @@ import {
   pullModel,
   resolveEmbedder,
 } from "../service/models.ts";
-import type { Executor } from "../tools/executor.ts";
 import { defined } from "../tools/executor.ts";
-import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
+import { parse, runTool, UsageError } from "./args.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
 
@@ -105,68 +104,34 @@ export async function cmdSearch(args: string[]): Promise<number> {
   if (mode !== undefined && !MODES.includes(mode)) {
     throw new UsageError(`--mode must be one of ${MODES.join(", ")}, got '${mode}'`);
   }
-  const executor = await openExecutor(values, { embedder: values.embedder as string | undefined });
-  try {
-    await upToDate(executor, values);
-    const usesVectors = mode === undefined || mode === "hybrid" || mode === "dense";
-    if (!values["no-wait"] && usesVectors) await waitForVectors(executor);
-    const { payload, code } = await runTool(
-      values,
-      "semantic_search",
-      defined({
-        query,
-        top_k: numberOption(values["top-k"], "--top-k"),
-        threshold: numberOption(values.threshold, "--threshold"),
-        path_prefix: values["path-prefix"],
-        language: values.language,
-        mode,
-        scope: values.scope,
-        include_tests: values["include-tests"] ? true : undefined,
-      }),
-      { executor },
+  const { payload, code } = await runTool(
+    values,
+    "semantic_search",
+    defined({
+      query,
+      top_k: numberOption(values["top-k"], "--top-k"),
+      threshold: numberOption(values.threshold, "--threshold"),
+      path_prefix: values["path-prefix"],
+      language: values.language,
+      mode,
+      scope: values.scope,
+      include_tests: values["include-tests"] ? true : undefined,
+    }),
+    {
+      open: { embedder: values.embedder as string | undefined },
+      vectors: mode === undefined || mode === "hybrid" || mode === "dense",
+    },
+  );
+  if (code !== 0) return code;
+  if (values.json) console.log(JSON.stringify(payload, null, 2));
+  else {
+    printResults(
+      payload.snippets as Snippet[],
+      payload.mode as string,
+      payload.vectors as VectorsState,
     );
-    if (code !== 0) return code;
-    if (values.json) console.log(JSON.stringify(payload, null, 2));
-    else {printResults(
-        payload.snippets as Snippet[],
-        payload.mode as string,
-        payload.vectors as VectorsState,
-      );}
-    return 0;
-  } finally {
-    await executor.close();
   }
-}
-
-/**
- * Waits for the vectors. Stored vectors load in well under a second; only when the model is
- * still computing after that does it say so, then how far it is every 2 s.
- */
-export async function waitForVectors(executor: Executor): Promise<void> {
-  const h = await executor.service.health();
-  if (h.vectors_state === "off" || h.vectors_state === "complete") return;
-  const t0 = performance.now();
-  let told = false;
-  let last = 0;
-  const stop = executor.service.subscribe((e) => {
-    if (e.type !== "progress" || e.progress.phase !== "embed") return;
-    const now = performance.now();
-    if (now - t0 < 1000 || e.progress.filesDone >= e.progress.filesTotal) return;
-    if (!told) {
-      told = true;
-      console.error(
-        `codectx: computing vectors (${h.embedder}); the first time takes a while, later runs reuse them; --no-wait answers at once`,
-      );
-    }
-    if (now - last < 2000) return;
-    last = now;
-    console.error(`  vectors ${e.progress.filesDone}/${e.progress.filesTotal}`);
-  });
-  try {
-    await executor.service.vectorsReady();
-  } finally {
-    stop();
-  }
+  return 0;
 }
 
 function printResults(snippets: Snippet[], mode: string, v: VectorsState): void {
