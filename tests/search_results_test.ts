@@ -291,7 +291,6 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
     terms: new Set(["cache"]),
     nameCover: () => 0,
     queryInName: (row) => (row === 0 ? 1 : 0),
-    nameCosine: (row) => (row === 0 ? 0.25 : 0),
     isDocs: () => false,
     // Files 0 and 2 hold lexical candidates; file 0 is the best dense one.
     fileLex: new Map([[0, 1], [2, 2]]),
@@ -306,7 +305,6 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
   assert.equal(x[RERANK_FEATURES.indexOf("term_cover")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("term_cover_all")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("query_in_name")], 1);
-  assert.equal(x[RERANK_FEATURES.indexOf("name_cosine")], 0.25);
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_python")], 1);
   assert.equal(x[RERANK_FEATURES.indexOf("lang_dense_go")], 0);
   // Row 0's file: its best lexical score is 1 of the top 2, its best cosine the top one,

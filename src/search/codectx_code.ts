@@ -68,14 +68,6 @@ export interface CodectxCodeManifest {
   [key: string]: unknown;
 }
 
-/** A model's token vectors, on shared memory (a search worker reads them as they are). */
-export interface TokenVectors {
-  dimensions: number;
-  /** Row-major, one row per token: int8, times the row's scale (its IDF folded in). */
-  rows: Int8Array;
-  scales: Float32Array;
-}
-
 /** A loaded model. */
 export interface CodectxCodeModel {
   /** `codectx-code@<first 12 hex digits of the checksum>`. */
@@ -86,10 +78,6 @@ export interface CodectxCodeModel {
   embed(texts: string[]): Promise<Float32Array[]>;
   /** The same, synchronously, for one text. */
   embedOne(text: string): Float32Array;
-  /** Its token vectors (what `embedOne` sums). */
-  readonly tokens: TokenVectors;
-  /** The row of a known token (one of `tokenize`'s), or -1. */
-  rowOf(token: string): number;
 }
 
 /**
@@ -187,12 +175,9 @@ export async function loadCodectxCode(
       `codectx-code vectors.bin has ${bin.length} bytes, expected ${rows * (dims + 4)}`,
     );
   }
-  // Shared memory, so that search workers read the rows without a copy (`name_vectors.ts`).
-  const vectors = new Int8Array(new SharedArrayBuffer(rows * dims));
-  vectors.set(new Int8Array(bin.buffer, bin.byteOffset, rows * dims));
-  // The scales follow the rows; copied to an aligned array.
-  const scales = new Float32Array(new SharedArrayBuffer(rows * 4));
-  scales.set(new Float32Array(bin.slice(rows * dims).buffer));
+  const vectors = new Int8Array(bin.buffer, bin.byteOffset, rows * dims);
+  // The scales follow the rows; copy them to an aligned array.
+  const scales = new Float32Array(bin.slice(rows * dims).buffer);
   const vocab = new Map<string, number>();
   const words = new TextDecoder().decode(vocabBytes).split("\n");
   for (let i = 0; i < known; i++) vocab.set(words[i], i);
@@ -277,7 +262,5 @@ export async function loadCodectxCode(
     manifest,
     embedOne,
     embed: (texts) => Promise.resolve(texts.map(embedOne)),
-    tokens: { dimensions: dims, rows: vectors, scales },
-    rowOf: (token) => vocab.get(token) ?? -1,
   };
 }

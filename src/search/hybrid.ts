@@ -17,7 +17,6 @@ interface SyncEmbedder extends Embedder {
   embedOne(text: string): Float32Array;
 }
 import { inProcessEmbedder } from "./providers.ts";
-import { hasTokenVectors, nameVectorsFor } from "./name_vectors.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
 import { present } from "./present.ts";
@@ -250,11 +249,10 @@ export async function gather(
   let similarity: MemberSimilarity | undefined;
   const vectors = mode === "lexical" ? null : sync.vectorsFor(table);
   const qv = vectors && vectors.index.count > 0 ? await embedQuery(vectors.choice, query) : null;
-  const embedder = vectors && qv ? await inProcessEmbedder(vectors.choice) : null;
-  if (embedder && qv) similarity = memberSimilarity(vectors!.choice, embedder, qv);
+  if (vectors && qv) {
+    similarity = memberSimilarity(vectors.choice, await inProcessEmbedder(vectors.choice), qv);
+  }
   const lexical = mode === "dense" ? null : await lexicalIndexFor(project, table, fusion.bm25);
-  // Names' vectors, when the query's vector is codectx-code's (the second stage reads them).
-  const names = lexical && hasTokenVectors(embedder) ? nameVectorsFor(lexical, embedder) : null;
   return {
     sources: {
       table,
@@ -262,7 +260,6 @@ export async function gather(
       fileWeight,
       lexical,
       vectors: qv ? vectors!.index : null,
-      names,
       qv,
       progress: sync.progress(),
     },

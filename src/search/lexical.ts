@@ -67,11 +67,6 @@ export interface LexicalIndex {
   nameTerms(row: number): Uint32Array;
   /** The id of a term, or -1. */
   termId(term: string): number;
-  /**
-   * Per term id, what `of` gives for the term's text, for the terms of name fields (-1 for
-   * the others: they are not read, so a kernel's millions of body terms cost nothing).
-   */
-  mapNameTerms(of: (term: string) => number): Int32Array;
   /** In how many rows a term occurs. */
   df(term: string): number;
   /** The index as bytes, for {@link decodeLexicalIndex} (`key` names what it was built from). */
@@ -232,17 +227,6 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
     size,
     params,
     termId: (term) => terms.id(term),
-    mapNameTerms(of) {
-      const { bytes, offsets } = terms.table();
-      const out = new Int32Array(offsets.length - 1).fill(-2);
-      const decoder = new TextDecoder();
-      for (const g of names) {
-        if (out[g] !== -2) continue;
-        out[g] = of(decoder.decode(bytes.subarray(offsets[g], offsets[g + 1] - 1)));
-      }
-      for (let g = 0; g < out.length; g++) if (out[g] === -2) out[g] = -1;
-      return out;
-    },
     df: (term) => {
       const g = terms.id(term);
       return g < 0 ? 0 : termStart[g + 1] - termStart[g];

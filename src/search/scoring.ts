@@ -9,7 +9,6 @@
  */
 
 import type { MemberSimilarity } from "./members.ts";
-import { nameCosine, type NameVectors } from "./name_vectors.ts";
 import { type Bm25Params, DEFAULT_BM25, type LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./rerank.ts";
@@ -102,8 +101,6 @@ export interface Retrieved {
   nameCover: (row: number) => number;
   /** Share of the query's (idf-weighted) known terms that a row's symbol name holds. */
   queryInName: (row: number) => number;
-  /** The query vector's cosine with a row's own name (0: no name vectors or no vector). */
-  nameCosine: (row: number) => number;
   terms: ReadonlySet<string>;
   /** A term's weight for pointing at members: its idf when in the query, else 0. */
   termWeight: (term: string) => number;
@@ -122,8 +119,6 @@ export interface RetrieveSources {
   /** The vectors of the generation and the query's vector (null: lexical side alone). */
   vectors: FlatVectorIndex | null;
   qv: Float32Array | null;
-  /** What names' vectors are made of, when `qv` is codectx-code's (`name_vectors.ts`). */
-  names?: NameVectors | null;
   progress: VectorProgress;
   /**
    * Arrays of one entry per row that the scoring may fill instead of making new ones (a
@@ -241,9 +236,6 @@ export function retrieveFrom(
     for (const id of new Set(lexical.nameTerms(row))) s += idOf.get(id) ?? 0;
     return s / coverMax;
   };
-  const names = lexical && qv && src.names ? src.names : null;
-  const nameCos = (row: number) =>
-    names && lexical && qv ? nameCosine(names, lexical.nameTerms(row), qv) : 0;
   return {
     table,
     mode,
@@ -258,7 +250,6 @@ export function retrieveFrom(
     denseTop,
     nameCover,
     queryInName,
-    nameCosine: nameCos,
     terms,
     termWeight,
     vectors: src.progress,
@@ -348,7 +339,6 @@ export function rerankInput(r: Retrieved): RerankInput {
     terms: r.terms,
     nameCover: r.nameCover,
     queryInName: r.queryInName,
-    nameCosine: r.nameCosine,
     isDocs: r.isDocs,
   };
 }

@@ -19,7 +19,6 @@ import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import { noRowTraits, type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
 import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
-import type { NameVectors } from "./name_vectors.ts";
 import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
 
@@ -41,8 +40,6 @@ export interface SearchSnapshot {
   vectors: SharedVectors | null;
   /** What the second stage's name features read of each row (`rerank_names.ts`). */
   traits: RowTraits;
-  /** What names' vectors are made of (`name_vectors.ts`), or null. */
-  names: NameVectors | null;
 }
 
 /** A query for a worker. */
@@ -294,7 +291,7 @@ export class SearchWorkers {
     const made = shared ? rowTraitsInSlices(src.table) : Promise.resolve(noRowTraits());
     made.then((traits) => {
       if (this.closed) return;
-      const msg = snapshotOf(src.table, lexical, shared, traits, src.names ?? null);
+      const msg = snapshotOf(src.table, lexical, shared, traits);
       this.current = { msg, table: src.table, lexical, vectors: shared ? src.vectors : null };
       for (const s of this.slots) {
         s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
@@ -403,7 +400,6 @@ function snapshotOf(
   lexical: LexicalIndex,
   vectors: SharedVectors | null,
   traits: RowTraits,
-  names: NameVectors | null,
 ): SearchSnapshot {
   const n = table.chunks.length;
   const kinds: (string | null)[] = [null];
@@ -447,7 +443,6 @@ function snapshotOf(
     lexical: { bytes, key, params: lexical.params },
     vectors,
     traits,
-    names: vectors ? names : null,
   };
 }
 

@@ -19,7 +19,6 @@ import {
 } from "./search_pool.ts";
 import type { ChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
-import type { NameVectors } from "./name_vectors.ts";
 import { attachRowTraits } from "./rerank_names.ts";
 import type { VectorProgress } from "./vector_sync.ts";
 import { stamp } from "../util/request_trace.ts";
@@ -31,7 +30,6 @@ interface Held {
   table: ChunkTable;
   lexical: LexicalIndex | null;
   vectors: FlatVectorIndex | null;
-  names: NameVectors | null;
 }
 
 let held: Held | null = null;
@@ -96,7 +94,7 @@ function load(s: SearchSnapshot, slot: number): Held {
     dense: new Float32Array(n),
     listed: new Int32Array(n),
   };
-  return { id: s.id, table, lexical, vectors, scratch, names: s.names };
+  return { id: s.id, table, lexical, vectors, scratch };
 }
 
 const NO_PROGRESS: VectorProgress = {
@@ -130,7 +128,6 @@ function answer(job: SearchJob, fileWeight: Float32Array | undefined): SearchRep
       lexical: job.mode === "dense" ? null : h.lexical,
       vectors: job.qv ? h.vectors : null,
       qv: job.qv,
-      names: h.names,
       progress: NO_PROGRESS,
       scratch: h.scratch,
     },
