@@ -89,12 +89,13 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     // The class groups its small method; the answer points at the member that matched.
     const asked = await run("ask", { question: "where is a value stored under a key?" });
     const answer = renderText("ask", asked);
-    assert.match(
-      String(asked.answer),
-      /Signature: `def put\(self, key, value\):`\nDoc: Store a value under a key\./,
-    );
-    // The signature opens the quoted code and the code holds the doc: each said once.
-    assert.doesNotMatch(answer, /Signature: `def put|Doc: Store a value/);
+    // The signature opens the quoted code and the code holds the doc: each said once, in the
+    // tool's answer itself (bridge, CLI and MCP alike), and every source shown is cited once.
+    for (const text of [String(asked.answer), answer]) {
+      assert.doesNotMatch(text, /Signature: `def put|Doc: Store a value/, text);
+      assert.equal(text.match(/Store a value under a key\./g)?.length, 1, text);
+      assert.doesNotMatch(text, /^Sources: /m, text);
+    }
     assert.match(
       answer,
       /### 1\. `Store\.put` \(method\)[^]*```python\n {4}def put\(self, key, value\):\n {8}"""Store a value under a key\./,

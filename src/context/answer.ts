@@ -121,6 +121,12 @@ function neighbours(graph: GraphView, s: SymbolRecord): string[] {
   return out;
 }
 
+/** Quoted code read as prose: comment markers dropped, whitespace runs made one space. */
+function proseOf(code: string[]): string {
+  return code.map((l) => l.replace(/^\s*(?:\/\/+|#+|\/?\*+\/?|--|"""|''')?/, ""))
+    .join(" ").replace(/\s+/g, " ");
+}
+
 /** The offline answer: the sources as a ranked, cited walk-through, within its budget. */
 export function composeOffline(
   question: string,
@@ -135,9 +141,12 @@ export function composeOffline(
       "Try other words, a symbol name, or run index_project if the code is new.";
   }
   const intro: string[] = [];
+  // Each thing is said once: a doc line the intro gave, or the quoted code shows, is not repeated.
+  const saidDocs = new Set<string>();
   if (named.length) {
     for (const s of named.slice(0, 3)) {
       const doc = docSummary(s.doc);
+      if (doc) saidDocs.add(doc);
       intro.push(
         `\`${s.qualifiedName}\` is a ${s.kind} defined at ${s.file}:${s.line}${
           doc ? `: ${doc}` : "."
@@ -151,25 +160,30 @@ export function composeOffline(
     const s = symbolOf(index, it);
     const title = it.symbol ? `\`${it.symbol}\`${it.kind ? ` (${it.kind})` : ""}` : "code";
     const lines = [`### ${i + 1}. ${title} — ${cite(it)}`, ""];
+    const snippet = it.snippet.split("\n").slice(0, 15);
     if (s) {
       const sig = s.signature.split("\n")[0].trim();
-      if (sig) lines.push(`Signature: \`${sig}\``);
+      const opening = snippet.find((l) => l.trim() !== "") ?? "";
+      if (sig && !opening.includes(sig)) lines.push(`Signature: \`${sig}\``);
       const doc = docSummary(s.doc);
-      if (doc) lines.push(`Doc: ${doc}`);
+      if (doc && !saidDocs.has(doc) && !proseOf(snippet).includes(doc)) {
+        lines.push(`Doc: ${doc}`);
+      }
+      if (doc) saidDocs.add(doc);
       if (i < 3) lines.push(...neighbours(graph, s));
       if (lines.length > 2) lines.push("");
     }
-    const snippet = it.snippet.split("\n").slice(0, 15);
     const more = it.snippet.split("\n").length > 15 || it.end_line - it.line + 1 > snippet.length;
     lines.push("```" + fenceLanguage(it.language), ...snippet, "```");
     if (more) lines.push(`(more in ${cite(it)})`);
     return lines.join("\n");
   });
+  // The headings cite the sources shown; the closing line lists only those left out.
   const render = (n: number) =>
     [
       intro.join("\n"),
       ...blocks.slice(0, n),
-      `Sources: ${items.map((it) => cite(it)).join(", ")}`,
+      ...(n < items.length ? [`Sources: ${items.slice(n).map((it) => cite(it)).join(", ")}`] : []),
     ].join("\n\n");
   const fit = fitBudget(0, blocks.length, ANSWER_TOKENS, counter, render);
   return fit ? fit.text : clampText(render(0), ANSWER_TOKENS, counter).text;

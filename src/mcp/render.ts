@@ -212,45 +212,9 @@ function fmtScore(x: number): string {
   return x >= 0.01 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
 }
 
-/**
- * The offline answer without what it says twice: a `Signature:` line whose text opens the
- * code block of its entry, a `Doc:` line that the code quotes, and a closing `Sources:` line
- * whose every location is a heading.
- */
-function withoutRepeats(answer: string): string {
-  const lines = answer.split("\n");
-  const out: string[] = [];
-  let dropBlank = false;
-  for (const [i, line] of lines.entries()) {
-    if (dropBlank && line === "") {
-      dropBlank = false;
-      continue;
-    }
-    dropBlank = false;
-    const sig = /^Signature: `(.+)`$/.exec(line)?.[1];
-    const doc = /^Doc: (.+)$/.exec(line)?.[1];
-    if (sig || doc) {
-      // The code block of the same entry (before the next heading).
-      const fenceAt = lines.findIndex((l, j) => j > i && l.startsWith("```"));
-      const code = fenceAt > 0 && lines.slice(i + 1, fenceAt).every((l) => !l.startsWith("#"))
-        ? lines.slice(fenceAt + 1, lines.findIndex((l, j) => j > fenceAt && l.startsWith("```")))
-        : [];
-      const first = code.find((l) => l.trim() !== "") ?? "";
-      if ((sig && first.includes(sig)) || (doc && code.some((l) => l.includes(doc)))) {
-        dropBlank = out.at(-1) === "";
-        continue;
-      }
-    }
-    const listed = /^Sources: (.+)$/.exec(line)?.[1];
-    if (listed && listed.split(", ").every((at) => answer.includes(`— ${at}\n`))) continue;
-    out.push(line);
-  }
-  return out.join("\n").replace(/\n+$/, "");
-}
-
 function ask(p: Obj): string {
-  const answer = withoutRepeats(str(p.answer));
-  // The offline answer already quotes each source; list only those it does not name.
+  const answer = str(p.answer);
+  // The offline answer already cites each source it quotes; list only those it does not name.
   const missing = objs(p.sources).filter((s) => !answer.includes(`${str(s.file)}:${num(s.line)}`));
   return join([answer, listOf("Sources", missing, (s) => `${loc(s)} ${str(s.symbol)}`)]);
 }
