@@ -32,7 +32,7 @@ class Cart:
     """Holds items and totals them."""
 
     def __init__(self):
-        self.items = []
+        self.items = []  # emptied by a new Cart in checkout
 
     def add(self, name: str) -> None:
         """Put an item in the cart."""
@@ -48,7 +48,7 @@ def checkout(names: list) -> float:
     cart = Cart()
     for name in names:
         cart.add(name)
-    print("checking out", len(names))
+    print("checkout of", len(names))
     return cart.total()
 `,
   "shop/prices.py": `"""Prices of items, read from a price list."""
@@ -219,6 +219,16 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
         );
         assert.ok(box[0] > 0 && box[0] < box[1], `line 18 is on screen: ${box}`);
         await shot("file");
+        // A name in code links; the same name in a comment or a string does not.
+        const linked = async (line: number) =>
+          await page.$$eval(
+            `#file-source tr[data-line='${line}'] a.name`,
+            (as) => as.map((a) => a.textContent),
+          );
+        assert.deepEqual(await linked(10), [], "a comment holds no link");
+        assert.deepEqual(await linked(26), [], "a string holds no link");
+        assert.deepEqual(await linked(21), ["checkout"], "a definition's name links");
+        assert.deepEqual(await linked(23), ["Cart"], "a call of a class links");
         // A name in the source is a link to its symbol.
         await page.click("#file-source tr[data-line='18'] a.name:text-is('price_of')");
         await page.waitForSelector("#symbol-name:text-is('price_of')");

@@ -8,6 +8,7 @@ import { z } from "npm:zod@4.1.9";
 import { CodectxError } from "../errors.ts";
 import { fileDependencies } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
+import { type GraphPart, refAt, refCount } from "../index/graph_part.ts";
 import { readProjectFile, UnsafeFileError } from "../index/safe_read.ts";
 import { fileNotInIndex } from "../util/suggest.ts";
 import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
@@ -49,6 +50,16 @@ async function readSource(
   return { source: lines.slice(0, MAX_SOURCE_LINES).join("\n"), truncated: true };
 }
 
+/** Where the file's code names are (its references, definitions included), in text order. */
+function namesAt(part: GraphPart): Array<[number, number]> {
+  const at: Array<[number, number]> = [];
+  for (let i = 0; i < refCount(part); i++) {
+    const r = refAt(part, i);
+    if (r.line <= MAX_SOURCE_LINES) at.push([r.line, r.column]);
+  }
+  return at.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
 /** The `explain_file` tool. */
 export const explainFileTool = defineTool({
   name: "explain_file",
@@ -80,6 +91,11 @@ export const explainFileTool = defineTool({
     source_truncated: z.boolean().optional().describe(
       `Whether source stops at ${MAX_SOURCE_LINES} lines`,
     ),
+    source_names: z.array(z.tuple([z.number(), z.number()])).optional().describe(
+      "With include_source: [line, column] (1-based, UTF-16 columns) of every name the parser " +
+        "read as code (definitions and references), so a viewer can link names in code and " +
+        "leave those in comments and strings alone",
+    ),
   }),
   handler: async ({ file_path, include_source }, { project }) => {
     const rel = project.resolvePath(file_path);
@@ -102,7 +118,13 @@ export const explainFileTool = defineTool({
       imports: deps?.imports ?? [],
       imported_by: deps?.importedBy ?? [],
       parse_error: entry.error ?? null,
-      ...(text ? { source: text.source, source_truncated: text.truncated } : {}),
+      ...(text
+        ? {
+          source: text.source,
+          source_truncated: text.truncated,
+          source_names: graphFile ? namesAt(graphFile.part) : [],
+        }
+        : {}),
     };
   },
 });

@@ -21,11 +21,14 @@ import { el } from "./dom.js";
  *   names?: Map<string, string>,
  *   terms?: string[],
  *   pattern?: RegExp | null,
+ *   at?: [number, number][],
  * }} CodeOptions
  * `first` is the number of the first line (1), `focus` the lines to mark, `names` maps an
  * identifier to the address it links to, `terms` are words to highlight (case-insensitive),
  * `pattern` a regular expression to highlight instead (a `g` flag is added); a line holding
- * a highlight is marked as a match.
+ * a highlight is marked as a match. `at` lists where the parser read a name as code
+ * ([line, column], 1-based): with it, a known name links only there, not in a comment or a
+ * string.
  */
 
 /** Identifiers, in every language the index knows well enough. */
@@ -79,9 +82,10 @@ export function searchTerms(query) {
  * @param {string} text
  * @param {Map<string, string> | undefined} names
  * @param {RegExp | null} termRe
+ * @param {Set<number> | null} codeAt the columns (1-based) where a code name starts; null: any
  * @returns {{ nodes: Node[], matched: boolean }}
  */
-function renderLine(text, names, termRe) {
+function renderLine(text, names, termRe, codeAt) {
   /** @type {Node[]} */
   const nodes = [];
   let matched = false;
@@ -109,8 +113,8 @@ function renderLine(text, names, termRe) {
   let last = 0;
   for (const m of text.matchAll(IDENT)) {
     const target = names.get(m[0]);
-    if (!target) continue;
     const at = m.index || 0;
+    if (!target || (codeAt && !codeAt.has(at + 1))) continue;
     plain(text.slice(last, at));
     const a = el("a", { href: target, class: "name" });
     const before = nodes.length;
@@ -141,10 +145,21 @@ export function renderCode(source, opts) {
     : o.terms && o.terms.length
     ? new RegExp(o.terms.map(escapeRe).join("|"), "gi")
     : null;
+  /** @type {Map<number, Set<number>> | null} */
+  const codeAt = o.at ? new Map() : null;
+  (o.at || []).forEach(([line, column]) => {
+    const cols = codeAt?.get(line) || new Set();
+    codeAt?.set(line, cols.add(column));
+  });
   const body = el("tbody");
   source.replace(/\n$/, "").split("\n").forEach((text, i) => {
     const n = first + i;
-    const { nodes, matched } = renderLine(text, o.names, termRe);
+    const { nodes, matched } = renderLine(
+      text,
+      o.names,
+      termRe,
+      codeAt && (codeAt.get(n) || new Set()),
+    );
     const cls = (focus.has(n) ? " focus" : "") + (matched ? " hit" : "");
     body.appendChild(
       el("tr", { class: cls.trim(), "data-line": n }, [

@@ -127,7 +127,7 @@ async function source(f, line) {
   const focus = line ? [line] : [];
   if (typeof f.source === "string") {
     return el("div", { id: "file-source" }, [
-      renderCode(f.source, { names, focus }),
+      renderCode(f.source, { names, focus, at: f.source_names }),
       f.source_truncated
         ? note("The file is cut here: the API answers its first lines only.", "muted")
         : "",

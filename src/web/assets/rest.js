@@ -92,7 +92,8 @@
  * the file is longer than the API answers).
  * @typedef {{ file: string, language: string, lines: number, size: number,
  *   symbols: SymbolInfo[], imports: ImportInfo[], imported_by: string[],
- *   parse_error: string | null, source?: string, source_truncated?: boolean }} FileAnswer
+ *   parse_error: string | null, source?: string, source_truncated?: boolean,
+ *   source_names?: [number, number][] }} FileAnswer
  */
 /**
  * `GET /api/deps`: one file's imports, or (no file) the whole graph.
