@@ -30,12 +30,22 @@ def refill(store):
     store.put("c", 3)
 `;
 
+/** A function whose doc comment sits above its signature: the quoted code opens with the doc. */
+const GO = `package clock
+
+// Tick advances the wall clock by one step and returns the new reading.
+func Tick(now int) int {
+	return now + 1
+}
+`;
+
 Deno.test("render: explain_symbol, get_context and import lists say each thing once, compactly", async () => {
   const project = await makeProject({
     "pkg/store.py": PY,
     "pkg/use.py": "from pkg.store import Store\n\n\ndef make():\n    return Store()\n",
     "pkg/sub/deep.py": "from pkg.store import Store\n\n\ndef other():\n    return Store()\n",
     "main.py": "from pkg.store import Store\n",
+    "clock/clock.go": GO,
   });
   const indexDir = await tempIndexDir();
   // No call limit: this test checks answers, not speed (a loaded machine needs longer).
@@ -101,6 +111,13 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
       /### 1\. `Store\.put` \(method\)[^]*```python\n {4}def put\(self, key, value\):\n {8}"""Store a value under a key\./,
     );
     assert.match(answer, /Called from `fill` \(pkg\/store\.py:13\), `refill`/);
+    // A doc comment above the signature: the code quotes both, so neither is said again.
+    const ticked = String(
+      (await run("ask", { question: "advance the wall clock one step" })).answer,
+    );
+    assert.match(ticked, /`Tick` \(function\) — clock\/clock\.go:4-6/, ticked);
+    assert.equal(ticked.split("func Tick(now int) int").length, 2, ticked);
+    assert.equal(ticked.split("advances the wall clock by one step").length, 2, ticked);
 
     const deps = renderText(
       "get_dependencies",

@@ -141,7 +141,8 @@ export function composeOffline(
       "Try other words, a symbol name, or run index_project if the code is new.";
   }
   const intro: string[] = [];
-  // Each thing is said once: a doc line the intro gave, or the quoted code shows, is not repeated.
+  // Each thing is said once: a signature or doc line the quoted code (or the intro) already
+  // shows is not repeated.
   const saidDocs = new Set<string>();
   if (named.length) {
     for (const s of named.slice(0, 3)) {
@@ -163,8 +164,7 @@ export function composeOffline(
     const snippet = it.snippet.split("\n").slice(0, 15);
     if (s) {
       const sig = s.signature.split("\n")[0].trim();
-      const opening = snippet.find((l) => l.trim() !== "") ?? "";
-      if (sig && !opening.includes(sig)) lines.push(`Signature: \`${sig}\``);
+      if (sig && !snippet.some((l) => l.includes(sig))) lines.push(`Signature: \`${sig}\``);
       const doc = docSummary(s.doc);
       if (doc && !saidDocs.has(doc) && !proseOf(snippet).includes(doc)) {
         lines.push(`Doc: ${doc}`);
