@@ -67,6 +67,19 @@ pub(crate) fn run() -> LowArgs {
 use termcolor::{ColorChoice, SearchMode as TermMode};
 `,
   "crates/core/util.rs": "pub(crate) fn helper() {}\n",
+  // `self` in a use list binds the module: `fs::metadata` is the standard library's.
+  "crates/core/entry.rs": `use std::fs::{self, ReadDir};
+
+pub struct Entry;
+
+impl Entry {
+    pub fn metadata(&self) -> u32 { 1 }
+}
+
+pub fn stat(_dir: ReadDir) {
+    let _ = fs::metadata("x");
+}
+`,
   "crates/grep/Cargo.toml": '[package]\nname = "grep"\n',
   "crates/grep/src/lib.rs": "pub extern crate grep_searcher as searcher;\n",
   "crates/searcher/Cargo.toml": '[package]\nname = "grep-searcher"\n',
@@ -422,6 +435,15 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
     // `use termcolor::{…, SearchMode as TermMode}` is termcolor's, not the crate's.
     const mode = await refsOf(ex, { symbol_name: "SearchMode" });
     assert.ok(!mode.some((l) => l.startsWith("crates/core/search.rs:")), mode.join("\n"));
+    // `use std::fs::{self, …}`: `fs::metadata` is external, no match of a project method.
+    assert.deepEqual(await refsOf(ex, { symbol_name: "Entry.metadata" }), [
+      "crates/core/entry.rs:6 definition exact",
+    ]);
+    const stat = await callTool(ex, "get_call_graph", { symbol_name: "stat" });
+    assert.deepEqual(
+      (stat.callees as Payload[]).map((c) => `${c.name} ${c.external}`),
+      ["fs.metadata true"],
+    );
     // Forward references written as strings in annotations.
     assert.deepEqual(await refsOf(ex, { symbol_name: "Tree" }), [
       "pkg/fwd.py:4 definition exact",

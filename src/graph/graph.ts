@@ -168,7 +168,7 @@ async function build(
           f.env.set(b.local, list);
         }
       }
-      if (res.external) { for (const n of boundNames(record)) f.externalNames.add(n); }
+      if (res.external) { for (const n of boundNames(record, res.names)) f.externalNames.add(n); }
       for (const t of res.targets) {
         if (t === f.path) continue;
         let set = importedBy.get(t);
@@ -204,9 +204,13 @@ async function build(
   };
 }
 
-/** Names an import of an external module makes local (enough to rule them out). */
-function boundNames(record: ImportRecord): string[] {
+/**
+ * Names an import of an external module makes local (enough to rule them out): the record's,
+ * and the resolver's reading of the statement (`fs` of Rust's `use std::fs::{self, ReadDir}`).
+ */
+function boundNames(record: ImportRecord, resolved: readonly string[]): string[] {
   const out: string[] = [];
+  for (const n of resolved) if (n !== "*") out.push(n.split(" as ").at(-1)!);
   if (record.alias) out.push(record.alias);
   for (const n of record.names) if (n.name !== "*") out.push(n.alias ?? n.name);
   if (record.names.length === 0 && !record.alias) {
