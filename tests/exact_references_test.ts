@@ -76,8 +76,9 @@ impl Entry {
     pub fn metadata(&self) -> u32 { 1 }
 }
 
-pub fn stat(_dir: ReadDir) {
+pub fn stat(dir: ReadDir) {
     let _ = fs::metadata("x");
+    let _ = dir.count();
 }
 `,
   "crates/grep/Cargo.toml": '[package]\nname = "grep"\n',
@@ -435,14 +436,15 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
     // `use termcolor::{…, SearchMode as TermMode}` is termcolor's, not the crate's.
     const mode = await refsOf(ex, { symbol_name: "SearchMode" });
     assert.ok(!mode.some((l) => l.startsWith("crates/core/search.rs:")), mode.join("\n"));
-    // `use std::fs::{self, …}`: `fs::metadata` is external, no match of a project method.
+    // `use std::fs::{self, …}`: `fs::metadata` is external, no match of a project method;
+    // a call through a parameter of an external type is named with the type.
     assert.deepEqual(await refsOf(ex, { symbol_name: "Entry.metadata" }), [
       "crates/core/entry.rs:6 definition exact",
     ]);
     const stat = await callTool(ex, "get_call_graph", { symbol_name: "stat" });
     assert.deepEqual(
       (stat.callees as Payload[]).map((c) => `${c.name} ${c.external}`),
-      ["fs.metadata true"],
+      ["fs.metadata true", "ReadDir.count true"],
     );
     // Forward references written as strings in annotations.
     assert.deepEqual(await refsOf(ex, { symbol_name: "Tree" }), [

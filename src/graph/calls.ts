@@ -283,7 +283,13 @@ export class CallIndex {
     for (const i of this.callsIn(f, names.indexOf(source))) {
       const r = refAt(f.part, i);
       const how = names.resolveRefHow(f, i);
-      const written = r.receiverKind === "name" && r.receiver ? `${r.receiver}.${r.name}` : r.name;
+      // As written (`nodeMu.Lock`), or through the receiver's declared type (`sync.Mutex.Lock`
+      // for a `timeMu sync.Mutex`, when the type is a plain name); a bare member name says too
+      // little of a call outside.
+      const typed = r.receiverKind === "typed" && /^[\w$.:]+$/.test(r.receiver ?? "");
+      const written = (r.receiverKind === "name" || typed) && r.receiver
+        ? `${r.receiver}.${r.name}`
+        : r.name;
       const site: CallSite = {
         caller: source,
         file: f,
