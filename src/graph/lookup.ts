@@ -472,6 +472,9 @@ function notFound(
 /** Up to five `qualified_name (file:line)` spelled close to the last part of `wanted`. */
 function nearNames(symbols: readonly SymbolRecord[], wanted: string): string[] {
   const key = loose(wanted.split(".").pop()!);
+  // Among names as near, the member of the owner as written first (`UUID.Strin`: UUID.String).
+  const owner = loose(wanted.split(".").slice(0, -1).join("."));
+  const other = (s: SymbolRecord) => owner && loose(s.parent ?? "") === owner ? 0 : 1;
   const best = new Map<string, { d: number; s: SymbolRecord }>();
   for (const s of symbols) {
     if (s.kind === "section") continue;
@@ -487,7 +490,7 @@ function nearNames(symbols: readonly SymbolRecord[], wanted: string): string[] {
     }
   }
   return [...best.values()]
-    .sort((a, b) => a.d - b.d || compareSymbols(a.s, b.s))
+    .sort((a, b) => a.d - b.d || other(a.s) - other(b.s) || compareSymbols(a.s, b.s))
     .slice(0, 5)
     .map(({ s }) => `${s.qualifiedName} (${s.file}:${s.line})`);
 }
