@@ -140,6 +140,13 @@ Deno.test({
           const entry = servers.codectx;
           assert.ok(entry.command.startsWith("/"), entry.command);
           assert.ok(entry.args.includes(fx.root));
+          // Started as `deno task mcp` starts it: with the V8 flags that let it give memory back.
+          assert.ok(
+            entry.args.includes(
+              "--v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown",
+            ),
+            entry.args.join(" "),
+          );
           if (c.client === "vscode" || c.client === "claude-code") {
             assert.equal(entry.type, "stdio");
           }

@@ -124,9 +124,23 @@ const FORMATS: Record<Client, ClientFormat> = {
 const CODECTX_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 /**
+ * The `--v8-flags=…` of this clone's `mcp` task (a long-running server gives memory back only
+ * with them; see the README), so an assistant starts the server as `deno task mcp` does.
+ */
+function mcpV8Flags(): string[] {
+  try {
+    const config = JSON.parse(Deno.readTextFileSync(join(CODECTX_ROOT, "deno.json")));
+    const flag = /--v8-flags=\S+/.exec(String(config?.tasks?.mcp ?? ""))?.[0];
+    return flag ? [flag] : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
  * How to start `codectx mcp` on `project` from this machine: this Deno with this clone's
  * `deno.json` (named, so that a `deno.json` in the client's working folder cannot take its
- * place), or the binary itself when codectx runs compiled.
+ * place) and the `mcp` task's V8 flags, or the binary itself when codectx runs compiled.
  */
 export function mcpLaunch(project: string, indexDir?: string): Launch {
   const serverArgs = ["mcp", "--path", project, ...(indexDir ? ["--index-dir", indexDir] : [])];
@@ -139,6 +153,7 @@ export function mcpLaunch(project: string, indexDir?: string): Launch {
     args: [
       "run",
       "-A",
+      ...mcpV8Flags(),
       "--config",
       join(CODECTX_ROOT, "deno.json"),
       join(CODECTX_ROOT, "cli.ts"),
