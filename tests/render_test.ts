@@ -33,7 +33,7 @@ def refill(store):
 /** A function whose doc comment sits above its signature: the quoted code opens with the doc. */
 const GO = `package clock
 
-// Tick advances the wall clock by one step and returns the new reading.
+// Tick advances the wall clock by one step. It returns the new reading.
 func Tick(now int) int {
 	return now + 1
 }
@@ -118,6 +118,20 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     assert.match(ticked, /`Tick` \(function\) — clock\/clock\.go:4-6/, ticked);
     assert.equal(ticked.split("func Tick(now int) int").length, 2, ticked);
     assert.equal(ticked.split("advances the wall clock by one step").length, 2, ticked);
+
+    // Search hits in the MCP text: a hit that is a comment line is quoted, not cut to the
+    // comment's first sentence (which dropped the match) above an empty code block.
+    const literal = renderText(
+      "semantic_search",
+      await run("semantic_search", { query: "new reading", mode: "exact" }),
+    );
+    assert.match(
+      literal,
+      /^1 results for "new reading" \(exact; scores 1\.00–1\.00\)\n1\. clock\/clock\.go:3\n```go\n\/\/ Tick advances/,
+      literal,
+    );
+    assert.match(literal, /It returns the new reading\./, literal);
+    assert.doesNotMatch(literal, /```\w*\n```/, literal);
 
     const deps = renderText(
       "get_dependencies",

@@ -54,9 +54,18 @@ function splitLeadingComment(lines: string[]): { summary: string; code: string[]
   return { summary: firstLine(text.join(" ").split(/(?<=\.)\s/)[0]), code: lines.slice(end) };
 }
 
-function snippets(items: Obj[]): string {
+/**
+ * Numbered hits, each a heading and its code. A leading comment becomes the heading's summary,
+ * unless the lines are the match themselves (`literal`: an exact or regex search) or nothing
+ * but the comment would be left: then the lines are quoted as they are.
+ */
+function snippets(items: Obj[], literal: boolean): string {
   return items.map((h, i) => {
-    const { summary, code } = splitLeadingComment(str(h.snippet).replace(/\s+$/, "").split("\n"));
+    const lines = str(h.snippet).replace(/\s+$/, "").split("\n");
+    const split = splitLeadingComment(lines);
+    const { summary, code } = literal || split.code.every((l) => l.trim() === "")
+      ? { summary: "", code: lines }
+      : split;
     const more = code.length > SNIPPET_LINES ? `\n(${code.length - SNIPPET_LINES} more lines)` : "";
     return `${i + 1}. ${loc(h)}${h.symbol ? ` ${str(h.symbol)}` : ""}${
       h.kind ? ` (${str(h.kind)})` : ""
@@ -69,7 +78,9 @@ function snippets(items: Obj[]): string {
 function semanticSearch(p: Obj): string {
   const hits = objs(p.snippets);
   const v = isObj(p.vectors) ? p.vectors : {};
-  const vectors = num(v.done) < num(v.total)
+  const literal = p.mode === "exact" || p.mode === "regex";
+  // Vectors still being computed matter to a search that uses them, not to a literal one.
+  const vectors = !literal && num(v.done) < num(v.total)
     ? `; vectors ${str(v.state)} ${num(v.done)}/${num(v.total)}`
     : "";
   // Ranks are in the order; the scores' range says how strong the matches are.
@@ -79,7 +90,7 @@ function semanticSearch(p: Obj): string {
     : "";
   return join([
     `${hits.length} results for "${str(p.query)}" (${str(p.mode)}${range}${vectors})`,
-    snippets(hits),
+    snippets(hits, literal),
   ]);
 }
 
