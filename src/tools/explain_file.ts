@@ -10,6 +10,7 @@ import { fileDependencies } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
 import { type GraphPart, refAt, refCount } from "../index/graph_part.ts";
 import { readProjectFile, UnsafeFileError } from "../index/safe_read.ts";
+import type { SymbolRecord } from "../types.ts";
 import { fileNotInIndex } from "../util/suggest.ts";
 import { filePathArg, symbolSchema, toWireSymbol } from "./schemas.ts";
 import { defineTool } from "./tool.ts";
@@ -58,6 +59,36 @@ function namesAt(part: GraphPart): Array<[number, number]> {
     if (r.line <= MAX_SOURCE_LINES) at.push([r.line, r.column]);
   }
   return at.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+}
+
+/**
+ * The symbols as an outline: each followed by its members, otherwise in line order — a Rust
+ * `impl Error` block's methods come after `struct Error`, not under whatever the file defines
+ * between the two (walkdir's error.rs put them after `enum ErrorInner`).
+ */
+function outlineOrder(symbols: readonly SymbolRecord[]): SymbolRecord[] {
+  const names = new Set(symbols.map((s) => s.qualifiedName));
+  const members = new Map<string, SymbolRecord[]>();
+  for (const s of symbols) {
+    if (!s.parent || !names.has(s.parent) || s.parent === s.qualifiedName) continue;
+    const list = members.get(s.parent) ?? [];
+    members.set(s.parent, list);
+    list.push(s);
+  }
+  const out: SymbolRecord[] = [];
+  const seen = new Set<SymbolRecord>();
+  const visit = (s: SymbolRecord) => {
+    if (seen.has(s)) return;
+    seen.add(s);
+    out.push(s);
+    for (const m of members.get(s.qualifiedName) ?? []) visit(m);
+  };
+  for (const s of symbols) {
+    if (!s.parent || !names.has(s.parent) || s.parent === s.qualifiedName) visit(s);
+  }
+  // A member whose parent chain loops back on itself still appears once.
+  for (const s of symbols) visit(s);
+  return out;
 }
 
 /** The `explain_file` tool. */
@@ -114,7 +145,7 @@ export const explainFileTool = defineTool({
       language: entry.language,
       lines: entry.lines,
       size: entry.size,
-      symbols: (index.symbolsByFile.get(rel) ?? []).map(toWireSymbol),
+      symbols: outlineOrder(index.symbolsByFile.get(rel) ?? []).map(toWireSymbol),
       imports: deps?.imports ?? [],
       imported_by: deps?.importedBy ?? [],
       parse_error: entry.error ?? null,
