@@ -18,6 +18,7 @@ import { fileClass } from "../search/scope.ts";
 import { docSummary } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 import { readProjectFile } from "../index/safe_read.ts";
+import { isInternal } from "../parse/languages.ts";
 
 /** Budget of the Markdown `text`. */
 export const SUMMARY_TOKENS = 1500;
@@ -164,7 +165,12 @@ async function computeSummary(project: Project, index: LoadedIndex): Promise<Rep
     .filter(({ s }) =>
       KEY_KINDS.has(s.kind) && !/(^|\.)_/.test(s.qualifiedName) && !isAuxiliary(s.file)
     )
-    .sort((a, b) => b.r - a.r || a.s.file.localeCompare(b.s.file) || a.s.line - b.s.line);
+    // What the code offers first (its public names), then what it keeps to itself.
+    .map((x) => ({ ...x, internal: isInternal(x.s.language, x.s.name, x.s.signature) }))
+    .sort((a, b) =>
+      Number(a.internal) - Number(b.internal) || b.r - a.r ||
+      a.s.file.localeCompare(b.s.file) || a.s.line - b.s.line
+    );
   const keySymbols = ranked.slice(0, MAX_KEY_SYMBOLS).filter(({ r }) => r > 0).map(({ s }) => s);
 
   const [manifests, readme] = await Promise.all([

@@ -347,3 +347,17 @@ const CPP_MARKERS = /^[ \t]*(?:class\s+\w+[^;]*$|namespace\s+\w*\s*\{|template\s
 export function looksLikeCpp(source: string): boolean {
   return CPP_MARKERS.test(source);
 }
+
+/**
+ * Whether a definition is internal to its module or type by its language's rule
+ * ({@linkcode GrammarInfo.visibility}) or a leading `_` of its own name: Go's `xtob`, Rust's
+ * `enum ErrorInner` (no `pub`), Java's `private`.
+ */
+export function isInternal(language: string, name: string, signature: string): boolean {
+  const own = name.slice(name.lastIndexOf(".") + 1);
+  const v = languageById(language)?.grammar?.visibility ?? {};
+  return own.startsWith("_") ||
+    (v.privateName?.test(own) ?? false) ||
+    (v.privateSignature?.test(signature) ?? false) ||
+    (signature !== "" && v.publicSignature !== undefined && !v.publicSignature.test(signature));
+}
