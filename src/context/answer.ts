@@ -12,7 +12,7 @@ import { CodectxError } from "../errors.ts";
 import type { LoadedIndex, Project } from "../index/project.ts";
 import type { WireSearchItem } from "../search/item.ts";
 import type { SymbolRecord } from "../types.ts";
-import { graphFor, type GraphView } from "./graph.ts";
+import { graphFor, type GraphView, type Use } from "./graph.ts";
 import { chatCompletion, type ChatMessage, type LlmConfig } from "./llm.ts";
 import { clampText, fitBudget } from "./pack.ts";
 import { retrieve, type Searcher } from "./retrieve.ts";
@@ -101,20 +101,28 @@ function symbolOf(index: LoadedIndex, it: WireSearchItem): SymbolRecord | undefi
   );
 }
 
+/** Said of a call matched by name alone (a receiver of unknown type), as explain says it. */
+function guess(u: Use): string {
+  return u.byNameOnly ? ", matched by name only" : "";
+}
+
 function neighbours(graph: GraphView, s: SymbolRecord): string[] {
   const out: string[] = [];
   const callers = new Map<string, string>();
   for (const u of graph.usesOf(s)) {
     if (u.kind !== "call" || callers.size >= 5) continue;
     const name = u.from?.qualifiedName ?? "top level";
-    if (!callers.has(name)) callers.set(name, `\`${name}\` (${u.file}:${u.line})`);
+    if (!callers.has(name)) callers.set(name, `\`${name}\` (${u.file}:${u.line}${guess(u)})`);
   }
   if (callers.size) out.push(`Called from ${[...callers.values()].join(", ")}.`);
   const callees = new Map<string, string>();
   for (const u of graph.usedBy(s)) {
     if (u.kind !== "call" || callees.size >= 5 || u.to === s) continue;
     if (!callees.has(u.to.qualifiedName)) {
-      callees.set(u.to.qualifiedName, `\`${u.to.qualifiedName}\` (${u.to.file}:${u.to.line})`);
+      callees.set(
+        u.to.qualifiedName,
+        `\`${u.to.qualifiedName}\` (${u.to.file}:${u.to.line}${guess(u)})`,
+      );
     }
   }
   if (callees.size) out.push(`Calls ${[...callees.values()].join(", ")}.`);
