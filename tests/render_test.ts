@@ -30,11 +30,16 @@ def refill(store):
     store.put("c", 3)
 `;
 
-/** A function whose doc comment sits above its signature: the quoted code opens with the doc. */
+/**
+ * A function whose doc comment sits above its signature (the quoted code opens with the doc),
+ * and whose signature spans lines (the index keeps it as one).
+ */
 const GO = `package clock
 
 // Tick advances the wall clock by one step. It returns the new reading.
-func Tick(now int) int {
+func Tick(
+	now int,
+) int {
 	return now + 1
 }
 `;
@@ -119,8 +124,10 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     const ticked = String(
       (await run("ask", { question: "advance the wall clock one step" })).answer,
     );
-    assert.match(ticked, /`Tick` \(function\) — clock\/clock\.go:4-6/, ticked);
-    assert.equal(ticked.split("func Tick(now int) int").length, 2, ticked);
+    assert.match(ticked, /`Tick` \(function\) — clock\/clock\.go:4-8/, ticked);
+    // The signature spans three lines of code: still said once.
+    assert.doesNotMatch(ticked, /Signature:/, ticked);
+    assert.equal(ticked.split("func Tick(").length, 2, ticked);
     assert.equal(ticked.split("advances the wall clock by one step").length, 2, ticked);
 
     // Search hits in the MCP text: a hit that is a comment line is quoted, not cut to the

@@ -129,6 +129,11 @@ function neighbours(graph: GraphView, s: SymbolRecord): string[] {
   return out;
 }
 
+/** Text without its whitespace: a signature over several lines of code is the index's one line. */
+function squeezed(text: string): string {
+  return text.replace(/\s+/g, "");
+}
+
 /** Quoted code read as prose: comment markers dropped, whitespace runs made one space. */
 function proseOf(code: string[]): string {
   return code.map((l) => l.replace(/^\s*(?:\/\/+|#+|\/?\*+\/?|--|"""|''')?/, ""))
@@ -172,7 +177,9 @@ export function composeOffline(
     const snippet = it.snippet.split("\n").slice(0, 15);
     if (s) {
       const sig = s.signature.split("\n")[0].trim();
-      if (sig && !snippet.some((l) => l.includes(sig))) lines.push(`Signature: \`${sig}\``);
+      if (sig && !squeezed(snippet.join("")).includes(squeezed(sig))) {
+        lines.push(`Signature: \`${sig}\``);
+      }
       const doc = docSummary(s.doc);
       if (doc && !saidDocs.has(doc) && !proseOf(snippet).includes(doc)) {
         lines.push(`Doc: ${doc}`);
