@@ -1,6 +1,7 @@
 /**
- * "Did you mean" for a misspelt member: among names as near as each other, the member of the
- * owner the user wrote comes first. On a small project written here, through the tools.
+ * Names as a user writes them: "did you mean" for a misspelt member puts the member of the
+ * owner the user wrote first, and Go's method expression `(*T).m` names T's method m. On a
+ * small project written here, through the tools.
  */
 
 import assert from "node:assert/strict";
@@ -32,5 +33,17 @@ Deno.test("did you mean: the member of the owner as written comes first", async 
     // All three stay on offer: the owner may be what was misspelt.
     assert.match(err, /Alpha\.String/, err);
     assert.match(err, /Beta\.String/, err);
+  });
+});
+
+Deno.test("Go's (*T).m and (T).m name the method m of T", async () => {
+  await withExecutor({ "go.mod": "module example.com/kinds\n", "kinds.go": GO }, async (ex) => {
+    await ex.execute({ tool_name: "index_project", arguments: {} });
+    for (const name of ["(*Beta).String", "(Beta).String"]) {
+      const r = await ex.execute({ tool_name: "explain_symbol", arguments: { symbol_name: name } });
+      assert.ok(r.success, `${name}: ${r.error}`);
+      const symbol = r.result_payload.symbol as { qualified_name: string; line: number };
+      assert.deepEqual([symbol.qualified_name, symbol.line], ["Beta.String", 8]);
+    }
   });
 });

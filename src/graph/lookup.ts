@@ -87,9 +87,13 @@ export function compareSymbols(a: SymbolRecord, b: SymbolRecord): number {
     (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
 }
 
-/** `Session::request`, `Session#request`, `Session->request()` → `Session.request`. */
+/**
+ * `Session::request`, `Session#request`, `Session->request()` and Go's `(*Session).request`
+ * → `Session.request`.
+ */
 export function normalizeName(name: string): string {
-  return name.trim().replace(/::|#|->|\\/g, ".").replace(/\(\)$/, "").replace(/^\.+|\.+$/g, "");
+  return name.trim().replace(/^\(\*?([\w$]+)\)\./, "$1.")
+    .replace(/::|#|->|\\/g, ".").replace(/\(\)$/, "").replace(/^\.+|\.+$/g, "");
 }
 
 /** The dotted module of a file: `pkg/mod.py` → `pkg.mod`; `pkg/__init__.py` → `pkg`. */
