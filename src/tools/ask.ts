@@ -8,8 +8,25 @@ import { z } from "npm:zod@4.1.9";
 import { askQuestion, DEFAULT_ASK_TOP_K } from "../context/answer.ts";
 import { llmConfigFromEnv } from "../context/llm.ts";
 import { errorMessage } from "../errors.ts";
+import { projectVectors, type VectorProgress } from "../search/vector_sync.ts";
 import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
+
+/**
+ * Why the sources may miss code found by meaning: the vectors failed, or are still being made
+ * (a server that has just started); null when the search had them all, or none were asked for.
+ */
+function partialSearch(v: VectorProgress): string | null {
+  if (v.state === "error") {
+    return `the vectors could not be made (${v.error ?? "embedder error"}), so the sources ` +
+      "come from the lexical search alone";
+  }
+  if ((v.state === "embedding" || v.state === "idle") && v.done < v.total) {
+    return `the vectors are still being made (${v.done} of ${v.total} chunks), so the sources ` +
+      "come mostly from the lexical search; ask again shortly for the full answer";
+  }
+  return null;
+}
 
 /** The `ask` tool. */
 export const askTool = defineTool({
@@ -36,6 +53,14 @@ export const askTool = defineTool({
       warning = `${errorMessage(err)}; this is the offline answer`;
     }
     const a = await askQuestion(project, question, { topK: top_k, llm, signal });
-    return warning ? { ...a, warning, answer: `> Note: ${warning}.\n\n${a.answer}` } : a;
+    // Notes above the answer: an unusable model setting, a search without all its vectors.
+    const notes = [warning, partialSearch(projectVectors(project).progress())].filter(Boolean);
+    if (!notes.length) return a;
+    const note = notes.join("; ");
+    return {
+      ...a,
+      warning: a.warning ? `${a.warning}; ${note}` : note,
+      answer: `> Note: ${note}.\n\n${a.answer}`,
+    };
   },
 });
