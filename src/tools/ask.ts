@@ -13,19 +13,19 @@ import { defineTool } from "./tool.ts";
 import { searchItemSchema, topKArg } from "./schemas.ts";
 
 /**
- * Why the sources may miss code found by meaning: the vectors failed, or are still being made
- * (a server that has just started); null when the search had them all, or none were asked for.
+ * Why the sources may miss code found by meaning, from the vectors as they were when the
+ * question came (the search does not wait for them): they failed, or were still being made (a
+ * server that has just started); null when they were complete, or none are made.
  */
 function partialSearch(v: VectorProgress): string | null {
   if (v.state === "error") {
     return `the vectors could not be made (${v.error ?? "embedder error"}), so the sources ` +
       "come from the lexical search alone";
   }
-  if ((v.state === "embedding" || v.state === "idle") && v.done < v.total) {
-    return `the vectors are still being made (${v.done} of ${v.total} chunks), so the sources ` +
-      "come mostly from the lexical search; ask again shortly for the full answer";
-  }
-  return null;
+  if (v.state === "complete" || v.state === "off") return null;
+  const far = v.total > 0 ? ` (${v.done} of ${v.total} chunks)` : "";
+  return `the vectors were still being made${far}, so the sources come mostly from the ` +
+    "lexical search; ask again shortly for the full answer";
 }
 
 /** The `ask` tool. */
@@ -52,9 +52,10 @@ export const askTool = defineTool({
     } catch (err) {
       warning = `${errorMessage(err)}; this is the offline answer`;
     }
+    const vectors = projectVectors(project).progress();
     const a = await askQuestion(project, question, { topK: top_k, llm, signal });
     // Notes above the answer: an unusable model setting, a search without all its vectors.
-    const notes = [warning, partialSearch(projectVectors(project).progress())].filter(Boolean);
+    const notes = [warning, partialSearch(vectors)].filter(Boolean);
     if (!notes.length) return a;
     const note = notes.join("; ");
     return {
