@@ -20,6 +20,10 @@
  *   deno run -A bench/search_vs_bm25.ts [--sets tune,heldout,train] [--languages python,go,…]
  *     [--queries 150] [--embedder codectx-code]
  *
+ * Below each table, the 95 % interval of hybrid ÷ baseline from a paired bootstrap over the
+ * queries (2,000 resamples of the same queries for both methods, a fixed seed): how far the
+ * ratio of one set of 150 queries is from the ratio of the packages' every description.
+ *
  * @module
  */
 
@@ -389,6 +393,38 @@ export async function evaluateCorpus(
 
 const f3 = (x: number) => x.toFixed(3).replace(/^0/, "");
 
+/** Reciprocal rank within the top 10 (0 past it). */
+const rr = (rank: number) => (rank > 0 && rank <= 10 ? 1 / rank : 0);
+
+/**
+ * The 2.5th and 97.5th percentiles of mean(rr(a)) ÷ mean(rr(b)) over `resamples` paired
+ * resamples of the queries (one query's two ranks always drawn together; seeded, so the
+ * interval of the same ranks is the same every run).
+ */
+export function ratioInterval(a: number[], b: number[], resamples = 2000): [number, number] {
+  const n = a.length;
+  let seed = 0x2545f491;
+  const next = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 4294967296;
+  };
+  const ratios: number[] = [];
+  for (let k = 0; k < resamples; k++) {
+    let sa = 0, sb = 0;
+    for (let i = 0; i < n; i++) {
+      const j = Math.floor(next() * n);
+      sa += rr(a[j]);
+      sb += rr(b[j]);
+    }
+    if (sb > 0) ratios.push(sa / sb);
+  }
+  ratios.sort((x, y) => x - y);
+  const at = (q: number) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))];
+  return [at(0.025), at(0.975)];
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     args: Deno.args,
@@ -406,11 +442,13 @@ async function main(): Promise<void> {
       throw new Error(`--sets: unknown set '${set}'; use tune, heldout or train`);
     }
     const table: Record<string, Record<string, Metrics>> = {};
+    const intervals: Record<string, [number, number]> = {};
     const notes: string[] = [];
     for (const language of langs) {
       const c = await buildCorpus(set, language, Number(values.queries));
       const ranks = await evaluateCorpus(c, values.embedder);
       for (const m of METHODS) (table[m] ??= {})[language] = metrics(ranks[m]);
+      intervals[language] = ratioInterval(ranks["codectx hybrid"], ranks["BM25 baseline"]);
       notes.push(`${language}: ${c.queries.length} queries; ${c.packages.join(", ")}`);
       console.error(
         `  ${set} ${language}: ` +
@@ -442,6 +480,11 @@ async function main(): Promise<void> {
     console.log(
       `| lexical ÷ baseline | ${
         langs.map((l) => (lx[l].mrr / bl[l].mrr).toFixed(3)).join(" | ")
+      } |`,
+    );
+    console.log(
+      `| hybrid ÷ baseline, 95 % (paired bootstrap) | ${
+        langs.map((l) => intervals[l].map((x) => x.toFixed(2)).join("–")).join(" | ")
       } |`,
     );
     console.log("");
