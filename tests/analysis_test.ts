@@ -114,6 +114,32 @@ const pick = (xs) => xs.find((x) => x || null);
   assert.ok(m.mi > 0 && m.mi <= 100);
 });
 
+Deno.test("Rust methods are named by their impl's type, without generics or path", async () => {
+  const code = `struct Walk<I, P> { it: I, p: P }
+impl<P> Iterator for Walk<u8, P> {
+    type Item = u8;
+    fn next(&mut self) -> Option<u8> { None }
+}
+impl<I, P> Walk<I, P> {
+    fn skip(&mut self) {}
+}
+impl std::fmt::Display for crate::other::Shown {
+    fn fmt(&self) {}
+}
+impl Plain {
+    fn go(&self) {}
+}
+`;
+  const m = (await analyzeSource("src/walk.rs", code)).metrics!;
+  // As the symbol index names them (explain Walk.next), not "Walk<u8, P>.next".
+  assert.deepEqual(m.functions.map((f) => f.qualifiedName), [
+    "Walk.next",
+    "Walk.skip",
+    "Shown.fmt",
+    "Plain.go",
+  ]);
+});
+
 Deno.test("line counts of other languages come from comment spans", () => {
   const code = "int x; // y\n\n/* a\n b */\n}\n";
   const r = genericRaw(code, [{ start: 7, end: 11 }, { start: 13, end: 23 }]);

@@ -1,7 +1,13 @@
 ; Metrics captures for Rust; capture names are described in src/analysis/metrics.ts.
 
 (function_item name: (identifier) @function.name) @function
-(impl_item type: (_) @class.name) @class
+; The impl's type by its name, without generic arguments or path (`impl<P> FilterEntry<I, P>`
+; holds FilterEntry's methods, as the symbol index names them).
+(impl_item type: (type_identifier) @class.name) @class
+(impl_item type: (generic_type type: (type_identifier) @class.name)) @class
+(impl_item type: (scoped_type_identifier name: (type_identifier) @class.name)) @class
+(impl_item
+  type: (generic_type type: (scoped_type_identifier name: (type_identifier) @class.name))) @class
 (trait_item name: (_) @class.name) @class
 
 (if_expression) @decision
