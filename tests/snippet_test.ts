@@ -77,3 +77,28 @@ Deno.test("bestSnippet: the window of a line-by-line search, on generated chunks
   }
   assert.equal(checked, 2100);
 });
+
+Deno.test("bestSnippet: a definition's name line stays in its snippet, whatever its doc holds", () => {
+  // A 30-line doc comment full of the query's words, then the signature (line 131) and code.
+  const doc = Array.from({ length: 30 }, (_, i) => `/// skip hidden files while walking ${i}`);
+  const code = ["pub fn skip_current_dir(&mut self) {", "    self.depth -= 1;", "}"];
+  const body = Array.from({ length: 25 }, (_, i) => `    let x${i} = ${i};`);
+  const text = [...doc, code[0], ...body, code[1], code[2]].join("\n");
+  const terms = new Set(["skip", "hidden", "file", "walking"]);
+  // Without the name line the best window is all doc comment.
+  const free = bestSnippet(text, 101, terms);
+  assert.ok(!free.text.includes("pub fn"), free.text);
+  // With it, the window holds the signature (and as many of the words as such a window can).
+  const kept = bestSnippet(text, 101, terms, undefined, 131);
+  assert.ok(kept.text.includes("pub fn skip_current_dir"), kept.text);
+  assert.equal(kept.line, 131 - SNIPPET_LINES + 1);
+  // No word of the query anywhere: the snippet starts at the name line, not in the doc.
+  const none = bestSnippet(text, 101, new Set(["zzz"]), undefined, 131);
+  assert.equal(none.line, 131);
+  assert.ok(none.text.startsWith("pub fn skip_current_dir"));
+  // A name line the head already shows keeps the head.
+  const short = [code[0], ...doc, ...body].join("\n");
+  assert.equal(bestSnippet(short, 1, new Set(["zzz"]), undefined, 1).line, 1);
+  // A name line outside the chunk is no constraint.
+  assert.deepEqual(bestSnippet(text, 101, terms, undefined, 5), free);
+});

@@ -47,15 +47,25 @@ export function present(
 /**
  * The most relevant lines of a chunk (at most {@link SNIPPET_LINES}): the window with the
  * most query-token hits, else the head of the chunk. `lines` are `text`'s lines when the
- * caller has them split already.
+ * caller has them split already. With `keep` (a line number of the chunk: a definition's
+ * name line), only windows that show it are chosen — a long doc comment full of the query's
+ * words no longer hides the signature — and with no hit the window starts at it when the
+ * head does not show it.
  */
 export function bestSnippet(
   text: string,
   startLine: number,
   terms: ReadonlySet<string>,
   lines: readonly string[] = text.split("\n"),
+  keep?: number,
 ): { text: string; line: number } {
   if (lines.length <= SNIPPET_LINES) return { text, line: startLine };
+  // The first and last window starts allowed (every one without `keep`).
+  const last = lines.length - SNIPPET_LINES;
+  const k = keep === undefined ? -1 : keep - startLine;
+  const inside = k >= 0 && k < lines.length;
+  const lo = inside ? Math.max(0, k - SNIPPET_LINES + 1) : 0;
+  const hi = inside ? Math.min(k, last) : last;
   const hits = new Int32Array(lines.length);
   if (terms.size > 0) {
     // A line holds a query term only if its lower case holds the term (a term is a
@@ -86,17 +96,20 @@ export function bestSnippet(
       hits[i] = n;
     }
   }
+  // The window starting at `start` holds hits[start .. start + SNIPPET_LINES).
   let sum = 0;
-  for (let i = 0; i < SNIPPET_LINES; i++) sum += hits[i];
+  for (let i = lo; i < lo + SNIPPET_LINES; i++) sum += hits[i];
   let best = sum;
-  let at = 0;
-  for (let i = SNIPPET_LINES; i < lines.length; i++) {
-    sum += hits[i] - hits[i - SNIPPET_LINES];
+  let at = lo;
+  for (let start = lo + 1; start <= hi; start++) {
+    sum += hits[start + SNIPPET_LINES - 1] - hits[start - 1];
     if (sum > best) {
       best = sum;
-      at = i - SNIPPET_LINES + 1;
+      at = start;
     }
   }
+  // No hit: the head of the chunk, or the definition from its name line on.
+  if (best === 0) at = lo === 0 ? 0 : hi;
   return { text: lines.slice(at, at + SNIPPET_LINES).join("\n"), line: startLine + at };
 }
 
@@ -130,7 +143,7 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
   const whole = at.from === 0 && at.to === lines.length;
   const span = whole ? lines : lines.slice(at.from, at.to);
   const text = whole ? full : span.join("\n");
-  const snippet = bestSnippet(text, c.startLine + at.from, r.terms, span);
+  const snippet = bestSnippet(text, c.startLine + at.from, r.terms, span, at.line);
   return {
     file: c.file,
     line: at.line,
