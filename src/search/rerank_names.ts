@@ -12,7 +12,7 @@ import type { LoadedIndex } from "../index/project.ts";
 import { type ChunkTable, symbolOfChunk } from "./table.ts";
 import type { SymbolRecord } from "../types.ts";
 import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
-import { languageById } from "../parse/languages.ts";
+import { isInternal } from "../parse/languages.ts";
 
 /** Per row of a table, what the name features read of its definition. */
 export interface RowTraits {
@@ -83,12 +83,7 @@ function fillRow(
   const word = splitIdentifier(own)[0];
   t.first[row] = word ? hash(stem(word)) : 0;
   t.whole[row] = own ? hash(own.toLowerCase().replace(/^[_$]+/, "")) : 0;
-  const v = languageById(c.language)?.grammar?.visibility ?? {};
-  const internal = own.startsWith("_") || base.startsWith("_") ||
-    (v.privateName?.test(own) ?? false) ||
-    (v.privateSignature?.test(sig) ?? false) ||
-    (sig !== "" && v.publicSignature !== undefined && !v.publicSignature.test(sig));
-  if (internal) t.flags[row] |= 1;
+  if (base.startsWith("_") || isInternal(c.language, own, sig)) t.flags[row] |= 1;
   const open = sig.indexOf("(");
   const close = sig.lastIndexOf(")");
   if (open < 0 || close <= open) return;
