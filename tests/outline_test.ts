@@ -1,7 +1,9 @@
 /**
  * A file's outline (explain_file's symbols, and the MCP text and web outline drawn from them):
  * each symbol followed by its members, even when the file defines something between a type
- * and its `impl` block. On a small project written here, through the tools.
+ * and its `impl` block; and a type's members in explain_symbol where its language declares
+ * them beside it (Go methods, Rust impl blocks). On a small project written here, through the
+ * tools.
  */
 
 import assert from "node:assert/strict";
@@ -40,5 +42,43 @@ Deno.test("outline: an impl block's methods follow their type, not what stands b
       /\n- 1: pub struct Error\n {2}- 10: pub fn depth\(&self\) -> usize\n- 5: /,
       text,
     );
+  });
+});
+
+const GO_TYPE = `package kit
+
+// Thing is a thing.
+type Thing struct{ n int }
+
+// Get gives n.
+func (t *Thing) Get() int { return t.n }
+`;
+
+const GO_MORE = `package kit
+
+// Set sets n.
+func (t *Thing) Set(n int) { t.n = n }
+
+// Use makes a thing.
+func Use() *Thing { return &Thing{} }
+`;
+
+Deno.test("explain_symbol: a Go type's and a Rust struct's members, declared beside them", async () => {
+  const files = {
+    "go.mod": "module example.com/kit\n",
+    "kit/thing.go": GO_TYPE,
+    "kit/more.go": GO_MORE,
+    "src/error.rs": RS,
+  };
+  await withExecutor(files, async (ex) => {
+    await callTool(ex, "index_project", {});
+    const names = (p: Payload) => (p.children as Payload[]).map((c) => c.qualified_name);
+    const thing = await callTool(ex, "explain_symbol", { symbol_name: "Thing" });
+    assert.deepEqual(names(thing), ["Thing.Set", "Thing.Get"]);
+    // Its users (Use names it twice), not its own methods' receivers.
+    const users = (thing.callers as Payload[]).map((c) => `${c.name} ${c.file}:${c.line}`);
+    assert.deepEqual(users, ["Use kit/more.go:7", "Use kit/more.go:7"]);
+    const error = await callTool(ex, "explain_symbol", { symbol_name: "Error" });
+    assert.deepEqual(names(error), ["Error.depth"]);
   });
 });

@@ -8,7 +8,7 @@
 import { callIndexOf } from "../graph/calls.ts";
 import { loadGraph } from "../graph/graph.ts";
 import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
-import type { Sureness } from "../graph/names.ts";
+import { namesOf, type Sureness } from "../graph/names.ts";
 import { referencesOf } from "../graph/references.ts";
 import type { Project } from "../index/project.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
@@ -89,11 +89,20 @@ export async function explainSymbol(
       s.qualifiedName === symbol.parent && s.startLine <= symbol.startLine &&
       s.endLine >= symbol.endLine
     ) ?? null;
-  const children = fileSymbols.filter((s) =>
-    s.parent === symbol.qualifiedName && inside.has(s) && s !== symbol
-  );
+  // Members inside the definition, and those its language declares beside it (Go methods,
+  // Rust impl blocks), which the definition's lines do not hold.
+  const children = [
+    ...new Set([
+      ...fileSymbols.filter((s) =>
+        s.parent === symbol.qualifiedName && inside.has(s) && s !== symbol
+      ),
+      ...namesOf(code).allMembers(symbol).filter((s) => s !== symbol),
+    ]),
+  ];
 
-  // Callers: calls for callables, every use for types and constants; each says how sure.
+  // Callers: calls for callables, every use for types and constants (not its own members'
+  // uses, such as a Go method's receiver); each says how sure.
+  const memberNames = new Set(children.map((c) => c.qualifiedName));
   const calls = callIndexOf(code);
   const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
   const callable = CALLABLE.has(symbol.kind);
@@ -110,7 +119,8 @@ export async function explainSymbol(
       line: r.line,
       resolution: r.resolution,
     })).filter((r) =>
-      !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine)
+      !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine) &&
+      !memberNames.has(r.name)
     );
   const calleeSet = new Map<SymbolRecord, Neighbour>();
   for (const s of inside) {

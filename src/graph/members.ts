@@ -60,12 +60,32 @@ export class Members {
   }
 
   private ownMembers(cls: SymbolRecord, name: string): SymbolRecord[] {
+    return this.declaredMembers(cls, (s) => s.name === name);
+  }
+
+  /**
+   * Every member a class declares itself, wherever its language puts them: inside it, or
+   * beside it (a Go method in another file of the package, a Rust `impl` block below the
+   * struct), by the rule of {@link members}; in file order.
+   */
+  allMembers(cls: SymbolRecord): SymbolRecord[] {
+    const found = this.declaredMembers(cls, () => true, false);
+    const names = new Set(found.map((s) => s.name));
+    return [...names].flatMap((n) => this.declaredMembers(cls, (s) => s.name === n))
+      .sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
+  }
+
+  private declaredMembers(
+    cls: SymbolRecord,
+    keep: (s: SymbolRecord) => boolean,
+    homeFirst = true,
+  ): SymbolRecord[] {
     const home = this.names.fileOf(cls);
     if (!home) return [];
     const global = home.resolver?.scoping === "global";
     const dir = dirOf(home.path);
     const found = (this.childrenOf().get(cls.qualifiedName) ?? []).filter((s) => {
-      if (s.name !== name) return false;
+      if (!keep(s)) return false;
       const g = this.names.fileOf(s);
       if (!g) return false;
       return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
@@ -73,7 +93,7 @@ export class Members {
     // The class's own file first: two classes of one name in one folder (regex's `Regex`
     // in re_bytes.rs and re_unicode.rs) each keep their own; a Go method in another file
     // of the package comes through when the class's file has none.
-    const own = found.filter((s) => this.names.fileOf(s) === home);
+    const own = homeFirst ? found.filter((s) => this.names.fileOf(s) === home) : [];
     return own.length > 0 ? own : found;
   }
 

@@ -339,6 +339,11 @@ export class Names {
     return this.classes.children(s);
   }
 
+  /** Every member a class declares itself, inside it or beside it (Go, Rust). */
+  allMembers(cls: SymbolRecord): SymbolRecord[] {
+    return this.classes.allMembers(cls);
+  }
+
   /** Members named `name` of a class, its bases included (cached). */
   members(cls: SymbolRecord, name: string): SymbolRecord[] {
     return this.classes.members(cls, name);
