@@ -35,6 +35,15 @@ export const FUNCTION_KINDS: ReadonlySet<string> = new Set<SymbolKind>([
   "constructor",
 ]);
 
+/**
+ * Kinds that are called (functions, methods, constructors, macros): explain_symbol's callers
+ * of one are its call sites; of any other kind (a type, a constant), its uses.
+ */
+export const CALLABLE_KINDS: ReadonlySet<string> = new Set<SymbolKind>([
+  ...FUNCTION_KINDS as ReadonlySet<SymbolKind>,
+  "macro",
+]);
+
 /** One definition found in a file. Lines are 1-based. */
 export interface SymbolRecord {
   name: string;

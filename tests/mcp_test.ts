@@ -65,7 +65,7 @@ const TEXT_CHECKS: Record<string, (text: string, s: JsonObject) => void> = {
   explain_symbol: (t) => {
     assert.match(t, /^# Greeter — class in app\/main\.py:7-15/);
     assert.match(t, /```python\nclass Greeter:/);
-    assert.match(t, /Callers:\n- main app\/main\.py:24/);
+    assert.match(t, /Used by:\n- main app\/main\.py:24/);
   },
   explain_file: (t) => {
     assert.match(t, /^# app\/main\.py — python, \d+ lines/);

@@ -78,6 +78,10 @@ Deno.test("explain_symbol: a Go type's and a Rust struct's members, declared bes
     // Its users (Use names it twice), not its own methods' receivers.
     const users = (thing.callers as Payload[]).map((c) => `${c.name} ${c.file}:${c.line}`);
     assert.deepEqual(users, ["Use kit/more.go:7", "Use kit/more.go:7"]);
+    // Uses of a type are no calls, and the MCP text does not call them so.
+    const text = renderText("explain_symbol", thing);
+    assert.match(text, /\nUsed by[^\n]*:\n- Use kit\/more\.go:7/, text);
+    assert.doesNotMatch(text, /Callers/, text);
     const error = await callTool(ex, "explain_symbol", { symbol_name: "Error" });
     assert.deepEqual(names(error), ["Error.depth"]);
   });

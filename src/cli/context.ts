@@ -11,6 +11,7 @@
 
 import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "./args.ts";
 import { defined } from "../tools/executor.ts";
+import { CALLABLE_KINDS } from "../types.ts";
 
 const EXPLAIN_HELP = `Usage: codectx explain NAME [options]
 
@@ -74,7 +75,9 @@ function printExplanation(p: Payload): void {
       console.log(`  ${c.name}  ${c.file}:${c.line}${sure}`);
     }
   };
-  places("Called from", p.callers as Place[], p.callers_total as number);
+  // A type's or a constant's "callers" are its uses.
+  const called = CALLABLE_KINDS.has(s.kind);
+  places(called ? "Called from" : "Used by", p.callers as Place[], p.callers_total as number);
   places("Calls", p.callees as Place[], p.callees_total as number);
   const children = p.children as Sym[];
   if (children.length) {

@@ -11,7 +11,7 @@ import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { namesOf, type Sureness } from "../graph/names.ts";
 import { referencesOf } from "../graph/references.ts";
 import type { Project } from "../index/project.ts";
-import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 import { SourceReader } from "./source.ts";
 
 /** Most source lines returned. */
@@ -46,8 +46,6 @@ export interface Explanation {
   references: number;
   candidates: SymbolRecord[];
 }
-
-const CALLABLE = new Set<SymbolKind>(["function", "method", "constructor", "macro"]);
 
 /**
  * Explains the symbol `name` (plain or qualified), optionally within `file`.
@@ -105,7 +103,7 @@ export async function explainSymbol(
   const memberNames = new Set(children.map((c) => c.qualifiedName));
   const calls = callIndexOf(code);
   const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
-  const callable = CALLABLE.has(symbol.kind);
+  const callable = CALLABLE_KINDS.has(symbol.kind);
   const callers: Neighbour[] = callable
     ? calls.callersOf(symbol).filter((c) => !inside.has(c.caller as SymbolRecord)).map((c) => ({
       name: c.caller ? c.caller.qualifiedName : "<top level>",

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CALLABLE_KINDS } from "../types.ts";
 import {
   fence,
   firstLine,
@@ -42,7 +43,11 @@ export function explainSymbol(p: Obj): string {
       objs(p.children),
       (c) => `${str(c.signature) || str(c.name)} :${num(c.line)}`,
     ),
-    sites("Callers", objs(p.callers), num(p.callers_total)),
+    sites(
+      CALLABLE_KINDS.has(str(s.kind)) ? "Callers" : "Used by",
+      objs(p.callers),
+      num(p.callers_total),
+    ),
     sites("Callees", objs(p.callees), num(p.callees_total)),
     typeof p.references === "number" ? `References: ${p.references}` : "",
     listOf("Other symbols with this name", candidates, symbolLine),
