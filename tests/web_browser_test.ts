@@ -48,7 +48,7 @@ def checkout(names: list) -> float:
     cart = Cart()
     for name in names:
         cart.add(name)
-    print("checkout of", len(names))
+    print("total of checkout", len(names))
     return cart.total()
 `,
   "shop/prices.py": `"""Prices of items, read from a price list."""
@@ -240,6 +240,16 @@ Deno.test("web page in chromium: views, pictures, deep links, errors, offline, C
         await page.waitForSelector("#file-name:text-is('shop/cart.py')");
         await page.goBack();
         await page.waitForSelector("#symbol-name:text-is('price_of')");
+        // The symbol view's source too: the callee total links in code, not in the string.
+        await open(page, base + "#/symbol/checkout");
+        await page.waitForSelector("#symbol-source tr[data-line='27']");
+        const inSymbol = async (line: number) =>
+          await page.$$eval(
+            `#symbol-source tr[data-line='${line}'] a.name`,
+            (as) => as.map((a) => a.textContent),
+          );
+        assert.deepEqual(await inSymbol(26), [], "a string in the symbol's source holds no link");
+        assert.deepEqual(await inSymbol(27), ["total"], "a callee in code links");
       },
     );
 

@@ -12,7 +12,7 @@
  */
 
 /** @import { Route } from "./route.js" */
-/** @import { CallGraph, CallNode, Reference, ReferencesAnswer, SymbolAnswer, SymbolInfo }
+/** @import { CallGraph, CallNode, FileAnswer, Reference, ReferencesAnswer, SymbolAnswer, SymbolInfo }
  *   from "./rest.js" */
 import { renderCode } from "./code.js";
 import { el, link, note } from "./dom.js";
@@ -202,6 +202,21 @@ function namesOf(s, g) {
 }
 
 /**
+ * Where the parser read names as code in a file (explain_file's `source_names`), so that a
+ * name in a comment or a string is no link; undefined when the API cannot give the file's text
+ * (too large), and then every known name links.
+ * @param {string} path
+ * @returns {Promise<[number, number][] | undefined>}
+ */
+async function codeNamesOf(path) {
+  try {
+    return /** @type {FileAnswer} */ (await get("/api/file", { path, source: 1 })).source_names;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Renders the symbol view into `out`.
  * @param {HTMLElement} out
  * @param {Route} route
@@ -220,6 +235,7 @@ export async function symbolView(out, route) {
   ]);
   const sym = s.symbol;
   const { first, text } = sourceLines(s);
+  const at = await codeNamesOf(sym.file);
   out.appendChild(el("div", { class: "view-head" }, [
     el("h2", { id: "symbol-name", text: sym.qualified_name }),
     el("span", { class: "badge", text: sym.kind }),
@@ -244,7 +260,7 @@ export async function symbolView(out, route) {
   out.appendChild(el("h3", { text: "Source" }));
   out.appendChild(
     el("div", { id: "symbol-source" }, [
-      renderCode(text, { first, focus: [sym.line], names: namesOf(s, g) }),
+      renderCode(text, { first, focus: [sym.line], names: namesOf(s, g), at }),
     ]),
   );
   if (s.source_truncated) {
