@@ -1,7 +1,8 @@
 /**
  * Names as a user writes them: "did you mean" for a misspelt member puts the member of the
- * owner the user wrote first, and Go's method expression `(*T).m` names T's method m. On a
- * small project written here, through the tools.
+ * owner the user wrote first, Go's method expression `(*T).m` names T's method m, and a Go
+ * name qualified by its package (`kinds.Make`) is found in any file of the package. On a small
+ * project written here, through the tools.
  */
 
 import assert from "node:assert/strict";
@@ -45,5 +46,26 @@ Deno.test("Go's (*T).m and (T).m name the method m of T", async () => {
       const symbol = r.result_payload.symbol as { qualified_name: string; line: number };
       assert.deepEqual([symbol.qualified_name, symbol.line], ["Beta.String", 8]);
     }
+  });
+});
+
+Deno.test("a Go name qualified by its package is found in any file of the package", async () => {
+  const files = {
+    "go.mod": "module example.com/kinds\n",
+    "kinds.go": GO,
+    "more.go": "package kinds\n\n// Make makes an Alpha.\nfunc Make() Alpha { return 1 }\n",
+  };
+  await withExecutor(files, async (ex) => {
+    await ex.execute({ tool_name: "index_project", arguments: {} });
+    for (const tool of ["explain_symbol", "find_references", "get_call_graph"]) {
+      const r = await ex.execute({ tool_name: tool, arguments: { symbol_name: "kinds.Make" } });
+      assert.ok(r.success, `${tool}: ${r.error}`);
+    }
+    const r = await ex.execute({
+      tool_name: "explain_symbol",
+      arguments: { symbol_name: "kinds.Make" },
+    });
+    const symbol = r.result_payload.symbol as { qualified_name: string; file: string };
+    assert.deepEqual([symbol.qualified_name, symbol.file], ["Make", "more.go"]);
   });
 });

@@ -24,7 +24,7 @@
 import { CodectxError } from "../errors.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { isTestFile } from "../index/test_files.ts";
-import { editDistance } from "../util/suggest.ts";
+import { nearNames } from "./near_names.ts";
 import type { CodeGraph } from "./graph.ts";
 
 /**
@@ -119,6 +119,8 @@ export interface SymbolSource {
     key: (value: string) => string,
     value: string,
   ) => readonly SymbolRecord[];
+  /** The package a file declares (Go `package uuid`, Java `package a.b`), when known. */
+  readonly packageOf?: (path: string) => string | undefined;
 }
 
 /** The symbols of one index with the lookups the resolver needs, built once. */
@@ -133,6 +135,11 @@ export class SymbolTable {
   /** Every symbol. */
   get symbols(): readonly SymbolRecord[] {
     return this.source.symbols;
+  }
+
+  /** The package `path` declares, when the source knows it. */
+  packageOf(path: string): string | undefined {
+    return this.source.packageOf?.(path);
   }
 
   /** Whether `path` is an indexed file. */
@@ -255,7 +262,12 @@ export function graphSymbolTable(graph: CodeGraph): SymbolTable {
   if (!t) {
     const symbols = graph.files.flatMap((f) => f.symbols);
     const byFile = new Map(graph.files.map((f) => [f.path, f.symbols]));
-    t = new SymbolTable({ symbols, symbolsByFile: byFile, files: graph.byPath });
+    t = new SymbolTable({
+      symbols,
+      symbolsByFile: byFile,
+      files: graph.byPath,
+      packageOf: (p) => graph.byPath.get(p)?.part.package,
+    });
     graphTables.set(graph, t);
   }
   return t;
@@ -430,15 +442,11 @@ function matchTiers(
     if (!want.endsWith("." + q)) return false;
     const head = want.slice(0, want.length - q.length - 1);
     const mod = fold(moduleOf(s.file));
-    return mod === head || mod.endsWith("." + head);
+    // Or by the package its file declares (Go's `uuid.NewRandom`, from any file of package uuid).
+    return mod === head || mod.endsWith("." + head) || fold(table.packageOf(s.file) ?? "") === head;
   });
   if (byModule.length) return byModule.map(({ s }) => s);
   return near.filter(({ q }) => q.endsWith("." + want)).map(({ s }) => s);
-}
-
-/** Compares spellings loosely: case and `_`/`-`/`$` do not count (`parseConfig` ~ `parse_config`). */
-function loose(s: string): string {
-  return s.toLowerCase().replace(/[_\-$]/g, "");
 }
 
 /**
@@ -462,8 +470,10 @@ function notFound(
       );
     }
   }
-  const near = nearNames(pool ?? table.symbols, wanted);
-  const fallback = near.length || pool === null ? near : nearNames(table.symbols, wanted);
+  const near = nearNames(pool ?? table.symbols, wanted, compareSymbols);
+  const fallback = near.length || pool === null
+    ? near
+    : nearNames(table.symbols, wanted, compareSymbols);
   return new CodectxError(
     "not_found",
     `symbol '${raw}' not found${file !== undefined ? ` in '${file}'` : ""}` +
@@ -471,30 +481,4 @@ function notFound(
         ? `; did you mean ${fallback.join(", ")}?`
         : "; check the spelling, try search_symbols, or run index_project if it is new"),
   );
-}
-
-/** Up to five `qualified_name (file:line)` spelled close to the last part of `wanted`. */
-function nearNames(symbols: readonly SymbolRecord[], wanted: string): string[] {
-  const key = loose(wanted.split(".").pop()!);
-  // Among names as near, the member of the owner as written first (`UUID.Strin`: UUID.String).
-  const owner = loose(wanted.split(".").slice(0, -1).join("."));
-  const other = (s: SymbolRecord) => owner && loose(s.parent ?? "") === owner ? 0 : 1;
-  const best = new Map<string, { d: number; s: SymbolRecord }>();
-  for (const s of symbols) {
-    if (s.kind === "section") continue;
-    const k = loose(s.name);
-    let d: number;
-    if (k === key) d = 0;
-    else if (k.startsWith(key) || key.startsWith(k) && k.length >= 4) d = 1;
-    else d = 1 + editDistance(key, k, 3);
-    if (d > 3) continue;
-    const prev = best.get(s.qualifiedName);
-    if (!prev || d < prev.d || (d === prev.d && compareSymbols(s, prev.s) < 0)) {
-      best.set(s.qualifiedName, { d, s });
-    }
-  }
-  return [...best.values()]
-    .sort((a, b) => a.d - b.d || other(a.s) - other(b.s) || compareSymbols(a.s, b.s))
-    .slice(0, 5)
-    .map(({ s }) => `${s.qualifiedName} (${s.file}:${s.line})`);
 }
