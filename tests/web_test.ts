@@ -295,7 +295,19 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assertTool(f, "explain_file");
       assert.equal(f.json.file, "app/main.py");
       assertError(await get("/api/file"), 400, "invalid_argument", /path is required/);
-      assertError(await get("/api/file?path=../../etc/passwd"), 400, "outside_root");
+      // The message names the parameter sent (path), then what the tool calls it.
+      assertError(
+        await get("/api/file?path=../../etc/passwd"),
+        400,
+        "outside_root",
+        /^path: file_path '\.\.\/\.\.\/etc\/passwd' is outside the project root/,
+      );
+      assertError(
+        await get("/api/references?symbol=slugify&file=../x.py"),
+        400,
+        "outside_root",
+        /^file: file_path/,
+      );
       assert.equal(f.json.source, undefined, "the text only on request");
       const withText = await get("/api/file?path=app/main.py&source=1");
       assertTool(withText, "explain_file");

@@ -101,8 +101,16 @@ interface Ctx {
   maxBody: number;
   /** The indexing run's latest progress; null when no run is going on. */
   progress: Progress | null;
-  /** Runs a tool; a failure is thrown as the executor's code and message. */
-  tool(name: string, args: Json): Promise<{ payload: Json; ms: number }>;
+  /**
+   * Runs a tool; a failure is thrown as the executor's code and message. `params` names the
+   * endpoint's parameter for a tool argument (`{query: "q"}`): a message that opens with the
+   * argument's name is prefixed with the parameter's (`q: query '(' is not …`).
+   */
+  tool(
+    name: string,
+    args: Json,
+    params?: Record<string, string>,
+  ): Promise<{ payload: Json; ms: number }>;
 }
 
 /** Wraps a handler: thrown errors become the REST error body. */
@@ -175,13 +183,7 @@ async function search(ctx: Ctx, c: Context): Promise<Response> {
     scope: optionalParam(c, "scope"),
     include_tests: boolParam(c, "include_tests"),
   });
-  const { payload, ms } = await ctx.tool("semantic_search", args).catch((err) => {
-    // The tool calls the text `query`; here it is `q`, and the message names that field.
-    if (err instanceof CodectxError && /^query\b/.test(err.message)) {
-      throw new CodectxError(err.code, `q: ${err.message}`);
-    }
-    throw err;
-  });
+  const { payload, ms } = await ctx.tool("semantic_search", args, { query: "q" });
   return jsonResponse({
     query: q,
     mode: payload.mode,
@@ -200,7 +202,7 @@ async function symbols(ctx: Ctx, c: Context): Promise<Response> {
   const offset = intParam(c, "offset", 0, 1_000_000) ?? 0;
   if (file && !q) {
     // A file's outline in source order, as the file holds it.
-    const { payload } = await ctx.tool("explain_file", { file_path: file });
+    const { payload } = await ctx.tool("explain_file", { file_path: file }, { file_path: "file" });
     const all = (Array.isArray(payload.symbols) ? payload.symbols : []).filter(
       (s) => !kind || (isObject(s) && s.kind === kind),
     );
@@ -220,6 +222,7 @@ async function symbol(ctx: Ctx, c: Context): Promise<Response> {
   const { payload } = await ctx.tool(
     "explain_symbol",
     defined({ symbol_name: name, file_path: file }),
+    { file_path: "file" },
   );
   return jsonResponse(payload);
 }
@@ -235,6 +238,7 @@ async function references(ctx: Ctx, c: Context): Promise<Response> {
       limit: intParam(c, "limit", 1, 2000),
       include_tests: boolParam(c, "include_tests"),
     }),
+    { file_path: "file" },
   );
   return jsonResponse(payload);
 }
@@ -249,6 +253,7 @@ async function file(ctx: Ctx, c: Context): Promise<Response> {
   const { payload } = await ctx.tool(
     "explain_file",
     defined({ file_path: path, include_source: source || undefined }),
+    { file_path: "path" },
   );
   return jsonResponse(payload);
 }
@@ -262,7 +267,9 @@ async function quality(ctx: Ctx, c: Context): Promise<Response> {
 /** `GET /api/deps[?file=…]`: a file's imports and importers, or the whole graph. */
 async function deps(ctx: Ctx, c: Context): Promise<Response> {
   const file = optionalParam(c, "file");
-  const { payload } = await ctx.tool("get_dependencies", defined({ file_path: file }));
+  const { payload } = await ctx.tool("get_dependencies", defined({ file_path: file }), {
+    file_path: "file",
+  });
   return jsonResponse(payload);
 }
 
@@ -277,6 +284,7 @@ async function callGraph(ctx: Ctx, c: Context): Promise<Response> {
       file_path: optionalParam(c, "file"),
       include_tests: boolParam(c, "include_tests"),
     }),
+    { file_path: "file" },
   );
   return jsonResponse(payload);
 }
@@ -360,10 +368,13 @@ export function createWebApp(opts: WebOptions): Hono {
     executor,
     maxBody: opts.safety.maxBody ?? 1_048_576,
     progress: null,
-    async tool(name, args) {
+    async tool(name, args, params = {}) {
       const r = await executor.execute({ tool_name: name, arguments: args }, { source: "web" });
       if (!r.success) {
-        throw new CodectxError(r.error_code ?? "internal", r.error ?? `${name} failed`);
+        const message = r.error ?? `${name} failed`;
+        const arg = /^\w+/.exec(message)?.[0] ?? "";
+        const named = Object.hasOwn(params, arg) ? `${params[arg]}: ${message}` : message;
+        throw new CodectxError(r.error_code ?? "internal", named);
       }
       return { payload: r.result_payload, ms: r.execution_time_ms };
     },
