@@ -42,8 +42,8 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 7: the `terms` part is binary (`encodeTerms` in `index/terms.ts`), not JSON.
  * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
  * 9: JS/TS `f.call(…)`, `f.apply(…)` are calls of `f`; `X.prototype.m` reads X's member `m`.
- */
-export const STORE_FORMAT = 9;
+ * 10: a Go conversion to a predeclared type (`uint32(x)`) is no call. */
+export const STORE_FORMAT = 10;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;

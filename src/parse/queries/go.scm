@@ -268,6 +268,11 @@
     ])
   ]
   field: (field_identifier) @reference.read)
+; A conversion to a predeclared type (`uint32(x)`, `string(b)`) is no call (gopls agrees).
+((call_expression function: (identifier) @reference.ignore)
+  (#any-of? @reference.ignore
+    "bool" "byte" "rune" "string" "error" "any" "uintptr" "int" "int8" "int16" "int32" "int64"
+    "uint" "uint8" "uint16" "uint32" "uint64" "float32" "float64" "complex64" "complex128"))
 (call_expression function: (identifier) @reference.call)
 (call_expression
   function: (selector_expression operand: (_) @reference.receiver field: (field_identifier) @reference.call))
