@@ -8,7 +8,7 @@
 
 import { isAuxiliary } from "../graph/lookup.ts";
 import type { LoadedIndex } from "../index/project.ts";
-import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { CALLABLE_KINDS, type SymbolKind, type SymbolRecord } from "../types.ts";
 import type { GraphView, Use } from "./graph.ts";
 import { importLines } from "./imports.ts";
 import { docSummary, type SourceReader } from "./source.ts";
@@ -44,7 +44,6 @@ export interface Item {
   symbol: SymbolRecord | null;
 }
 
-const CALLABLE = new Set<SymbolKind>(["function", "method", "constructor", "macro"]);
 const TYPE_LIKE = new Set<SymbolKind>([
   "class",
   "interface",
@@ -176,8 +175,8 @@ function usedItems({ graph, target, inside, before }: Scope): Item[] {
   ).slice(0, MAX_USED);
   const items: Item[] = [];
   for (const [s, { count, call, sure }] of usedList) {
-    const group: Group = call && CALLABLE.has(s.kind) ? "callees" : "types";
-    if (group === "types" && !TYPE_LIKE.has(s.kind) && !CALLABLE.has(s.kind)) continue;
+    const group: Group = call && CALLABLE_KINDS.has(s.kind) ? "callees" : "types";
+    if (group === "types" && !TYPE_LIKE.has(s.kind) && !CALLABLE_KINDS.has(s.kind)) continue;
     const summary = docSummary(s.doc);
     items.push({
       group,
@@ -198,7 +197,7 @@ function usedItems({ graph, target, inside, before }: Scope): Item[] {
 
 /** Who uses it: call sites (any use for types and constants), one item per caller. */
 async function callerItems({ graph, target, reader, inside, before }: Scope): Promise<Item[]> {
-  const callable = CALLABLE.has(target.kind);
+  const callable = CALLABLE_KINDS.has(target.kind);
   const uses = graph.usesOf(target).filter((u) =>
     !inside.has(u.from as SymbolRecord) && (!callable || u.kind === "call")
   );
