@@ -324,6 +324,9 @@ Deno.test("context tools on a project", async (t) => {
             assert.equal(r.result_payload.mode, "offline");
             assert.match(r.result_payload.warning as string, /did not answer/);
             assert.match(r.result_payload.answer as string, /### 1\. [^\n]* — shop\/cart\.py:\d+/);
+            // One note above the answer, saying what `warning` says (vectors too, if missing).
+            const notes = (r.result_payload.answer as string).match(/^> Note: .*$/gm) ?? [];
+            assert.deepEqual(notes, [`> Note: ${r.result_payload.warning}.`]);
             if (mode === "slow") {
               assert.match(r.result_payload.warning as string, /no answer within 400 ms/);
               assert.ok(performance.now() - t0 < 1400);

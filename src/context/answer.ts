@@ -45,6 +45,11 @@ export interface AskOptions {
   /** The search to retrieve with (default: the project's hybrid search). */
   search?: Searcher;
   signal?: AbortSignal;
+  /**
+   * What the caller knows made the answer weaker (e.g. a search without all its vectors): said
+   * above the answer and in `warning`, in one note with a failing model's.
+   */
+  notes?: readonly string[];
 }
 
 /**
@@ -70,20 +75,23 @@ export async function askQuestion(
   const { items, named } = await retrieve(project, q, topK, opts.search);
   const [graph, counter] = await Promise.all([graphFor(project, index), tokenCounter()]);
   const offline = composeOffline(q, items, named, index, graph, counter);
-  if (!opts.llm) return { answer: offline, sources: items, mode: "offline" };
+  const notes = [...(opts.notes ?? [])];
+  // One note above the answer, the same words in `warning`.
+  const noted = (a: Answer): Answer => {
+    if (!notes.length) return a;
+    const warning = notes.join("; ");
+    return { ...a, answer: `> Note: ${warning}.\n\n${a.answer}`, warning };
+  };
+  if (!opts.llm) return noted({ answer: offline, sources: items, mode: "offline" });
   try {
     const answer = await chatCompletion(opts.llm, promptMessages(q, items, counter), opts.signal);
-    return { answer, sources: items, mode: "llm", model: opts.llm.model };
+    return noted({ answer, sources: items, mode: "llm", model: opts.llm.model });
   } catch (err) {
     const why = err instanceof Error ? err.message : String(err);
-    const warning = `the language model at ${opts.llm.url} did not answer (${why}); ` +
-      "this is the offline answer";
-    return {
-      answer: `> Note: ${warning}.\n\n${offline}`,
-      sources: items,
-      mode: "offline",
-      warning,
-    };
+    notes.push(
+      `the language model at ${opts.llm.url} did not answer (${why}); this is the offline answer`,
+    );
+    return noted({ answer: offline, sources: items, mode: "offline" });
   }
 }
 

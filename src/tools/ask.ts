@@ -53,15 +53,8 @@ export const askTool = defineTool({
       warning = `${errorMessage(err)}; this is the offline answer`;
     }
     const vectors = projectVectors(project).progress();
-    const a = await askQuestion(project, question, { topK: top_k, llm, signal });
     // Notes above the answer: an unusable model setting, a search without all its vectors.
-    const notes = [warning, partialSearch(vectors)].filter(Boolean);
-    if (!notes.length) return a;
-    const note = notes.join("; ");
-    return {
-      ...a,
-      warning: a.warning ? `${a.warning}; ${note}` : note,
-      answer: `> Note: ${note}.\n\n${a.answer}`,
-    };
+    const notes = [warning, partialSearch(vectors)].filter((n): n is string => !!n);
+    return await askQuestion(project, question, { topK: top_k, llm, signal, notes });
   },
 });
