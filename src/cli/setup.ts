@@ -9,6 +9,7 @@
  * @module
  */
 
+import meta from "../../deno.json" with { type: "json" };
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse as parseToml, stringify as stringifyToml } from "npm:smol-toml@1.9.1";
@@ -128,13 +129,8 @@ const CODECTX_ROOT = fileURLToPath(new URL("../../", import.meta.url));
  * with them; see the README), so an assistant starts the server as `deno task mcp` does.
  */
 function mcpV8Flags(): string[] {
-  try {
-    const config = JSON.parse(Deno.readTextFileSync(join(CODECTX_ROOT, "deno.json")));
-    const flag = /--v8-flags=\S+/.exec(String(config?.tasks?.mcp ?? ""))?.[0];
-    return flag ? [flag] : [];
-  } catch {
-    return [];
-  }
+  const flag = /--v8-flags=\S+/.exec(meta.tasks.mcp)?.[0];
+  return flag ? [flag] : [];
 }
 
 /**
