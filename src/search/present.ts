@@ -89,7 +89,8 @@ export function bestSnippet(
         }
       }
     }
-    for (let i = 0; i < lines.length; i++) {
+    // Only the lines an allowed window can show.
+    for (let i = lo; i < hi + SNIPPET_LINES; i++) {
       if (candidate[i] === 0) continue;
       let n = 0;
       for (const t of codeTokens(lines[i])) if (terms.has(t)) n++;
