@@ -69,10 +69,26 @@ export class Members {
    * struct), by the rule of {@link members}; in file order.
    */
   allMembers(cls: SymbolRecord): SymbolRecord[] {
-    const found = this.declaredMembers(cls, () => true, false);
-    const names = new Set(found.map((s) => s.name));
-    return [...names].flatMap((n) => this.declaredMembers(cls, (s) => s.name === n))
+    const home = this.names.fileOf(cls);
+    const byName = new Map<string, SymbolRecord[]>();
+    for (const s of this.declaredMembers(cls, () => true, false)) {
+      const list = byName.get(s.name);
+      if (list) list.push(s);
+      else byName.set(s.name, [s]);
+    }
+    // Each name by the rule of one name ({@link ownMembers}): the class's own file first.
+    return [...byName.values()].flatMap((list) => this.homeFirst(list, home))
       .sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line);
+  }
+
+  /**
+   * The class's own file first: two classes of one name in one folder (regex's `Regex` in
+   * re_bytes.rs and re_unicode.rs) each keep their own; a Go method in another file of the
+   * package comes through when the class's file has none.
+   */
+  private homeFirst(found: SymbolRecord[], home: GraphFile | undefined): SymbolRecord[] {
+    const own = found.filter((s) => this.names.fileOf(s) === home);
+    return own.length > 0 ? own : found;
   }
 
   private declaredMembers(
@@ -90,11 +106,7 @@ export class Members {
       if (!g) return false;
       return g === home || (g.resolver === home.resolver && (global || dirOf(g.path) === dir));
     });
-    // The class's own file first: two classes of one name in one folder (regex's `Regex`
-    // in re_bytes.rs and re_unicode.rs) each keep their own; a Go method in another file
-    // of the package comes through when the class's file has none.
-    const own = homeFirst ? found.filter((s) => this.names.fileOf(s) === home) : [];
-    return own.length > 0 ? own : found;
+    return homeFirst ? this.homeFirst(found, home) : found;
   }
 
   /** The symbols declared inside `s` in its own file (members, an object literal's methods…). */
