@@ -101,6 +101,10 @@ export const explainFileTool = defineTool({
     include_source: z.boolean().optional().describe(
       `Also answer the text (first ${MAX_SOURCE_LINES} lines)`,
     ),
+    include_names: z.boolean().optional().describe(
+      "With include_source, also source_names: where the parser read names as code (a viewer " +
+        "that links names needs them; an assistant reading the text does not)",
+    ),
   }),
   output: z.object({
     file: z.string(),
@@ -123,12 +127,12 @@ export const explainFileTool = defineTool({
       `Whether source stops at ${MAX_SOURCE_LINES} lines`,
     ),
     source_names: z.array(z.tuple([z.number(), z.number()])).optional().describe(
-      "With include_source: [line, column] (1-based, UTF-16 columns) of every name the parser " +
+      "With include_names: [line, column] (1-based, UTF-16 columns) of every name the parser " +
         "read as code (definitions and references), so a viewer can link names in code and " +
         "leave those in comments and strings alone",
     ),
   }),
-  handler: async ({ file_path, include_source }, { project }) => {
+  handler: async ({ file_path, include_source, include_names }, { project }) => {
     const rel = project.resolvePath(file_path);
     const index = await project.index();
     const entry = index.files.get(rel);
@@ -153,7 +157,7 @@ export const explainFileTool = defineTool({
         ? {
           source: text.source,
           source_truncated: text.truncated,
-          source_names: graphFile ? namesAt(graphFile.part) : [],
+          ...(include_names ? { source_names: graphFile ? namesAt(graphFile.part) : [] } : {}),
         }
         : {}),
     };

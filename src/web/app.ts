@@ -245,14 +245,20 @@ async function references(ctx: Ctx, c: Context): Promise<Response> {
 
 /**
  * `GET /api/file?path=…[&source=1]`: a file's outline, imports and importers; `source=1`
- * adds its text (explain_file's `include_source`, read through the safe read).
+ * adds its text (explain_file's `include_source`, read through the safe read) and where its
+ * code names are (`include_names`: `source_names`).
  */
 async function file(ctx: Ctx, c: Context): Promise<Response> {
   const path = requiredParam(c, "path", "the file, relative to the project root");
   const source = boolParam(c, "source");
   const { payload } = await ctx.tool(
     "explain_file",
-    defined({ file_path: path, include_source: source || undefined }),
+    // The page links the names in code: with the text, where they are.
+    defined({
+      file_path: path,
+      include_source: source || undefined,
+      include_names: source || undefined,
+    }),
     { file_path: "path" },
   );
   return jsonResponse(payload);

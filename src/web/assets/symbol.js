@@ -228,14 +228,16 @@ export async function symbolView(out, route) {
     return;
   }
   const file = route.params.get("file") || undefined;
-  const [s, g, refs] = await Promise.all([
-    /** @type {Promise<SymbolAnswer>} */ (get("/api/symbol", { name, file })),
+  const symbol = /** @type {Promise<SymbolAnswer>} */ (get("/api/symbol", { name, file }));
+  // The file's code names are asked for as soon as the symbol's file is known.
+  const [s, g, refs, at] = await Promise.all([
+    symbol,
     /** @type {Promise<CallGraph>} */ (get("/api/callgraph", { symbol: name, file, depth: 1 })),
     /** @type {Promise<ReferencesAnswer>} */ (get("/api/references", { symbol: name, file })),
+    symbol.then((x) => codeNamesOf(x.symbol.file)),
   ]);
   const sym = s.symbol;
   const { first, text } = sourceLines(s);
-  const at = await codeNamesOf(sym.file);
   out.appendChild(el("div", { class: "view-head" }, [
     el("h2", { id: "symbol-name", text: sym.qualified_name }),
     el("span", { class: "badge", text: sym.kind }),
