@@ -24,7 +24,7 @@
 import { CodectxError } from "../errors.ts";
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { isTestFile } from "../index/test_files.ts";
-import { nearNames } from "./near_names.ts";
+import { nearSymbols } from "./near_names.ts";
 import type { CodeGraph } from "./graph.ts";
 
 /**
@@ -470,10 +470,10 @@ function notFound(
       );
     }
   }
-  const near = nearNames(pool ?? table.symbols, wanted, compareSymbols);
+  const near = nearSymbols(pool ?? table.symbols, wanted, compareSymbols);
   const fallback = near.length || pool === null
     ? near
-    : nearNames(table.symbols, wanted, compareSymbols);
+    : nearSymbols(table.symbols, wanted, compareSymbols);
   return new CodectxError(
     "not_found",
     `symbol '${raw}' not found${file !== undefined ? ` in '${file}'` : ""}` +

@@ -17,7 +17,7 @@ function loose(s: string): string {
  * Up to five `qualified_name (file:line)` spelled close to the last part of `wanted`, nearest
  * first, ties in `compareSymbols` order.
  */
-export function nearNames(
+export function nearSymbols(
   symbols: readonly SymbolRecord[],
   wanted: string,
   compareSymbols: (a: SymbolRecord, b: SymbolRecord) => number,
@@ -25,7 +25,6 @@ export function nearNames(
   const key = loose(wanted.split(".").pop()!);
   // Among names as near, the member of the owner as written first (`UUID.Strin`: UUID.String).
   const owner = loose(wanted.split(".").slice(0, -1).join("."));
-  const other = (s: SymbolRecord) => owner && loose(s.parent ?? "") === owner ? 0 : 1;
   const best = new Map<string, { d: number; s: SymbolRecord }>();
   for (const s of symbols) {
     if (s.kind === "section") continue;
@@ -40,8 +39,13 @@ export function nearNames(
       best.set(s.qualifiedName, { d, s });
     }
   }
-  return [...best.values()]
-    .sort((a, b) => a.d - b.d || other(a.s) - other(b.s) || compareSymbols(a.s, b.s))
+  // 0 for a member of that owner, 1 otherwise: read once per name kept, not per comparison.
+  const ranked = [...best.values()].map((e) => ({
+    ...e,
+    other: owner && loose(e.s.parent ?? "") === owner ? 0 : 1,
+  }));
+  return ranked
+    .sort((a, b) => a.d - b.d || a.other - b.other || compareSymbols(a.s, b.s))
     .slice(0, 5)
     .map(({ s }) => `${s.qualifiedName} (${s.file}:${s.line})`);
 }
