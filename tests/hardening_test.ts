@@ -780,12 +780,13 @@ Deno.test("analysis pool: an idle worker ends (its memory with it) and the next 
 /**
  * What a pool of one does when a job passes its limit, run in a process of its own (the test
  * runner's parallel files would add their threads in this one). It samples the threads that
- * run workers (Deno names them `worker-N`) and their CPU time (clock ticks, from
- * /proc/self/task/N/stat): `beside` is the most CPU a worker thread used after another
- * worker thread appeared — a job run on beside its replacement, not a thread's exit (a thread
- * that is ending still shows for a moment while the next one starts). Prints
- * `{ started, threads, beside, code, next }`: the workers the pool started, and the worker
- * threads seen (a thread a worker's runtime starts can carry its name; seen once under load).
+ * run workers (Deno names them `worker-N`, N one per worker) and their CPU time (clock ticks,
+ * from /proc/self/task/N/stat), summed per worker: a thread a worker's runtime starts carries
+ * its name (seen under load), and is that worker's, not another. `beside` is the most CPU a
+ * worker used after another worker appeared — a job run on beside its replacement, not a
+ * thread's exit (a thread that is ending still shows for a moment while the next one starts).
+ * Prints `{ started, threads, beside, code, next }`: the workers the pool started, and the
+ * workers seen.
  */
 const LIMIT_SCRIPT = `
 import { createAnalysisPool } from ${
@@ -796,9 +797,11 @@ const workerTicks = () => {
   for (const t of Deno.readDirSync("/proc/self/task")) {
     try {
       const dir = "/proc/self/task/" + t.name;
-      if (!Deno.readTextFileSync(dir + "/comm").startsWith("worker-")) continue;
+      const name = Deno.readTextFileSync(dir + "/comm").trim();
+      if (!name.startsWith("worker-")) continue;
       const f = Deno.readTextFileSync(dir + "/stat").split(") ")[1].split(" ");
-      out.set(t.name, Number(f[11]) + Number(f[12]));
+      // Per worker: its threads summed (one its runtime starts carries the worker's name).
+      out.set(name, (out.get(name) ?? 0) + Number(f[11]) + Number(f[12]));
     } catch {
       // the thread ended
     }
@@ -810,7 +813,7 @@ const pool = createAnalysisPool(1);
 await pool.analyze("warm.py", "import pickle\\n", "python"); // the worker is up
 const big = "import os\\n" + "os.system(eval(input()))\\n".repeat(20_000);
 let code = "";
-const seen = new Map(); // thread -> { first: ticks of every other thread then, last: ticks }
+const seen = new Map(); // worker -> { others: ticks of every other worker then, last: ticks }
 const sample = () => {
   const now = workerTicks();
   for (const [id, ticks] of now) {
@@ -865,7 +868,7 @@ Deno.test({
       // before the next job starts a new one, so no worker thread works on once another has
       // appeared (at most 2 ticks, 20 ms: a thread's exit, not a job).
       assert.equal(r.started, 2, "the worker past its limit is replaced");
-      assert.ok(r.threads >= 2, `${r.threads} worker threads seen`);
+      assert.ok(r.threads >= 2, `${r.threads} workers seen`);
       assert.ok(r.beside <= 2, `a worker ran on ${r.beside * 10} ms beside its replacement`);
     } finally {
       await Deno.remove(dir, { recursive: true });
