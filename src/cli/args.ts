@@ -63,9 +63,14 @@ export async function openExecutor(
   const root = (values.path as string | undefined) ?? Deno.cwd();
   try {
     const maxMemoryMiB = intOption(values["max-memory"], "--max-memory");
+    const timeoutS = intOption(values.timeout, "--timeout");
+    if (timeoutS === 0) {
+      throw new UsageError("--timeout must be at least 1 (seconds a tool call may take)");
+    }
     return await createExecutor(root, {
       indexDir: values["index-dir"] as string | undefined,
       ...(maxMemoryMiB !== undefined ? { maxMemoryMiB } : {}),
+      ...(timeoutS !== undefined ? { timeoutMs: timeoutS * 1000 } : {}),
       ...opts,
     });
   } catch (err) {

@@ -20,6 +20,7 @@ export const SERVER_OPTIONS: Options = {
   "allow-origin": { type: "string", multiple: true },
   "max-memory": { type: "string" },
   "max-connections": { type: "string" },
+  timeout: { type: "string" },
 };
 
 /** Help lines for those options. */
@@ -32,6 +33,7 @@ export const SERVER_HELP =
   --no-watch           do not watch the project for changes
   --max-memory MIB     memory an indexing run may use (default 1024)
   --max-connections N  open connections at once; one more is answered 503 (default 1024)
+  --timeout S          seconds a tool call may take before it is stopped (default 30)
   --path DIR           project root (default: current directory)
   --index-dir DIR      where the index lives`;
 

@@ -21,6 +21,8 @@ import { lexicalIndexFor } from "./lexical_cache.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
 import { present } from "./present.ts";
 import { compilePattern, grepTable } from "./grep.ts";
+import { runScan } from "./grep_pool.ts";
+import type { CallLimits } from "../util/bounded.ts";
 import { classWeights, SCOPES, type SearchScope } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
 import { searchWorkers } from "./search_pool.ts";
@@ -313,8 +315,8 @@ export async function searchProject(
   query: string,
   opts: SearchOptions = {},
   fusion: FusionParams = DEFAULT_FUSION,
-  /** Aborted past the call's time limit: a worker scoring the query is stopped. */
-  signal?: AbortSignal,
+  /** The call's limits: a worker scoring the query, or a scan, is stopped past them. */
+  limits: CallLimits = {},
 ): Promise<SearchOutcome> {
   validateSearch(query, opts);
   if (opts.mode === "exact" || opts.mode === "regex") {
@@ -323,7 +325,14 @@ export async function searchProject(
     const weights = fileWeights(project, table, opts);
     return {
       query,
-      snippets: grepTable(table, re, opts.top_k ?? 10, (fi) => weights[fi] > 0),
+      snippets: await grepTable(
+        table,
+        re,
+        opts.top_k ?? 10,
+        (fi) => weights[fi] > 0,
+        runScan,
+        limits,
+      ),
       index_state: await project.state(),
       mode: opts.mode,
       vectors: projectVectors(project).progress(),
@@ -335,7 +344,7 @@ export async function searchProject(
   // Scoring and fusion in a search worker when one holds this generation (the default
   // fusion only), else here; the results are the same.
   const workers = fusion === DEFAULT_FUSION ? searchWorkers(project) : null;
-  const fused = await workers?.fuse(sources, query, opts, 2 * k, signal) ??
+  const fused = await workers?.fuse(sources, query, opts, 2 * k, limits.signal) ??
     fuse(retrieveFrom(sources, query, opts, fusion), fusion, 2 * k);
   const { terms, termWeight } = queryTerms(query, sources.lexical, sources.table.chunks.length);
   const presentable = { table: sources.table, terms, termWeight, similarity: g.similarity };

@@ -7,6 +7,7 @@
 import type { z } from "npm:zod@4.1.9";
 import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
 import { holdToolPool } from "../analysis/pool.ts";
+import { holdScanWorker } from "../search/grep_pool.ts";
 import type { Project } from "../index/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
@@ -94,6 +95,8 @@ export async function createExecutor(
   const project = service.project;
   // CPU-heavy tools run on the shared analysis workers while an executor is open.
   const releasePool = holdToolPool();
+  // So do `exact` and `regex` scans, on their own worker (`search/grep_pool.ts`).
+  const releaseScan = holdScanWorker();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const listeners = new Set<(e: ExecutorEvent) => void>();
   const emit = (e: ExecutorEvent) => {
@@ -115,6 +118,7 @@ export async function createExecutor(
     },
     close() {
       releasePool();
+      releaseScan();
       return service.close();
     },
     async execute(call, meta = {}) {
@@ -146,14 +150,20 @@ export async function createExecutor(
         // A few calls run at once (service.admit): the others wait their turn, so `/health`
         // and short calls do not queue behind every step of 50 searches. A call whose time
         // ran out while it waited does not start.
+        const limitMs = meta.timeoutMs ?? timeoutMs;
+        // The handler's own limit falls a little before the executor's, so that work that
+        // stops itself there (a scan) says why in its own words.
+        const deadline = limitMs > 0
+          ? Date.now() + limitMs - Math.min(250, limitMs / 10)
+          : undefined;
         const payload = await withTimeout(
           (signal) =>
             service.admit(() => {
               mark("admitted", trace);
               signal.throwIfAborted();
-              return tool.handler(args, { project, signal });
+              return tool.handler(args, { project, signal, deadline });
             }),
-          meta.timeoutMs ?? timeoutMs,
+          limitMs,
           tool.name,
         );
         mark("executed", trace);

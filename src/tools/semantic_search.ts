@@ -49,8 +49,10 @@ export const semanticSearchTool = defineTool({
       error: z.string().optional(),
     }).describe("How far the vectors are; hybrid uses those present"),
   }),
-  handler: async (args, { project, signal }) => {
+  handler: async (args, { project, signal, deadline }) => {
     const { query, ...opts } = args;
-    return await searchCall(() => searchProject(project, query, opts, undefined, signal));
+    return await searchCall(() =>
+      searchProject(project, query, opts, undefined, { signal, deadline })
+    );
   },
 });

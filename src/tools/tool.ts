@@ -11,6 +11,11 @@ export interface ToolContext {
   project: Project;
   /** Aborted when the call runs past its time limit. */
   signal: AbortSignal;
+  /**
+   * `Date.now()` at which the call's time limit passes (absent: none). Work that cannot
+   * watch the signal (a synchronous scan) is stopped there (`util/bounded.ts`).
+   */
+  deadline?: number;
 }
 
 /** A tool declaration. */
