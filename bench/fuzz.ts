@@ -9,6 +9,15 @@
  * and each server's resident memory at start, peak and after the run.
  *
  *   deno run -A bench/fuzz.ts [--requests 10000] [--concurrency 8] [--seed 1] [--slow 0.01] [--settle 20] [--v8-flags F] [--heap-dir DIR]
+ *   deno run -A bench/fuzz.ts --family regex [--timeout 5] [--concurrency 8]
+ *
+ * `--family regex` sends, instead of random requests, each of the ≥ 200 patterns of
+ * `regexPatterns()` (nested quantifiers, overlapping alternations, backreferences, everyday
+ * ones) as a `semantic_search` in mode `regex` once on every surface — bridge `/tools/invoke`
+ * and `/request`, REST `/api/search`, MCP over HTTP and over stdio — over a fixture that
+ * holds lines built to make them backtrack, with the servers' tool limit at `--timeout` s.
+ * It prints, per surface, the calls answered, those stopped at the limit and those that
+ * answered later than the limit + 1 s (the figure: 0), beside `/health` p50/p99.
  *
  * `--heap-dir DIR` starts the HTTP servers with `--inspect=127.0.0.1:0` and, at the start and
  * end measurements, writes a summary of each one's live heap (`bench/heap_snapshot.ts`) to DIR
@@ -20,11 +29,13 @@
 import { parseArgs } from "node:util";
 import {
   argsFor,
+  BACKTRACKING_BAIT,
   BODY_LIMIT,
   deepJson,
   PATHOLOGICAL,
   pathological,
   rawGarbage,
+  regexPatterns,
   repeatFor,
   Rng,
   type Schema,
@@ -49,6 +60,8 @@ const { values } = parseArgs({
     slow: { type: "string", default: "0.01" },
     stdio: { type: "string", default: "0.1" },
     settle: { type: "string", default: "20" },
+    family: { type: "string", default: "mixed" },
+    timeout: { type: "string" },
     "heap-dir": { type: "string" },
     "v8-flags": {
       type: "string",
@@ -72,6 +85,12 @@ const V8_FLAGS = values["v8-flags"] ? [`--v8-flags=${values["v8-flags"]}`] : [];
 /** Seconds between the last request and the end measurement of memory. */
 const SETTLE_S = Number(values.settle);
 const HEAP_DIR = values["heap-dir"];
+/** `mixed` (random requests of every kind) or `regex` (the regex family, see the module note). */
+const FAMILY = values.family;
+if (FAMILY !== "mixed" && FAMILY !== "regex") throw new Error("--family is mixed or regex");
+/** The servers' tool time limit in seconds (`--timeout`); the regex family's default is 5. */
+const TIMEOUT_S = values.timeout ?? (FAMILY === "regex" ? "5" : undefined);
+const TIMEOUT_ARGS = TIMEOUT_S ? ["--timeout", TIMEOUT_S] : [];
 if (HEAP_DIR) await Deno.mkdir(HEAP_DIR, { recursive: true });
 
 const repo = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
@@ -91,6 +110,7 @@ interface Server {
 async function copyFixture(): Promise<string> {
   const dir = await Deno.makeTempDir({ prefix: "codectx-fuzz-" });
   await new Deno.Command("cp", { args: ["-r", `${repo}/tests/fixtures/project/.`, dir] }).output();
+  if (FAMILY === "regex") await Deno.writeTextFile(`${dir}/app/bait.py`, BACKTRACKING_BAIT);
   return dir;
 }
 
@@ -104,6 +124,7 @@ async function startServer(name: string, args: string[], root: string): Promise<
       ...(HEAP_DIR ? ["--inspect=127.0.0.1:0"] : []),
       CLI,
       ...args,
+      ...TIMEOUT_ARGS,
       "--port",
       "0",
       "--path",
@@ -502,7 +523,18 @@ interface Stdio {
 async function startStdio(root: string): Promise<Stdio> {
   const indexDir = await Deno.makeTempDir({ prefix: "codectx-fuzz-stdio-" });
   const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", ...V8_FLAGS, CLI, "mcp", "--path", root, "--index-dir", indexDir],
+    args: [
+      "run",
+      "-A",
+      ...V8_FLAGS,
+      CLI,
+      "mcp",
+      ...TIMEOUT_ARGS,
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ],
     stdin: "piped",
     stdout: "piped",
     stderr: "null",
@@ -818,8 +850,115 @@ async function client(): Promise<void> {
     else await mcpHttpRequest(mcpHttp);
   }
 }
+/** The regex family's answers: per surface, each call's time and how it ended. */
+const regexCalls = new Map<string, Array<{ ms: number; outcome: string; pattern: string }>>();
+
+/** One regex search on one surface, timed from send to answer. */
+async function regexCall(surface: string, pattern: string): Promise<void> {
+  const args = { query: pattern, mode: "regex" };
+  const t = performance.now();
+  let outcome = "transport";
+  sentCount++;
+  try {
+    if (surface === "mcp-stdio") {
+      const id = rpcId++;
+      const answer = new Promise<unknown>((resolve) => {
+        stdio.waiting.set(id, resolve);
+        setTimeout(() => resolve("no answer"), 180_000);
+      });
+      await stdio.writer.write(new TextEncoder().encode(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "tools/call",
+          params: { name: "semantic_search", arguments: args },
+        }) + "\n",
+      ));
+      const a = JSON.stringify(await answer);
+      outcome = a === '"no answer"'
+        ? "no answer"
+        : /stopped after|timeout|took longer/.test(a)
+        ? "timeout"
+        : /"isError":true|"error":\{/.test(a)
+        ? "error"
+        : "ok";
+    } else {
+      const [server, path, init] = surface === "bridge-invoke"
+        ? [bridge, "/tools/invoke", {
+          method: "POST",
+          body: JSON.stringify({ tool_name: "semantic_search", arguments: args }),
+        }]
+        : surface === "bridge-request"
+        ? [bridge, "/request", {
+          method: "POST",
+          body: JSON.stringify({ kind: "semantic_search", params: args }),
+        }]
+        : surface === "web"
+        ? [web, `/api/search?${new URLSearchParams({ q: pattern, mode: "regex" })}`, {
+          method: "GET",
+        }]
+        : [mcpHttp, "/mcp", {
+          method: "POST",
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: rpcId++,
+            method: "tools/call",
+            params: { name: "semantic_search", arguments: args },
+          }),
+        }];
+      const flight = { server: server.name, what: `${surface} ${pattern}`, t0: Date.now(), t1: 0 };
+      flights.push(flight);
+      const res = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: {
+          "Content-Type": "application/json",
+          Accept: "application/json, text/event-stream",
+          "Mcp-Protocol-Version": "2025-06-18",
+        },
+        client: HTTP_CLIENT,
+        signal: AbortSignal.timeout(180_000),
+      });
+      const text = await res.text();
+      flight.t1 = Date.now();
+      count(`${surface} ${res.status}`);
+      outcome = /stopped after|"timeout"|took longer/.test(text)
+        ? "timeout"
+        : res.status >= 500 && res.status !== 504
+        ? `status ${res.status}`
+        : /"success":false|"isError":true|"error":\{/.test(text)
+        ? "error"
+        : "ok";
+      if (res.status >= 500 && res.status !== 504) {
+        failures.push({ sent: { surface, what: pattern }, status: String(res.status), body: text });
+      }
+    }
+  } catch (err) {
+    failures.push({ sent: { surface, what: pattern }, status: "transport", body: String(err) });
+  }
+  const list = regexCalls.get(surface) ?? [];
+  list.push({ ms: performance.now() - t, outcome, pattern });
+  regexCalls.set(surface, list);
+}
+
+if (FAMILY === "regex") {
+  const patterns = regexPatterns();
+  const work = ["bridge-invoke", "bridge-request", "web", "mcp-http", "mcp-stdio"].flatMap((
+    surface,
+  ) => patterns.map((p) => [surface, p] as const));
+  // Surfaces interleaved: every server is busy at once, as when clients of each call.
+  work.sort((a, b) => patterns.indexOf(a[1]) - patterns.indexOf(b[1]));
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < work.length) {
+        const [surface, p] = work[next++];
+        await regexCall(surface, p);
+      }
+    }),
+  );
+}
 // Every family of pathological code at about the body limit, once each, first.
-for (const fam of Object.keys(PATHOLOGICAL)) {
+for (const fam of FAMILY === "mixed" ? Object.keys(PATHOLOGICAL) : []) {
   const n = Math.floor((BODY_LIMIT - 4096) / (PATHOLOGICAL[fam](1).length || 1));
   void repeatFor;
   await send(
@@ -836,7 +975,7 @@ for (const fam of Object.keys(PATHOLOGICAL)) {
     { surface: "bridge", what: `validate_code ${fam} x${n} (max size)` },
   );
 }
-await Promise.all(Array.from({ length: CONCURRENCY }, client));
+if (FAMILY === "mixed") await Promise.all(Array.from({ length: CONCURRENCY }, client));
 const elapsed = (performance.now() - t0) / 1000;
 await new Promise((r) => setTimeout(r, SETTLE_S * 1000));
 await prober.stdin.close();
@@ -899,6 +1038,27 @@ const exits = [
 ]
   .filter(([, c]) => c !== null);
 console.log(`process exits: ${exits.length}${exits.map(([n, c]) => ` ${n}=${c}`).join("")}`);
+if (FAMILY === "regex") {
+  const limitMs = Number(TIMEOUT_S) * 1000;
+  console.log(`regex family: ${regexPatterns().length} patterns per surface, limit ${TIMEOUT_S} s`);
+  for (const [surface, calls] of regexCalls) {
+    const by = (o: string) => calls.filter((c) => c.outcome === o).length;
+    const late = calls.filter((c) => c.ms > limitMs + 1000);
+    const ms = calls.map((c) => c.ms);
+    console.log(
+      `  ${surface}: ${calls.length} calls, ${by("ok")} answered, ${
+        by("timeout")
+      } stopped at the limit, ${by("error")} refused, other ${
+        calls.length - by("ok") - by("timeout") - by("error")
+      }; past limit + 1 s: ${late.length}; p50 ${pct(ms, 50).toFixed(0)} ms, max ${
+        Math.max(...ms).toFixed(0)
+      } ms`,
+    );
+    for (const c of late.slice(0, 5)) {
+      console.log(`    late ${c.ms.toFixed(0)} ms (${c.outcome}): ${c.pattern}`);
+    }
+  }
+}
 for (const [n, xs] of latencies) {
   console.log(
     `/health ${n}: n=${xs.length} p50=${pct(xs, 50).toFixed(1)} ms p99=${

@@ -236,3 +236,82 @@ export function rawGarbage(rng: Rng): Uint8Array | string {
       return JSON.stringify(someValue(rng));
   }
 }
+
+/**
+ * Lines that make a backtracking regular expression try every way of matching: long runs of
+ * one class with no terminator after them (a word, spaces, digits, quotes, brackets).
+ */
+export const BACKTRACKING_BAIT = [
+  `name = "${"a".repeat(64)}"`,
+  `words = "${"ab ".repeat(40)}"`,
+  `digits = ${"1".repeat(64)}`,
+  `spaces = "${" ".repeat(64)}x"`,
+  `mixed = "${"a1_".repeat(30)}"`,
+  `nested = ${"[".repeat(40)}`,
+  `# ${"TODO ".repeat(30)}`,
+  `path = "${"a/".repeat(40)}"`,
+].join("\n") + "\n";
+
+/**
+ * The regex family of `bench/fuzz.ts --family regex`: at least 200 distinct patterns, most
+ * of them catastrophic for a backtracking engine over {@link BACKTRACKING_BAIT} — nested
+ * quantifiers, alternations over overlapping classes, backreferences, stacked stars — plus
+ * the everyday patterns an assistant writes. Deterministic (no randomness).
+ */
+export function regexPatterns(): string[] {
+  const atoms = ["\\w", "a", "\\d", "[a-z0-9_]", "\\S", '[^"]', ".", "[\\w/]"];
+  const ends = ["!", "\\(", "$", "#", ";", "\\{"];
+  const out = new Set<string>();
+  for (const x of atoms) {
+    for (const y of ends) {
+      out.add(`(${x}+)+${y}`);
+      out.add(`(${x}*)*${y}`);
+      out.add(`^(${x}+\\s?)*${y}`);
+    }
+    out.add(`(${x}+${x}+)+!`);
+    out.add(`(${x}|${x})*!`);
+  }
+  const overlapping = [
+    ["\\w", "\\d"],
+    ["a", "ab"],
+    ["\\s", "\\S"],
+    ["[a-z]", "a"],
+    ["\\w", "_"],
+    ["a", "a?"],
+    [".", "\\w"],
+    ["1", "\\d+"],
+  ];
+  for (const [p, q] of overlapping) {
+    for (const y of ["!", "\\(", "$"]) out.add(`(${p}|${q})*${y}`);
+    out.add(`^(${p}|${q})+${"x"}$`);
+  }
+  for (const x of ["\\w", "a", "\\d", "."]) {
+    out.add(`(${x}+)\\1+!`);
+    out.add(`^(${x}*)\\s*\\1\\1\\1!`);
+    out.add(`(?<w>${x}+)+\\k<w>!`);
+    out.add(`${x}*${x}*${x}*${x}*${x}*!`);
+    out.add(`(${x}*?)+!`);
+    out.add(`(?=(${x}+)+!)`);
+  }
+  // What an assistant writes every day, some safe, some not.
+  for (
+    const p of [
+      "(\\w+\\s*)+\\(",
+      "(\\s|\\S)*TODO",
+      "^(\\w+\\s?)*!$",
+      "def \\w+\\(.*\\):",
+      "import\\s+\\w+",
+      "TODO|FIXME",
+      "class\\s+\\w+\\s*(\\(|:)",
+      "(\\w+/)+\\w+\\.py",
+      '"([^"\\\\]|\\\\.)*"',
+      "(\\[)+\\]",
+      "\\b(\\w+)\\s+\\1\\b",
+      "(a|b|ab)*c",
+      "([a-z]+)*[0-9]",
+      "^\\s*#.*$",
+      "return\\s+\\w+",
+    ]
+  ) out.add(p);
+  return [...out];
+}
