@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CLI, http, poll, post, REPO, startCli } from "./surfaces_helpers.ts";
-import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { callTool, cleanup, makeProject, tempIndexDir, withExecutor } from "./helpers.ts";
 
 const BACKTRACKS = "(\\w+\\s*)+\\(";
 
@@ -126,4 +126,29 @@ Deno.test("regex: over MCP stdio, ping answers while a backtracking pattern runs
     await client.close();
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("regex: hits over a many-chunk file match a line-by-line scan of the file", async () => {
+  // 60 functions with non-ASCII text between them: the file is cut into many chunks, read as
+  // bytes from the index's text file and decoded on the scan worker.
+  const lines: string[] = [];
+  for (let i = 0; i < 60; i++) {
+    lines.push(`def größe_${i}(wert):`, `    """Größe ${i} — ünïcode"""`);
+    lines.push(`    return wert * ${i}  # ${i % 7 === 0 ? "TODO: prüfen" : "ok"}`, "");
+  }
+  const text = lines.join("\n");
+  await withExecutor({ "pkg/big.py": text }, async (ex) => {
+    for (const query of ["return wert \\* \\d+", "todo: pr\\S+", "größe_\\d+\\("]) {
+      const r = await callTool(ex, "semantic_search", { query, mode: "regex", top_k: 100 });
+      const got = (r.snippets as { line: number; column: number; snippet: string }[])
+        .map((s) => `${s.line}:${s.column} ${s.snippet}`);
+      const re = new RegExp(query, "iu");
+      const want = lines.flatMap((l, i) => {
+        const m = re.exec(l);
+        return m ? [`${i + 1}:${m.index + 1} ${l}`] : [];
+      });
+      assert.ok(want.length > 5, query);
+      assert.deepEqual(got, want, query);
+    }
+  });
 });

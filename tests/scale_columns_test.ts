@@ -10,7 +10,8 @@ import { SymbolColumns } from "../src/index/symbol_columns.ts";
 import { ColumnsBuilder, columnsOf } from "../src/index/symbol_columns_builder.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
-import { ChunkColumns, ChunkColumnsWriter } from "../src/index/chunk_columns.ts";
+import { ChunkColumns, ChunkColumnsWriter, columnTextBytes } from "../src/index/chunk_columns.ts";
+import { chunkTextBytes } from "../src/index/chunk_text_bytes.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 import { Project } from "../src/index/project.ts";
 import { columnsKey, loadColumns } from "../src/index/symbols_file.ts";
@@ -166,6 +167,15 @@ Deno.test("chunks.bin: chunks added in any order come back in the files' order, 
       text: c.text,
     });
     assert.deepEqual(cols.records().map(plain), [...a, ...b]);
+    // A file's chunks read in one piece as bytes (what a regex scan takes) are their texts.
+    const records = cols.records();
+    for (const [from, to] of [[0, 2], [2, 4]]) {
+      const { bytes, lengths } = chunkTextBytes(records.slice(from, to));
+      assert.ok(columnTextBytes(records.slice(from, to)), "read from the columns file");
+      let at = 0;
+      const texts = [...lengths].map((n) => new TextDecoder().decode(bytes.subarray(at, at += n)));
+      assert.deepEqual(texts, [...a, ...b].slice(from, to).map((c) => c.text));
+    }
     cols.close();
     // A writer given up leaves nothing behind.
     const gone = new ChunkColumnsWriter(`${dir}/other.bin`);

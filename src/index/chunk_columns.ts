@@ -67,6 +67,29 @@ class ColumnChunk implements ChunkRecord {
   get text(): string {
     return this.t.text(this.i);
   }
+
+  /**
+   * The texts of `chunks` as UTF-8 in one read, with each one's length, when they follow each
+   * other in one columns file (one blob's chunks, in order); else null.
+   */
+  static textBytes(
+    chunks: readonly ChunkRecord[],
+  ): { bytes: Uint8Array; lengths: Uint32Array } | null {
+    const first = chunks[0];
+    if (!(first instanceof ColumnChunk)) return null;
+    for (let k = 1; k < chunks.length; k++) {
+      const c = chunks[k];
+      if (!(c instanceof ColumnChunk) || c.t !== first.t || c.i !== first.i + k) return null;
+    }
+    return first.t.textRun(first.i, chunks.length);
+  }
+}
+
+/** See {@link ColumnChunk.textBytes}. */
+export function columnTextBytes(
+  chunks: readonly ChunkRecord[],
+): { bytes: Uint8Array; lengths: Uint32Array } | null {
+  return chunks.length ? ColumnChunk.textBytes(chunks) : null;
 }
 
 /** The chunk columns read from a file. */
@@ -109,6 +132,14 @@ export class ChunkColumns {
     if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(i, text);
     return text;
+  }
+
+  /** The texts of chunks `i`…`i + n - 1` (storage indexes) as UTF-8 in one read, and their lengths. */
+  textRun(i: number, n: number): { bytes: Uint8Array; lengths: Uint32Array } {
+    const start = this.textStart[i];
+    const lengths = new Uint32Array(n);
+    for (let k = 0; k < n; k++) lengths[k] = this.textStart[i + k + 1] - this.textStart[i + k];
+    return { bytes: readAt(this.fd, 16 + start, this.textStart[i + n] - start), lengths };
   }
 
   /** The chunk records in row order (one small object each; texts stay in the file). */

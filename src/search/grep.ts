@@ -4,7 +4,7 @@
  * index's own copy of the text (no file reads), with file, line and column.
  *
  * Both are smart-case: a query with no upper-case letter matches either case; with one, the
- * case must match. `regex` takes JavaScript (ECMAScript) regular-expression syntax with
+ * case must match (a regex's escapes, like `\S` or `\W`, are not letters of it). `regex` takes JavaScript (ECMAScript) regular-expression syntax with
  * the `u` flag: `\b`, `\d`, `\s`, classes `[a-z]`, groups `(…)`, alternation `|`, lazy
  * quantifiers `*?`, look-around `(?=…)` `(?<!…)`, named groups `(?<name>…)`; `.` does not
  * cross lines, `^`/`$` match at line ends.
@@ -14,34 +14,70 @@
 
 import { CodectxError } from "../errors.ts";
 import type { CallLimits } from "../util/bounded.ts";
+import { chunkTextBytes } from "../index/chunk_text_bytes.ts";
 import type { WireSearchItem } from "./item.ts";
 import type { ChunkTable } from "./table.ts";
 import type { SymbolRecord } from "../types.ts";
 
-/** One file's text as the index holds it: its chunks' lines, joined. */
-interface FileText {
-  text: string;
-  /** File line (1-based) of each line of `text`. */
-  lineOf: Uint32Array;
-  /** Offset in `text` where each of its lines starts. */
-  starts: Uint32Array;
+/**
+ * Compiles the query of an `exact` or `regex` search; a bad pattern is `invalid_argument`
+ * naming it.
+ */
+export function compilePattern(query: string, mode: "exact" | "regex"): RegExp {
+  // Smart case reads the letters the pattern matches: in a regex, not those of an escape
+  // (`\S`, `\W`, `\p{Lu}`) or a group's name — `todo:\s+\S+` still ignores case.
+  const letters = mode === "regex"
+    ? query.replace(/\\[pPk][{<][^}>]*[}>]|\\.|\(\?<[A-Za-z_$][\w$]*>/gu, "")
+    : query;
+  const flags = /\p{Lu}/u.test(letters) ? "gmu" : "gimu";
+  const source = mode === "exact" ? query.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&") : query;
+  try {
+    return new RegExp(source, flags);
+  } catch (e) {
+    throw new CodectxError(
+      "invalid_argument",
+      `query '${query}' is not a valid regular expression (${
+        (e as Error).message.replace(/^Invalid regular expression: /, "")
+      }); the syntax is JavaScript's RegExp, e.g. 'def \\w+_config\\(' — or use mode exact for a literal`,
+    );
+  }
 }
 
 /**
- * A file's text from its chunks' lines. Made for each search and dropped after it: kept, the
- * texts of a large tree would stay on the heap (the read model keeps them in a spill file).
+ * One file's text as a scan takes it: its chunks' texts as UTF-8 one after another (their
+ * lines joined make the file's indexed text), each one's length, and the line each starts on.
  */
-function fileText(table: ChunkTable, fi: number): FileText {
-  const f = table.files[fi];
-  const parts: string[] = [];
+export interface ScanFile {
+  bytes: Uint8Array;
+  lengths: Uint32Array;
+  startLines: Uint32Array;
+}
+
+/** A match a scan found: the file (index in the files scanned), its lines, column and line text. */
+export interface ScanHit {
+  file: number;
+  line: number;
+  endLine: number;
+  /** 1-based, in UTF-16 code units as JavaScript counts them. */
+  column: number;
+  snippet: string;
+}
+
+/** A file's text with where each of its lines starts and which file line it is (made on a hit). */
+interface LineMap {
+  /** File line (1-based) of each line of the text. */
+  lineOf: Uint32Array;
+  /** Offset in the text where each of its lines starts. */
+  starts: Uint32Array;
+}
+
+function lineMap(text: string, chunkTexts: readonly string[], startLines: Uint32Array): LineMap {
   const lineOf: number[] = [];
-  for (let r = f.start; r < f.end; r++) {
-    const c = table.chunks[r];
-    parts.push(c.text);
-    const n = c.text.split("\n").length;
-    for (let i = 0; i < n; i++) lineOf.push(c.startLine + i);
-  }
-  const text = parts.join("\n");
+  chunkTexts.forEach((t, i) => {
+    let n = 1;
+    for (let at = t.indexOf("\n"); at !== -1; at = t.indexOf("\n", at + 1)) n++;
+    for (let k = 0; k < n; k++) lineOf.push(startLines[i] + k);
+  });
   const starts = new Uint32Array(lineOf.length);
   let at = 0;
   for (let i = 0; i < lineOf.length; i++) {
@@ -49,7 +85,7 @@ function fileText(table: ChunkTable, fi: number): FileText {
     const nl = text.indexOf("\n", at);
     at = nl < 0 ? text.length : nl + 1;
   }
-  return { text, lineOf: Uint32Array.from(lineOf), starts };
+  return { lineOf: Uint32Array.from(lineOf), starts };
 }
 
 /** Index of the line holding `offset` (binary search over line starts). */
@@ -64,62 +100,32 @@ function lineIndex(starts: Uint32Array, offset: number): number {
   return lo;
 }
 
-/** The innermost symbol around a line, if any. */
-function innermost(symbols: readonly SymbolRecord[], line: number): SymbolRecord | undefined {
-  let best: SymbolRecord | undefined;
-  for (const s of symbols) {
-    if (s.startLine <= line && line <= s.endLine) {
-      if (!best || s.endLine - s.startLine <= best.endLine - best.startLine) best = s;
-    }
-  }
-  return best;
-}
-
-/**
- * Compiles the query of an `exact` or `regex` search; a bad pattern is `invalid_argument`
- * naming it.
- */
-export function compilePattern(query: string, mode: "exact" | "regex"): RegExp {
-  const flags = /\p{Lu}/u.test(query) ? "gmu" : "gimu";
-  const source = mode === "exact" ? query.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&") : query;
-  try {
-    return new RegExp(source, flags);
-  } catch (e) {
-    throw new CodectxError(
-      "invalid_argument",
-      `query '${query}' is not a valid regular expression (${
-        (e as Error).message.replace(/^Invalid regular expression: /, "")
-      }); the syntax is JavaScript's RegExp, e.g. 'def \\w+_config\\(' — or use mode exact for a literal`,
-    );
-  }
-}
-
-/** One file's text, as a scan reads it. */
-export interface ScanFile {
-  text: string;
-}
-
-/** A match a scan found: the file (index in the files scanned) and where it starts and ends. */
-export interface ScanHit {
-  file: number;
-  at: number;
-  end: number;
-}
-
 /**
  * Every match of `re` (a `g` pattern) in `files`, in order, at most `limit`, one per line as
- * grep reports them (a later match that starts on a reported line is skipped). Pure, and
- * synchronous: a search worker runs it under a hard time limit (`util/bounded.ts`).
+ * grep reports them (a later match that starts on a reported line is skipped), with its lines,
+ * column and line text. Pure and synchronous: a scan worker runs it under a hard time limit
+ * (`util/bounded.ts`); the texts are decoded here, off the server's thread.
  *
  * @example
  * ```ts
- * scanTexts(/b+/g, [{ text: "abba\nbb" }], 10); // [{file: 0, at: 1, end: 3}, {file: 0, at: 5, end: 7}]
+ * const bytes = new TextEncoder().encode("abba");
+ * scanFiles(/b+/g, [{ bytes, lengths: Uint32Array.of(4), startLines: Uint32Array.of(7) }], 10);
+ * // [{ file: 0, line: 7, endLine: 7, column: 2, snippet: "abba" }]
  * ```
  */
-export function scanTexts(re: RegExp, files: readonly ScanFile[], limit: number): ScanHit[] {
+export function scanFiles(re: RegExp, files: readonly ScanFile[], limit: number): ScanHit[] {
   const out: ScanHit[] = [];
+  const dec = new TextDecoder();
   for (let file = 0; file < files.length && out.length < limit; file++) {
-    const { text } = files[file];
+    const f = files[file];
+    const chunkTexts: string[] = [];
+    let at = 0;
+    for (const n of f.lengths) {
+      chunkTexts.push(dec.decode(f.bytes.subarray(at, at + n)));
+      at += n;
+    }
+    const text = chunkTexts.join("\n");
+    let map: LineMap | null = null;
     re.lastIndex = 0;
     /** Offset of the newline that ends the last reported line (-1: none reported yet). */
     let lineEnd = -1;
@@ -129,15 +135,23 @@ export function scanTexts(re: RegExp, files: readonly ScanFile[], limit: number)
       if (m.index <= lineEnd) continue; // one result per line, like grep
       const nl = text.indexOf("\n", m.index);
       lineEnd = nl < 0 ? text.length : nl;
-      out.push({ file, at: m.index, end: m.index + m[0].length });
+      map ??= lineMap(text, chunkTexts, f.startLines);
+      const li = lineIndex(map.starts, m.index);
+      out.push({
+        file,
+        line: map.lineOf[li],
+        endLine: map.lineOf[lineIndex(map.starts, Math.max(m.index, m.index + m[0].length - 1))],
+        column: m.index - map.starts[li] + 1,
+        snippet: text.slice(map.starts[li], nl < 0 ? undefined : nl),
+      });
       if (out.length >= limit) break;
     }
   }
   return out;
 }
 
-/** Characters of text sent to a scan at a time (the server's thread turns in between). */
-const BATCH_CHARS = 4 * 1024 * 1024;
+/** Bytes of text sent to a scan at a time (the server's thread turns in between). */
+const BATCH_BYTES = 8 * 1024 * 1024;
 
 /** Runs one scan where its time limit can stop it (a worker, or this thread). */
 export type ScanRunner = (
@@ -147,9 +161,10 @@ export type ScanRunner = (
 /**
  * Every match of `re` in the files `accept` lets through (in index order), at most `limit`,
  * as search items with the match's line and column (1-based) and its line as snippet. The
- * files go to `scan` a batch at a time, so a pattern that backtracks is stopped at
- * `limits.deadline` and the calling thread stays free; past it the call fails `timeout`,
- * saying how far it got and how to write the pattern instead.
+ * files go to `scan` a batch at a time as bytes read from the index's text file (nothing is
+ * decoded or kept here), so a pattern that backtracks is stopped at `limits.deadline` and the
+ * calling thread stays free; past it the call fails `timeout`, saying how far it got and how
+ * to write the pattern instead.
  */
 export async function grepTable(
   table: ChunkTable,
@@ -165,28 +180,33 @@ export async function grepTable(
   const wanted: number[] = [];
   for (let fi = 0; fi < table.files.length; fi++) if (accept(fi)) wanted.push(fi);
   let done = 0;
-  let batch: { fi: number; ft: FileText }[] = [];
-  let chars = 0;
+  let batch: number[] = [];
+  let files: ScanFile[] = [];
+  let bytes = 0;
   const flush = async () => {
     limits.signal?.throwIfAborted();
     const { hits, timedOut } = await scan({
       source: re.source,
       flags: re.flags,
-      files: batch.map((b) => ({ text: b.ft.text })),
+      files,
       limit: limit - out.length,
       deadline,
     });
     if (timedOut) throw scanTimeout(Date.now() - started, done, wanted.length);
-    for (const h of hits) out.push(item(table, batch[h.file].fi, batch[h.file].ft, h));
+    for (const h of hits) out.push(item(table, batch[h.file], h));
     done += batch.length;
     batch = [];
-    chars = 0;
+    files = [];
+    bytes = 0;
   };
   for (const fi of wanted) {
-    const ft = fileText(table, fi);
-    batch.push({ fi, ft });
-    chars += ft.text.length;
-    if (chars >= BATCH_CHARS) {
+    const f = table.files[fi];
+    const chunks = table.chunks.slice(f.start, f.end);
+    const { bytes: b, lengths } = chunkTextBytes(chunks);
+    batch.push(fi);
+    files.push({ bytes: b, lengths, startLines: Uint32Array.from(chunks, (c) => c.startLine) });
+    bytes += b.length;
+    if (bytes >= BATCH_BYTES) {
       await flush();
       if (out.length >= limit) return out;
     }
@@ -198,25 +218,32 @@ export async function grepTable(
 /** A scan's time limit when the call gave none (a library caller): the executor's default. */
 const DEFAULT_SCAN_MS = 30_000;
 
-/** A match as a search item: its line and column, its line as snippet, the symbol around it. */
-function item(table: ChunkTable, fi: number, ft: FileText, hit: ScanHit): WireSearchItem {
+/** A hit as a search item: the file's path and language, the symbol around the line. */
+function item(table: ChunkTable, fi: number, hit: ScanHit): WireSearchItem {
   const f = table.files[fi];
-  const li = lineIndex(ft.starts, hit.at);
-  const line = ft.lineOf[li];
-  const endLine = ft.lineOf[lineIndex(ft.starts, Math.max(hit.at, hit.end - 1))];
-  const lineEnd = ft.text.indexOf("\n", ft.starts[li]);
-  const sym = innermost(table.index.symbolsByFile.get(f.path) ?? [], line);
+  const sym = innermost(table.index.symbolsByFile.get(f.path) ?? [], hit.line);
   return {
     file: f.path,
-    line,
-    end_line: endLine,
-    column: hit.at - ft.starts[li] + 1,
+    line: hit.line,
+    end_line: hit.endLine,
+    column: hit.column,
     score: 1,
-    snippet: ft.text.slice(ft.starts[li], lineEnd < 0 ? undefined : lineEnd),
+    snippet: hit.snippet,
     language: f.language,
     symbol: sym?.qualifiedName ?? null,
     kind: sym?.kind ?? null,
   };
+}
+
+/** The innermost symbol around a line, if any. */
+function innermost(symbols: readonly SymbolRecord[], line: number): SymbolRecord | undefined {
+  let best: SymbolRecord | undefined;
+  for (const s of symbols) {
+    if (s.startLine <= line && line <= s.endLine) {
+      if (!best || s.endLine - s.startLine <= best.endLine - best.startLine) best = s;
+    }
+  }
+  return best;
 }
 
 /** The error of a scan stopped at its limit: how far it got, and how to write the pattern. */

@@ -10,8 +10,8 @@
 
 import { BoundExceeded, runBounded } from "../util/bounded.ts";
 import { assetUrl } from "../util/assets.ts";
-import { createWorkerPool, type WorkerPool } from "../util/worker_pool.ts";
-import { type ScanFile, type ScanHit, type ScanRunner, scanTexts } from "./grep.ts";
+import { createWorkerPool, wholeBuffers, type WorkerPool } from "../util/worker_pool.ts";
+import { type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
 
 /** One batch of a scan, as the worker gets it. */
 export interface ScanJob {
@@ -34,8 +34,10 @@ export interface ScanReply {
  *
  * @example
  * ```ts
- * scanBounded({ source: "b+", flags: "g", files: [{ text: "abba" }], limit: 5, deadline: Date.now() + 1000 });
- * // { hits: [{ file: 0, at: 1, end: 3 }], timedOut: false }
+ * const bytes = new TextEncoder().encode("abba");
+ * const files = [{ bytes, lengths: Uint32Array.of(4), startLines: Uint32Array.of(1) }];
+ * scanBounded({ source: "b+", flags: "g", files, limit: 5, deadline: Date.now() + 1000 });
+ * // { hits: [{ file: 0, line: 1, endLine: 1, column: 2, snippet: "abba" }], timedOut: false }
  * ```
  */
 export function scanBounded(job: ScanJob): ScanReply {
@@ -43,7 +45,7 @@ export function scanBounded(job: ScanJob): ScanReply {
   if (left <= 0) return { hits: [], timedOut: true };
   const re = new RegExp(job.source, job.flags);
   try {
-    return { hits: runBounded(() => scanTexts(re, job.files, job.limit), left), timedOut: false };
+    return { hits: runBounded(() => scanFiles(re, job.files, job.limit), left), timedOut: false };
   } catch (err) {
     if (err instanceof BoundExceeded) return { hits: [], timedOut: true };
     throw err;
@@ -82,6 +84,8 @@ export const runScan: ScanRunner = async (job) => {
       url: assetUrl("src/search/grep_worker.ts"),
       size: Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1)),
       name: "scan",
+      // The texts' bytes move to the worker (read for this scan only).
+      transfer: (j) => wholeBuffers(j.files.map((f) => f.bytes)),
     });
     const running = pool;
     if (running) {

@@ -52,6 +52,43 @@ class SpilledChunk implements ChunkRecord {
   get text(): string {
     return this.region.spill.read(this.region.at + this.offset, this.bytes);
   }
+
+  /**
+   * Where the texts of `chunks` lie when they follow each other in one spill file (one blob's
+   * chunks, in order): the file, the first byte and each text's length; else null.
+   */
+  static span(
+    chunks: readonly ChunkRecord[],
+  ): { spill: TextSpill; at: number; lengths: Uint32Array } | null {
+    const first = chunks[0];
+    if (!(first instanceof SpilledChunk)) return null;
+    const lengths = new Uint32Array(chunks.length);
+    let next = first.region.at + first.offset;
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i];
+      if (
+        !(c instanceof SpilledChunk) || c.region.spill !== first.region.spill ||
+        c.region.at + c.offset !== next
+      ) return null;
+      lengths[i] = c.bytes;
+      next += c.bytes;
+    }
+    return { spill: first.region.spill, at: first.region.at + first.offset, lengths };
+  }
+}
+
+/**
+ * The texts of `chunks` as UTF-8 in one read, with each one's length in bytes, when they lie
+ * one after another in a spill file (one blob's chunks, in order); else null.
+ */
+export function spilledTextBytes(
+  chunks: readonly ChunkRecord[],
+): { bytes: Uint8Array; lengths: Uint32Array } | null {
+  const span = chunks.length ? SpilledChunk.span(chunks) : null;
+  if (!span) return null;
+  let total = 0;
+  for (const n of span.lengths) total += n;
+  return { bytes: span.spill.bytes(span.at, total), lengths: span.lengths };
 }
 
 /** One blob's chunks, as the read model caches them. */
@@ -198,6 +235,11 @@ export class TextSpill {
     this.recent.set(at, { bytes, text });
     if (this.recent.size > RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
     return text;
+  }
+
+  /** `bytes` bytes of the file from `at`, undecoded. */
+  bytes(at: number, bytes: number): Uint8Array {
+    return this.readBytes(at, bytes);
   }
 
   close(): void {
