@@ -44,6 +44,44 @@ export const CALLABLE_KINDS: ReadonlySet<string> = new Set<SymbolKind>([
   "macro",
 ]);
 
+/** Kinds that hold members: types and modules (what `Foo.bar` can name a member of). */
+export const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "class",
+  "interface",
+  "struct",
+  "enum",
+  "trait",
+  "type",
+  "module",
+]);
+
+/** Kinds that name a type (a module is none). */
+export const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "class",
+  "struct",
+  "trait",
+  "enum",
+  "interface",
+  "type",
+]);
+
+/** Kinds a member of a class may have. */
+export const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "method",
+  "constructor",
+  "field",
+  "function",
+  "constant",
+  "variable",
+]);
+
+/** Kinds that hold a value, not code or members: variables, constants, fields. */
+export const VALUE_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
+  "constant",
+  "variable",
+  "field",
+]);
+
 /** One definition found in a file. Lines are 1-based. */
 export interface SymbolRecord {
   name: string;

@@ -8,7 +8,7 @@
  */
 
 import type { LoadedIndex, Project } from "../index/project.ts";
-import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { type SymbolKind, type SymbolRecord, TYPE_KINDS } from "../types.ts";
 import { graphFor } from "./graph.ts";
 import { type DeclaredEntry, type Dependency, isManifest, readManifest } from "./manifests.ts";
 import { clampText, fitBudget } from "./pack.ts";
@@ -62,13 +62,9 @@ export interface RepoSummary {
 /** Folders never searched for manifests. */
 const SKIP_DIRS = new Set(["node_modules", "vendor", "target", "dist", "build", "__pycache__"]);
 
+/** Kinds a summary's key symbols may have: types, modules and what is called. */
 const KEY_KINDS = new Set<SymbolKind>([
-  "class",
-  "interface",
-  "struct",
-  "trait",
-  "enum",
-  "type",
+  ...TYPE_KINDS,
   "function",
   "method",
   "module",

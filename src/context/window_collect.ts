@@ -8,7 +8,7 @@
 
 import { isAuxiliary } from "../graph/lookup.ts";
 import type { LoadedIndex } from "../index/project.ts";
-import { CALLABLE_KINDS, type SymbolKind, type SymbolRecord } from "../types.ts";
+import { CALLABLE_KINDS, CLASS_LIKE, type SymbolKind, type SymbolRecord } from "../types.ts";
 import type { GraphView, Use } from "./graph.ts";
 import { importLines } from "./imports.ts";
 import { docSummary, type SourceReader } from "./source.ts";
@@ -44,17 +44,8 @@ export interface Item {
   symbol: SymbolRecord | null;
 }
 
-const TYPE_LIKE = new Set<SymbolKind>([
-  "class",
-  "interface",
-  "struct",
-  "enum",
-  "trait",
-  "type",
-  "constant",
-  "module",
-  "namespace",
-]);
+/** What a context's "types" group shows besides callables: containers, constants, namespaces. */
+const TYPE_LIKE = new Set<SymbolKind>([...CLASS_LIKE, "constant", "namespace"]);
 
 const MAX_CALLERS = 40;
 const MAX_MEMBERS = 40;

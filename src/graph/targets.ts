@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { SymbolKind, SymbolRecord } from "../types.ts";
+import type { SymbolRecord } from "../types.ts";
 import type { ModuleRef } from "./resolve/types.ts";
 
 /** What a name leads to. */
@@ -15,26 +15,8 @@ export type Target =
   | { kind: "module"; module: ModuleRef }
   | { kind: "external" };
 
-/** Kinds that hold members. */
-export const CLASS_LIKE: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
-  "class",
-  "interface",
-  "struct",
-  "enum",
-  "trait",
-  "type",
-  "module",
-]);
-
-/** Kinds a member of a class may have. */
-export const MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>([
-  "method",
-  "constructor",
-  "field",
-  "function",
-  "constant",
-  "variable",
-]);
+// The kind sets live in types.ts; the graph's modules take them from here too.
+export { CLASS_LIKE, MEMBER_KINDS } from "../types.ts";
 
 /**
  * How deep resolution follows re-exports, wildcards and bases before it gives up (import

@@ -6,7 +6,7 @@
  * definitions is grouped; any span still too large is cut into windows at blank lines.
  */
 
-import type { ChunkRecord, SymbolRecord } from "../types.ts";
+import { type ChunkRecord, type SymbolRecord, VALUE_KINDS } from "../types.ts";
 
 /** Size limits of one chunk. */
 export interface ChunkLimits {
@@ -25,7 +25,6 @@ interface Node {
 }
 
 /** Small definitions that stay in the surrounding code's chunk instead of cutting it. */
-const LEAF_KINDS = new Set(["constant", "variable", "field"]);
 
 const COMMENT_LINE = /^\s*(#(?!include|define|if|!\[)|\/\/|\/\*|\*|--|'''|""")/;
 
@@ -92,7 +91,7 @@ export function chunkFile(
 
 /** Builds the containment tree of symbols, each span extended up over its leading comments. */
 function buildTree(symbols: SymbolRecord[], lines: string[], total: number): Node[] {
-  const sorted = symbols.filter((s) => !LEAF_KINDS.has(s.kind)).sort((a, b) =>
+  const sorted = symbols.filter((s) => !VALUE_KINDS.has(s.kind)).sort((a, b) =>
     a.startLine - b.startLine || b.endLine - a.endLine
   );
   const roots: Node[] = [];

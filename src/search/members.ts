@@ -6,7 +6,7 @@
  * @module
  */
 
-import { type ChunkRecord, FUNCTION_KINDS, type SymbolRecord } from "../types.ts";
+import { type ChunkRecord, FUNCTION_KINDS, type SymbolRecord, VALUE_KINDS } from "../types.ts";
 import { codeTokens, type TokenCache } from "../util/tokens.ts";
 
 /**
@@ -18,7 +18,8 @@ import { codeTokens, type TokenCache } from "../util/tokens.ts";
 const CONTAINER_HANDICAP = 0.2;
 
 /** Kinds never reported on their own (they live inside the code around them). */
-const INLINE_KINDS = new Set(["constant", "variable", "field", "property", "import"]);
+/** Kinds that sit inside a line of their chunk (values, properties, imports): no member of it. */
+const INLINE_KINDS = new Set<string>([...VALUE_KINDS, "property", "import"]);
 
 /**
  * Cosine between the query and a piece of a chunk (its code and its enclosing definition's

@@ -16,7 +16,7 @@
 
 import type { ChunkTable } from "./table.ts";
 import { nameFeatures } from "./rerank_names.ts";
-import { FUNCTION_KINDS } from "../types.ts";
+import { FUNCTION_KINDS, TYPE_KINDS } from "../types.ts";
 import { codeTokens } from "../util/tokens.ts";
 
 /**
@@ -117,7 +117,6 @@ export interface RerankInput {
   fileCount: ReadonlyMap<number, number>;
 }
 
-const TYPE_KINDS = new Set(["class", "struct", "trait", "enum", "interface", "type"]);
 const pathTerms = new WeakMap<ChunkTable, Array<ReadonlySet<string> | undefined>>();
 
 function pathCover(input: RerankInput, row: number): number {

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { ImportRecord } from "../../types.ts";
+import { CLASS_LIKE, type ImportRecord } from "../../types.ts";
 import {
   baseOf,
   type Binding,
@@ -23,8 +23,6 @@ import {
   type Resolver,
   unresolved,
 } from "./types.ts";
-
-const TYPE_KINDS = new Set(["class", "interface", "enum", "struct", "trait", "type", "module"]);
 
 /** The Java/Kotlin/Scala resolver. */
 export const jvmResolver: Resolver = {
@@ -54,7 +52,7 @@ class JvmFamily implements FamilyResolver {
       const stem = baseOf(f).replace(/\.[^.]+$/, "");
       if (!this.types.has(prefix + stem)) this.types.set(prefix + stem, f);
       for (const s of project.symbolsOf(f)) {
-        if (s.parent === null && TYPE_KINDS.has(s.kind) && !this.types.has(prefix + s.name)) {
+        if (s.parent === null && CLASS_LIKE.has(s.kind) && !this.types.has(prefix + s.name)) {
           this.types.set(prefix + s.name, f);
         }
       }
