@@ -186,7 +186,7 @@ Deno.test("search workers: an aborted call stops its worker; the next queries ar
     await assert.rejects(call, /past the time limit/);
     // Already aborted: refused before any work.
     await assert.rejects(
-      searchProject(p, "check the password", {}, DEFAULT_FUSION, ctrl.signal),
+      searchProject(p, "check the password", {}, DEFAULT_FUSION, { signal: ctrl.signal }),
       /past the time limit/,
     );
     // The replacement loads the same snapshot and answers again.
