@@ -63,14 +63,19 @@ async function sources(): Promise<string[]> {
 }
 
 /** What a file imports: relative targets as repository paths, bare ones as written. */
-function importsOf(file: string, text: string): { local: string[]; bare: string[] } {
+function importsOf(
+  file: string,
+  text: string,
+  /** Count a worker module started by `new URL(…, import.meta.url)` as an import. */
+  workers = true,
+): { local: string[]; bare: string[] } {
   const code = text.replace(/^\s*(\/\/|\*|\/\*).*$/gm, "");
   const specs: string[] = [];
   const patterns = [
     /\b(?:import|export)\s[^;]*?\bfrom\s*["']([^"']+)["']/g,
     /\bimport\s*["']([^"']+)["']/g,
     /\bimport\(\s*["']([^"']+)["']\s*\)/g,
-    /\bnew URL\(\s*["'](\.[^"']+\.(?:ts|js))["']\s*,\s*import\.meta\.url/g,
+    ...(workers ? [/\bnew URL\(\s*["'](\.[^"']+\.(?:ts|js))["']\s*,\s*import\.meta\.url/g] : []),
   ];
   for (const re of patterns) for (const m of code.matchAll(re)) specs.push(m[1]);
   const local: string[] = [];
@@ -151,6 +156,56 @@ Deno.test("layers: imports point down; faces and surfaces reach no domain; no cy
   };
   for (const node of edges.keys()) visit(node, []);
   assert.deepEqual(cycles, []);
+});
+
+/**
+ * Circles among the files of one folder still to be broken (issue 36), each as its files in
+ * order; a new circle fails the test, and so does one listed here that is gone.
+ */
+const KNOWN_FILE_CIRCLES: string[] = [
+  "src/graph/names.ts → src/graph/ref_resolution.ts",
+  "src/index/project.ts → src/index/run_hooks.ts",
+];
+
+Deno.test("layers: no circle of imports among the files of one folder", async () => {
+  const files = await sources();
+  const dirOf = (f: string) => f.includes("/") ? f.slice(0, f.lastIndexOf("/")) : "";
+  const next = new Map<string, string[]>();
+  for (const file of files) {
+    // A worker started from a module may import it back: another thread, not a circle.
+    const { local } = importsOf(file, await Deno.readTextFile(`${ROOT}/${file}`), false);
+    next.set(file, [...new Set(local.filter((t) => dirOf(t) === dirOf(file) && t !== file))]);
+  }
+  // Tarjan's strongly connected components: each component of two or more files is a circle.
+  let counter = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[] = [];
+  const connect = (v: string) => {
+    index.set(v, counter);
+    low.set(v, counter++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v) ?? []) {
+      if (!next.has(w)) continue;
+      if (!index.has(w)) {
+        connect(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) !== index.get(v)) return;
+    const part: string[] = [];
+    for (let w = stack.pop()!;; w = stack.pop()!) {
+      onStack.delete(w);
+      part.push(w);
+      if (w === v) break;
+    }
+    if (part.length > 1) circles.push(part.sort().join(" → "));
+  };
+  for (const f of files) if (!index.has(f)) connect(f);
+  assert.deepEqual(circles.sort(), [...KNOWN_FILE_CIRCLES].sort());
 });
 
 Deno.test("layers: the scanner sees every kind of import", () => {

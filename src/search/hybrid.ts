@@ -23,7 +23,7 @@ import { present } from "./present.ts";
 import { compilePattern, grepTable } from "./grep.ts";
 import { runScan } from "./grep_pool.ts";
 import type { CallLimits } from "../util/bounded.ts";
-import { classWeights, SCOPES, type SearchScope } from "./scope.ts";
+import { classWeights, SCOPES } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
 import { searchWorkers } from "./search_pool.ts";
 import {
@@ -49,34 +49,8 @@ export {
   type RetrieveSources,
 } from "./scoring.ts";
 
-/** Which side(s) of the ranked search to use. */
-export type RankedMode = "hybrid" | "lexical" | "dense";
-
-/** Ranked modes, and `exact`/`regex`: every match with its line and column (`grep.ts`). */
-export type SearchMode = RankedMode | "exact" | "regex";
-
-/** The modes, as the tool lists them. */
-export const SEARCH_MODES: readonly SearchMode[] = ["hybrid", "lexical", "dense", "exact", "regex"];
-
-/** The search options (wire names, as the tool takes them). */
-export interface SearchOptions {
-  /** How many results, 1–100 (default 10). */
-  top_k?: number;
-  /** Minimum score in [0, 1] (default 0). */
-  threshold?: number;
-  /** Only files under this folder (or starting with this path). */
-  path_prefix?: string;
-  /** Only files of this language (`python`, `typescript`, …). */
-  language?: string;
-  /** `hybrid` (default), `lexical`, `dense`, `exact` or `regex`. */
-  mode?: SearchMode;
-  /** `code`, `docs`, `tests` or `all` (default: code, and docs ranked below code). */
-  scope?: SearchScope;
-  /** Also search test files (default false; scope `tests` and `all` include them). */
-  include_tests?: boolean;
-  /** Wait until every chunk has its vector before answering (default: use what is there). */
-  wait_for_vectors?: boolean;
-}
+export { type RankedMode, SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
+import { SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
 
 /** What `semantic_search` answers. */
 export interface SearchOutcome {

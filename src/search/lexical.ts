@@ -16,25 +16,9 @@ import {
   type TermsSource,
 } from "./lexical_build.ts";
 
-/** BM25F parameters. */
-export interface Bm25Params {
-  k1: number;
-  /** Weight per field: name, signature, doc, body, path. */
-  weights: readonly number[];
-  /** Length normalisation per field (0: none, 1: full). */
-  b: readonly number[];
-}
-
-/**
- * Tuned by coordinate search on the development half of `bench/search_quality.ts` (Python
- * standard library), except the doc weight: that evaluation removes the answers' doc
- * comments, so it cannot judge doc matches fairly; the doc field keeps the body's weight.
- */
-export const DEFAULT_BM25: Bm25Params = {
-  k1: 2,
-  weights: [1.5, 3, 1, 1, 1.5],
-  b: [0.9, 0.9, 0.9, 0.9, 0.6],
-};
+export { type Bm25Params, DEFAULT_BM25 } from "./bm25.ts";
+import type { Bm25Params } from "./bm25.ts";
+import { DEFAULT_BM25 } from "./bm25.ts";
 
 /** One file's share of the index: its term statistics and how many rows (chunks) it has. */
 export interface LexicalInput {

@@ -11,7 +11,7 @@
  */
 
 import { FIELD_COUNT } from "../index/terms.ts";
-import type { Bm25Params } from "./lexical.ts";
+import type { Bm25Params } from "./bm25.ts";
 import { grow } from "../index/columns_io.ts";
 import { releaseFreedMemory } from "../util/native_heap.ts";
 

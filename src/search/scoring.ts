@@ -15,10 +15,9 @@ import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./re
 import { type FileClass, fileClass } from "./scope.ts";
 import { queryTokens } from "../util/tokens.ts";
 import { expandQuery } from "./variants.ts";
-import type { VectorProgress } from "./vector_sync.ts";
 import { filterMask, type FlatVectorIndex, type Hit } from "./vectors.ts";
 import { topEntries, topKPositive } from "./top_k.ts";
-import type { RankedMode, SearchOptions } from "./hybrid.ts";
+import type { RankedMode, SearchOptions, VectorProgress } from "./options.ts";
 
 /** How the two sides are fused; the defaults are tuned by `bench/search_quality.ts`. */
 export interface FusionParams {

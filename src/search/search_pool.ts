@@ -19,7 +19,8 @@ import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import { noRowTraits, type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
 import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
-import type { RetrieveSources, SearchOptions } from "./hybrid.ts";
+import type { RetrieveSources } from "./scoring.ts";
+import type { SearchOptions } from "./options.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
 
 /** What a worker holds of one generation (all arrays over shared memory). */

@@ -35,23 +35,8 @@ export { chunkDocument, type GenerationVectors } from "./vector_fill.ts";
 /** Chunks embedded by a run past which its end gives freed memory back (a watcher's one-file runs do not). */
 const RELEASE_AFTER_EMBEDDED = 2_000;
 
-/** How far the vectors of the current generation are. */
-export interface VectorProgress {
-  /** The embedder's id (`use-lite@0.2.0`, `transformers:<folder>`…), or the choice made. */
-  embedder: string;
-  dimensions: number;
-  /** Chunks with a vector. */
-  done: number;
-  /** Chunks of the current generation. */
-  total: number;
-  /** Chunks the model embedded in the last run (the others came from the cache). */
-  embedded: number;
-  /**
-   * `off` (embedder `none`), `idle` (not started), `embedding`, `complete` or `error`.
-   */
-  state: "off" | "idle" | "embedding" | "complete" | "error";
-  error?: string;
-}
+export type { VectorProgress } from "./options.ts";
+import type { VectorProgress } from "./options.ts";
 
 /** Texts sent to the worker at once. */
 const BATCH = 64;
