@@ -55,9 +55,10 @@ Deno.test("web page while indexing: the state and a progress bar, then ready", a
     const { page, left } = browser;
     const errors: string[] = [];
     page.on("pageerror", (e) => errors.push(e.message));
-    await page.goto(url + "/");
+    // Listening before the page loads: its stream may be asked for as soon as it starts.
     const requested: string[] = [];
     page.on("request", (r) => requested.push(new URL(r.url()).pathname));
+    await page.goto(url + "/");
     await page.waitForSelector("#progress:not([hidden])");
     assert.match(await page.textContent("#state") ?? "", /^indexing \d+%$/);
     assert.equal(await page.getAttribute("#progress", "max"), "1500");

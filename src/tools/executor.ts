@@ -227,6 +227,9 @@ export function validate(tool: Tool, raw: unknown): z.infer<Tool["input"]> {
   return parsed.data;
 }
 
+/** How long past its limit a call's own `timeout` error is waited for (see `withTimeout`). */
+const OWN_WORDS_MS = 500;
+
 /** Runs `run` under a limit of `ms` (none when `ms` is 0), aborting its signal past it. */
 async function withTimeout<T>(
   run: (signal: AbortSignal) => Promise<T>,
@@ -236,19 +239,29 @@ async function withTimeout<T>(
   const ctrl = new AbortController();
   if (ms <= 0) return await run(ctrl.signal);
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let grace: ReturnType<typeof setTimeout> | undefined;
+  const running = run(ctrl.signal);
   const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
+    timer = setTimeout(async () => {
       ctrl.abort();
+      // Work that stops itself at its deadline (a scan) says why in its own words: its error
+      // is the answer when it comes within a moment (a loaded machine delays it).
+      const own = await Promise.race([
+        running.then(() => null, (e) => errorCode(e) === "timeout" ? e : null),
+        new Promise<null>((r) => grace = setTimeout(() => r(null), OWN_WORDS_MS)),
+      ]);
+      clearTimeout(grace);
       reject(
-        new CodectxError(
-          "timeout",
-          `${name} took longer than ${Math.round(ms / 1000)} s; narrow the request and retry`,
-        ),
+        own ??
+          new CodectxError(
+            "timeout",
+            `${name} took longer than ${Math.round(ms / 1000)} s; narrow the request and retry`,
+          ),
       );
     }, ms);
   });
   try {
-    return await Promise.race([run(ctrl.signal), timeout]);
+    return await Promise.race([running, timeout]);
   } finally {
     clearTimeout(timer);
   }
