@@ -55,3 +55,38 @@ Deno.test("a name with a line break or a tab is left out whole and listed as ski
     assert.match(await cliSummary(root), /2 skipped \(control_character_in_name 2\)/);
   });
 });
+
+/** Runs a shell line in `dir` (names with bytes that are not UTF-8 cannot be written from JS). */
+async function sh(dir: string, line: string): Promise<void> {
+  const out = await new Deno.Command("sh", { args: ["-c", line], cwd: dir }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+}
+
+Deno.test("a name that is not UTF-8 is listed as skipped with what to do, not counted as unreadable", async () => {
+  await withExecutor({
+    "ok.py": "def ok_fn():\n    return 0\n",
+    // U+FFFD written as UTF-8 is a valid name: indexed.
+    "real\uFFFDname.py": "def replacement_char_fn():\n    return 3\n",
+  }, async (ex, root) => {
+    // café.py in Latin-1, and a folder whose name has a byte 0xFF.
+    await sh(
+      root,
+      `printf 'def latin_fn():\\n    return 1\\n' > "$(printf 'caf\\351.py')" && ` +
+        `mkdir "$(printf 'd\\377ir')" && printf 'def in_dir_fn():\\n    return 2\\n' > "$(printf 'd\\377ir')/x.py"`,
+    );
+    const report = await callTool(ex, "index_project", {});
+    const skipped = report.skipped_files as Skipped[];
+    const byFile = new Map(skipped.map((s) => [s.file, s]));
+    assert.equal(byFile.get("caf\uFFFD.py")?.reason, "name_not_utf8", JSON.stringify(skipped));
+    assert.match(byFile.get("caf\uFFFD.py")?.detail ?? "", /not valid UTF-8.*rename the file/);
+    assert.equal(byFile.get("d\uFFFDir")?.reason, "name_not_utf8");
+    assert.match(byFile.get("d\uFFFDir")?.detail ?? "", /rename the folder/);
+    assert.equal(report.skipped, 2);
+    assert.equal((report.walk_skips as Record<string, number>).unreadable, undefined);
+
+    const real = await callTool(ex, "search_symbols", { query: "replacement_char_fn" });
+    assert.deepEqual((real.symbols as Payload[]).map((s) => s.file), ["real\uFFFDname.py"]);
+
+    assert.match(await cliSummary(root), /2 skipped \(name_not_utf8 2\)/);
+  });
+});

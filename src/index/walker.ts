@@ -41,7 +41,8 @@ export type SkipReason =
   | "unreadable"
   | "not_accepted"
   | "symlink_loop"
-  | "control_character_in_name";
+  | "control_character_in_name"
+  | "name_not_utf8";
 
 /**
  * Reasons that concern a file's name rather than its content: an index report lists such
@@ -49,6 +50,7 @@ export type SkipReason =
  */
 export const NAME_SKIP_REASONS: ReadonlySet<SkipReason> = new Set<SkipReason>([
   "control_character_in_name",
+  "name_not_utf8",
 ]);
 
 /**
@@ -158,7 +160,7 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   const visit = (child: Deno.DirEntry, dir: Pending, scope: Scope | null) => {
     const path = dir.rel ? `${dir.rel}/${child.name}` : child.name;
     if (isGitMeta(child.name)) return skip(path, "default_skip");
-    const badName = nameProblem(child.name, child.isDirectory);
+    const badName = nameProblem(child.name, child.isDirectory, dir.realDir);
     if (badName) {
       if (isIgnored(path, child.isDirectory, scope)) return skip(path, "ignored");
       if (!child.isDirectory && accept && !accept(path)) return skip(path, "not_accepted");
@@ -285,11 +287,13 @@ const CONTROL_CHARACTERS = /[\x00-\x1f\x7f]/g;
  * Why a directory entry's name cannot be a path of the index, or null when it can. A name
  * with a line break would be cut where codectx writes one path per line (stored path lists,
  * `file:line` output, Markdown) — `new\nline.py` was indexed as `new` — and other control
- * characters would be read by the user's terminal as commands.
+ * characters would be read by the user's terminal as commands. A name whose bytes are not
+ * UTF-8 comes to us with U+FFFD in their place, a name under which nothing can be opened.
  */
 function nameProblem(
   name: string,
   isDir: boolean,
+  parent: string,
 ): { reason: SkipReason; detail: string } | null {
   const rename = isDir
     ? "rename the folder to index the files in it"
@@ -301,6 +305,14 @@ function nameProblem(
       reason: "control_character_in_name",
       detail: `the name holds ${shown}: codectx writes one path per line, and a path with ` +
         `control characters would be cut or garbled there; ${rename}`,
+    };
+  }
+  // A name that really holds U+FFFD is there under that name.
+  if (name.includes("\uFFFD") && tryFs(() => Deno.lstatSync(`${parent}/${name}`)) === null) {
+    return {
+      reason: "name_not_utf8",
+      detail: `the name is not valid UTF-8 (shown with \uFFFD where its bytes are not), so ` +
+        `codectx cannot open it by name; ${rename} with a UTF-8 name (e.g. convmv -f latin1 -t utf-8)`,
     };
   }
   return null;
