@@ -6,8 +6,8 @@
 
 import assert from "node:assert/strict";
 import { tooDeepAt } from "../src/util/json_depth.ts";
-import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
-import { poll, startCli } from "./surfaces_helpers.ts";
+import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { MCP_INITIALIZE, poll, startCli, startMcpStdio } from "./surfaces_helpers.ts";
 
 /** `[[[…]]]`, `n` levels. */
 const nested = (n: number) => "[".repeat(n) + "]".repeat(n);
@@ -111,44 +111,17 @@ Deno.test("MCP over HTTP: a tools/call argument nested 100,000 deep is a tool er
 
 Deno.test("MCP stdio: a tools/call argument nested 100,000 deep is a tool error naming it; the session goes on", async () => {
   const { root, indexDir } = await project();
-  const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, "--no-watch"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = proc.stdin.getWriter();
-  const lines: string[] = [];
-  const reading = (async () => {
-    const dec = new TextDecoder();
-    let buf = "";
-    for await (const c of proc.stdout) {
-      buf += dec.decode(c, { stream: true });
-      for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n")) {
-        lines.push(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-    }
-  })();
-  const send = (line: string) => writer.write(new TextEncoder().encode(line + "\n"));
+  const mcp = startMcpStdio(root, indexDir);
+  const send = mcp.send;
   try {
-    await send(JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: {
-        protocolVersion: "2025-06-18",
-        capabilities: {},
-        clientInfo: { name: "t", version: "1" },
-      },
-    }));
+    await send(JSON.stringify(MCP_INITIALIZE));
     await send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
     await send(
       `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_symbols","arguments":{"query":${DEEP}}}}`,
     );
     await send('{"jsonrpc":"2.0","id":3,"method":"ping"}');
     const answers = await poll("three answers", () => {
-      const parsed = lines.map((l) => JSON.parse(l));
+      const parsed = mcp.lines.map((l) => JSON.parse(l));
       return Promise.resolve(parsed.length >= 3 ? parsed : null);
     });
     const deep = answers.find((a) => a.id === 2);
@@ -159,9 +132,7 @@ Deno.test("MCP stdio: a tools/call argument nested 100,000 deep is a tool error 
     );
     assert.deepEqual(answers.find((a) => a.id === 3)?.result, {});
   } finally {
-    await writer.close().catch(() => {});
-    await proc.status;
-    await reading;
+    await mcp.close();
     await cleanup(root, indexDir);
   }
 });
