@@ -36,7 +36,7 @@ Commands:
   web      [--host H] [--port N]              REST API and web page (default port 24843)
   mcp      [--http --port N]                  MCP server over stdio (or Streamable HTTP)
            serve, web and mcp --http also take: --token T (required for a non-loopback
-           --host; or CODECTX_TOKEN), --allow-origin O (repeatable; '*' allows any),
+           --host; or CODECTX_TOKEN), --allow-origin O (repeatable; '*' = any, needs --token),
            --max-body BYTES (default 1 MiB), --no-watch (do not re-index on changes)
   setup    CLIENT [--write] [--config-file F]   MCP entry for claude-desktop, claude-code,
                                           cursor, vscode or codex (--write merges it)

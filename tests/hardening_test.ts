@@ -21,7 +21,7 @@ import { walk } from "../src/index/walker.ts";
 import { Store } from "../src/store/kv.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
-import { poll, rawHttp } from "./surfaces_helpers.ts";
+import { MCP_INITIALIZE, poll, rawHttp, startMcpStdio } from "./surfaces_helpers.ts";
 
 /** Sends a request head on an open connection and reads until the server closes it. */
 async function rawHttpOn(conn: Deno.Conn, head: string): Promise<string> {
@@ -494,49 +494,17 @@ Deno.test("event streams: a subscriber that does not read is dropped; streams ar
 Deno.test("MCP stdio: garbage, oversized and invalid lines get JSON-RPC errors; the server goes on", async () => {
   const root = await makeProject({ "a.py": "def alpha():\n    return 1\n" });
   const indexDir = await tempIndexDir();
-  const proc = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, "--no-watch"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = proc.stdin.getWriter();
-  const enc = new TextEncoder();
-  const lines: string[] = [];
-  const reading = (async () => {
-    const dec = new TextDecoder();
-    let buf = "";
-    for await (const c of proc.stdout) {
-      buf += dec.decode(c, { stream: true });
-      for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n")) {
-        lines.push(buf.slice(0, nl));
-        buf = buf.slice(nl + 1);
-      }
-    }
-  })();
+  const mcp = startMcpStdio(root, indexDir);
   try {
-    await writer.write(enc.encode("this is not json\n"));
+    await mcp.send("this is not json");
     const huge = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"validate_code",` +
-      `"arguments":{"code":"${"x".repeat(11 * 1024 * 1024)}"}}}\n`;
-    await writer.write(enc.encode(huge));
-    await writer.write(enc.encode('{"foo":1}\n'));
-    await writer.write(
-      enc.encode('{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":1}}\n'),
-    );
-    await writer.write(enc.encode(
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id: 1,
-        method: "initialize",
-        params: {
-          protocolVersion: "2025-06-18",
-          capabilities: {},
-          clientInfo: { name: "t", version: "1" },
-        },
-      }) + "\n",
-    ));
-    await poll("five answers", () => Promise.resolve(lines.length >= 5 ? true : null));
-    const answers = lines.map((l) => JSON.parse(l));
+      `"arguments":{"code":"${"x".repeat(11 * 1024 * 1024)}"}}}`;
+    await mcp.send(huge);
+    await mcp.send('{"foo":1}');
+    await mcp.send('{"jsonrpc":"2.0","id":9,"method":"initialize","params":{"x":1}}');
+    await mcp.send(JSON.stringify(MCP_INITIALIZE));
+    await poll("five answers", () => Promise.resolve(mcp.lines.length >= 5 ? true : null));
+    const answers = mcp.lines.map((l) => JSON.parse(l));
     assert.equal(answers[0].error.code, -32700);
     assert.equal(answers[1].id, 7);
     assert.equal(answers[1].error.code, -32600);
@@ -549,9 +517,7 @@ Deno.test("MCP stdio: garbage, oversized and invalid lines get JSON-RPC errors; 
     const init = answers.find((a) => a.id === 1);
     assert.equal(init.result.serverInfo.name, "codectx");
   } finally {
-    await writer.close().catch(() => {});
-    await proc.status;
-    await reading;
+    await mcp.close();
     await cleanup(root, indexDir);
   }
 });

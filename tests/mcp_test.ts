@@ -17,6 +17,7 @@ import {
   fixtureCopy,
   http,
   type JsonObject,
+  MCP_INITIALIZE,
   rawHttp,
   rawStatus,
   REPO,
@@ -284,16 +285,7 @@ Deno.test({
       });
 
       await t.step("a foreign Origin or Host is refused with 403; GET is 405", async () => {
-        const init = {
-          jsonrpc: "2.0",
-          id: 1,
-          method: "initialize",
-          params: {
-            protocolVersion: "2025-06-18",
-            capabilities: {},
-            clientInfo: { name: "raw", version: "1" },
-          },
-        };
+        const init = MCP_INITIALIZE;
         const evil = await http(`${srv.url}/mcp`, {
           method: "POST",
           headers: {

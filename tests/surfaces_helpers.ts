@@ -424,3 +424,58 @@ export const TOOL_CASES: Record<string, ToolCase> = {
     },
   },
 };
+
+/** The `initialize` request a raw MCP client sends first. */
+export const MCP_INITIALIZE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: {
+    protocolVersion: "2025-06-18",
+    capabilities: {},
+    clientInfo: { name: "raw", version: "1" },
+  },
+};
+
+/** A raw session with `codectx mcp` over stdio: lines written as given, answers as lines. */
+export interface McpStdio {
+  /** Writes `line` and a newline. */
+  send(line: string): Promise<void>;
+  /** The lines the server wrote so far. */
+  lines: string[];
+  /** Closes stdin and waits for the server to exit. */
+  close(): Promise<void>;
+}
+
+/** Starts `codectx mcp --path root --index-dir indexDir --no-watch` on piped stdin/stdout. */
+export function startMcpStdio(root: string, indexDir: string): McpStdio {
+  const proc = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, "--no-watch"],
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  const writer = proc.stdin.getWriter();
+  const enc = new TextEncoder();
+  const lines: string[] = [];
+  const reading = (async () => {
+    const dec = new TextDecoder();
+    let buf = "";
+    for await (const c of proc.stdout) {
+      buf += dec.decode(c, { stream: true });
+      for (let nl = buf.indexOf("\n"); nl !== -1; nl = buf.indexOf("\n")) {
+        lines.push(buf.slice(0, nl));
+        buf = buf.slice(nl + 1);
+      }
+    }
+  })();
+  return {
+    send: (line) => writer.write(enc.encode(line + "\n")),
+    lines,
+    async close() {
+      await writer.close().catch(() => {});
+      await proc.status;
+      await reading;
+    },
+  };
+}

@@ -8,7 +8,7 @@
 
 import { CodectxError, errorCode } from "../errors.ts";
 import { readProjectFile } from "../index/safe_read.ts";
-import { isBinary, walk } from "../index/walker.ts";
+import { isBinary, NAME_SKIP_REASONS, walk } from "../index/walker.ts";
 import { languageForPath } from "../parse/languages.ts";
 import { sha256Hex } from "../util/hash.ts";
 import type { FileAnalysis } from "./analyze.ts";
@@ -100,7 +100,8 @@ export async function collectAnalyses(
     const entries = await walk(root, {
       extraIgnores: opts.exclude,
       onSkip: (path, reason) => {
-        if (reason === "too_large" && path.startsWith(prefix)) skipped.push({ file: path, reason });
+        const listed = reason === "too_large" || NAME_SKIP_REASONS.has(reason);
+        if (listed && path.startsWith(prefix)) skipped.push({ file: path, reason });
       },
     });
     files = entries.filter((e) => e.path.startsWith(prefix));

@@ -18,6 +18,7 @@ export const SERVER_OPTIONS: Options = {
   "max-body": { type: "string" },
   "no-watch": { type: "boolean" },
   "allow-origin": { type: "string", multiple: true },
+  "unsafe-any-origin": { type: "boolean" },
   "max-memory": { type: "string" },
   "max-connections": { type: "string" },
   timeout: { type: "string" },
@@ -28,7 +29,10 @@ export const SERVER_HELP =
   `  --host, -h HOST      interface to bind (default 127.0.0.1; others need --token)
   --port, -p N         port (0 picks a free one; the address is printed on stderr)
   --token SECRET       require Authorization: Bearer SECRET (default: $CODECTX_TOKEN)
-  --allow-origin O     also allow this browser origin (repeatable, comma-separated; '*' = any)
+  --allow-origin O     also allow this browser origin (repeatable, comma-separated; '*' = any,
+                       which needs --token, or --unsafe-any-origin to run without one)
+  --unsafe-any-origin  accept --allow-origin '*' without a token: any web page you open can
+                       then call every tool (a warning is printed at each start)
   --max-body SIZE      largest request body (default 1MiB; e.g. 262144, 512k, 2m)
   --no-watch           do not watch the project for changes
   --max-memory MIB     memory an indexing run may use (default 1024)
@@ -49,12 +53,14 @@ export function parseSize(text: string): number | null {
 
 /**
  * Reads the server options from parsed values; a bad value or an unsafe bind is a
- * `UsageError` that says what to pass instead.
+ * `UsageError` that says what to pass instead. `warn` gets the lines to print on stderr
+ * at start (an unsafe setting the user confirmed).
  */
 export function serverConfig(
   values: Record<string, unknown>,
   defaultPort: number,
   env: (k: string) => string | undefined = (k) => Deno.env.get(k),
+  warn: (line: string) => void = (line) => console.error(line),
 ): ServerConfig {
   const host = typeof values.host === "string" && values.host !== "" ? values.host : "127.0.0.1";
   let port = defaultPort;
@@ -96,6 +102,7 @@ export function serverConfig(
       `binding ${host} exposes the project to the network; pass --token <secret> (or set CODECTX_TOKEN) so that every request must carry Authorization: Bearer <secret>, or bind 127.0.0.1`,
     );
   }
+  checkAnyOrigin(allowOrigins, token, values["unsafe-any-origin"] === true, warn);
   let limits: ServerConfig["limits"];
   if (values["max-connections"] !== undefined) {
     const n = String(values["max-connections"]);
@@ -113,4 +120,34 @@ export function serverConfig(
     watch: values["no-watch"] !== true,
     ...(limits ? { limits } : {}),
   };
+}
+
+/**
+ * `--allow-origin '*'` without a token lets every web page the user opens call every tool
+ * (read the project's code, follow its symbols): refused unless `--unsafe-any-origin`
+ * confirms it, and then said on stderr at each start. With a token, a page must also know
+ * the secret, which none does unless given it.
+ */
+function checkAnyOrigin(
+  origins: readonly string[],
+  token: string | undefined,
+  confirmed: boolean,
+  warn: (line: string) => void,
+): void {
+  const any = origins.includes("*");
+  if (confirmed && !any) {
+    throw new UsageError(
+      "--unsafe-any-origin confirms --allow-origin '*' without a token; pass both, or neither",
+    );
+  }
+  if (!any || token !== undefined) return;
+  const risk = "--allow-origin '*' without a token lets any web page open in your browser " +
+    "call every tool of this server and read the project's code";
+  const fix = "pass --token <secret> (or set CODECTX_TOKEN) so that only clients sending " +
+    "Authorization: Bearer <secret> are answered, or name the origins you need " +
+    "(--allow-origin https://app.example)";
+  if (!confirmed) {
+    throw new UsageError(`${risk}; ${fix}, or add --unsafe-any-origin to accept that risk`);
+  }
+  warn(`codectx: WARNING: ${risk}. To close it, ${fix}.`);
 }

@@ -8,6 +8,7 @@
 
 import type { Context, MiddlewareHandler } from "npm:hono@4.12.7";
 import { CodectxError, type ErrorCode } from "../errors.ts";
+import { assertShallow } from "../util/json_depth.ts";
 
 /** Default body limit: 1 MiB. */
 export const DEFAULT_MAX_BODY = 1_048_576;
@@ -324,15 +325,17 @@ export async function readBodyText(
 
 /**
  * Reads and parses a JSON body (bounded by `maxBody`). A body that is not JSON fails with
- * `invalid_argument` and says where it broke.
+ * `invalid_argument` and says where it broke; so does one nested deeper than any request
+ * (whatever walks it next would overflow the stack).
  */
 export async function readJsonBody(req: Request, maxBody: number): Promise<unknown> {
   const text = await readBodyText(req, maxBody);
   if (text.trim() === "") {
     throw new CodectxError("invalid_argument", "the request body is empty; send a JSON object");
   }
+  let body: unknown;
   try {
-    return JSON.parse(text);
+    body = JSON.parse(text);
   } catch (err) {
     throw new CodectxError(
       "invalid_argument",
@@ -341,6 +344,8 @@ export async function readJsonBody(req: Request, maxBody: number): Promise<unkno
       }); send a JSON object`,
     );
   }
+  assertShallow(body, "the request body");
+  return body;
 }
 
 /** Narrows a parsed JSON value to a plain object. */

@@ -13,7 +13,7 @@ import type { FileEntry, Manifest, Store } from "../store/kv.ts";
 import type { WalkEntry } from "../types.ts";
 import { ingest, skippedEntry } from "./ingest.ts";
 import { DEFAULT_MAX_MEMORY_MIB, MemoryBudget } from "./memory.ts";
-import { type SkipReason, walk } from "./walker.ts";
+import { NAME_SKIP_REASONS, type SkipReason, walk } from "./walker.ts";
 
 export { blobKey } from "./ingest.ts";
 
@@ -112,17 +112,20 @@ export async function runIndex(
       generation = await commit(store, files, previous, elapsed);
     }
     progress({ phase: "done", filesDone: total, filesTotal: total });
-    return summarize(files, {
-      generation,
-      changed,
-      added,
-      modified,
-      deleted: diff.deleted,
-      parsed,
-      walkSkips: walked.skips,
-      peakMemoryMiB: Math.round(budget.peak / 2 ** 20),
-      elapsedMs: elapsed(),
-    });
+    return withNameSkips(
+      summarize(files, {
+        generation,
+        changed,
+        added,
+        modified,
+        deleted: diff.deleted,
+        parsed,
+        walkSkips: walked.skips,
+        peakMemoryMiB: Math.round(budget.peak / 2 ** 20),
+        elapsedMs: elapsed(),
+      }),
+      walked.badNames,
+    );
   } finally {
     await store.releaseLease();
   }
@@ -134,17 +137,23 @@ interface Walked {
   /** Skipped entries of files in a known language over the size limit. */
   tooLarge: FileEntry[];
   skips: Partial<Record<SkipReason, number>>;
+  /** Files and folders whose name cannot be a path of the index, with the walk's words. */
+  badNames: NonNullable<IndexReport["skippedFiles"]>;
 }
 
 /** The files under `root` in a language codectx parses, ignore rules applied. */
 async function walkSources(root: string, exclude: string[] | undefined): Promise<Walked> {
   const tooLarge: FileEntry[] = [];
   const skips: Partial<Record<SkipReason, number>> = {};
+  const badNames: Walked["badNames"] = [];
   const entries = await walk(root, {
     accept: (p) => languageForPath(p) !== undefined,
     extraIgnores: exclude,
-    onSkip: (path, reason) => {
+    onSkip: (path, reason, detail) => {
       skips[reason] = (skips[reason] ?? 0) + 1;
+      if (NAME_SKIP_REASONS.has(reason)) {
+        badNames.push({ file: path, reason, ...(detail === undefined ? {} : { detail }) });
+      }
       if (reason !== "too_large") return;
       const info = statOrNull(`${root}/${path}`);
       const base = {
@@ -156,7 +165,18 @@ async function walkSources(root: string, exclude: string[] | undefined): Promise
       tooLarge.push(skippedEntry(base, "too_large", `${base.size} bytes, over the 1 MiB limit`));
     },
   });
-  return { entries, tooLarge, skips };
+  return { entries, tooLarge, skips, badNames };
+}
+
+/**
+ * The report with the files the walk left out for their name listed among the skipped: they
+ * are in no manifest (their name is no path codectx can store or print), so nothing else
+ * would tell the user they exist.
+ */
+function withNameSkips(report: IndexReport, badNames: Walked["badNames"]): IndexReport {
+  if (badNames.length === 0) return report;
+  const skippedFiles = [...badNames, ...(report.skippedFiles ?? [])];
+  return { ...report, skipped: report.skipped + badNames.length, skippedFiles };
 }
 
 function statOrNull(path: string): Deno.FileInfo | null {

@@ -18,13 +18,31 @@ function normalizeSegments(parts: string[]): string[] | null {
 }
 
 /**
+ * The path inside `root` that `abs` reaches through symlinks (a link to the root from
+ * outside), as segments; null when it lands outside or does not exist.
+ */
+function realInRoot(root: string, abs: string): string[] | null {
+  let real: string;
+  try {
+    real = Deno.realPathSync(abs);
+  } catch {
+    return null;
+  }
+  if (real === root) return [];
+  return real.startsWith(root + "/") ? real.slice(root.length + 1).split("/") : null;
+}
+
+/**
  * Resolves `input` (relative to `root`, or absolute) to a project-relative path with `/`
- * separators. Refuses, with `outside_root`, a path that leaves the root lexically or through
- * a symlink. `root` must be a real path.
+ * separators. `..` segments are taken from the root down; a path that climbs out of the root
+ * and comes back (`../repo/a.ts`) lands where the system would open it. Refuses, with
+ * `outside_root`, a path that ends outside the root, lexically or through a symlink. `root`
+ * must be a real path.
  *
  * @example
  * ```ts
  * resolveInRoot("/repo", "src/../lib/a.ts"); // "lib/a.ts"
+ * resolveInRoot("/repo", "./../repo/lib/a.ts"); // "lib/a.ts"
  * ```
  */
 export function resolveInRoot(root: string, input: string, field = "file_path"): string {
@@ -43,18 +61,18 @@ export function resolveInRoot(root: string, input: string, field = "file_path"):
       "outside_root",
       `${field} '${input}' is outside the project root ${root}; pass a path inside it, relative to the root`,
     );
-  let rel: string[] | null;
-  if (raw.startsWith("/")) {
-    const abs = normalizeSegments(raw.split("/"));
-    const rootParts = root.split("/").filter(Boolean);
-    if (!abs || abs.length < rootParts.length || rootParts.some((p, i) => abs[i] !== p)) {
-      throw refuse();
-    }
-    rel = abs.slice(rootParts.length);
-  } else {
-    rel = normalizeSegments(raw.split("/"));
-    if (!rel) throw refuse();
-  }
+  const rootParts = root.split("/").filter(Boolean);
+  const inRoot = (abs: string[] | null): string[] | null =>
+    abs && abs.length >= rootParts.length && rootParts.every((p, i) => abs[i] === p)
+      ? abs.slice(rootParts.length)
+      : null;
+  // `../proj/a.ts` leaves the root and comes back: normalized from the root's own (real)
+  // path, as the system resolves it, it lands inside.
+  const absolute = raw.startsWith("/") ? raw : `${root}/${raw}`;
+  const rel = (raw.startsWith("/") ? null : normalizeSegments(raw.split("/"))) ??
+    inRoot(normalizeSegments(absolute.split("/"))) ??
+    realInRoot(root, absolute);
+  if (rel === null) throw refuse();
   const relPath = rel.join("/");
   // A symlink inside the root may point out of it.
   let real: string | null = null;

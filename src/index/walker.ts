@@ -25,8 +25,11 @@ export interface WalkOptions {
   maxFileSize?: number;
   /** Keep only paths this predicate accepts (e.g. known languages); called with the relative path. */
   accept?: (relPath: string) => boolean;
-  /** Called for each skipped file/dir with a reason. */
-  onSkip?: (relPath: string, reason: SkipReason) => void;
+  /**
+   * Called for each skipped file/dir with a reason; `detail` says more, in words, when the
+   * reason alone does not tell the user what to do (a name that cannot be a path here).
+   */
+  onSkip?: (relPath: string, reason: SkipReason, detail?: string) => void;
 }
 
 /** Why {@linkcode walk} left a file or directory out. */
@@ -37,7 +40,18 @@ export type SkipReason =
   | "symlink_outside_root"
   | "unreadable"
   | "not_accepted"
-  | "symlink_loop";
+  | "symlink_loop"
+  | "control_character_in_name"
+  | "name_not_utf8";
+
+/**
+ * Reasons that concern a file's name rather than its content: an index report lists such
+ * files one by one (with the walk's detail), since nothing else would show they exist.
+ */
+export const NAME_SKIP_REASONS: ReadonlySet<SkipReason> = new Set<SkipReason>([
+  "control_character_in_name",
+  "name_not_utf8",
+]);
 
 /**
  * Directory names skipped at any depth, whatever the ignore files say: version-control
@@ -121,7 +135,8 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   if (codectxIgnore) overrides.push(codectxIgnore);
   if (extraIgnores?.length) overrides.push(newIgnore().add(extraIgnores));
 
-  const skip = (path: string, reason: SkipReason) => onSkip?.(path, reason);
+  const skip = (path: string, reason: SkipReason, detail?: string) =>
+    onSkip?.(path, reason, detail);
   const isIgnored = (path: string, isDir: boolean, scope: Scope | null) =>
     ignoredBy(path, isDir, scope, overrides);
   const inRoot = (real: string) => real === realRoot || real.startsWith(rootPrefix);
@@ -145,6 +160,12 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   const visit = (child: Deno.DirEntry, dir: Pending, scope: Scope | null) => {
     const path = dir.rel ? `${dir.rel}/${child.name}` : child.name;
     if (isGitMeta(child.name)) return skip(path, "default_skip");
+    const badName = nameProblem(child.name, child.isDirectory, dir.realDir);
+    if (badName) {
+      if (isIgnored(path, child.isDirectory, scope)) return skip(path, "ignored");
+      if (!child.isDirectory && accept && !accept(path)) return skip(path, "not_accepted");
+      return skip(path, badName.reason, badName.detail);
+    }
     const target = child.isSymlink
       ? resolveLink(path, scope)
       : { isDir: child.isDirectory, real: `${dir.realDir}/${child.name}` };
@@ -256,6 +277,55 @@ export function minifiedReason(bytes: Uint8Array): string | null {
     return `minified or generated: ${bytes.length} bytes in ${lines} lines (longest ${longest})`;
   }
   return null;
+}
+
+/** C0 control characters and DEL: a line break, a tab, an escape sequence's ESC… */
+// deno-lint-ignore no-control-regex
+const CONTROL_CHARACTERS = /[\x00-\x1f\x7f]/g;
+
+/**
+ * Why a directory entry's name cannot be a path of the index, or null when it can. A name
+ * with a line break would be cut where codectx writes one path per line (stored path lists,
+ * `file:line` output, Markdown) — `new\nline.py` was indexed as `new` — and other control
+ * characters would be read by the user's terminal as commands. A name whose bytes are not
+ * UTF-8 comes to us with U+FFFD in their place, a name under which nothing can be opened.
+ */
+function nameProblem(
+  name: string,
+  isDir: boolean,
+  parent: string,
+): { reason: SkipReason; detail: string } | null {
+  const rename = isDir
+    ? "rename the folder to index the files in it"
+    : "rename the file to index it";
+  const controls = name.match(CONTROL_CHARACTERS);
+  if (controls) {
+    const shown = [...new Set(controls)].map(escapeControl).join(", ");
+    return {
+      reason: "control_character_in_name",
+      detail: `the name holds ${shown}: codectx writes one path per line, and a path with ` +
+        `control characters would be cut or garbled there; ${rename}`,
+    };
+  }
+  // A name that really holds U+FFFD is there under that name.
+  if (name.includes("\uFFFD") && tryFs(() => Deno.lstatSync(`${parent}/${name}`)) === null) {
+    return {
+      reason: "name_not_utf8",
+      detail: `the name is not valid UTF-8 (shown with \uFFFD where its bytes are not), so ` +
+        `codectx cannot open it by name; ${rename} with a UTF-8 name (e.g. convmv -f latin1 -t utf-8)`,
+    };
+  }
+  return null;
+}
+
+/** `\n`, `\t`, `\x1b`: a control character as a person would type it. */
+function escapeControl(c: string): string {
+  const named: Record<string, string> = {
+    "\n": "a line break (\\n)",
+    "\r": "a carriage return (\\r)",
+    "\t": "a tab (\\t)",
+  };
+  return named[c] ?? `the control character \\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`;
 }
 
 /** A directory waiting to be listed. `ancestors` holds its real path and those above it. */

@@ -13,6 +13,7 @@ import { ProjectService, type Service, type ServiceOptions } from "../service/se
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
 import type { Tool } from "./tool.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
+import { assertShallow } from "../util/json_depth.ts";
 
 /** A tool invocation. */
 export interface ToolCall {
@@ -212,6 +213,7 @@ export function validate(tool: Tool, raw: unknown): z.infer<Tool["input"]> {
         (known.length ? `valid: ${known.join(", ")}` : "it takes none"),
     );
   }
+  assertShallow(args, `invalid arguments for ${tool.name}`); // before zod: its message recurses
   const parsed = tool.input.safeParse(args, { reportInput: true });
   if (!parsed.success) {
     const detail = parsed.error.issues.map((i) => {

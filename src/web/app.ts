@@ -22,6 +22,7 @@ import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/r
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { defined, type Executor } from "../tools/executor.ts";
 import { VERSION } from "../version.ts";
+import { assertShallow } from "../util/json_depth.ts";
 import { mountAssets } from "./assets.ts";
 
 /** The names under `/api/`, as the not-found message lists them. */
@@ -136,6 +137,7 @@ async function readJsonObject(ctx: Ctx, req: Request, shape: string): Promise<Js
   if (!isObject(body)) {
     throw new CodectxError("invalid_argument", `the body must be a JSON object: ${shape}`);
   }
+  assertShallow(body, "the request body");
   return body;
 }
 
