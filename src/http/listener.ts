@@ -431,6 +431,9 @@ async function pipe(
   const reader = body.getReader();
   const gone = () => reader.cancel().catch(() => {});
   res.once("close", gone);
+  // A stream dropped because its client does not read ends in an error: the connection is
+  // cut at once (what is queued for it would never be taken).
+  reader.closed.catch(() => res.destroy());
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -452,8 +455,17 @@ async function pipe(
   } finally {
     res.off("close", gone);
     if (!res.destroyed) res.end();
+    // A client that takes none of the end (its buffers full) is not waited for.
+    if (!res.destroyed && !res.writableFinished) {
+      const cut = setTimeout(() => res.destroy(), STREAM_END_MS);
+      res.once("close", () => clearTimeout(cut));
+      res.once("finish", () => clearTimeout(cut));
+    }
   }
 }
+
+/** How long an ended event stream's last bytes may take to be read before the connection is cut. */
+const STREAM_END_MS = 10_000;
 
 function refuse(
   res: http.ServerResponse,
