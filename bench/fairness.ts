@@ -12,8 +12,12 @@
  * they are one JSON-RPC batch of `--heavy` `tools/call`s in one POST (the SDK takes up to 100;
  * that server runs with `--max-body 16m`, as the batch is 3.4 MB).
  *
- *   deno run -A bench/fairness.ts [--surface bridge,mcp] [--heavy 100] [--path DIR]
- *     [--cli /tmp/wt-before/cli.ts] [--deno-flags="--cpu-prof --cpu-prof-dir=DIR"]
+ * `sse` (the third "surface"): `--sse` subscribers of the bridge's `/tools/stream` that never
+ * read, then a real subscriber: its status, and the time from a `search_symbols` call to that
+ * call's `tool.completed` event on its stream.
+ *
+ *   deno run -A bench/fairness.ts [--surface bridge,mcp,sse] [--heavy 100] [--sse 256]
+ *     [--path DIR] [--cli /tmp/wt-before/cli.ts] [--deno-flags="--cpu-prof --cpu-prof-dir=DIR"]
  *
  * `--cli` runs another checkout's server (the "before" figures); `--deno-flags` passes flags
  * to the server's `deno run` (a CPU profile is written when the bench stops the server with
@@ -28,7 +32,8 @@ import { startServe } from "./serve.ts";
 const { values } = parseArgs({
   args: Deno.args,
   options: {
-    surface: { type: "string", default: "bridge,mcp" },
+    surface: { type: "string", default: "bridge,mcp,sse" },
+    sse: { type: "string", default: "256" },
     heavy: { type: "string", default: "100" },
     path: { type: "string" },
     cli: { type: "string" },
@@ -339,6 +344,54 @@ async function runSurface(surface: Surface, root: string, code: string): Promise
   }
 }
 
+/** `count` subscribers of the bridge's event stream that never read, then a real one. */
+async function runStreams(root: string, count: number): Promise<void> {
+  const indexDir = await Deno.makeTempDir({ prefix: "codectx-fair-index-" });
+  const server = await startServe({ root, indexDir, cli: values.cli });
+  const origin = new URL(server.url).origin;
+  const port = Number(new URL(origin).port);
+  const idle: Deno.TcpConn[] = [];
+  try {
+    await bridge.call(origin, "search_symbols", { query: "warm" });
+    const enc = new TextEncoder();
+    for (let i = 0; i < count; i++) {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port });
+      await c.write(enc.encode(
+        `GET /tools/stream HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: text/event-stream\r\n\r\n`,
+      ));
+      idle.push(c);
+    }
+    // The last one has its stream (its first bytes came): every place asked for is taken.
+    await idle[idle.length - 1].read(new Uint8Array(64));
+    const t0 = performance.now();
+    const res = await fetch(`${origin}/tools/stream`);
+    let got = `${res.status}`;
+    if (res.ok) {
+      const r = await fetch(`${origin}/tools/invoke`, {
+        method: "POST",
+        body: JSON.stringify({ tool_name: "search_symbols", arguments: { query: "parse" } }),
+      }).then((r) => r.json());
+      const dec = new TextDecoder();
+      let text = "";
+      for await (const chunk of res.body!) {
+        text += dec.decode(chunk, { stream: true });
+        if (text.includes(r.request_id) && /event: tool\.completed/.test(text)) break;
+      }
+      got = `200, its search_symbols event ${ms(performance.now() - t0)} after it asked`;
+    } else await res.body?.cancel();
+    console.log(
+      `sse: ${count} subscribers that never read, then a real one: ${got}; RSS ${
+        rssMiB(server.proc.pid).rss.toFixed(0)
+      } MiB; load ${load()}`,
+    );
+  } finally {
+    for (const c of idle) c.close();
+    server.proc.kill("SIGTERM");
+    await server.proc.status;
+    await Deno.remove(indexDir, { recursive: true }).catch(() => {});
+  }
+}
+
 const root = values.path ?? await copyProject();
 const code = await snippet(root, 100_000);
 console.log(
@@ -348,8 +401,12 @@ console.log(
 );
 try {
   for (const name of values.surface.split(",")) {
+    if (name === "sse") {
+      await runStreams(root, Number(values.sse));
+      continue;
+    }
     const surface = name === "bridge" ? bridge : name === "mcp" ? mcp : null;
-    if (!surface) throw new Error(`--surface takes bridge and/or mcp, not '${name}'`);
+    if (!surface) throw new Error(`--surface takes bridge, mcp and/or sse, not '${name}'`);
     await runSurface(surface, root, code);
   }
 } finally {
