@@ -251,3 +251,23 @@ Deno.test("admission: callWeight — whole-project and unbounded inputs are heav
   assert.equal(callWeight("get_dependencies", {}), "heavy");
   assert.equal(callWeight("get_dependencies", { file_path: "a.py" }), "light");
 });
+
+Deno.test("admission: a call still waiting at its deadline leaves with busy and a retry, unstarted", async () => {
+  const admission = new Admission({ heavy: { slots: 1 } });
+  const holder = pending("holder");
+  const running = admission.run(holder.call, { weight: "heavy" });
+  let ran = false;
+  await assert.rejects(
+    admission.run(() => {
+      ran = true;
+      return Promise.resolve("late");
+    }, { weight: "heavy", deadline: Date.now() }),
+    (err: Error & { code?: string }) =>
+      err.code === "busy" && /did not start; retry/.test(err.message),
+  );
+  assert.equal(ran, false);
+  assert.equal(admission.waitingOf("heavy"), 0);
+  holder.finish();
+  assert.equal(await running, "holder");
+  assert.equal(admission.active, 0);
+});

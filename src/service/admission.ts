@@ -41,6 +41,11 @@ export interface AdmitOptions {
   weight?: CallWeight;
   /** Aborted while the call waits: it leaves the queue, unstarted, with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * When the call must have started (epoch ms): still waiting then, it leaves the queue with
+   * `busy` and a retry — it never ran, so "narrow the request" (a timeout's advice) is wrong.
+   */
+  deadline?: number;
 }
 
 /** The places of one weight. */
@@ -208,7 +213,7 @@ export class Admission {
   async run<T>(call: () => Promise<T>, opts: AdmitOptions = {}): Promise<T> {
     const lane = this.lanes[opts.weight ?? "light"];
     opts.signal?.throwIfAborted();
-    if (lane.running >= lane.opts.slots) await this.wait(lane, opts.client ?? "", opts.signal);
+    if (lane.running >= lane.opts.slots) await this.wait(lane, opts);
     else lane.running++;
     let released = false;
     const release = () => {
@@ -231,21 +236,38 @@ export class Admission {
     }
   }
 
-  /** Queues a call of `client` in `lane` until a place passes to it. */
-  private wait(lane: Lane, client: string, signal?: AbortSignal): Promise<void> {
+  /** Queues a call in `lane` until a place passes to it (or its wait ends unstarted). */
+  private wait(lane: Lane, opts: AdmitOptions): Promise<void> {
+    const { signal, deadline } = opts;
+    const client = opts.client ?? "";
     const refusal = lane.refusal(client);
     if (refusal) throw new CodectxError("busy", `the server is busy: ${refusal}`);
+    const since = Date.now();
     return new Promise<void>((resolve, reject) => {
-      const onAbort = () => {
-        if (lane.remove(w)) reject(signal!.reason);
+      const leave = (err: unknown) => {
+        if (!lane.remove(w)) return;
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", onAbort);
+        reject(err);
       };
+      const onAbort = () => leave(signal!.reason);
       const w: Waiter = {
         client,
         start: () => {
+          clearTimeout(timer);
           signal?.removeEventListener("abort", onAbort);
           resolve();
         },
       };
+      const timer = deadline === undefined ? undefined : setTimeout(() =>
+        leave(
+          new CodectxError(
+            "busy",
+            `the server is busy: this call waited ${
+              ((Date.now() - since) / 1000).toFixed(1)
+            } s for one of ${lane.opts.slots} places of ${lane.name} calls (${lane.waiting} waiting) and did not start; retry in a while`,
+          ),
+        ), Math.max(0, deadline - Date.now()));
       let queue = lane.queues.get(client);
       if (!queue) lane.queues.set(client, queue = []);
       queue.push(w);

@@ -165,7 +165,7 @@ export async function createExecutor(
               mark("admitted", trace);
               signal.throwIfAborted();
               return tool.handler(args, { project, signal, deadline });
-            }, { client: meta.client, weight: callWeight(tool.name, args), signal }),
+            }, { client: meta.client, weight: callWeight(tool.name, args), signal, deadline }),
           limitMs,
           tool.name,
         );
