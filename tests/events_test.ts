@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { createEventHub, sseResponse } from "../src/http/events.ts";
 import { startServer } from "../src/http/serve.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
-import { http, poll, post, startCli } from "./surfaces_helpers.ts";
+import { poll, post, startIndexed } from "./surfaces_helpers.ts";
 
 const enc = new TextEncoder();
 
@@ -100,21 +100,9 @@ Deno.test("event streams: a client that does not read is dropped and cut; one th
 Deno.test("event streams: 256 subscribers that never read, then a real one gets its events (bridge)", async () => {
   const root = await makeProject({ "app/main.py": "def build():\n    return 1\n" });
   const indexDir = await tempIndexDir();
-  const child = await startCli("serve", [
-    "--path",
-    root,
-    "--index-dir",
-    indexDir,
-    "--port",
-    "0",
-    "--no-watch",
-  ], { CODECTX_EMBEDDER: "none" });
+  const child = await startIndexed(["serve"], root, indexDir);
   const idle: Deno.TcpConn[] = [];
   try {
-    await poll("ready", async () => {
-      const h = await http(`${child.url}/health`);
-      return (h.json.index as { state?: string })?.state === "ready";
-    });
     for (let i = 0; i < 256; i++) idle.push(await nonReader(child.port));
     // Every place is taken once the last of them has its stream (its first bytes came).
     const lastOne = idle[255];

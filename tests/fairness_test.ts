@@ -10,7 +10,7 @@
 
 import assert from "node:assert/strict";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
-import { http, poll, post, startCli } from "./surfaces_helpers.ts";
+import { http, post, startIndexed } from "./surfaces_helpers.ts";
 
 const BACKTRACKS = "(\\w+\\s*)+\\(";
 const MCP_HEADERS = { Accept: "application/json, text/event-stream" };
@@ -63,23 +63,8 @@ Deno.test("MCP HTTP: a batch of 100 heavy calls leaves another client's light ca
     "app/calls.py": "def run():\n    return build([1, 2])\n",
   });
   const indexDir = await tempIndexDir();
-  const child = await startCli("mcp", [
-    "--http",
-    "--path",
-    root,
-    "--index-dir",
-    indexDir,
-    "--port",
-    "0",
-    "--no-watch",
-    "--timeout",
-    "8",
-  ], { CODECTX_EMBEDDER: "none" });
+  const child = await startIndexed(["mcp", "--http"], root, indexDir, ["--timeout", "8"]);
   try {
-    await poll("ready", async () => {
-      const h = await http(`${child.url}/health`);
-      return (h.json.index as { state?: string })?.state === "ready";
-    });
     const order: string[] = [];
     const batch = JSON.stringify(Array.from({ length: 100 }, (_, i) => ({
       jsonrpc: "2.0",
