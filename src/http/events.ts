@@ -302,16 +302,15 @@ export function sseResponse(
           // A client that is behind would read the last event only after all the rest (if
           // ever): its stream ends in an error, which drops what waits for it at once and
           // has the listener cut the connection. One that has taken everything reads why.
+          const last = `event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`;
           if (unsent() > 0) controller.error(new Error(reason));
-          else {controller.enqueue(
-              enc.encode(`event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`),
-            );}
+          else controller.enqueue(enc.encode(last));
           stop();
         },
       };
       // Batches of the hub (one encoding shared by every stream); a stream whose reader has
-      // left more than the bound untaken is dropped with a last event saying so. The replay
-      // is bounded by the hub's ring: it counts on top of the bound.
+      // left more than the bound untaken is dropped. The replay is bounded by the hub's ring:
+      // it counts on top of the bound.
       let allowance = limits.maxUnsentBytes;
       const deliver = (bytes: Uint8Array) => {
         if (!open) return;

@@ -7,12 +7,12 @@
  *
  * Calls come in two weights ({@link callWeight}), each with places of its own: a light call
  * (a symbol look-up, a file outline, a search) never waits behind a heavy one (quality of a
- * whole tree, validation of a large body, a context of 32,000 tokens), which run one or two
- * at a time. Within a weight, each client (a connection, an MCP session, a process) has its own
- * queue and clients take turns: a batch of 100 calls or 100 calls of one client are admitted
- * one by one, and another client's call starts after at most one of them. What waits is
- * bounded per client and in all: past a bound a call is refused at once with `busy` and a
- * sentence saying to retry, instead of piling up memory.
+ * whole tree, validation of a large body, a context of 32,000 tokens), which run one per two
+ * cores at a time. Within a weight, each client (a connection; calls that name none share one
+ * queue) has its own queue and clients take turns: a batch of 100 calls or 100 calls of one
+ * client are admitted one by one, and another client's call starts after at most one of them.
+ * What waits is bounded per client and in all: past a bound a call is refused at once with
+ * `busy` and a sentence saying to retry, instead of piling up memory.
  *
  * A light call that runs longer than its lane's `releaseAfterMs` gives its place up (it keeps
  * running): an unexpectedly long one never holds short calls back for long. A heavy call holds
