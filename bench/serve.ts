@@ -20,6 +20,10 @@ export interface Serve {
 /** Options of {@link startServe}. */
 export interface ServeOptions {
   root: string;
+  /** The command and its own options (default `["serve"]`; e.g. `["mcp", "--http"]`). */
+  command?: readonly string[];
+  /** The `cli.ts` to run (default this checkout's; another worktree's for "before" figures). */
+  cli?: string;
   indexDir: string;
   /** Watch the project for changes (default false: `--no-watch`). */
   watch?: boolean;
@@ -33,7 +37,7 @@ export interface ServeOptions {
   onStdout?: (line: string) => void;
 }
 
-/** Starts `codectx serve` on `root` and resolves once it prints its address. */
+/** Starts `codectx serve` (or `opts.command`) on `root`; resolves once it prints its address. */
 export async function startServe(opts: ServeOptions): Promise<Serve> {
   const proc = new Deno.Command(Deno.execPath(), {
     args: [
@@ -41,8 +45,8 @@ export async function startServe(opts: ServeOptions): Promise<Serve> {
       "-A",
       ...(opts.v8Flags ? [`--v8-flags=${opts.v8Flags}`] : []),
       ...(opts.denoFlags ?? []),
-      CLI,
-      "serve",
+      opts.cli ?? CLI,
+      ...(opts.command ?? ["serve"]),
       "--port",
       "0",
       "--path",

@@ -1,11 +1,12 @@
 /**
  * Admission of tool calls (`src/service/admission.ts`): at most `slots` run at once, the
  * rest start first come, first served; a failing call frees its place; a long call gives
- * its place up after `releaseAfterMs`.
+ * its place up after `releaseAfterMs`. Light and heavy calls have places of their own,
+ * clients take turns, queues are bounded (`busy`), and an aborted wait leaves the queue.
  */
 
 import assert from "node:assert/strict";
-import { Admission } from "../src/service/admission.ts";
+import { Admission, callWeight } from "../src/service/admission.ts";
 
 /** A call that runs until `finish()` is called. */
 function pending<T>(value: T) {
@@ -130,4 +131,143 @@ Deno.test("admission: callers start in arrival order when a place passes at once
   y.finish();
   await Promise.all([...running, ...queued]);
   assert.deepEqual(started, ["x", "y", "z", "b", "c", "d"]);
+});
+
+Deno.test("admission: a light call starts while heavy calls fill their places and wait", async () => {
+  const admission = new Admission({ slots: 1, heavy: { slots: 1 }, releaseAfterMs: 60_000 });
+  const started: string[] = [];
+  const heavy = [0, 1, 2].map((i) => pending(`heavy ${i}`));
+  const heavyRuns = heavy.map((h, i) =>
+    admission.run(() => {
+      started.push(`heavy ${i}`);
+      return h.call();
+    }, { weight: "heavy", client: "flood" })
+  );
+  const light = admission.run(() => {
+    started.push("light");
+    return Promise.resolve("light");
+  }, { client: "other" });
+  assert.equal(await light, "light");
+  // The light call ran while two heavy calls still wait for the one heavy place.
+  assert.deepEqual(started, ["heavy 0", "light"]);
+  assert.equal(admission.waitingOf("heavy"), 2);
+  for (const h of heavy) h.finish();
+  await Promise.all(heavyRuns);
+  assert.deepEqual(started, ["heavy 0", "light", "heavy 1", "heavy 2"]);
+});
+
+Deno.test("admission: clients take turns — one client's queued calls let another's in after one of them", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000 });
+  const started: string[] = [];
+  const holder = pending("holder");
+  const first = admission.run(holder.call, { client: "a" });
+  const run = (client: string, label: string) =>
+    admission.run(() => {
+      started.push(label);
+      return Promise.resolve(label);
+    }, { client });
+  const calls = [
+    ...["a1", "a2", "a3", "a4"].map((l) => run("a", l)),
+    run("b", "b1"),
+    run("c", "c1"),
+    run("b", "b2"),
+  ];
+  holder.finish();
+  await first;
+  await Promise.all(calls);
+  // a's four calls came first, b's and c's after: each waits for at most one of a's.
+  assert.deepEqual(started, ["a1", "b1", "c1", "a2", "b2", "a3", "a4"]);
+});
+
+Deno.test("admission: past a client's bound a call is refused at once with busy and a retry; others still queue", async () => {
+  const admission = new Admission({
+    slots: 1,
+    releaseAfterMs: 60_000,
+    light: { maxWaitingPerClient: 2, maxWaiting: 3 },
+  });
+  const holder = pending("holder");
+  const first = admission.run(holder.call, { client: "a" });
+  const queued = [admission.run(() => Promise.resolve(1), { client: "a" })];
+  queued.push(admission.run(() => Promise.resolve(2), { client: "a" }));
+  let ran = false;
+  await assert.rejects(
+    admission.run(() => {
+      ran = true;
+      return Promise.resolve(3);
+    }, { client: "a" }),
+    (err: Error & { code?: string }) =>
+      err.code === "busy" && /calls of this client wait already; retry/.test(err.message),
+  );
+  // Another client still has room, until everyone's bound is reached.
+  queued.push(admission.run(() => Promise.resolve(4), { client: "b" }));
+  await assert.rejects(
+    admission.run(() => Promise.resolve(5), { client: "c" }),
+    (err: Error & { code?: string }) => err.code === "busy" && /retry/.test(err.message),
+  );
+  assert.equal(admission.waiting, 3);
+  holder.finish();
+  assert.equal(await first, "holder");
+  assert.deepEqual(await Promise.all(queued), [1, 2, 4]);
+  assert.equal(ran, false);
+  assert.equal(admission.active, 0);
+});
+
+Deno.test("admission: a call whose wait is aborted leaves the queue unstarted; a heavy call past its limit frees its place", async () => {
+  const admission = new Admission({ heavy: { slots: 1 } });
+  const stuck = pending("stuck");
+  const limit = new AbortController();
+  // The running call never ends on its own (work that cannot be stopped): its limit passing
+  // frees the place.
+  const running = admission.run(stuck.call, { weight: "heavy", signal: limit.signal });
+  const gaveUp = new AbortController();
+  let abandonedRan = false;
+  const abandoned = admission.run(() => {
+    abandonedRan = true;
+    return Promise.resolve("abandoned");
+  }, { weight: "heavy", signal: gaveUp.signal });
+  const next = admission.run(() => Promise.resolve("next"), { weight: "heavy" });
+  gaveUp.abort(new Error("gave up"));
+  await assert.rejects(abandoned, /gave up/);
+  assert.equal(admission.waitingOf("heavy"), 1);
+  limit.abort();
+  assert.equal(await next, "next");
+  assert.equal(abandonedRan, false);
+  stuck.finish();
+  assert.equal(await running, "stuck");
+  assert.equal(admission.active, 0);
+});
+
+Deno.test("admission: callWeight — whole-project and unbounded inputs are heavy, look-ups light", () => {
+  assert.equal(callWeight("search_symbols", { query: "parse" }), "light");
+  assert.equal(callWeight("explain_file", { file_path: "a.py" }), "light");
+  assert.equal(callWeight("analyze_quality", {}), "heavy");
+  assert.equal(callWeight("validate_code", { code: "x = 1\n" }), "light");
+  assert.equal(callWeight("validate_code", { code: "x = 1\n".repeat(20_000) }), "heavy");
+  assert.equal(callWeight("get_context", { symbol_name: "f" }), "light");
+  assert.equal(callWeight("get_context", { symbol_name: "f", max_tokens: 32000 }), "heavy");
+  assert.equal(callWeight("get_call_graph", { symbol_name: "f", depth: 5 }), "heavy");
+  assert.equal(callWeight("semantic_search", { query: "q" }), "light");
+  assert.equal(callWeight("semantic_search", { query: "(a+)+$", mode: "regex" }), "heavy");
+  assert.equal(callWeight("get_dependencies", {}), "heavy");
+  assert.equal(callWeight("get_dependencies", { file_path: "a.py" }), "light");
+});
+
+Deno.test("admission: a call still waiting at its deadline leaves with busy and a retry, unstarted", async () => {
+  const admission = new Admission({ heavy: { slots: 1 } });
+  const holder = pending("holder");
+  const running = admission.run(holder.call, { weight: "heavy" });
+  let ran = false;
+  await assert.rejects(
+    admission.run(() => {
+      ran = true;
+      return Promise.resolve("late");
+    }, { weight: "heavy", deadline: Date.now() }),
+    (err: Error & { code?: string }) =>
+      err.code === "busy" && /did not start; retry/.test(err.message),
+  );
+  assert.equal(ran, false);
+  assert.equal(admission.waitingOf("heavy"), 0);
+  holder.finish();
+  assert.equal(await running, "holder");
+  assert.equal(admission.active, 0);
 });

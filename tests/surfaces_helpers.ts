@@ -146,6 +146,30 @@ export async function startCli(
   return { url, port: Number(new URL(url).port), pid: proc.pid, stderr: () => log, stop };
 }
 
+/**
+ * Starts `codectx <command>` on `root` (no watcher, no vectors, an ephemeral port, `args`
+ * after) and waits until its `/health` says the index is ready.
+ */
+export async function startIndexed(
+  command: string[],
+  root: string,
+  indexDir: string,
+  args: string[] = [],
+): Promise<Child> {
+  const child = await startCli(command[0], [
+    ...command.slice(1),
+    ...["--path", root, "--index-dir", indexDir, "--port", "0", "--no-watch", ...args],
+  ], { CODECTX_EMBEDDER: "none" });
+  await poll("the index ready", async () => {
+    const h = await http(`${child.url}/health`);
+    return (h.json.index as { state?: string } | undefined)?.state === "ready";
+  }).catch(async (err) => {
+    await child.stop();
+    throw err;
+  });
+  return child;
+}
+
 /** Calls `fn` until it returns a value (not undefined/null/false) or the deadline passes. */
 export async function poll<T>(
   what: string,

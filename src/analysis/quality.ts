@@ -13,6 +13,7 @@ import { languageForPath } from "../parse/languages.ts";
 import { sha256Hex } from "../util/hash.ts";
 import type { FileAnalysis } from "./analyze.ts";
 import {
+  type AnalysisPool,
   createAnalysisPool,
   FILE_TIMEOUT_MS,
   holdToolPool,
@@ -106,11 +107,21 @@ export async function collectAnalyses(
     });
     files = entries.filter((e) => e.path.startsWith(prefix));
   }
-  // A few files go to the shared (warm) workers; many get a pool of their own.
+  // A few files go to the shared (warm) workers; many get a pool of their own — made at the
+  // first file not in the cache: starting workers holds the server's thread (50–270 ms each
+  // under load), and a tree analyzed before needs none.
   const size = opts.workers ?? poolSizeFor(files.length);
-  const own = size > 1 || opts.workers !== undefined ? createAnalysisPool(size) : null;
-  const release = own ? () => own.close() : holdToolPool();
-  const pool = own ?? toolPool();
+  let own: AnalysisPool | null = null;
+  let held: (() => void) | null = null;
+  const poolNow = (): AnalysisPool => {
+    if (size > 1 || opts.workers !== undefined) return own ??= createAnalysisPool(size);
+    held ??= holdToolPool();
+    return toolPool();
+  };
+  const release = () => {
+    own?.close();
+    held?.();
+  };
   const analyses: FileAnalysis[] = [];
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const lenient = new TextDecoder();
@@ -148,7 +159,7 @@ export async function collectAnalyses(
       let a = cache.get(key);
       if (!a) {
         try {
-          a = await pool.analyze(f.path, text, language, {
+          a = await poolNow().analyze(f.path, text, language, {
             signal: opts.signal,
             timeoutMs: FILE_TIMEOUT_MS,
           });

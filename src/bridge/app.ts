@@ -21,6 +21,7 @@ import type { Executor } from "../tools/executor.ts";
 import { describeTools, TOOL_NAMES } from "../tools/registry.ts";
 import { VERSION } from "../version.ts";
 import { type EventHub, lastEventIdOf, sseResponse } from "../http/events.ts";
+import { clientOf } from "../http/listener.ts";
 import {
   agentRequestSchema,
   type AgentResponse,
@@ -129,9 +130,10 @@ function manifest(ctx: Ctx): Record<string, unknown> {
   };
 }
 
-/** Runs a tool and answers in the tool-result wire shape. */
+/** Runs a tool for the client of `req` and answers in the tool-result wire shape. */
 async function invoke(
   ctx: Ctx,
+  req: Request,
   toolName: string,
   args: unknown,
   requestId: string,
@@ -140,6 +142,7 @@ async function invoke(
   const r = await ctx.executor.execute({ tool_name: toolName, arguments: args }, {
     requestId,
     source,
+    client: clientOf(req),
   });
   return { tool_name: toolName, request_id: requestId, ...r };
 }
@@ -178,6 +181,7 @@ async function toolsInvoke(ctx: Ctx, req: Request): Promise<Response> {
   }
   const result = await invoke(
     ctx,
+    req,
     parsed.data.tool_name ?? "",
     parsed.data.arguments,
     requestId,
@@ -235,6 +239,7 @@ async function agentRequest(ctx: Ctx, raw: Request): Promise<Response> {
         if (!inv.success) return fail("invalid_argument", issuesMessage(inv.error));
         const r = await invoke(
           ctx,
+          raw,
           inv.data.tool_name ?? "",
           inv.data.arguments,
           requestId,
@@ -248,7 +253,7 @@ async function agentRequest(ctx: Ctx, raw: Request): Promise<Response> {
         if (!TOOL_KIND_SET.has(req.kind)) {
           throw new CodectxError("internal", `kind '${req.kind}' has no handler`);
         }
-        const r = await invoke(ctx, req.kind, params, requestId, source);
+        const r = await invoke(ctx, raw, req.kind, params, requestId, source);
         return r.success
           ? ok(r.result_payload)
           : fail(r.error_code ?? "internal", r.error ?? "the tool failed");

@@ -4,6 +4,15 @@
  * and fans them out to open streams, and the stream response itself (with a `: keepalive`
  * comment every 15 s).
  *
+ * Streams are a bounded resource held by clients that may not read: one whose unsent bytes
+ * pass {@link StreamLimits.maxUnsentBytes} is dropped, and past {@link StreamLimits.maxStreams}
+ * a new stream takes the place of the one most behind (else the oldest), which ends with a
+ * `dropped` event — a client that reads reconnects by itself (`retry: 3000`) and resumes with
+ * `Last-Event-ID`; one that does not read never holds the places of those that do. (Before:
+ * a client that never read was dropped only after ~7 MB — 4 MB taken by the kernel's socket
+ * buffers, then 64 batches — which at a few events per tool call is hours; 256 of them held
+ * every place and a real subscriber got 503.)
+ *
  * @module
  */
 
@@ -14,6 +23,16 @@ export interface StreamEvent {
   id: number;
   event: string;
   data: Record<string, unknown>;
+}
+
+/** An open event stream, as the hub's limits see it. */
+export interface OpenStream {
+  /** When it opened (`performance.now()`). */
+  readonly openedAt: number;
+  /** Bytes made for it that its client has not taken yet. */
+  unsent(): number;
+  /** Ends it with a last `dropped` event giving `reason`. */
+  drop(reason: string): void;
 }
 
 /** Numbers, remembers and fans out events. */
@@ -29,6 +48,15 @@ export interface EventHub {
   subscribeBatches(fn: (bytes: Uint8Array) => void): () => void;
   /** How many subscribers are listening (per event and per batch). */
   subscribers(): number;
+  /** Adds an open stream to those the limits choose from; returns the removal. */
+  track(stream: OpenStream): () => void;
+  /** The open streams. */
+  streams(): Iterable<OpenStream>;
+  /**
+   * Notes a stream dropped for `why` (a short phrase): the first of each kind is logged,
+   * later ones are counted into a line at most once a minute.
+   */
+  noteDrop(why: string): void;
   /** Ends every open stream. */
   close(): void;
   onClose(fn: () => void): () => void;
@@ -44,8 +72,13 @@ export interface EventHub {
  * hub.since(0); // [{ id: 1, event: "tool.started", data: {...} }]
  * ```
  */
-export function createEventHub(size = 256): EventHub {
+export function createEventHub(
+  size = 256,
+  log: (line: string) => void = (line) => console.error(line),
+): EventHub {
   const ring: StreamEvent[] = [];
+  const open = new Set<OpenStream>();
+  const drops = new Map<string, { count: number; logged: number; at: number }>();
   const subs = new Set<(e: StreamEvent) => void>();
   const batchSubs = new Set<(bytes: Uint8Array) => void>();
   const closers = new Set<() => void>();
@@ -107,6 +140,27 @@ export function createEventHub(size = 256): EventHub {
     subscribers() {
       return subs.size + batchSubs.size;
     },
+    track(stream) {
+      open.add(stream);
+      return () => open.delete(stream);
+    },
+    streams() {
+      return open;
+    },
+    noteDrop(why) {
+      const d = drops.get(why) ?? { count: 0, logged: 0, at: -Infinity };
+      drops.set(why, d);
+      d.count++;
+      const now = performance.now();
+      if (d.logged > 0 && now - d.at < 60_000) return;
+      log(
+        d.logged === 0
+          ? `codectx: dropped an event stream: ${why} (further ones are counted once a minute)`
+          : `codectx: dropped ${d.count - d.logged} more event streams: ${why}`,
+      );
+      d.logged = d.count;
+      d.at = now;
+    },
     close() {
       flush();
       for (const fn of [...closers]) fn();
@@ -165,24 +219,42 @@ export const BATCH_EVENTS = 64;
 /** Limits of the event streams. */
 export interface StreamLimits {
   /**
-   * Batches (of up to {@link BATCH_EVENTS} events, shared by every stream) queued for one
-   * stream that is not read; past it the stream is dropped.
+   * Bytes made for one stream that its client has not taken (beyond what the kernel's socket
+   * buffers hold); past it the stream is dropped.
    */
-  maxQueued: number;
-  /** Open streams; past it a new one is answered 503. */
+  maxUnsentBytes: number;
+  /** Open streams; past it a new one takes the place of the one most behind, else the oldest. */
   maxStreams: number;
 }
 
-/** Defaults of {@link StreamLimits}. */
-export const STREAM_LIMITS: StreamLimits = { maxQueued: 64, maxStreams: 256 };
+/** Defaults of {@link StreamLimits}: 1 MiB unsent, 256 streams. */
+export const STREAM_LIMITS: StreamLimits = { maxUnsentBytes: 1 << 20, maxStreams: 256 };
+
+/**
+ * The stream that gives its place to a new one: the one with the most bytes its client has
+ * not taken, else (no stream is behind: each client has taken all it was sent, or nothing
+ * was sent) the oldest.
+ */
+function giveWay(streams: Iterable<OpenStream>): OpenStream | null {
+  let behind: OpenStream | null = null;
+  let most = 0;
+  let oldest: OpenStream | null = null;
+  for (const s of streams) {
+    const unsent = s.unsent();
+    if (unsent > most) [behind, most] = [s, unsent];
+    if (!oldest || s.openedAt < oldest.openedAt) oldest = s;
+  }
+  return behind ?? oldest;
+}
 
 /**
  * An SSE response: replays after `lastEventId` (when given), then streams live events and
  * a keepalive comment every `keepaliveMs`, until the client goes away or the hub closes. A
- * client that stops reading is dropped once {@link StreamLimits.maxQueued} batches wait for
- * it (a final `dropped` event says so), and past {@link StreamLimits.maxStreams} open
- * streams a new one gets 503: memory does not grow with idle subscribers. Batches are
- * encoded once by the hub and shared by every stream.
+ * client that stops reading is dropped once {@link StreamLimits.maxUnsentBytes} wait for it
+ * (a final `dropped` event says so), and past {@link StreamLimits.maxStreams} open streams a
+ * new one takes the place of the stream most behind, else of the oldest (see the module
+ * note): memory does not grow with idle subscribers, and they do not keep out those that
+ * read. Batches are encoded once by the hub and shared by every stream.
  */
 export function sseResponse(
   hub: EventHub,
@@ -190,14 +262,27 @@ export function sseResponse(
   keepaliveMs = 15_000,
   limits: StreamLimits = STREAM_LIMITS,
 ): Response {
-  if (hub.subscribers() >= limits.maxStreams) {
-    return new Response(
-      JSON.stringify({
-        success: false,
-        error: `${limits.maxStreams} event streams are open already; close one or retry later`,
-        error_code: "busy",
-      }),
-      { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } },
+  while (hub.subscribers() >= limits.maxStreams) {
+    const victim = giveWay(hub.streams());
+    if (!victim) {
+      return new Response(
+        JSON.stringify({
+          success: false,
+          error: `${limits.maxStreams} event streams are open already; close one or retry later`,
+          error_code: "busy",
+        }),
+        { status: 503, headers: { "Content-Type": "application/json; charset=utf-8" } },
+      );
+    }
+    const behind = victim.unsent() > 0;
+    victim.drop(
+      `${limits.maxStreams} event streams are open and a new client asked for one; ` +
+        "reconnect with Last-Event-ID to resume",
+    );
+    hub.noteDrop(
+      behind
+        ? "a new stream took the place of one whose client was not reading"
+        : `a new stream took the place of the oldest (${limits.maxStreams} streams open)`,
     );
   }
   const enc = new TextEncoder();
@@ -205,23 +290,36 @@ export function sseResponse(
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       let open = true;
-      // The replay is bounded by the hub's ring: it counts on top of the allowance.
-      let allowance = limits.maxQueued;
+      // With a byte-length strategy of high-water mark 0, desiredSize is minus the bytes the
+      // reader (the listener, which reads only once the socket took the last chunk) has not
+      // taken.
+      const unsent = () => Math.max(0, -(controller.desiredSize ?? 0));
+      const handle: OpenStream = {
+        openedAt: performance.now(),
+        unsent,
+        drop(reason) {
+          if (!open) return;
+          // A client that is behind would read the last event only after all the rest (if
+          // ever): its stream ends in an error, which drops what waits for it at once and
+          // has the listener cut the connection. One that has taken everything reads why.
+          const last = `event: dropped\ndata: ${JSON.stringify({ reason })}\n\n`;
+          if (unsent() > 0) controller.error(new Error(reason));
+          else controller.enqueue(enc.encode(last));
+          stop();
+        },
+      };
       // Batches of the hub (one encoding shared by every stream); a stream whose reader has
-      // not taken `allowance` of them is dropped with a last event saying so.
+      // left more than the bound untaken is dropped. The replay is bounded by the hub's ring:
+      // it counts on top of the bound.
+      let allowance = limits.maxUnsentBytes;
       const deliver = (bytes: Uint8Array) => {
         if (!open) return;
+        if (unsent() + bytes.byteLength > allowance) {
+          hub.noteDrop(`its client left more than ${limits.maxUnsentBytes} bytes unread`);
+          handle.drop(`more than ${limits.maxUnsentBytes} bytes were not read`);
+          return;
+        }
         try {
-          // desiredSize counts down below zero with each chunk the reader has not taken.
-          if ((controller.desiredSize ?? 0) < -allowance) {
-            controller.enqueue(enc.encode(
-              `event: dropped\ndata: ${
-                JSON.stringify({ reason: `more than ${limits.maxQueued} batches were not read` })
-              }\n\n`,
-            ));
-            stop();
-            return;
-          }
           controller.enqueue(bytes);
         } catch {
           stop();
@@ -229,9 +327,11 @@ export function sseResponse(
       };
       // Replay and subscription happen in one synchronous step: no event falls between.
       const replay = lastEventId === null ? [] : hub.since(lastEventId);
-      allowance += 1;
-      deliver(enc.encode("retry: 3000\n: connected\n\n" + replay.map(formatEvent).join("")));
+      const first = enc.encode("retry: 3000\n: connected\n\n" + replay.map(formatEvent).join(""));
+      allowance += first.byteLength;
+      deliver(first);
       const off = hub.subscribeBatches(deliver);
+      const untrack = hub.track(handle);
       const keepalive = enc.encode(": keepalive\n\n");
       const timer = setInterval(() => deliver(keepalive), keepaliveMs);
       const offClose = hub.onClose(() => stop());
@@ -239,6 +339,7 @@ export function sseResponse(
         if (!open) return;
         open = false;
         off();
+        untrack();
         offClose();
         clearInterval(timer);
         try {
@@ -251,7 +352,7 @@ export function sseResponse(
     cancel() {
       stop();
     },
-  });
+  }, new ByteLengthQueuingStrategy({ highWaterMark: 0 }));
   return new Response(body, {
     headers: {
       "Content-Type": "text/event-stream; charset=utf-8",

@@ -120,6 +120,7 @@ export async function listenHttp(opts: ListenOptions): Promise<Listener> {
       return;
     }
     sockets.add(socket);
+    connectionIds.set(socket, ++connectionsSeen);
     socket.once("close", () => sockets.delete(socket));
   });
   // A request head that is malformed, too large or too slow gets Node's own 400/431/408.
@@ -143,6 +144,20 @@ export async function listenHttp(opts: ListenOptions): Promise<Listener> {
       for (const s of sockets) s.destroy();
     },
   };
+}
+
+/** Each connection's number, and the connection each request came on (see {@link clientOf}). */
+const connectionIds = new WeakMap<Socket, number>();
+const requestClients = new WeakMap<Request, string>();
+let connectionsSeen = 0;
+
+/**
+ * Who sent `req`, as admission tells clients apart (`service/admission.ts`): its connection
+ * (`connection 12`). Requests of one keep-alive connection are one client; a request that did
+ * not come through a listener has none.
+ */
+export function clientOf(req: Request): string | undefined {
+  return requestClients.get(req);
 }
 
 /**
@@ -370,6 +385,8 @@ async function answer(
       { method: req.method, headers, body, duplex: "half" } as RequestInit,
     );
     const req2 = body instanceof Uint8Array ? holdBody(request, body) : request;
+    const connection = connectionIds.get(req.socket);
+    if (connection !== undefined) requestClients.set(req2, `connection ${connection}`);
     response = await withTrace(trace, () => opts.handler(req2));
   } catch (err) {
     return refuse(res, 500, "internal", `internal error: ${err}`, opts);
@@ -414,6 +431,9 @@ async function pipe(
   const reader = body.getReader();
   const gone = () => reader.cancel().catch(() => {});
   res.once("close", gone);
+  // A stream dropped because its client does not read ends in an error: the connection is
+  // cut at once (what is queued for it would never be taken).
+  reader.closed.catch(() => res.destroy());
   try {
     for (;;) {
       const { value, done } = await reader.read();
@@ -435,8 +455,17 @@ async function pipe(
   } finally {
     res.off("close", gone);
     if (!res.destroyed) res.end();
+    // A client that takes none of the end (its buffers full) is not waited for.
+    if (!res.destroyed && !res.writableFinished) {
+      const cut = setTimeout(() => res.destroy(), STREAM_END_MS);
+      res.once("close", () => clearTimeout(cut));
+      res.once("finish", () => clearTimeout(cut));
+    }
   }
 }
+
+/** How long an ended event stream's last bytes may take to be read before the connection is cut. */
+const STREAM_END_MS = 10_000;
 
 function refuse(
   res: http.ServerResponse,

@@ -9,6 +9,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/server/webStandardStreamableHttp.js";
 import { Hono } from "npm:hono@4.12.7";
 import { healthBody } from "../http/health.ts";
+import { clientOf } from "../http/listener.ts";
 import { jsonResponse } from "../http/respond.ts";
 import { type ErrorRenderer, safety, type SafetyOptions } from "../http/safety.ts";
 import type { Executor } from "../tools/executor.ts";
@@ -61,10 +62,17 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
   // Servers not answering a request now. Building one registers the 13 tools (1–2 ms of the
   // main thread's CPU per request); each answers one request at a time over that request's
   // transport and is kept for a later one (stateless: a handler still running answers on its
-  // own, closed transport).
-  const idle: McpServer[] = [];
+  // own, closed transport). Its calls are the client's of the request it answers: the calls
+  // of a batch wait in one queue, and other connections' calls take turns with them.
+  const idle: Array<{ server: McpServer; asking: { client?: string } }> = [];
+  const make = () => {
+    const asking: { client?: string } = {};
+    return { server: createMcpServer(opts.executor, "mcp-http", () => asking.client), asking };
+  };
   app.post(MCP_PATH, async (c) => {
-    const server = idle.pop() ?? createMcpServer(opts.executor, "mcp-http");
+    const entry = idle.pop() ?? make();
+    const { server } = entry;
+    entry.asking.client = clientOf(c.req.raw);
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -78,7 +86,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
       return res;
     } finally {
       await transport.close().catch(() => {});
-      if (answered && !server.isConnected() && idle.length < MAX_IDLE_SERVERS) idle.push(server);
+      if (answered && !server.isConnected() && idle.length < MAX_IDLE_SERVERS) idle.push(entry);
       else await server.close().catch(() => {});
     }
   });

@@ -178,8 +178,15 @@ function callParams(params: unknown): { name: string; args: Record<string, unkno
  * const server = createMcpServer(await createExecutor("./repo"));
  * await server.connect(new StdioServerTransport());
  * ```
+ *
+ * `client` names who sends the request being answered (over HTTP, its connection), read when
+ * a `tools/call` arrives: admission lets clients take turns (`service/admission.ts`).
  */
-export function createMcpServer(executor: Executor, source = "mcp"): McpServer {
+export function createMcpServer(
+  executor: Executor,
+  source = "mcp",
+  client: () => string | undefined = () => undefined,
+): McpServer {
   const server = new McpServer(
     { name: "codectx", title: "codectx", version: VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
@@ -194,7 +201,10 @@ export function createMcpServer(executor: Executor, source = "mcp"): McpServer {
     z.object({ method: z.literal("tools/call"), params: z.unknown() }),
     async (req: { params: unknown }): Promise<McpToolResult> => {
       const { name, args } = callParams(req.params);
-      const r = await executor.execute({ tool_name: name, arguments: args }, { source });
+      const r = await executor.execute({ tool_name: name, arguments: args }, {
+        source,
+        client: client(),
+      });
       if (!r.success) {
         return { content: [{ type: "text", text: r.error ?? `${name} failed` }], isError: true };
       }

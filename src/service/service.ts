@@ -27,7 +27,7 @@ import { writeLexicalFile } from "../search/lexical_cache.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
 import { defaultIndexHome } from "../store/home.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
-import { Admission } from "./admission.ts";
+import { Admission, type AdmitOptions } from "./admission.ts";
 
 /** How a project is opened and its vectors made. */
 export interface ServiceOptions extends ProjectOptions {
@@ -70,7 +70,7 @@ export interface Service {
    * Runs a tool call when one of a few places is free (see `admission.ts`), so that the
    * event loop stays free for `/health` and the next request while many clients call.
    */
-  admit<T>(call: () => Promise<T>): Promise<T>;
+  admit<T>(call: () => Promise<T>, opts?: AdmitOptions): Promise<T>;
   /** Stops watching, lets a run in flight end (bounded), closes the store. */
   close(): Promise<void>;
 }
@@ -138,8 +138,8 @@ export class ProjectService implements Service {
     return this.vectors.settle();
   }
 
-  admit<T>(call: () => Promise<T>): Promise<T> {
-    return this.admission.run(call);
+  admit<T>(call: () => Promise<T>, opts?: AdmitOptions): Promise<T> {
+    return this.admission.run(call, opts);
   }
 
   close(): Promise<void> {

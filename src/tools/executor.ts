@@ -10,6 +10,7 @@ import { holdToolPool } from "../analysis/pool.ts";
 import { holdScanWorker } from "../search/grep_pool.ts";
 import type { Project } from "../index/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
+import { callWeight } from "../service/admission.ts";
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
 import type { Tool } from "./tool.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
@@ -41,6 +42,8 @@ export interface ToolResult {
 export interface CallMeta {
   requestId?: string;
   source?: string;
+  /** Who asks (a connection, an MCP session): clients take turns for places (`admission.ts`). */
+  client?: string;
   /**
    * This call's time limit in ms, instead of the executor's; `0` means none (the CLI's
    * `index` and `quality` over a whole tree, where the user is waiting on purpose).
@@ -163,7 +166,7 @@ export async function createExecutor(
               mark("admitted", trace);
               signal.throwIfAborted();
               return tool.handler(args, { project, signal, deadline });
-            }),
+            }, { client: meta.client, weight: callWeight(tool.name, args), signal, deadline }),
           limitMs,
           tool.name,
         );

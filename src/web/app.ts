@@ -18,6 +18,7 @@ import {
   sseResponse,
 } from "../http/events.ts";
 import { processMemory } from "../http/health.ts";
+import { clientOf } from "../http/listener.ts";
 import { jsonResponse, renderRestError, restError, restErrorOf } from "../http/respond.ts";
 import { isObject, readBodyText, safety, type SafetyOptions } from "../http/safety.ts";
 import { defined, type Executor } from "../tools/executor.ts";
@@ -99,6 +100,8 @@ interface Progress {
 /** What every route handler gets. */
 interface Ctx {
   executor: Executor;
+  /** Who asks (the request's connection), for admission. */
+  client?: string;
   maxBody: number;
   /** The indexing run's latest progress; null when no run is going on. */
   progress: Progress | null;
@@ -114,11 +117,14 @@ interface Ctx {
   ): Promise<{ payload: Json; ms: number }>;
 }
 
-/** Wraps a handler: thrown errors become the REST error body. */
+/**
+ * Wraps a handler: its tool calls are the request's client's (admission lets clients take
+ * turns); thrown errors become the REST error body.
+ */
 function route(ctx: Ctx, fn: (ctx: Ctx, c: Context) => Promise<Response>) {
   return async (c: Context) => {
     try {
-      return await fn(ctx, c);
+      return await fn({ ...ctx, client: clientOf(c.req.raw) }, c);
     } catch (err) {
       return restErrorOf(err);
     }
@@ -377,7 +383,10 @@ export function createWebApp(opts: WebOptions): Hono {
     maxBody: opts.safety.maxBody ?? 1_048_576,
     progress: null,
     async tool(name, args, params = {}) {
-      const r = await executor.execute({ tool_name: name, arguments: args }, { source: "web" });
+      const r = await executor.execute({ tool_name: name, arguments: args }, {
+        source: "web",
+        client: this.client,
+      });
       if (!r.success) {
         const message = r.error ?? `${name} failed`;
         const arg = /^\w+/.exec(message)?.[0] ?? "";
