@@ -27,6 +27,8 @@ export interface WalkOptions {
   accept?: (relPath: string) => boolean;
   /** Called for each skipped file/dir with a reason. */
   onSkip?: (relPath: string, reason: SkipReason) => void;
+  /** Called for each directory listed (the root first, as `""`), with its real path. */
+  onDir?: (relPath: string, realPath: string) => void;
 }
 
 /** Why {@linkcode walk} left a file or directory out. */
@@ -185,6 +187,7 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
         skip(dir.rel, "unreadable");
         continue;
       }
+      opts.onDir?.(dir.rel, dir.realDir);
       let scope = dir.scope;
       // git does not follow a symlinked .gitignore, so neither do we.
       if (children.some((c) => c.name === ".gitignore" && c.isFile)) {
