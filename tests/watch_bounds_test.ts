@@ -15,7 +15,7 @@ import {
   withExecutor,
   writeFiles,
 } from "./helpers.ts";
-import { type Answer, http, obj, poll, post, startCli } from "./surfaces_helpers.ts";
+import { type Answer, type Child, http, obj, poll, post, startCli } from "./surfaces_helpers.ts";
 
 /** Three levels of folders, a Python file in each. */
 const TREE: Record<string, string> = {
@@ -55,18 +55,34 @@ async function found(url: string, word: string): Promise<boolean> {
 
 const indexOf = (a: Answer) => obj(a.json.index);
 
-Deno.test("watcher: symlinks to / and /usr put no watch outside the project; edits are still seen", async () => {
+/**
+ * Runs `body` against `codectx serve` on a new project of {@linkcode TREE} (after `prepare`),
+ * once its index is ready; then stops it and removes both folders.
+ */
+async function withBridge(
+  prepare: (root: string) => Promise<void>,
+  body: (srv: Child, root: string) => Promise<void>,
+): Promise<void> {
   const root = await makeProject(TREE);
-  await Deno.symlink("/", `${root}/whole_disk`);
-  await Deno.symlink("/usr", `${root}/usr_link`);
+  await prepare(root);
   const indexDir = await tempIndexDir();
-  const srv = await startCli(
-    "serve",
-    ["--port", "0", "--path", root, "--index-dir", indexDir],
-    ENV,
-  );
+  const args = ["--port", "0", "--path", root, "--index-dir", indexDir];
+  const srv = await startCli("serve", args, ENV);
   try {
     await poll("ready", async () => indexOf(await http(`${srv.url}/health`)).state === "ready");
+    await body(srv, root);
+  } finally {
+    await srv.stop();
+    await cleanup(root, indexDir);
+  }
+}
+
+Deno.test("watcher: symlinks to / and /usr put no watch outside the project; edits are still seen", async () => {
+  const links = async (root: string) => {
+    await Deno.symlink("/", `${root}/whole_disk`);
+    await Deno.symlink("/usr", `${root}/usr_link`);
+  };
+  await withBridge(links, async (srv, root) => {
     const watches = inotifyWatches(srv.pid);
     assert.ok(watches >= 1, "the server watches the project");
     assert.ok(
@@ -87,22 +103,11 @@ Deno.test("watcher: symlinks to / and /usr put no watch outside the project; edi
       () => found(srv.url, "second_in_new_folder"),
     );
     assert.ok(inotifyWatches(srv.pid) <= 2 * (PROJECT_DIRS + 1));
-  } finally {
-    await srv.stop();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("bridge: a deleted root is said by /health, refused with 404 naming it, and indexed again when it is back", async () => {
-  const root = await makeProject(TREE);
-  const indexDir = await tempIndexDir();
-  const srv = await startCli(
-    "serve",
-    ["--port", "0", "--path", root, "--index-dir", indexDir],
-    ENV,
-  );
-  try {
-    await poll("ready", async () => indexOf(await http(`${srv.url}/health`)).state === "ready");
+  await withBridge(async () => {}, async (srv, root) => {
     assert.ok(await found(srv.url, "core_helper"));
     await Deno.remove(root, { recursive: true });
 
@@ -143,9 +148,8 @@ Deno.test("bridge: a deleted root is said by /health, refused with 404 naming it
     await poll("the recreated root's file found", () => found(srv.url, "recreated_root_fn"));
     const back = await poll("watching again", async () => {
       const h = indexOf(await http(`${srv.url}/health`));
-      return h.watching === true ? h : null;
+      return h.watching === true && h.state === "ready" ? h : null;
     });
-    assert.equal(back.state, "ready");
     assert.equal(back.watch_reason, null);
     assert.equal(await found(srv.url, "core_helper"), false, "the old files are gone");
     // And watched again: a later file is seen.
@@ -154,10 +158,7 @@ Deno.test("bridge: a deleted root is said by /health, refused with 404 naming it
       "a file written after the recreation found",
       () => found(srv.url, "after_recreation_fn"),
     );
-  } finally {
-    await srv.stop();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("web and MCP over HTTP: /health says whether edits are seen and that the root is gone", async () => {
