@@ -2,7 +2,9 @@
  * The `/health` body the bridge and MCP over HTTP answer (DESIGN: `{status, version,
  * project_root, index: {state, files, chunks, symbols, vectors, last_indexed_at}, uptime_s}`),
  * plus how far the background embedding is (`vectors_total`, `vectors_state`), so a client
- * can wait for complete vectors, and the process's memory (`memory`).
+ * can wait for complete vectors, whether edits are seen (`watching`, and `watch_reason` when
+ * not), and the process's memory (`memory`). `index.state` is `root_missing` while the
+ * project's folder is gone.
  *
  * @module
  */
@@ -32,6 +34,8 @@ export async function healthBody(
       vectors_total: s.vectors_total,
       vectors_state: s.vectors_state,
       last_indexed_at: s.last_indexed_at,
+      watching: s.watching,
+      watch_reason: s.watch_reason,
     },
     memory: processMemory(),
     ...(startedAt === undefined ? {} : { uptime_s: Math.round((Date.now() - startedAt) / 1000) }),

@@ -79,8 +79,38 @@ export function resolveInRoot(root: string, input: string, field = "file_path"):
   try {
     real = Deno.realPathSync(relPath === "" ? root : `${root}/${relPath}`);
   } catch {
+    // The root itself gone: say that, not that the path is missing.
+    if (rootIdentity(root) === null) throw rootMissingError(root);
     real = null; // does not exist: the caller reports not_found
   }
   if (real !== null && real !== root && !real.startsWith(root + "/")) throw refuse();
   return relPath;
+}
+
+/**
+ * Which folder `root` is now: its device, inode and birth time, or null when nothing is there (deleted,
+ * moved away) or it is no longer a folder. Two answers differ when the root was replaced.
+ *
+ * @example
+ * ```ts
+ * rootIdentity("/repo"); // "2049:1835011:1764377977751"
+ * ```
+ */
+export function rootIdentity(root: string): string | null {
+  try {
+    const info = Deno.statSync(root);
+    // A folder made again often gets the inode just freed; its birth time tells them apart.
+    return info.isDirectory ? `${info.dev}:${info.ino}:${info.birthtime?.getTime() ?? ""}` : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The error every read of a project whose root is gone answers with. */
+export function rootMissingError(root: string): CodectxError {
+  return new CodectxError(
+    "not_found",
+    `the project root ${root} no longer exists (deleted or moved); recreate it (it is indexed ` +
+      `again when it is back) or restart codectx with --path <dir>`,
+  );
 }

@@ -12,7 +12,8 @@ import { type FileEntry, type Manifest, Store } from "../store/kv.ts";
 import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
-import { resolveInRoot } from "./paths.ts";
+import { resolveInRoot, rootIdentity, rootMissingError } from "./paths.ts";
+import { walk } from "./walker.ts";
 import {
   chunkCount,
   columnsKey,
@@ -112,13 +113,17 @@ export class Project {
   /** The report of the last run of this process. */
   lastReport: IndexReport | null = null;
   lastIndexedAt: string | null = null;
+  /** Which folder the index was read from (`rootIdentity`): another one there is indexed again. */
+  private rootId: string | null;
 
   private constructor(
     /** Real path of the root. */
     readonly root: string,
     readonly store: Store,
     private readonly opts: ProjectOptions,
-  ) {}
+  ) {
+    this.rootId = rootIdentity(root);
+  }
 
   /** Opens the project at `root`; fails with a clear message when it is not a directory. */
   static async open(root: string, opts: ProjectOptions = {}): Promise<Project> {
@@ -140,6 +145,25 @@ export class Project {
   /** The project's folder name. */
   get name(): string {
     return this.root.split("/").filter(Boolean).pop() ?? this.root;
+  }
+
+  /** Whether the root folder is gone (deleted, moved away): every read fails until it is back. */
+  get rootMissing(): boolean {
+    return rootIdentity(this.root) === null;
+  }
+
+  /**
+   * The folders an indexing run lists, by their real paths, the root first: what a watcher
+   * watches (a symlink out of the root, a skipped or ignored folder is not among them).
+   */
+  async directories(): Promise<string[]> {
+    const dirs: string[] = [];
+    await walk(this.root, {
+      extraIgnores: this.opts.exclude,
+      accept: () => false,
+      onDir: (_rel, real) => dirs.push(real),
+    });
+    return dirs;
   }
 
   /** Whether an indexing run of this process is in flight. */
@@ -166,7 +190,10 @@ export class Project {
    */
   reindex(opts: Omit<IndexOptions, "onProgress" | "workers"> = {}): Promise<IndexReport> {
     if (this.running) return this.running;
+    const rootId = rootIdentity(this.root);
+    if (rootId === null) return Promise.reject(this.rootGone());
     const run = this.runOnce(opts).then((report) => {
+      this.rootId = rootId;
       this.generationRead = null;
       this.lastReport = report;
       this.lastIndexedAt = new Date().toISOString();
@@ -246,7 +273,8 @@ export class Project {
           await this.store.releaseLease().catch(() => {});
         }
       }
-      throw err;
+      // The root went away during the run: say so, not the walk's realpath error.
+      throw this.rootMissing ? this.rootGone() : err;
     } finally {
       unwatch();
       for (const g of gathering) g.end();
@@ -271,9 +299,19 @@ export class Project {
 
   /**
    * The current index, building it first when there is none; waits for a run in flight.
+   * Fails with `not_found` naming the root when the root is gone; indexes first when another
+   * folder now stands at the root's path.
    */
   async index(): Promise<LoadedIndex> {
     if (this.running) await this.running.catch(() => {});
+    const rootId = rootIdentity(this.root);
+    if (rootId === null) throw this.rootGone();
+    if (rootId !== this.rootId) {
+      // Another folder at the root's path (deleted and made again, swapped): its index, not the old one's.
+      await this.reindex().catch((err) => {
+        if (errorCode(err) !== "busy") throw err;
+      });
+    }
     let gen = await this.currentGeneration();
     if (gen === null) {
       try {
@@ -331,6 +369,12 @@ export class Project {
       await new Promise((r) => setTimeout(r, 200));
     }
     return false;
+  }
+
+  /** The error of a read while the root is gone; whatever folder comes back is indexed again. */
+  private rootGone(): CodectxError {
+    this.rootId = null;
+    return rootMissingError(this.root);
   }
 
   /** Resolves a user-given path inside the root (see `resolveInRoot`). */

@@ -30,6 +30,8 @@ export interface WalkOptions {
    * reason alone does not tell the user what to do (a name that cannot be a path here).
    */
   onSkip?: (relPath: string, reason: SkipReason, detail?: string) => void;
+  /** Called for each directory listed (the root first, as `""`), with its real path. */
+  onDir?: (relPath: string, realPath: string) => void;
 }
 
 /** Why {@linkcode walk} left a file or directory out. */
@@ -206,6 +208,7 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
         skip(dir.rel, "unreadable");
         continue;
       }
+      opts.onDir?.(dir.rel, dir.realDir);
       let scope = dir.scope;
       // git does not follow a symlinked .gitignore, so neither do we.
       if (children.some((c) => c.name === ".gitignore" && c.isFile)) {

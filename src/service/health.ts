@@ -1,5 +1,6 @@
 /**
- * The index figures health endpoints show: state and counts of the committed generation.
+ * The index figures health endpoints show: state and counts of the committed generation,
+ * whether the root is there and whether edits are seen.
  *
  * @module
  */
@@ -7,10 +8,12 @@
 import { summarize } from "../index/indexer.ts";
 import type { IndexState, Project } from "../index/project.ts";
 import type { VectorSync } from "../search/vector_sync.ts";
+import type { WatchStatus } from "../index/watch.ts";
 
 /** What `/health` tells about the index. */
 export interface IndexStatus {
-  state: IndexState;
+  /** `root_missing` while the project's root folder is gone (deleted or moved). */
+  state: IndexState | "root_missing";
   generation: number | null;
   files: number;
   chunks: number;
@@ -24,6 +27,10 @@ export interface IndexStatus {
   embedder: string;
   languages: Record<string, number>;
   last_indexed_at: string | null;
+  /** Whether edits to the tree are seen: a watcher watches every folder of the project. */
+  watching: boolean;
+  /** Why not, when `watching` is false (watching off, the root gone, a limit of the system). */
+  watch_reason: string | null;
 }
 
 interface Counts {
@@ -48,9 +55,20 @@ const HEALTH_GENERATION_AGE_MS = 1000;
  * once per generation), so they are right also before this process has indexed. In the
  * steady state nothing is read from the store (`Project.currentGeneration`).
  */
-export async function indexStatus(project: Project, vectors: VectorSync): Promise<IndexStatus> {
+export async function indexStatus(
+  project: Project,
+  vectors: VectorSync,
+  watch: WatchStatus,
+): Promise<IndexStatus> {
   const generation = await project.currentGeneration(HEALTH_GENERATION_AGE_MS);
-  const state = project.indexing ? "indexing" : generation === null ? "empty" : "ready";
+  // One stat of the root: a deleted project is said at once, watched or not.
+  const state = project.rootMissing
+    ? "root_missing"
+    : project.indexing
+    ? "indexing"
+    : generation === null
+    ? "empty"
+    : "ready";
   let counts: Counts | null = null;
   if (generation !== null) {
     const hit = cache.get(project);
@@ -93,5 +111,7 @@ export async function indexStatus(project: Project, vectors: VectorSync): Promis
     embedder: vec.embedder,
     languages: counts?.languages ?? {},
     last_indexed_at: project.lastIndexedAt ?? counts?.createdAt ?? null,
+    watching: watch.watching,
+    watch_reason: watch.reason,
   };
 }

@@ -20,7 +20,7 @@
 import { errorMessage } from "../errors.ts";
 import type { IndexProgress, IndexReport } from "../index/indexer.ts";
 import { Project, type ProjectListener, type ProjectOptions } from "../index/project.ts";
-import { type ProjectWatcher, watchProject } from "../index/watch.ts";
+import { type ProjectWatcher, watchProject, type WatchStatus } from "../index/watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
 import { writeLexicalFile } from "../search/lexical_cache.ts";
@@ -86,6 +86,8 @@ export function reportLine(r: IndexReport): string {
 export class ProjectService implements Service {
   private readonly listeners = new Set<(e: ServiceEvent) => void>();
   private watcher: ProjectWatcher | null = null;
+  /** Why nothing is watched while no watcher runs. */
+  private notWatching = "not started yet: the tree is watched once the server starts";
   private started: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
   /** The embedding of this project's chunks. */
@@ -121,7 +123,12 @@ export class ProjectService implements Service {
   }
 
   health(): Promise<IndexStatus> {
-    return indexStatus(this.project, this.vectors);
+    return indexStatus(this.project, this.vectors, this.watchStatus());
+  }
+
+  /** Whether edits are seen (a watcher runs and watches every folder), and why not. */
+  private watchStatus(): WatchStatus {
+    return this.watcher?.status() ?? { watching: false, reason: this.notWatching, folders: 0 };
   }
 
   subscribe(fn: (e: ServiceEvent) => void): () => void {
@@ -161,6 +168,7 @@ export class ProjectService implements Service {
     workers.backlog = () => this.admission.waiting;
     workers.start();
     if (opts.watch ?? true) await this.watch(log);
+    else this.notWatching = "watching is off (--no-watch): run index_project after changes";
     try {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
       // Vectors fill in behind lexical search, which is ready now.
@@ -178,7 +186,7 @@ export class ProjectService implements Service {
     for (const p of [this.project.store.dir, defaultIndexHome()]) {
       ignorePaths.push(await Deno.realPath(p).catch(() => p));
     }
-    this.watcher = watchProject(this.project, {
+    this.watcher = await watchProject(this.project, {
       ignorePaths,
       onReindex: (r) => {
         if (r.changed > 0) {
@@ -187,10 +195,15 @@ export class ProjectService implements Service {
         }
       },
       onError: (err) => log(`codectx: watch: ${errorMessage(err)}`),
+      onRoot: (present) =>
+        log(
+          present
+            ? `codectx: the project root ${this.root} is back; indexing it again`
+            : `codectx: the project root ${this.root} is gone; tools answer not_found until it is back`,
+        ),
     });
-    if (!this.watcher.active) {
-      log("codectx: not watching the project; run index_project after changes");
-    }
+    const status = this.watcher.status();
+    if (!status.watching) log(`codectx: not watching the project: ${status.reason}`);
   }
 
   private emit(e: ServiceEvent): void {

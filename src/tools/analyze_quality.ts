@@ -120,7 +120,8 @@ export const analyzeQualityTool = defineTool({
     { path, max_issues, min_severity, max_functions, time_budget_ms },
     { project, signal },
   ) => {
-    const rel = path === undefined ? "" : project.resolvePath(path, "path");
+    // The whole project is "." (resolved too: a root that is gone is said so).
+    const rel = project.resolvePath(path ?? ".", "path");
     // Answer with what is done before the executor's limit rather than time out.
     const deadline = performance.now() + (time_budget_ms ?? ANSWER_WITHIN_MS);
     const { analyses, skipped, pending } = await collectAnalyses(project.root, rel, {

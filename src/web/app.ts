@@ -168,6 +168,8 @@ async function health(ctx: Ctx): Promise<Response> {
       vectors_total: s.vectors_total,
       vectors_state: s.vectors_state,
       last_indexed_at: s.last_indexed_at,
+      watching: s.watching,
+      watch_reason: s.watch_reason,
       progress: s.state === "indexing" ? ctx.progress : null,
     },
     memory: processMemory(),
