@@ -57,7 +57,8 @@ function stable(v: unknown): unknown {
   if (v && typeof v === "object") {
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v)) {
-      if (/(_ms|_at|^took|^elapsed|^uptime)/.test(k)) continue;
+      // Timings, and how many vectors the model made in this process (the cache has the rest).
+      if (/(_ms|_at|^took|^elapsed|^uptime|^embedded$)/.test(k)) continue;
       out[k] = stable(x);
     }
     return out;
