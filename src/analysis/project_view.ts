@@ -7,7 +7,8 @@
  */
 
 import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 
 /** Language families that share names (TypeScript calls JavaScript). */
@@ -48,7 +49,10 @@ export const EMPTY_VIEW: ProjectView = {
   goModule: "",
 };
 
-const views = new WeakMap<LoadedIndex, Promise<ProjectView>>();
+const VIEW = slot<Generation, Promise<ProjectView>>(
+  "analysis view",
+  ({ project, index }) => build(project.root, index, project.store),
+);
 
 /**
  * The view of a project's current index (cached per index generation).
@@ -60,13 +64,7 @@ const views = new WeakMap<LoadedIndex, Promise<ProjectView>>();
  * ```
  */
 export async function projectView(project: Project): Promise<ProjectView> {
-  const index = await project.index();
-  let v = views.get(index);
-  if (!v) {
-    v = build(project.root, index, project.store);
-    views.set(index, v);
-  }
-  return v;
+  return await (await project.index()).memo.get(VIEW);
 }
 
 /** Distribution names whose import name differs. */

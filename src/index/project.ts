@@ -27,6 +27,25 @@ import type { ChunkColumns } from "./chunk_columns.ts";
 import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
 import { runBuildsAfterCommit, type RunGatherer, startGatherers } from "./run_hooks.ts";
+import { Memo, type Slot } from "../util/memo.ts";
+
+/** What a generation's state is made from: the project and its loaded index. */
+export interface Generation {
+  readonly project: Project;
+  readonly index: LoadedIndex;
+}
+
+/** A value a loaded generation holds (the code graph, the chunk table, the lexical index…). */
+export type GenerationSlot<T> = Slot<Generation, T>;
+
+/** A value an open project holds for as long as it is open (its vectors, its search workers). */
+export type ProjectSlot<T> = Slot<Project, T>;
+
+/**
+ * How long a new generation may still look back at the previous one's values (to carry over
+ * what did not change); longer than a tool call's limit, so a call on the old one can finish.
+ */
+const PREVIOUS_GENERATION_MS = 60_000;
 
 /** The index as tools read it: one committed generation, in memory. */
 export interface LoadedIndex {
@@ -61,6 +80,11 @@ export interface LoadedIndex {
    * when asked for (`store/texts.ts`), not held in memory.
    */
   chunks(): Promise<ChunkRecord[]>;
+  /**
+   * Everything built for this generation (graph, tables, indexes, views, summary): one value
+   * per {@link GenerationSlot}, made on first use, gone with the generation.
+   */
+  readonly memo: Memo<Generation>;
 }
 
 /** Where a project's index lives and how it is built. */
@@ -109,6 +133,11 @@ export class Project {
   private spill: TextSpill | null = null;
   private listeners = new Set<ProjectListener>();
   private generationRead: { generation: number | null; at: number } | null = null;
+  /**
+   * What the project holds while it is open, across generations (its vectors, its search
+   * workers): one value per {@link ProjectSlot}; `close()` lets them go.
+   */
+  readonly scope: Memo<Project> = new Memo<Project>(this);
   /** The report of the last run of this process. */
   lastReport: IndexReport | null = null;
   lastIndexedAt: string | null = null;
@@ -135,6 +164,11 @@ export class Project {
     const dir = opts.indexDir ?? (await indexDirFor(real, defaultIndexHome()));
     const store = await Store.open(dir);
     return new Project(real, store, opts);
+  }
+
+  /** The generation loaded last, if any (nothing is read: see {@link index}). */
+  get loadedIndex(): LoadedIndex | null {
+    return this.loaded;
   }
 
   /** The project's folder name. */
@@ -338,8 +372,10 @@ export class Project {
     return resolveInRoot(this.root, input, field);
   }
 
-  /** Closes the store (and the files of chunk texts and symbols). */
+  /** Lets go of what the project holds, then closes the store (and the files of texts and symbols). */
   close(): void {
+    this.scope.dispose();
+    this.loaded?.memo.dispose();
     this.store.close();
     this.spill?.close();
     this.columns?.columns.close();
@@ -409,7 +445,22 @@ export class Project {
     const chunkCache = this.chunkCache;
     const spill = () => this.spill ??= TextSpill.create();
     const chunkColumns = (m: Manifest) => this.chunkColumns(m);
-    return {
+    // The new generation may carry over the last one's values for a while; the one before
+    // that is let go.
+    const previous = this.loaded?.memo ?? null;
+    previous?.forgetPrevious();
+    let memo: Memo<Generation> | null = null;
+    const newMemo = (index: LoadedIndex) =>
+      new Memo<Generation>({ project: this, index }, previous);
+    const loaded: LoadedIndex = {
+      get memo() {
+        if (!memo) {
+          memo = newMemo(loaded);
+          const m = memo;
+          Deno.unrefTimer(setTimeout(() => m.forgetPrevious(), PREVIOUS_GENERATION_MS));
+        }
+        return memo;
+      },
       generation: manifest.generation,
       files: new Map(manifest.files.map((f) => [f.path, f])),
       columns,
@@ -448,6 +499,7 @@ export class Project {
         return chunksPromise;
       },
     };
+    return loaded;
   }
 }
 

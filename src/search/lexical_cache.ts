@@ -12,7 +12,8 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
+import type { Generation, Project } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import { buildAfterCommit, gatherDuringRun } from "../index/run_hooks.ts";
 import {
   type Bm25Params,
@@ -31,14 +32,21 @@ import { VERSION } from "../version.ts";
 /** The file, in the index folder, that holds the last built lexical index. */
 export const LEXICAL_FILE = "lexical.bin";
 
-interface State {
-  generation: number;
-  params: Bm25Params;
-  index: Promise<LexicalIndex>;
+/**
+ * A generation's lexical index (for the parameters last asked) and the terms of the files it
+ * read, which the next generation's build reuses for unchanged files.
+ */
+interface Lexical {
   terms: Map<string, TermsLike>;
+  params: Bm25Params | null;
+  index: Promise<LexicalIndex> | null;
 }
 
-const states = new WeakMap<Project, State>();
+const LEXICAL = slot<Generation, Lexical>("lexical index", (_, previous) => ({
+  terms: previous?.terms ?? new Map<string, TermsLike>(),
+  params: null,
+  index: null,
+}));
 
 /**
  * The BM25F index of `table`'s generation (built once per generation and parameters).
@@ -53,20 +61,15 @@ export function lexicalIndexFor(
   table: ChunkTable,
   params: Bm25Params = DEFAULT_BM25,
 ): Promise<LexicalIndex> {
-  const prev = states.get(project);
-  if (prev && prev.generation === table.generation && prev.params === params) return prev.index;
-  const terms = prev?.terms ?? new Map<string, TermsLike>();
-  const state: State = {
-    generation: table.generation,
-    params,
-    terms,
-    index: build(project, table, params, terms),
-  };
-  states.set(project, state);
-  state.index.catch(() => {
-    if (states.get(project) === state) states.delete(project);
+  const held = table.index.memo.get(LEXICAL);
+  if (held.index && held.params === params) return held.index;
+  const index = build(project, table, params, held.terms);
+  held.params = params;
+  held.index = index;
+  index.catch(() => {
+    if (held.index === index) held.index = null;
   });
-  return state.index;
+  return index;
 }
 
 /**
@@ -182,8 +185,8 @@ export async function writeLexicalFile(
     if (await buildInWorker(project.store.dir, files, params, key, counted)) return true;
     counted = undefined; // moved to the worker that failed
   }
-  const prev = states.get(project);
-  const cache = prev?.params === params ? prev.terms : new Map<string, TermsLike>();
+  const held = project.loadedIndex?.memo.peek(LEXICAL);
+  const cache = held && held.params === params ? held.terms : new Map<string, TermsLike>();
   const index = await buildFromTerms(project.store, files, params, cache, counted);
   store(project.store.dir, index, key);
   return true;
