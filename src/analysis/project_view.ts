@@ -8,7 +8,7 @@
 
 import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
 import type { Generation, LoadedIndex, Project } from "../index/project.ts";
-import { slot } from "../util/memo.ts";
+import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 
 /** Language families that share names (TypeScript calls JavaScript). */
@@ -37,6 +37,11 @@ export interface ProjectView {
   dependencies: { python: Set<string>; javascript: Set<string>; go: Set<string> };
   /** Go module path of the project (go.mod), or "". */
   goModule: string;
+  /**
+   * What is built over a project's view (the plain data sent to analysis workers); absent on
+   * a view made for one call (the empty view, a worker's copy).
+   */
+  readonly memo?: Memo<ProjectView>;
 }
 
 /** An empty view, for a snippet checked without a project. */
@@ -168,14 +173,19 @@ async function build(root: string, index: LoadedIndex, store: Store): Promise<Pr
   await readPythonDeps(root, files, deps.python);
   await readJsDeps(root, files, deps.javascript);
   const goModule = await readGoMod(root, deps.go);
-  return {
+  let memo: Memo<ProjectView> | null = null;
+  const view: ProjectView = {
     symbolNames: (language) => byFamily.get(family(language)) ?? new Set(),
     topLevelNames: (path) => topLevel.get(path),
     files,
     pythonModules,
     dependencies: deps,
     goModule,
+    get memo() {
+      return memo ??= new Memo(view);
+    },
   };
+  return view;
 }
 
 const REQUIREMENT = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/;

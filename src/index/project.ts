@@ -26,7 +26,6 @@ import {
 import type { ChunkColumns } from "./chunk_columns.ts";
 import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
-import { runBuildsAfterCommit, type RunGatherer, startGatherers } from "./run_hooks.ts";
 import { Memo, type Slot } from "../util/memo.ts";
 
 /** What a generation's state is made from: the project and its loaded index. */
@@ -87,8 +86,34 @@ export interface LoadedIndex {
   readonly memo: Memo<Generation>;
 }
 
+/**
+ * What an indexing run shows a gatherer: each blob it writes (key and encoded parts), that
+ * its writes are done (committed, before the builds after the commit), then its end —
+ * after those builds, or on failure (what was gathered is dropped).
+ */
+export interface RunGatherer {
+  blob(hash: string, parts: Readonly<Record<string, Uint8Array>>): void;
+  written(): void;
+  end(): void;
+}
+
+/**
+ * What another domain adds to this project's indexing runs without the index knowing it (the
+ * search floor's `lexical.bin`): a gatherer that joins a run reading at least the files it
+ * wants and is shown each blob as it is written, and a build that follows the commit of a
+ * large generation (over `LARGE_CHUNKS` chunks), after its symbol and chunk columns. A
+ * build's failure is its own (the next use builds again). The service passes them to
+ * {@link Project.open}.
+ */
+export interface RunHook {
+  gather?(project: Project, filesToRead: number): RunGatherer | null;
+  afterCommit?(project: Project): Promise<unknown>;
+}
+
 /** Where a project's index lives and how it is built. */
 export interface ProjectOptions {
+  /** What other domains add to its indexing runs (see {@link RunHook}). */
+  hooks?: readonly RunHook[];
   /** Index folder (default: one folder per root under the codectx home). */
   indexDir?: string;
   /** Parsing workers (default one per core). */
@@ -221,7 +246,10 @@ export class Project {
     /** Starts the gatherers once the run knows how many files it reads. */
     const gather = (progress: IndexProgress) => {
       if (progress.phase !== "parse" || progress.filesDone !== 0 || gathering.length) return;
-      gathering.push(...startGatherers(this, progress.filesTotal));
+      for (const hook of this.opts.hooks ?? []) {
+        const g = hook.gather?.(this, progress.filesTotal);
+        if (g) gathering.push(g);
+      }
       if (!gathering.length) return;
       unwatch = this.store.watchBlobs((hash, parts) => {
         for (const g of gathering) g.blob(hash, parts);
@@ -267,7 +295,7 @@ export class Project {
         // The other builds (the lexical index, in a worker) come last, one at a time: beside
         // the chunk columns, the lexical worker's arrays and the chunk columns' end made the
         // Linux kernel's peak 2,371 MiB (2 GiB budget); after them it costs ~20 s of wall.
-        await runBuildsAfterCommit(this);
+        for (const hook of this.opts.hooks ?? []) await hook.afterCommit?.(this).catch(() => {});
       }
       return report;
     } catch (err) {

@@ -12,9 +12,8 @@
  * @module
  */
 
-import type { Generation, Project } from "../index/project.ts";
+import type { Generation, Project, RunHook } from "../index/project.ts";
 import { slot } from "../util/memo.ts";
-import { buildAfterCommit, gatherDuringRun } from "../index/run_hooks.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
@@ -169,6 +168,8 @@ export async function writeLexicalFile(
   params: Bm25Params = DEFAULT_BM25,
   minRows: number = CACHE_MAX_ROWS,
   inWorker?: boolean,
+  /** What the run that wrote these terms counted as it wrote them (see {@link lexicalRunHook}). */
+  counted?: TermCounts,
 ): Promise<boolean> {
   const manifest = await project.store.readCurrent();
   if (!manifest) return false;
@@ -176,8 +177,6 @@ export async function writeLexicalFile(
   const rows = files.reduce((n, f) => n + f.rows, 0);
   if (rows <= minRows) return false;
   const key = await buildKey(files, params);
-  // What the run that wrote these terms counted as it wrote them (spent here either way).
-  let counted = gathered.get(project)?.take();
   if (storedKey(project.store.dir) === key) return false;
   // A large index is built in a worker: its heap goes when it ends, and this thread is free
   // meanwhile (an indexing run writes the symbol and chunk columns beside it).
@@ -192,9 +191,6 @@ export async function writeLexicalFile(
   return true;
 }
 
-// What a large indexing run builds after its commit, beside the symbol and chunk columns.
-buildAfterCommit((project) => writeLexicalFile(project));
-
 /**
  * A run that reads at least this many files counts the terms it writes (the first pass of
  * the lexical build, on this thread while the workers parse), so that `lexical.bin` after
@@ -204,47 +200,59 @@ buildAfterCommit((project) => writeLexicalFile(project));
  */
 export const countDuringRun = { minFiles: 12_000 };
 
-/** The counts of the run in flight (or just committed) of each project. */
-const gathered = new WeakMap<Project, { take(): TermCounts | undefined }>();
-
-gatherDuringRun((project, filesToRead) => {
-  if (filesToRead < countDuringRun.minFiles) return null;
-  let counter: TermCounter | null = new TermCounter();
+/**
+ * What the search floor adds to a project's indexing runs (the service passes it to
+ * `Project.open`): a large run counts the terms it writes, and after the commit of a large
+ * generation `lexical.bin` is built from those counts (beside the symbol and chunk columns).
+ *
+ * @example
+ * ```ts
+ * const project = await Project.open(root, { hooks: [lexicalRunHook()] });
+ * await project.reindex(); // leaves lexical.bin when the generation is large
+ * ```
+ */
+export function lexicalRunHook(): RunHook {
+  /** The counts of the run in flight (or just committed), taken by the build after it. */
   let counts: TermCounts | undefined;
-  const decoder = new TextDecoder();
-  gathered.set(project, {
-    take() {
-      const out = counts;
-      counts = undefined;
-      return out;
-    },
-  });
   return {
-    blob(hash, parts) {
-      if (!counter) return;
-      try {
-        const bytes = parts.terms;
-        if (!bytes) throw new Error("a blob without terms");
-        counter.add(
-          hash,
-          isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(decoder.decode(bytes)),
-        );
-      } catch {
-        counter = null; // the build after the commit counts from the store instead
-      }
-    },
-    // The counts made compact (the vocabulary map let go) before the builds after the commit.
-    written() {
-      counts = counter?.counts();
-      counter = null;
-    },
-    end() {
-      counter = null;
+    gather(_project, filesToRead) {
+      if (filesToRead < countDuringRun.minFiles) return null;
+      let counter: TermCounter | null = new TermCounter();
+      const decoder = new TextDecoder();
       counts = undefined;
-      gathered.delete(project);
+      return {
+        blob(hash, parts) {
+          if (!counter) return;
+          try {
+            const bytes = parts.terms;
+            if (!bytes) throw new Error("a blob without terms");
+            counter.add(
+              hash,
+              isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(decoder.decode(bytes)),
+            );
+          } catch {
+            counter = null; // the build after the commit counts from the store instead
+          }
+        },
+        // The counts made compact (the vocabulary map let go) before the builds after the commit.
+        written() {
+          counts = counter?.counts();
+          counter = null;
+        },
+        end() {
+          counter = null;
+          counts = undefined;
+        },
+      };
+    },
+    afterCommit(project) {
+      // What the run counted is spent here either way.
+      const counted = counts;
+      counts = undefined;
+      return writeLexicalFile(project, DEFAULT_BM25, CACHE_MAX_ROWS, undefined, counted);
     },
   };
-});
+}
 
 /** How many `lexical.bin` files workers of this process built (what a test asks). */
 export const workerBuilds = { count: 0 };

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { slot } from "../util/memo.ts";
 import { summarize } from "../index/indexer.ts";
 import type { IndexState, Project } from "../index/project.ts";
 import type { VectorSync } from "../search/vector_sync.ts";
@@ -34,7 +35,11 @@ interface Counts {
   createdAt: string;
 }
 
-const cache = new WeakMap<Project, { generation: number; counts: Counts }>();
+/** The counts of the generation last asked about (read from its manifest once). */
+const COUNTS = slot(
+  "health counts",
+  (_: Project) => ({ generation: -1, counts: null as Counts | null }),
+);
 
 /**
  * How old a read of the current generation `/health` accepts: under load every store read
@@ -53,8 +58,8 @@ export async function indexStatus(project: Project, vectors: VectorSync): Promis
   const state = project.indexing ? "indexing" : generation === null ? "empty" : "ready";
   let counts: Counts | null = null;
   if (generation !== null) {
-    const hit = cache.get(project);
-    if (hit?.generation === generation) counts = hit.counts;
+    const hit = project.scope.get(COUNTS);
+    if (hit.generation === generation) counts = hit.counts;
     else {
       const manifest = await project.store.readCurrent();
       if (manifest) {
@@ -74,7 +79,8 @@ export async function indexStatus(project: Project, vectors: VectorSync): Promis
           languages: r.languages,
           createdAt: manifest.createdAt,
         };
-        cache.set(project, { generation: manifest.generation, counts });
+        hit.generation = manifest.generation;
+        hit.counts = counts;
       }
     }
   }
