@@ -6,12 +6,11 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
-import { gatherDuringRun } from "../src/index/run_hooks.ts";
+import { Project, type RunHook } from "../src/index/project.ts";
 import { decodeTerms } from "../src/index/terms.ts";
 import { buildLexicalIndexFrom, DEFAULT_BM25, type LexicalIndex } from "../src/search/lexical.ts";
 import { LexicalBuilder, TermCounter, type TermsFile } from "../src/search/lexical_build.ts";
-import { countDuringRun } from "../src/search/lexical_cache.ts";
+import { countDuringRun, lexicalRunHook } from "../src/search/lexical_cache.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 const SOURCES: Record<string, string> = {
@@ -46,16 +45,21 @@ Deno.test("counts made as a run writes the terms build the index the store's ter
   // What the run shows gatherers, captured as the lexical cache's gatherer sees it.
   const shown = new Map<string, Uint8Array>();
   let ended = false;
-  gatherDuringRun((_project, filesToRead) =>
-    filesToRead === 0 ? null : {
-      blob: (hash, parts) => shown.set(hash, parts.terms!.slice()),
-      written: () => {},
-      end: () => ended = true,
-    }
-  );
+  const shownToGatherer: RunHook = {
+    gather: (_project, filesToRead) =>
+      filesToRead === 0 ? null : {
+        blob: (hash, parts) => shown.set(hash, parts.terms!.slice()),
+        written: () => {},
+        end: () => ended = true,
+      },
+  };
   const minFiles = countDuringRun.minFiles;
   countDuringRun.minFiles = 0;
-  const project = await Project.open(root, { indexDir, workers: 0 });
+  const project = await Project.open(root, {
+    indexDir,
+    workers: 0,
+    hooks: [shownToGatherer, lexicalRunHook()],
+  });
   try {
     await project.reindex();
     assert.ok(ended, "the run ended its gatherers");

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { attachRowTraits, nameFeatures, rowTraitsInSlices } from "../src/search/rerank_names.ts";
 import { RERANK_FEATURES } from "../src/search/rerank.ts";
-import type { ChunkTable } from "../src/search/table.ts";
+import { type ChunkTable, newChunkTable } from "../src/search/table.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { queryTokens } from "../src/util/tokens.ts";
 
@@ -26,7 +26,7 @@ const ROWS: Array<[string, string, string, string]> = [
   ["src/util.py", "python", "new_parser", "def new_parser(grammar)"],
 ];
 
-function table(withNames: boolean, rows = ROWS): ChunkTable {
+function table(withNames: boolean, rows = ROWS, previous?: ChunkTable): ChunkTable {
   const chunks: ChunkRecord[] = rows.map(([file, language, name], i) => ({
     id: `${file}:${i + 1}-${i + 1}`,
     file,
@@ -67,7 +67,7 @@ function table(withNames: boolean, rows = ROWS): ChunkTable {
     fileOfRow[row] = files.length - 1;
   });
   const index = (withNames ? { symbolsByFile } : null) as unknown as ChunkTable["index"];
-  return { generation: 1, chunks, files, fileOfRow, index };
+  return newChunkTable({ generation: 1, chunks, files, fileOfRow, index }, previous);
 }
 
 const row = (name: string) => ROWS.findIndex((r) => r[2] === name);
@@ -138,7 +138,7 @@ Deno.test("name features: a new generation's traits reuse unchanged files and re
   const rows = ROWS.map((r): [string, string, string, string] =>
     r[2] === "_helper" ? [r[0], r[1], r[2], "def _helper(path, mode, timeout)"] : r
   );
-  const after = table(true, rows);
+  const after = table(true, rows, before);
   const shared = await rowTraitsInSlices(after);
   const worker = table(false, rows);
   attachRowTraits(worker, shared);

@@ -13,7 +13,7 @@ import {
   rerankFeatures,
   type RerankInput,
 } from "../src/search/rerank.ts";
-import type { ChunkTable } from "../src/search/table.ts";
+import { type ChunkTable, newChunkTable } from "../src/search/table.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { withProject } from "./search_fixtures.ts";
@@ -261,7 +261,7 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
     chunk("b.py", null, 5),
     chunk("c.py", "class", 40),
   ];
-  const table = {
+  const table = newChunkTable({
     generation: 1,
     chunks,
     files: chunks.map((c, i) => ({
@@ -274,7 +274,7 @@ Deno.test("rerank: the model orders the fused candidates, scores in [0, 1], dept
     fileOfRow: Uint32Array.from([0, 1, 2]),
     // No definitions: the name features read the chunk's name alone.
     index: { symbolsByFile: new Map() } as unknown as ChunkTable["index"],
-  } satisfies ChunkTable;
+  });
   const input: RerankInput = {
     table,
     lex: Float32Array.from([1, 2, 1]),

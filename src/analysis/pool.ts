@@ -18,6 +18,7 @@ import { validateCode, type Validation } from "./validate.ts";
 import { assetUrl } from "../util/assets.ts";
 import { trimNativeHeapSoon } from "../util/native_heap.ts";
 import { newStopFlag, raiseStopFlag } from "./stop_flag.ts";
+import { slot } from "../util/memo.ts";
 
 /** One file to analyze. */
 export interface AnalyzeJob {
@@ -395,35 +396,35 @@ export function replyError(id: number, err: unknown): JobReply {
   return { id, error: { code: errorCode(err), message: errorMessage(err) } };
 }
 
-const viewIds = new WeakMap<ProjectView, { id: number; data: ViewData }>();
 let nextViewId = 1;
 
-/** A view's id and plain data (made once per view). */
+/** A view's id and plain data, made once per view (a view made for one call: each time). */
+const SHIPPED = slot("worker data", (view: ProjectView) => shipped(view));
+
 function viewData(view: ProjectView): { id: number; data: ViewData } {
-  let v = viewIds.get(view);
-  if (!v) {
-    const families = [...new Set(VALIDATABLE.map(family))];
-    v = {
-      id: nextViewId++,
-      data: {
-        names: families.map((f) => [f, [...view.symbolNames(f)]]),
-        topLevel: [...view.files].flatMap((f) => {
-          const names = view.topLevelNames(f);
-          return names ? [[f, [...names]] as [string, string[]]] : [];
-        }),
-        files: [...view.files],
-        pythonModules: [...view.pythonModules],
-        dependencies: {
-          python: [...view.dependencies.python],
-          javascript: [...view.dependencies.javascript],
-          go: [...view.dependencies.go],
-        },
-        goModule: view.goModule,
+  return view.memo?.get(SHIPPED) ?? shipped(view);
+}
+
+function shipped(view: ProjectView): { id: number; data: ViewData } {
+  const families = [...new Set(VALIDATABLE.map(family))];
+  return {
+    id: nextViewId++,
+    data: {
+      names: families.map((f) => [f, [...view.symbolNames(f)]]),
+      topLevel: [...view.files].flatMap((f) => {
+        const names = view.topLevelNames(f);
+        return names ? [[f, [...names]] as [string, string[]]] : [];
+      }),
+      files: [...view.files],
+      pythonModules: [...view.pythonModules],
+      dependencies: {
+        python: [...view.dependencies.python],
+        javascript: [...view.dependencies.javascript],
+        go: [...view.dependencies.go],
       },
-    };
-    viewIds.set(view, v);
-  }
-  return v;
+      goModule: view.goModule,
+    },
+  };
 }
 
 /** The view a worker rebuilds from {@link ViewData}. */

@@ -7,7 +7,8 @@
  */
 
 import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 
 /** Language families that share names (TypeScript calls JavaScript). */
@@ -36,6 +37,11 @@ export interface ProjectView {
   dependencies: { python: Set<string>; javascript: Set<string>; go: Set<string> };
   /** Go module path of the project (go.mod), or "". */
   goModule: string;
+  /**
+   * What is built over a project's view (the plain data sent to analysis workers); absent on
+   * a view made for one call (the empty view, a worker's copy).
+   */
+  readonly memo?: Memo<ProjectView>;
 }
 
 /** An empty view, for a snippet checked without a project. */
@@ -48,7 +54,10 @@ export const EMPTY_VIEW: ProjectView = {
   goModule: "",
 };
 
-const views = new WeakMap<LoadedIndex, Promise<ProjectView>>();
+const VIEW = slot<Generation, Promise<ProjectView>>(
+  "analysis view",
+  ({ project, index }) => build(project.root, index, project.store),
+);
 
 /**
  * The view of a project's current index (cached per index generation).
@@ -60,13 +69,7 @@ const views = new WeakMap<LoadedIndex, Promise<ProjectView>>();
  * ```
  */
 export async function projectView(project: Project): Promise<ProjectView> {
-  const index = await project.index();
-  let v = views.get(index);
-  if (!v) {
-    v = build(project.root, index, project.store);
-    views.set(index, v);
-  }
-  return v;
+  return await (await project.index()).memo.get(VIEW);
 }
 
 /** Distribution names whose import name differs. */
@@ -170,14 +173,19 @@ async function build(root: string, index: LoadedIndex, store: Store): Promise<Pr
   await readPythonDeps(root, files, deps.python);
   await readJsDeps(root, files, deps.javascript);
   const goModule = await readGoMod(root, deps.go);
-  return {
+  let memo: Memo<ProjectView> | null = null;
+  const view: ProjectView = {
     symbolNames: (language) => byFamily.get(family(language)) ?? new Set(),
     topLevelNames: (path) => topLevel.get(path),
     files,
     pythonModules,
     dependencies: deps,
     goModule,
+    get memo() {
+      return memo ??= new Memo(view);
+    },
   };
+  return view;
 }
 
 const REQUIREMENT = /^\s*([A-Za-z0-9][A-Za-z0-9._-]*)/;

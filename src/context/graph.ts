@@ -12,7 +12,8 @@ import { isAuxiliary } from "../graph/lookup.ts";
 import { namesOf } from "../graph/names.ts";
 import type { RefTargets } from "../graph/ref_resolution.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { Memo, slot } from "../util/memo.ts";
 import type { ReferenceKind, SymbolRecord } from "../types.ts";
 
 /** One place where a symbol is used. */
@@ -49,6 +50,8 @@ export interface GraphView {
   usedBy(s: SymbolRecord): Use[];
   /** How many times `s` is referenced. */
   referenceCount(s: SymbolRecord): number;
+  /** What is built over this view (its PageRank). */
+  readonly memo: Memo<GraphView>;
   /** Weighted referrer→referenced edges (self-edges left out) for ranking. */
   referenceEdges(): readonly RefEdge[];
   /** Position of a symbol in `LoadedIndex.symbols`. */
@@ -105,7 +108,11 @@ function useTable() {
         byNameOnly: weight[u] === 0,
       });
       let edges: RefEdge[] | null = null;
-      return {
+      let memo: Memo<GraphView> | null = null;
+      const view: GraphView = {
+        get memo() {
+          return memo ??= new Memo(view);
+        },
         usesOf: (s) => (usesOf.get(ids.get(s) ?? -1) ?? []).map(toUse),
         usedBy: (s) => (usedBy.get(ids.get(s) ?? -1) ?? []).map(toUse),
         referenceCount: (s) => usesOf.get(ids.get(s) ?? -1)?.length ?? 0,
@@ -135,6 +142,7 @@ function useTable() {
           return edges;
         },
       };
+      return view;
     },
   };
 }
@@ -197,15 +205,12 @@ export async function codeGraphView(project: Project, index: LoadedIndex): Promi
   return uses.view(symbols, ids);
 }
 
-const cache = new WeakMap<LoadedIndex, Promise<GraphView>>();
+const GRAPH_VIEW = slot<Generation, Promise<GraphView>>(
+  "graph view",
+  ({ project, index }) => codeGraphView(project, index),
+);
 
 /** The graph view of a project's index, built once per loaded generation. */
-export function graphFor(project: Project, index: LoadedIndex): Promise<GraphView> {
-  let g = cache.get(index);
-  if (!g) {
-    g = codeGraphView(project, index);
-    cache.set(index, g);
-    g.catch(() => cache.delete(index));
-  }
-  return g;
+export function graphFor(_project: Project, index: LoadedIndex): Promise<GraphView> {
+  return index.memo.get(GRAPH_VIEW);
 }

@@ -10,6 +10,7 @@
  */
 
 import type { GraphView, RefEdge } from "./graph.ts";
+import { slot } from "../util/memo.ts";
 
 /** PageRank of every symbol, by position in `LoadedIndex.symbols` (0 for unreferenced ones). */
 export interface SymbolRanks {
@@ -87,8 +88,6 @@ export function pageRank(
   return rank;
 }
 
-const cache = new WeakMap<GraphView, SymbolRanks>();
-
 /**
  * PageRank of the symbols of a graph view; computed once per view. Symbols that take part
  * in no reference rank 0.
@@ -100,8 +99,15 @@ const cache = new WeakMap<GraphView, SymbolRanks>();
  * ```
  */
 export function symbolRanks(graph: GraphView, symbolCount: number): SymbolRanks {
-  const hit = cache.get(graph);
-  if (hit) return hit;
+  return graph.memo.get(RANKS, (g) => computeRanks(g, symbolCount));
+}
+
+/** A view's PageRank, made by {@link symbolRanks} (which knows its index's symbol count). */
+const RANKS = slot<GraphView, SymbolRanks>("symbol ranks", () => {
+  throw new Error("symbol ranks are made through symbolRanks()");
+});
+
+function computeRanks(graph: GraphView, symbolCount: number): SymbolRanks {
   const edges = graph.referenceEdges();
   // Rank only the nodes that take part, so isolated symbols do not dilute the others.
   let top = symbolCount;
@@ -120,6 +126,5 @@ export function symbolRanks(graph: GraphView, symbolCount: number): SymbolRanks 
     if (r[i] > max) max = r[i];
   });
   const out = { rank, max: max || 1 };
-  cache.set(graph, out);
   return out;
 }

@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import { type SymbolKind, type SymbolRecord, TYPE_KINDS } from "../types.ts";
 import { graphFor } from "./graph.ts";
 import { type DeclaredEntry, type Dependency, isManifest, readManifest } from "./manifests.ts";
@@ -114,7 +115,10 @@ export function languageName(l: string): string {
   return LANGUAGE_NAMES[l] ?? (l.charAt(0).toUpperCase() + l.slice(1));
 }
 
-const cache = new WeakMap<Project, { generation: number; summary: Promise<RepoSummary> }>();
+const SUMMARY = slot<Generation, Promise<RepoSummary>>(
+  "repository summary",
+  ({ project, index }) => computeSummary(project, index),
+);
 
 /**
  * The repository summary of the current index, computed once per generation.
@@ -126,15 +130,7 @@ const cache = new WeakMap<Project, { generation: number; summary: Promise<RepoSu
  * ```
  */
 export async function summarizeRepo(project: Project): Promise<RepoSummary> {
-  const index = await project.index();
-  const hit = cache.get(project);
-  if (hit && hit.generation === index.generation) return await hit.summary;
-  const summary = computeSummary(project, index);
-  cache.set(project, { generation: index.generation, summary });
-  summary.catch(() => {
-    if (cache.get(project)?.summary === summary) cache.delete(project);
-  });
-  return await summary;
+  return await (await project.index()).memo.get(SUMMARY);
 }
 
 async function computeSummary(project: Project, index: LoadedIndex): Promise<RepoSummary> {

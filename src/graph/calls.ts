@@ -10,6 +10,7 @@
  */
 
 import type { SymbolRecord } from "../types.ts";
+import { slot } from "../util/memo.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
@@ -225,13 +226,11 @@ export function callGraph(
   return { symbol: root, callers, callees, edges, unresolvedCandidates };
 }
 
-const indexes = new WeakMap<CodeGraph, CallIndex>();
+const CALL_INDEX = slot("call index", (graph: CodeGraph) => new CallIndex(graph));
 
 /** The call index of a graph (one per graph, so its caches live as long as it). */
 export function callIndexOf(graph: CodeGraph): CallIndex {
-  let c = indexes.get(graph);
-  if (!c) indexes.set(graph, c = new CallIndex(graph));
-  return c;
+  return graph.memo.get(CALL_INDEX);
 }
 
 /** Call references per enclosing symbol and call sites per target, for one graph. */

@@ -7,7 +7,8 @@
  * @module
  */
 
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";
 import {
@@ -69,6 +70,8 @@ export interface CodeGraph {
   /** Occurrences of each name: `file id * 2^22 + reference index`. */
   occurrences(name: string): readonly number[];
   view: ProjectView;
+  /** What is built over this graph (name resolver, call index, symbol table, line reader). */
+  readonly memo: Memo<CodeGraph>;
 }
 
 /** `obj.name = …` at the start of a signature: group 1 is the property's name. */
@@ -77,13 +80,17 @@ const PROPERTY_ASSIGNED = /^[\w$]+(?:\.[\w$]+)*\.([\w$]+)\s*=(?!=)/;
 /** Bits of an occurrence code that hold the reference index. */
 export const OCC_SHIFT = 2 ** 22;
 
-interface Cache {
-  generation: number;
+/** A generation's code graph, and the decoded graph parts it carries to the next generation. */
+interface Built {
   graph: Promise<CodeGraph>;
   parts: Map<string, GraphPart>;
 }
 
-const caches = new WeakMap<Project, Cache>();
+/** The code graph a generation holds (the parts of unchanged files are not decoded again). */
+const GRAPH = slot<Generation, Built>("code graph", ({ project, index }, previous) => {
+  const parts = previous?.parts ?? new Map<string, GraphPart>();
+  return { graph: build(project.root, project.store, index, parts), parts };
+});
 
 /**
  * The code graph of a project's current index, built once per index generation.
@@ -96,15 +103,11 @@ const caches = new WeakMap<Project, Cache>();
  */
 export async function loadGraph(project: Project): Promise<CodeGraph> {
   const index = await project.index();
-  const cached = caches.get(project);
-  if (cached && cached.generation === index.generation) return await cached.graph;
-  const parts = cached?.parts ?? new Map<string, GraphPart>();
-  const graph = build(project.root, project.store, index, parts);
-  caches.set(project, { generation: index.generation, graph, parts });
+  const built = index.memo.get(GRAPH);
   try {
-    return await graph;
+    return await built.graph;
   } catch (err) {
-    caches.delete(project);
+    index.memo.forget(GRAPH);
     throw err;
   }
 }
@@ -191,7 +194,8 @@ async function build(
     return occ.get(name) ?? [];
   };
 
-  return {
+  let memo: Memo<CodeGraph> | null = null;
+  const graph: CodeGraph = {
     generation: index.generation,
     root,
     files,
@@ -201,7 +205,11 @@ async function build(
     symbolsByName,
     occurrences,
     view,
+    get memo() {
+      return memo ??= new Memo(graph);
+    },
   };
+  return graph;
 }
 
 /**

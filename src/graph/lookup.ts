@@ -26,6 +26,8 @@ import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { isTestFile } from "../index/test_files.ts";
 import { nearSymbols } from "./near_names.ts";
 import type { CodeGraph } from "./graph.ts";
+import type { Generation, LoadedIndex } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 
 /**
  * The one kind ranking: which kind of definition a name most likely means when it has
@@ -229,7 +231,10 @@ function groupBy(
   return out;
 }
 
-const indexTables = new WeakMap<SymbolSource, SymbolTable>();
+const SYMBOL_TABLE = slot<Generation, SymbolTable>(
+  "symbol table",
+  ({ index }) => new SymbolTable(index),
+);
 
 /**
  * The symbol table of a loaded index, built once per loaded generation.
@@ -239,10 +244,8 @@ const indexTables = new WeakMap<SymbolSource, SymbolTable>();
  * const { symbol } = resolveSymbol(symbolTable(await project.index()), "Session.request");
  * ```
  */
-export function symbolTable(index: SymbolSource): SymbolTable {
-  let t = indexTables.get(index);
-  if (!t) indexTables.set(index, t = new SymbolTable(index));
-  return t;
+export function symbolTable(index: LoadedIndex): SymbolTable {
+  return index.memo.get(SYMBOL_TABLE);
 }
 
 /** A symbol table over a bare list of symbols (every file that holds one is known). */
@@ -251,26 +254,23 @@ export function tableOfSymbols(symbols: readonly SymbolRecord[]): SymbolTable {
   return new SymbolTable({ symbols, symbolsByFile: byFile, files: byFile });
 }
 
-const graphTables = new WeakMap<CodeGraph, SymbolTable>();
+const GRAPH_SYMBOL_TABLE = slot("symbol table", (graph: CodeGraph) => {
+  const symbols = graph.files.flatMap((f) => f.symbols);
+  const byFile = new Map(graph.files.map((f) => [f.path, f.symbols]));
+  return new SymbolTable({
+    symbols,
+    symbolsByFile: byFile,
+    files: graph.byPath,
+    packageOf: (p) => graph.byPath.get(p)?.part.package,
+  });
+});
 
 /**
  * The symbol table of a code graph: the same symbol records as the index it was built
  * from, so the definitions resolved here are the ones its references resolve to.
  */
 export function graphSymbolTable(graph: CodeGraph): SymbolTable {
-  let t = graphTables.get(graph);
-  if (!t) {
-    const symbols = graph.files.flatMap((f) => f.symbols);
-    const byFile = new Map(graph.files.map((f) => [f.path, f.symbols]));
-    t = new SymbolTable({
-      symbols,
-      symbolsByFile: byFile,
-      files: graph.byPath,
-      packageOf: (p) => graph.byPath.get(p)?.part.package,
-    });
-    graphTables.set(graph, t);
-  }
-  return t;
+  return graph.memo.get(GRAPH_SYMBOL_TABLE);
 }
 
 /** What a name resolves to. */

@@ -11,6 +11,7 @@
  * @module
  */
 
+import { slot } from "../util/memo.ts";
 import { refAt } from "../index/graph_part.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
@@ -403,11 +404,9 @@ export class Names {
 /** Kinds a definition in a function's body has when it is a local of that body. */
 const LOCAL_KINDS: ReadonlySet<string> = new Set(["function", "variable", "constant"]);
 
-const cache = new WeakMap<CodeGraph, Names>();
+const NAMES = slot("name resolver", (graph: CodeGraph) => new Names(graph));
 
 /** The name resolver of a graph (one per graph, so its caches live as long as it). */
 export function namesOf(graph: CodeGraph): Names {
-  let n = cache.get(graph);
-  if (!n) cache.set(graph, n = new Names(graph));
-  return n;
+  return graph.memo.get(NAMES);
 }

@@ -7,6 +7,7 @@
  */
 
 import type { ReferenceKind, SymbolRecord } from "../types.ts";
+import { slot } from "../util/memo.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { findSymbols } from "./lookup.ts";
@@ -140,13 +141,11 @@ function enclosing(f: GraphFile, scope: number): string | null {
   return scope >= 0 ? f.symbols[scope]?.qualifiedName ?? null : null;
 }
 
-const readers = new WeakMap<CodeGraph, LineReader>();
+const LINES = slot("line reader", (graph: CodeGraph) => new LineReader(graph.root));
 
 /** The line reader of a graph: recently read files stay in memory for its generation. */
 export function linesOf(graph: CodeGraph): LineReader {
-  let r = readers.get(graph);
-  if (!r) readers.set(graph, r = new LineReader(graph.root));
-  return r;
+  return graph.memo.get(LINES);
 }
 
 /** Reads source lines for `context`, keeping the last `keep` files read. */

@@ -27,7 +27,25 @@ import {
 import type { ChunkColumns } from "./chunk_columns.ts";
 import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
 import type { SymbolColumns } from "./symbol_columns.ts";
-import { runBuildsAfterCommit, type RunGatherer, startGatherers } from "./run_hooks.ts";
+import { Memo, type Slot } from "../util/memo.ts";
+
+/** What a generation's state is made from: the project and its loaded index. */
+export interface Generation {
+  readonly project: Project;
+  readonly index: LoadedIndex;
+}
+
+/** A value a loaded generation holds (the code graph, the chunk table, the lexical index…). */
+export type GenerationSlot<T> = Slot<Generation, T>;
+
+/** A value an open project holds for as long as it is open (its vectors, its search workers). */
+export type ProjectSlot<T> = Slot<Project, T>;
+
+/**
+ * How long a new generation may still look back at the previous one's values (to carry over
+ * what did not change); longer than a tool call's limit, so a call on the old one can finish.
+ */
+const PREVIOUS_GENERATION_MS = 60_000;
 
 /** The index as tools read it: one committed generation, in memory. */
 export interface LoadedIndex {
@@ -62,10 +80,41 @@ export interface LoadedIndex {
    * when asked for (`store/texts.ts`), not held in memory.
    */
   chunks(): Promise<ChunkRecord[]>;
+  /**
+   * Everything built for this generation (graph, tables, indexes, views, summary): one value
+   * per {@link GenerationSlot}, made on first use, gone with the generation.
+   */
+  readonly memo: Memo<Generation>;
+}
+
+/**
+ * What an indexing run shows a gatherer: each blob it writes (key and encoded parts), that
+ * its writes are done (committed, before the builds after the commit), then its end —
+ * after those builds, or on failure (what was gathered is dropped).
+ */
+export interface RunGatherer {
+  blob(hash: string, parts: Readonly<Record<string, Uint8Array>>): void;
+  written(): void;
+  end(): void;
+}
+
+/**
+ * What another domain adds to this project's indexing runs without the index knowing it (the
+ * search floor's `lexical.bin`): a gatherer that joins a run reading at least the files it
+ * wants and is shown each blob as it is written, and a build that follows the commit of a
+ * large generation (over `LARGE_CHUNKS` chunks), after its symbol and chunk columns. A
+ * build's failure is its own (the next use builds again). The service passes them to
+ * {@link Project.open}.
+ */
+export interface RunHook {
+  gather?(project: Project, filesToRead: number): RunGatherer | null;
+  afterCommit?(project: Project): Promise<unknown>;
 }
 
 /** Where a project's index lives and how it is built. */
 export interface ProjectOptions {
+  /** What other domains add to its indexing runs (see {@link RunHook}). */
+  hooks?: readonly RunHook[];
   /** Index folder (default: one folder per root under the codectx home). */
   indexDir?: string;
   /** Parsing workers (default one per core). */
@@ -110,6 +159,11 @@ export class Project {
   private spill: TextSpill | null = null;
   private listeners = new Set<ProjectListener>();
   private generationRead: { generation: number | null; at: number } | null = null;
+  /**
+   * What the project holds while it is open, across generations (its vectors, its search
+   * workers): one value per {@link ProjectSlot}; `close()` lets them go.
+   */
+  readonly scope: Memo<Project> = new Memo<Project>(this);
   /** The report of the last run of this process. */
   lastReport: IndexReport | null = null;
   lastIndexedAt: string | null = null;
@@ -140,6 +194,11 @@ export class Project {
     const dir = opts.indexDir ?? (await indexDirFor(real, defaultIndexHome()));
     const store = await Store.open(dir);
     return new Project(real, store, opts);
+  }
+
+  /** The generation loaded last, if any (nothing is read: see {@link index}). */
+  get loadedIndex(): LoadedIndex | null {
+    return this.loaded;
   }
 
   /** The project's folder name. */
@@ -214,7 +273,10 @@ export class Project {
     /** Starts the gatherers once the run knows how many files it reads. */
     const gather = (progress: IndexProgress) => {
       if (progress.phase !== "parse" || progress.filesDone !== 0 || gathering.length) return;
-      gathering.push(...startGatherers(this, progress.filesTotal));
+      for (const hook of this.opts.hooks ?? []) {
+        const g = hook.gather?.(this, progress.filesTotal);
+        if (g) gathering.push(g);
+      }
       if (!gathering.length) return;
       unwatch = this.store.watchBlobs((hash, parts) => {
         for (const g of gathering) g.blob(hash, parts);
@@ -260,7 +322,7 @@ export class Project {
         // The other builds (the lexical index, in a worker) come last, one at a time: beside
         // the chunk columns, the lexical worker's arrays and the chunk columns' end made the
         // Linux kernel's peak 2,371 MiB (2 GiB budget); after them it costs ~20 s of wall.
-        await runBuildsAfterCommit(this);
+        for (const hook of this.opts.hooks ?? []) await hook.afterCommit?.(this).catch(() => {});
       }
       return report;
     } catch (err) {
@@ -382,8 +444,10 @@ export class Project {
     return resolveInRoot(this.root, input, field);
   }
 
-  /** Closes the store (and the files of chunk texts and symbols). */
+  /** Lets go of what the project holds, then closes the store (and the files of texts and symbols). */
   close(): void {
+    this.scope.dispose();
+    this.loaded?.memo.dispose();
     this.store.close();
     this.spill?.close();
     this.columns?.columns.close();
@@ -453,7 +517,22 @@ export class Project {
     const chunkCache = this.chunkCache;
     const spill = () => this.spill ??= TextSpill.create();
     const chunkColumns = (m: Manifest) => this.chunkColumns(m);
-    return {
+    // The new generation may carry over the last one's values for a while; the one before
+    // that is let go.
+    const previous = this.loaded?.memo ?? null;
+    previous?.forgetPrevious();
+    let memo: Memo<Generation> | null = null;
+    const newMemo = (index: LoadedIndex) =>
+      new Memo<Generation>({ project: this, index }, previous);
+    const loaded: LoadedIndex = {
+      get memo() {
+        if (!memo) {
+          memo = newMemo(loaded);
+          const m = memo;
+          Deno.unrefTimer(setTimeout(() => m.forgetPrevious(), PREVIOUS_GENERATION_MS));
+        }
+        return memo;
+      },
       generation: manifest.generation,
       files: new Map(manifest.files.map((f) => [f.path, f])),
       columns,
@@ -492,6 +571,7 @@ export class Project {
         return chunksPromise;
       },
     };
+    return loaded;
   }
 }
 

@@ -14,6 +14,7 @@
 
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { openKeyed, padLength, readAt, ViewCursor } from "./columns_io.ts";
+import { Memo } from "../util/memo.ts";
 
 /** The file, in the index folder, that holds the last built columns. */
 export const SYMBOLS_FILE = "symbols.bin";
@@ -56,6 +57,8 @@ function hashText(text: string, from: number, to: number): number {
 
 /** The symbols of one generation. */
 export class SymbolColumns {
+  /** What is built over these columns (the name index `search_symbols` asks). */
+  readonly memo: Memo<SymbolColumns> = new Memo<SymbolColumns>(this);
   private readonly made = new Map<number, SymbolRecord[]>();
   private readonly groups = new Map<StringField, FieldGroups>();
   private readonly keyed = new Map<string, KeyBuckets>();

@@ -18,6 +18,7 @@ interface SyncEmbedder extends Embedder {
 }
 import { inProcessEmbedder } from "./providers.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
+import { slot } from "../util/memo.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
 import { present } from "./present.ts";
 import { compilePattern, grepTable } from "./grep.ts";
@@ -93,7 +94,8 @@ export function validateSearch(query: unknown, opts: SearchOptions): void {
   }
 }
 
-const weightsOf = new WeakMap<ChunkTable, Map<string, Float32Array>>();
+/** A table's file weights per filter set (the last few asked). */
+const FILE_WEIGHTS = slot("file weights", (_: ChunkTable) => new Map<string, Float32Array>());
 
 /**
  * Per file of the table, the factor of its scores under the filters and the scope, 0 when
@@ -127,8 +129,7 @@ function fileWeights(project: Project, table: ChunkTable, opts: SearchOptions): 
   const classes = fileClasses(table);
   // The same filters give the same weights: kept per table (the last few filter sets).
   const key = JSON.stringify([prefix, language, opts.scope ?? "", opts.include_tests ?? false]);
-  let cached = weightsOf.get(table);
-  if (!cached) weightsOf.set(table, cached = new Map());
+  const cached = table.memo.get(FILE_WEIGHTS);
   const hit = cached.get(key);
   if (hit) return hit;
   const byClass = classWeights(opts.scope, opts.include_tests);

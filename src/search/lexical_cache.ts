@@ -12,8 +12,8 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
-import { buildAfterCommit, gatherDuringRun } from "../index/run_hooks.ts";
+import type { Generation, Project, RunHook } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
@@ -31,14 +31,21 @@ import { VERSION } from "../version.ts";
 /** The file, in the index folder, that holds the last built lexical index. */
 export const LEXICAL_FILE = "lexical.bin";
 
-interface State {
-  generation: number;
-  params: Bm25Params;
-  index: Promise<LexicalIndex>;
+/**
+ * A generation's lexical index (for the parameters last asked) and the terms of the files it
+ * read, which the next generation's build reuses for unchanged files.
+ */
+interface Lexical {
   terms: Map<string, TermsLike>;
+  params: Bm25Params | null;
+  index: Promise<LexicalIndex> | null;
 }
 
-const states = new WeakMap<Project, State>();
+const LEXICAL = slot<Generation, Lexical>("lexical index", (_, previous) => ({
+  terms: previous?.terms ?? new Map<string, TermsLike>(),
+  params: null,
+  index: null,
+}));
 
 /**
  * The BM25F index of `table`'s generation (built once per generation and parameters).
@@ -53,20 +60,15 @@ export function lexicalIndexFor(
   table: ChunkTable,
   params: Bm25Params = DEFAULT_BM25,
 ): Promise<LexicalIndex> {
-  const prev = states.get(project);
-  if (prev && prev.generation === table.generation && prev.params === params) return prev.index;
-  const terms = prev?.terms ?? new Map<string, TermsLike>();
-  const state: State = {
-    generation: table.generation,
-    params,
-    terms,
-    index: build(project, table, params, terms),
-  };
-  states.set(project, state);
-  state.index.catch(() => {
-    if (states.get(project) === state) states.delete(project);
+  const held = table.index.memo.get(LEXICAL);
+  if (held.index && held.params === params) return held.index;
+  const index = build(project, table, params, held.terms);
+  held.params = params;
+  held.index = index;
+  index.catch(() => {
+    if (held.index === index) held.index = null;
   });
-  return state.index;
+  return index;
 }
 
 /**
@@ -166,6 +168,8 @@ export async function writeLexicalFile(
   params: Bm25Params = DEFAULT_BM25,
   minRows: number = CACHE_MAX_ROWS,
   inWorker?: boolean,
+  /** What the run that wrote these terms counted as it wrote them (see {@link lexicalRunHook}). */
+  counted?: TermCounts,
 ): Promise<boolean> {
   const manifest = await project.store.readCurrent();
   if (!manifest) return false;
@@ -173,8 +177,6 @@ export async function writeLexicalFile(
   const rows = files.reduce((n, f) => n + f.rows, 0);
   if (rows <= minRows) return false;
   const key = await buildKey(files, params);
-  // What the run that wrote these terms counted as it wrote them (spent here either way).
-  let counted = gathered.get(project)?.take();
   if (storedKey(project.store.dir) === key) return false;
   // A large index is built in a worker: its heap goes when it ends, and this thread is free
   // meanwhile (an indexing run writes the symbol and chunk columns beside it).
@@ -182,15 +184,12 @@ export async function writeLexicalFile(
     if (await buildInWorker(project.store.dir, files, params, key, counted)) return true;
     counted = undefined; // moved to the worker that failed
   }
-  const prev = states.get(project);
-  const cache = prev?.params === params ? prev.terms : new Map<string, TermsLike>();
+  const held = project.loadedIndex?.memo.peek(LEXICAL);
+  const cache = held && held.params === params ? held.terms : new Map<string, TermsLike>();
   const index = await buildFromTerms(project.store, files, params, cache, counted);
   store(project.store.dir, index, key);
   return true;
 }
-
-// What a large indexing run builds after its commit, beside the symbol and chunk columns.
-buildAfterCommit((project) => writeLexicalFile(project));
 
 /**
  * A run that reads at least this many files counts the terms it writes (the first pass of
@@ -201,47 +200,59 @@ buildAfterCommit((project) => writeLexicalFile(project));
  */
 export const countDuringRun = { minFiles: 12_000 };
 
-/** The counts of the run in flight (or just committed) of each project. */
-const gathered = new WeakMap<Project, { take(): TermCounts | undefined }>();
-
-gatherDuringRun((project, filesToRead) => {
-  if (filesToRead < countDuringRun.minFiles) return null;
-  let counter: TermCounter | null = new TermCounter();
+/**
+ * What the search floor adds to a project's indexing runs (the service passes it to
+ * `Project.open`): a large run counts the terms it writes, and after the commit of a large
+ * generation `lexical.bin` is built from those counts (beside the symbol and chunk columns).
+ *
+ * @example
+ * ```ts
+ * const project = await Project.open(root, { hooks: [lexicalRunHook()] });
+ * await project.reindex(); // leaves lexical.bin when the generation is large
+ * ```
+ */
+export function lexicalRunHook(): RunHook {
+  /** The counts of the run in flight (or just committed), taken by the build after it. */
   let counts: TermCounts | undefined;
-  const decoder = new TextDecoder();
-  gathered.set(project, {
-    take() {
-      const out = counts;
-      counts = undefined;
-      return out;
-    },
-  });
   return {
-    blob(hash, parts) {
-      if (!counter) return;
-      try {
-        const bytes = parts.terms;
-        if (!bytes) throw new Error("a blob without terms");
-        counter.add(
-          hash,
-          isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(decoder.decode(bytes)),
-        );
-      } catch {
-        counter = null; // the build after the commit counts from the store instead
-      }
-    },
-    // The counts made compact (the vocabulary map let go) before the builds after the commit.
-    written() {
-      counts = counter?.counts();
-      counter = null;
-    },
-    end() {
-      counter = null;
+    gather(_project, filesToRead) {
+      if (filesToRead < countDuringRun.minFiles) return null;
+      let counter: TermCounter | null = new TermCounter();
+      const decoder = new TextDecoder();
       counts = undefined;
-      gathered.delete(project);
+      return {
+        blob(hash, parts) {
+          if (!counter) return;
+          try {
+            const bytes = parts.terms;
+            if (!bytes) throw new Error("a blob without terms");
+            counter.add(
+              hash,
+              isBinaryTerms(bytes) ? decodeTerms(bytes) : JSON.parse(decoder.decode(bytes)),
+            );
+          } catch {
+            counter = null; // the build after the commit counts from the store instead
+          }
+        },
+        // The counts made compact (the vocabulary map let go) before the builds after the commit.
+        written() {
+          counts = counter?.counts();
+          counter = null;
+        },
+        end() {
+          counter = null;
+          counts = undefined;
+        },
+      };
+    },
+    afterCommit(project) {
+      // What the run counted is spent here either way.
+      const counted = counts;
+      counts = undefined;
+      return writeLexicalFile(project, DEFAULT_BM25, CACHE_MAX_ROWS, undefined, counted);
     },
   };
-});
+}
 
 /** How many `lexical.bin` files workers of this process built (what a test asks). */
 export const workerBuilds = { count: 0 };

@@ -72,6 +72,8 @@ export function pointAtMember(
   weight: (term: string) => number,
   similarity?: MemberSimilarity,
   lines: readonly string[] = chunk.text.split("\n"),
+  /** `symbols` sorted by {@link sortByStart} (a caller that presents many keeps them). */
+  sorted: readonly SymbolRecord[] = sortByStart(symbols),
 ): Pointed {
   const whole = own && chunk.startLine <= own.startLine && chunk.endLine >= own.endLine;
   const base: Pointed = {
@@ -82,9 +84,8 @@ export function pointAtMember(
     from: 0,
     to: lines.length,
   };
-  // The file's symbols by start line (kept per file list): those starting inside the chunk
-  // are one run of them, found by bisection, in the order a sort of the filtered list gives.
-  const sorted = byStart(symbols);
+  // The file's symbols by start line: those starting inside the chunk are one run of them,
+  // found by bisection, in the order a sort of the filtered list gives.
   const members: SymbolRecord[] = [];
   for (let i = firstFrom(sorted, chunk.startLine); i < sorted.length; i++) {
     const s = sorted[i];
@@ -148,17 +149,12 @@ export function pointAtMember(
   };
 }
 
-/** A file's symbols sorted by start line (longer first on ties), per symbol list. */
-const sortedLists = new WeakMap<readonly SymbolRecord[], readonly SymbolRecord[]>();
-
-function byStart(symbols: readonly SymbolRecord[]): readonly SymbolRecord[] {
-  let sorted = sortedLists.get(symbols);
-  if (!sorted) {
-    // A stable sort: symbols with the same span keep the list's order, as before.
-    sorted = [...symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
-    sortedLists.set(symbols, sorted);
-  }
-  return sorted;
+/**
+ * A file's symbols sorted by start line (longer first on ties; a stable sort: symbols with
+ * the same span keep the list's order).
+ */
+export function sortByStart(symbols: readonly SymbolRecord[]): readonly SymbolRecord[] {
+  return [...symbols].sort((a, b) => a.startLine - b.startLine || b.endLine - a.endLine);
 }
 
 /** The index of the first symbol of `sorted` that starts at or after `line`. */

@@ -9,6 +9,7 @@
  */
 
 import type { SymbolColumns } from "../index/symbol_columns.ts";
+import { slot } from "../util/memo.ts";
 import { fuzzyMatch, Tier } from "./fuzzy.ts";
 import { splitIdentifier } from "../util/tokens.ts";
 
@@ -51,7 +52,11 @@ interface NameIndex {
   later: Uint32Array;
 }
 
-const indexes = new WeakMap<SymbolColumns, Map<NameField, NameIndex>>();
+/** The name indexes of a generation's columns, by field (made when first asked). */
+const NAME_INDEXES = slot(
+  "name indexes",
+  (_: SymbolColumns) => new Map<NameField, NameIndex>(),
+);
 
 /**
  * One bit per letter (either case), digits in four, `_`, and one for everything else, of
@@ -72,8 +77,7 @@ function charBits(text: string, from = 0, to = text.length): number {
 }
 
 function nameIndex(columns: SymbolColumns, field: NameField): NameIndex {
-  let byField = indexes.get(columns);
-  if (!byField) indexes.set(columns, byField = new Map());
+  const byField = columns.memo.get(NAME_INDEXES);
   const hit = byField.get(field);
   if (hit) return hit;
   // The columns group the symbols by distinct value already.

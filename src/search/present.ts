@@ -7,7 +7,14 @@
 
 import { chunkSymbol, type ChunkTable } from "./table.ts";
 import type { WireSearchItem } from "./item.ts";
-import { type MemberSimilarity, overloadImplementation, pointAtMember } from "./members.ts";
+import {
+  type MemberSimilarity,
+  overloadImplementation,
+  pointAtMember,
+  sortByStart,
+} from "./members.ts";
+import { slot } from "../util/memo.ts";
+import type { SymbolRecord } from "../types.ts";
 import { codeTokens } from "../util/tokens.ts";
 
 /** Most lines in a snippet. */
@@ -140,7 +147,15 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     full = c.text;
     lines = full.split("\n");
   }
-  const at = pointAtMember(c, own, symbols, r.termWeight, r.similarity, lines);
+  const at = pointAtMember(
+    c,
+    own,
+    symbols,
+    r.termWeight,
+    r.similarity,
+    lines,
+    sortedSymbols(r.table, c.file, symbols),
+  );
   const whole = at.from === 0 && at.to === lines.length;
   const span = whole ? lines : lines.slice(at.from, at.to);
   const text = whole ? full : span.join("\n");
@@ -155,4 +170,21 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     symbol: at.symbol,
     kind: at.kind,
   };
+}
+
+/** Each file's symbols sorted by start line, made when a result in it is first presented. */
+const SORTED_SYMBOLS = slot(
+  "symbols by start line",
+  (_: ChunkTable) => new Map<string, readonly SymbolRecord[]>(),
+);
+
+function sortedSymbols(
+  table: ChunkTable,
+  path: string,
+  symbols: readonly SymbolRecord[],
+): readonly SymbolRecord[] {
+  const byFile = table.memo.get(SORTED_SYMBOLS);
+  let sorted = byFile.get(path);
+  if (!sorted) byFile.set(path, sorted = sortByStart(symbols));
+  return sorted;
 }

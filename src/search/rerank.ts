@@ -14,6 +14,7 @@
  * @module
  */
 
+import { slot } from "../util/memo.ts";
 import type { ChunkTable } from "./table.ts";
 import { nameFeatures } from "./rerank_names.ts";
 import { FUNCTION_KINDS, TYPE_KINDS } from "../types.ts";
@@ -117,13 +118,16 @@ export interface RerankInput {
   fileCount: ReadonlyMap<number, number>;
 }
 
-const pathTerms = new WeakMap<ChunkTable, Array<ReadonlySet<string> | undefined>>();
+/** Each file's path words, made when a query first reads them. */
+const PATH_TERMS = slot(
+  "path terms",
+  (table: ChunkTable) => new Array<ReadonlySet<string> | undefined>(table.files.length),
+);
 
 function pathCover(input: RerankInput, row: number): number {
   if (input.terms.size === 0) return 0;
   const fi = input.table.fileOfRow[row];
-  let all = pathTerms.get(input.table);
-  if (!all) pathTerms.set(input.table, all = new Array(input.table.files.length));
+  const all = input.table.memo.get(PATH_TERMS);
   let set = all[fi];
   if (!set) {
     const path = input.table.files[fi].path.replace(/\.[^./]+$/, "");

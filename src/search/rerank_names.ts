@@ -9,6 +9,7 @@
  */
 
 import type { LoadedIndex } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import { type ChunkTable, symbolOfChunk } from "./table.ts";
 import type { SymbolRecord } from "../types.ts";
 import { codeTokens, splitIdentifier, stem } from "../util/tokens.ts";
@@ -27,7 +28,9 @@ export interface RowTraits {
 }
 
 const MADE = 2;
-const traitsOf = new WeakMap<ChunkTable, RowTraits>();
+
+/** The traits a table's features read: the whole table's once made, else filled row by row. */
+const ROW_TRAITS = slot("row traits", (_: ChunkTable) => ({ traits: null as RowTraits | null }));
 
 /** FNV-1a of a string (never 0: 0 means no name). */
 function hash(s: string): number {
@@ -103,17 +106,31 @@ function fillFile(table: ChunkTable, fi: number, t: RowTraits): void {
 
 type MadeFiles = Map<string, { traits: RowTraits; start: number; end: number }>;
 
-/** The last whole table's files (by path and blob): a new generation reuses them. */
-let lastFiles: MadeFiles = new Map();
-/** Whole tables' traits, made or being made. */
-const whole = new WeakMap<ChunkTable, RowTraits>();
-const making = new WeakMap<ChunkTable, Promise<RowTraits>>();
+/**
+ * A whole table's traits, being made or made, and (once made) its files by path and blob,
+ * which the next generation's table reuses.
+ */
+interface Whole {
+  traits: Promise<RowTraits>;
+  files: MadeFiles | null;
+}
+
+const WHOLE_TRAITS = slot<ChunkTable, Whole>("row traits, whole", (table, previous) => {
+  const whole: Whole = { traits: Promise.resolve(noRowTraits()), files: null };
+  whole.traits = fillInSlices(table, previous?.files ?? new Map(), whole);
+  return whole;
+});
 
 /**
  * Fills `t` for every row of `table`, one file per step (a file unchanged since the last
  * whole table — same path and blob, so the same rows — is copied from it, not read again).
  */
-function* fillAll(table: ChunkTable, t: RowTraits): Generator<void> {
+function* fillAll(
+  table: ChunkTable,
+  t: RowTraits,
+  lastFiles: MadeFiles,
+  whole: Whole,
+): Generator<void> {
   const files: MadeFiles = new Map();
   for (let fi = 0; fi < table.files.length; fi++) {
     const f = table.files[fi];
@@ -128,10 +145,11 @@ function* fillAll(table: ChunkTable, t: RowTraits): Generator<void> {
     files.set(key, { traits: t, start: f.start, end: f.end });
     yield;
   }
-  lastFiles = files;
-  whole.set(table, t);
+  whole.files = files;
   // The main thread's own features read the same arrays from now on.
-  traitsOf.set(table, t);
+  table.memo.get(ROW_TRAITS).traits = t;
+  // What the last table held is carried over: it can go.
+  table.memo.forgetPrevious();
 }
 
 /**
@@ -141,45 +159,43 @@ function* fillAll(table: ChunkTable, t: RowTraits): Generator<void> {
  * again (~10 ms on the standard library's 61k rows, the first table ~0.5-1 s).
  */
 export function rowTraitsInSlices(table: ChunkTable): Promise<RowTraits> {
-  const done = whole.get(table);
-  if (done) return Promise.resolve(done);
-  let pending = making.get(table);
-  if (pending) return pending;
-  pending = (async () => {
-    const t = emptyTraits(table.chunks.length, true);
-    let slice = performance.now();
-    for (const _ of fillAll(table, t)) {
-      if (performance.now() - slice < 5) continue;
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      slice = performance.now();
-    }
-    return t;
-  })();
-  making.set(table, pending);
-  const forget = () => making.delete(table);
-  pending.then(forget, forget);
-  return pending;
+  return table.memo.get(WHOLE_TRAITS).traits;
+}
+
+async function fillInSlices(table: ChunkTable, lastFiles: MadeFiles, whole: Whole) {
+  const t = emptyTraits(table.chunks.length, true);
+  let slice = performance.now();
+  for (const _ of fillAll(table, t, lastFiles, whole)) {
+    if (performance.now() - slice < 5) continue;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    slice = performance.now();
+  }
+  return t;
 }
 
 /** A search worker's table gets the traits its snapshot carries (its rows hold no names). */
 export function attachRowTraits(table: ChunkTable, traits: RowTraits): void {
-  traitsOf.set(table, traits);
+  table.memo.get(ROW_TRAITS).traits = traits;
 }
 
 /** The last files' definitions the rows made one at a time read (a query's candidates). */
-const recentDefinitions = new Map<string, readonly SymbolRecord[]>();
+const RECENT_DEFINITIONS = slot(
+  "recent definitions",
+  (_: ChunkTable) => new Map<string, readonly SymbolRecord[]>(),
+);
 
 /**
  * The traits a row's features read: the whole table's when made, else this row's, made now
  * (a query's few candidates, before the whole table's are ready).
  */
 function traitsAt(table: ChunkTable, row: number): RowTraits {
-  let t = traitsOf.get(table);
-  if (!t) traitsOf.set(table, t = emptyTraits(table.chunks.length, false));
+  const held = table.memo.get(ROW_TRAITS);
+  const t = held.traits ??= emptyTraits(table.chunks.length, false);
   if (t.flags[row] & MADE) return t;
   const f = table.files[table.fileOfRow[row]];
-  // A file's definitions are those of its content (the blob) in this generation.
-  const key = `${table.generation}\0${f.path}\0${f.blob}`;
+  // A file's definitions are those of its content (the blob) in this table's generation.
+  const key = `${f.path}\0${f.blob}`;
+  const recentDefinitions = table.memo.get(RECENT_DEFINITIONS);
   fillRow(table, row, t, () => {
     let list = recentDefinitions.get(key);
     if (!list) {

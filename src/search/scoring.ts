@@ -10,6 +10,7 @@
 
 import type { MemberSimilarity } from "./members.ts";
 import { type Bm25Params, DEFAULT_BM25, type LexicalIndex } from "./lexical.ts";
+import { slot } from "../util/memo.ts";
 import type { ChunkTable } from "./table.ts";
 import { DEFAULT_RERANK, rerank, type RerankInput, type RerankModel } from "./rerank.ts";
 import { type FileClass, fileClass } from "./scope.ts";
@@ -66,16 +67,14 @@ export const DEFAULT_FUSION: FusionParams = {
   bm25: DEFAULT_BM25,
 };
 
-const classesOf = new WeakMap<ChunkTable, FileClass[]>();
+const FILE_CLASSES = slot(
+  "file classes",
+  (table: ChunkTable) => table.files.map((f) => fileClass(f.path, f.language)),
+);
 
 /** The class (code, docs, tests…) of each file of the table, made once per table. */
 export function fileClasses(table: ChunkTable): FileClass[] {
-  let classes = classesOf.get(table);
-  if (!classes) {
-    classes = table.files.map((f) => fileClass(f.path, f.language));
-    classesOf.set(table, classes);
-  }
-  return classes;
+  return table.memo.get(FILE_CLASSES);
 }
 
 /** Both sides' scores for one query, before fusion. */
@@ -364,7 +363,11 @@ function fuseWeighted(r: Retrieved, fusion: FusionParams): Map<number, number> {
   return scored;
 }
 
-const kindFactorCache = new WeakMap<ChunkTable, { key: string; factor: Float32Array }>();
+/** A table's kind factors, for the kind weights last asked. */
+const KIND_FACTORS = slot(
+  "kind factors",
+  (_: ChunkTable) => ({ key: "", factor: null as Float32Array | null }),
+);
 
 /**
  * Per row, the factor of its chunk's kind, made once per table (and kind weights): reading
@@ -372,15 +375,16 @@ const kindFactorCache = new WeakMap<ChunkTable, { key: string; factor: Float32Ar
  */
 function kindFactors(table: ChunkTable, weights: Readonly<Record<string, number>>): Float32Array {
   const key = JSON.stringify(weights);
-  const hit = kindFactorCache.get(table);
-  if (hit?.key === key) return hit.factor;
+  const held = table.memo.get(KIND_FACTORS);
+  if (held.factor && held.key === key) return held.factor;
   const factor = new Float32Array(table.chunks.length);
   table.chunks.forEach((c, row) => {
     const kind = c.kind ?? "";
     // Own keys only: `constructor` is a kind and a key every object inherits.
     factor[row] = Object.hasOwn(weights, kind) ? weights[kind] : 1;
   });
-  kindFactorCache.set(table, { key, factor });
+  held.key = key;
+  held.factor = factor;
   return factor;
 }
 

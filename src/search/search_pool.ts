@@ -15,6 +15,7 @@
  */
 
 import type { Project } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import { noRowTraits, type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
@@ -447,7 +448,12 @@ function snapshotOf(
   };
 }
 
-const pools = new WeakMap<Project, SearchWorkers>();
+/** A project's search workers (a server gives it some; a one-shot command none). */
+const SEARCH_WORKERS = slot<Project, SearchWorkers>(
+  "search workers",
+  () => new SearchWorkers(searchWorkerCount()),
+  (pool) => pool.close(),
+);
 
 /**
  * Gives `project` search workers (a server does, at its start; a one-shot command does
@@ -458,18 +464,15 @@ export function enableSearchWorkers(
   project: Project,
   count = searchWorkerCount(),
 ): SearchWorkers {
-  let pool = pools.get(project);
-  if (!pool) pools.set(project, pool = new SearchWorkers(count));
-  return pool;
+  return project.scope.get(SEARCH_WORKERS, () => new SearchWorkers(count));
 }
 
 /** The project's search workers, if it has them. */
 export function searchWorkers(project: Project): SearchWorkers | null {
-  return pools.get(project) ?? null;
+  return project.scope.peek(SEARCH_WORKERS) ?? null;
 }
 
 /** Ends the project's search workers. */
 export function closeSearchWorkers(project: Project): void {
-  pools.get(project)?.close();
-  pools.delete(project);
+  project.scope.forget(SEARCH_WORKERS);
 }

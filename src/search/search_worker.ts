@@ -17,7 +17,7 @@ import {
   type SearchReply,
   type SearchSnapshot,
 } from "./search_pool.ts";
-import type { ChunkTable } from "./table.ts";
+import { type ChunkTable, newChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import { attachRowTraits } from "./rerank_names.ts";
 import type { VectorProgress } from "./vector_sync.ts";
@@ -76,13 +76,13 @@ function rowsOf(s: SearchSnapshot): ChunkRecord[] {
 }
 
 function load(s: SearchSnapshot, slot: number): Held {
-  const table: ChunkTable = {
+  const table = newChunkTable({
     generation: s.generation,
     chunks: rowsOf(s),
     files: s.files,
     fileOfRow: s.fileOfRow,
     index: null as unknown as LoadedIndex,
-  };
+  });
   // Its rows hold no names: the second stage reads the snapshot's traits instead.
   attachRowTraits(table, s.traits);
   const lexical = decodeLexicalIndex(s.lexical.bytes, s.lexical.key, s.lexical.params);

@@ -6,7 +6,8 @@
  * @module
  */
 
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import { Memo, slot } from "../util/memo.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 
 /** One file's rows. */
@@ -29,9 +30,34 @@ export interface ChunkTable {
   fileOfRow: Uint32Array;
   /** The loaded index it was built from. */
   index: LoadedIndex;
+  /** What the search builds over these rows (file classes, weights, traits…), made once. */
+  readonly memo: Memo<ChunkTable>;
 }
 
-const tables = new WeakMap<Project, ChunkTable>();
+/**
+ * A chunk table over `rows`, with its memo.
+ *
+ * @example
+ * ```ts
+ * const t = newChunkTable({ generation: 1, chunks: [], files: [], fileOfRow: new Uint32Array(), index });
+ * t.memo.held(); // []
+ * ```
+ */
+export function newChunkTable(
+  rows: Omit<ChunkTable, "memo">,
+  /** The table of the generation before, whose values may be carried over. */
+  previous?: ChunkTable,
+): ChunkTable {
+  const table: ChunkTable = { ...rows, memo: null as unknown as Memo<ChunkTable> };
+  (table as { memo: Memo<ChunkTable> }).memo = new Memo(table, previous?.memo ?? null);
+  return table;
+}
+
+/** The chunk table a generation holds (the rows both indexes and the embedder address). */
+const CHUNK_TABLE = slot<Generation, Promise<ChunkTable>>(
+  "chunk table",
+  ({ index }, previous) => buildTable(index, previous),
+);
 
 /**
  * The chunk table of the project's current generation (built once per generation).
@@ -43,9 +69,14 @@ const tables = new WeakMap<Project, ChunkTable>();
  * ```
  */
 export async function chunkTable(project: Project): Promise<ChunkTable> {
-  const index = await project.index();
-  const hit = tables.get(project);
-  if (hit && hit.generation === index.generation) return hit;
+  return await (await project.index()).memo.get(CHUNK_TABLE);
+}
+
+async function buildTable(
+  index: LoadedIndex,
+  previous: Promise<ChunkTable> | undefined,
+): Promise<ChunkTable> {
+  const before = await previous?.catch(() => undefined);
   const chunks = await index.chunks();
   const files: TableFile[] = [];
   const fileOfRow = new Uint32Array(chunks.length);
@@ -63,9 +94,7 @@ export async function chunkTable(project: Project): Promise<ChunkTable> {
       end: i,
     });
   }
-  const table: ChunkTable = { generation: index.generation, chunks, files, fileOfRow, index };
-  tables.set(project, table);
-  return table;
+  return newChunkTable({ generation: index.generation, chunks, files, fileOfRow, index }, before);
 }
 
 /** The symbol a chunk is named after (overlapping it), if any. */

@@ -11,6 +11,7 @@
 
 import type { IndexProgress } from "../index/indexer.ts";
 import type { Project } from "../index/project.ts";
+import { slot } from "../util/memo.ts";
 import { errorMessage } from "../errors.ts";
 import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";
@@ -52,7 +53,12 @@ export interface VectorOptions {
   onProgress?: (p: IndexProgress) => void;
 }
 
-const syncs = new WeakMap<Project, VectorSync>();
+/** A project's embedding, made by the first who asks (a server, with its embedder). */
+const VECTORS = slot<Project, VectorSync>(
+  "vectors",
+  (p) => new VectorSync(p, Deno.env.get("CODECTX_EMBEDDER") ?? "auto", () => {}),
+  (sync) => sync.close(),
+);
 
 /**
  * The background embedding of `project`: one per open project, created on first use with
@@ -65,16 +71,12 @@ const syncs = new WeakMap<Project, VectorSync>();
  * ```
  */
 export function projectVectors(project: Project, opts: VectorOptions = {}): VectorSync {
-  let sync = syncs.get(project);
-  if (!sync) {
-    sync = new VectorSync(
-      project,
+  return project.scope.get(VECTORS, (p) =>
+    new VectorSync(
+      p,
       opts.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
       opts.onProgress ?? (() => {}),
-    );
-    syncs.set(project, sync);
-  }
-  return sync;
+    ));
 }
 
 /** The background embedding of one project. */

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { slot } from "../util/memo.ts";
 import { summarize } from "../index/indexer.ts";
 import type { IndexState, Project } from "../index/project.ts";
 import type { VectorSync } from "../search/vector_sync.ts";
@@ -41,7 +42,11 @@ interface Counts {
   createdAt: string;
 }
 
-const cache = new WeakMap<Project, { generation: number; counts: Counts }>();
+/** The counts of the generation last asked about (read from its manifest once). */
+const COUNTS = slot(
+  "health counts",
+  (_: Project) => ({ generation: -1, counts: null as Counts | null }),
+);
 
 /**
  * How old a read of the current generation `/health` accepts: under load every store read
@@ -71,8 +76,8 @@ export async function indexStatus(
     : "ready";
   let counts: Counts | null = null;
   if (generation !== null) {
-    const hit = cache.get(project);
-    if (hit?.generation === generation) counts = hit.counts;
+    const hit = project.scope.get(COUNTS);
+    if (hit.generation === generation) counts = hit.counts;
     else {
       const manifest = await project.store.readCurrent();
       if (manifest) {
@@ -92,7 +97,8 @@ export async function indexStatus(
           languages: r.languages,
           createdAt: manifest.createdAt,
         };
-        cache.set(project, { generation: manifest.generation, counts });
+        hit.generation = manifest.generation;
+        hit.counts = counts;
       }
     }
   }

@@ -23,7 +23,7 @@ import { Project, type ProjectListener, type ProjectOptions } from "../index/pro
 import { type ProjectWatcher, watchProject, type WatchStatus } from "../index/watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
-import { writeLexicalFile } from "../search/lexical_cache.ts";
+import { lexicalRunHook } from "../search/lexical_cache.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
 import { defaultIndexHome } from "../store/home.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
@@ -114,7 +114,11 @@ export class ProjectService implements Service {
    * `root` is not a directory.
    */
   static async open(root: string | Project, opts: ServiceOptions = {}): Promise<ProjectService> {
-    const project = typeof root === "string" ? await Project.open(root, opts) : root;
+    // What other domains add to the project's indexing runs is wired here, once: after the
+    // commit of a large generation, its BM25F index on disk (no query builds it then).
+    const project = typeof root === "string"
+      ? await Project.open(root, { ...opts, hooks: [...(opts.hooks ?? []), lexicalRunHook()] })
+      : root;
     return new ProjectService(project, opts.embedder);
   }
 
@@ -173,8 +177,6 @@ export class ProjectService implements Service {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
       // Vectors fill in behind lexical search, which is ready now.
       this.vectors.start();
-      // The BM25F index on disk before the first query (no query builds it then).
-      await writeLexicalFile(this.project).catch(() => false);
       void warmSearch(this.project);
     } catch (err) {
       log(`codectx: indexing failed: ${errorMessage(err)}`);
@@ -191,7 +193,6 @@ export class ProjectService implements Service {
       onReindex: (r) => {
         if (r.changed > 0) {
           log(`codectx: re-${reportLine(r)}`);
-          void writeLexicalFile(this.project).catch(() => false);
         }
       },
       onError: (err) => log(`codectx: watch: ${errorMessage(err)}`),

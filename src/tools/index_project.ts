@@ -7,7 +7,6 @@
 import { z } from "npm:zod@4.1.9";
 import type { IndexReport } from "../index/indexer.ts";
 import type { IndexState } from "../index/project.ts";
-import { writeLexicalFile } from "../search/lexical_cache.ts";
 import { defineTool } from "./tool.ts";
 
 /** What `index_project` answers (and `codectx index --json` prints): the run's report in
@@ -60,9 +59,8 @@ export const indexProjectTool = defineTool({
   }),
   output,
   handler: async ({ force }, { project }) => {
+    // A large generation's lexical index is built by the run itself (the service's hook).
     const r = await project.reindex({ force: force ?? false });
-    // The lexical index of the new generation is built now, not by the first query.
-    await writeLexicalFile(project);
     return {
       files: r.files,
       chunks: r.chunks,
