@@ -18,7 +18,7 @@ import { graphFor } from "../src/context/graph.ts";
 import { summarizeRepo } from "../src/context/summary.ts";
 import { ENCODING, tokenCounter } from "../src/context/tokens.ts";
 import { buildContextWindow } from "../src/context/window.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import type { SymbolRecord } from "../src/types.ts";
 
 const { values, positionals } = parseArgs({

@@ -62,7 +62,7 @@ async function copyProject(): Promise<string> {
 async function snippet(root: string, bytes: number): Promise<string> {
   const parts: string[] = [];
   let size = 0;
-  for (const f of ["src/index/project.ts", "src/search/hybrid.ts", "src/tools/executor.ts"]) {
+  for (const f of ["src/project/project.ts", "src/search/hybrid.ts", "src/tools/executor.ts"]) {
     const text = await Deno.readTextFile(`${root}/${f}`).catch(() => "");
     parts.push(text);
     size += text.length;

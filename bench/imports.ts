@@ -17,7 +17,7 @@
 import { parseArgs } from "node:util";
 import { loadGraph } from "../src/graph/graph.ts";
 import { findReferences } from "../src/graph/references.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 
 const { values } = parseArgs({
   options: {

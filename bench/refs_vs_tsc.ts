@@ -22,7 +22,7 @@ import { callGraph } from "../src/graph/calls.ts";
 import { loadGraph } from "../src/graph/graph.ts";
 import { findSymbols } from "../src/graph/lookup.ts";
 import { referencesOf } from "../src/graph/references.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 
 const { values } = parseArgs({
   options: {

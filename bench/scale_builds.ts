@@ -9,7 +9,7 @@
  *   deno run -A bench/scale_builds.ts TREE INDEX_DIR lexical|symbols|chunks
  */
 
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { LEXICAL_FILE, writeLexicalFile } from "../src/search/lexical_cache.ts";
 
 const [tree, indexDir, what] = Deno.args;

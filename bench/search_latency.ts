@@ -10,7 +10,7 @@
  */
 
 import { parseArgs } from "node:util";
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import { clearQueryVectorCache, type SearchMode, searchProject } from "../src/search/hybrid.ts";
 import { inProcessEmbedder } from "../src/search/providers.ts";

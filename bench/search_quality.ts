@@ -13,7 +13,7 @@
  */
 
 import { parseArgs } from "node:util";
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import {
   DEFAULT_FUSION,

@@ -56,7 +56,7 @@ import {
   type RerankModel,
   rerankScore,
 } from "../src/search/rerank.ts";
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import {
   buildCorpus,
   LANGUAGES,

@@ -41,7 +41,7 @@ import {
 } from "../model/sources.ts";
 import { docQuery, pythonHeaderEnd } from "../model/pairs.ts";
 import { parseSource } from "../src/parse/parser.ts";
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import {
   fuse,

@@ -9,7 +9,7 @@ import { KINDS } from "../src/bridge/protocol.ts";
 import { createEventHub, sseResponse } from "../src/http/events.ts";
 import { parseSize, serverConfig } from "../src/cli/server_options.ts";
 import { hostAllowed, isLoopback, originAllowed } from "../src/http/safety.ts";
-import { relevantPath } from "../src/index/watch.ts";
+import { relevantPath } from "../src/service/watch.ts";
 import { TOOL_NAMES } from "../src/tools/registry.ts";
 import {
   type Answer,

@@ -9,7 +9,7 @@ import { askQuestion } from "../src/context/answer.ts";
 import { summarizeRepo } from "../src/context/summary.ts";
 import { tokenCounter } from "../src/context/tokens.ts";
 import { buildContextWindow } from "../src/context/window.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import { findTool } from "../src/tools/registry.ts";

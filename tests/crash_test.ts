@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
 
 const FILE_COUNT = 500;

@@ -3,7 +3,7 @@ import { expandUse } from "../src/graph/resolve/rust.ts";
 import { parseJsonc } from "../src/graph/resolve/js.ts";
 import { stronglyConnected } from "../src/graph/deps.ts";
 import { toMermaid } from "../src/graph/mermaid.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import {
   callTool,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import { cleanup, CLI, makeProject, tempIndexDir, writeFiles } from "./helpers.ts";
 

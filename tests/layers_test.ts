@@ -1,7 +1,7 @@
 /**
  * The layering of the code, checked: every import of `src/`, `cli.ts` and `mod.ts` points
  * down the house that `src/README.md` draws (faces → surfaces → tools → service → context →
- * graph/search/analysis → index → parse/store → kernel), faces and surfaces never reach a
+ * graph/search/analysis → project → index → parse/store → kernel), faces and surfaces never reach a
  * domain but through the executor, only surfaces know HTTP and MCP, and no two folders
  * import each other, directly or round a cycle. Type-only imports count: a type is an arrow
  * too.
@@ -26,6 +26,8 @@ const RANK: Record<string, number> = {
   graph: 3,
   search: 3,
   analysis: 3,
+  // The read model: an open project and its loaded generation (over the index it reads).
+  project: 2.5,
   index: 2,
   parse: 1,
   store: 1,
@@ -33,7 +35,16 @@ const RANK: Record<string, number> = {
 };
 
 /** Units a face or a surface must not import: they reach them through the executor. */
-const DOMAINS = new Set(["context", "graph", "search", "analysis", "index", "parse", "store"]);
+const DOMAINS = new Set([
+  "context",
+  "graph",
+  "search",
+  "analysis",
+  "project",
+  "index",
+  "parse",
+  "store",
+]);
 /** Units that are faces or surfaces. */
 const OUTER = new Set(["cli.ts", "mod.ts", "cli", "bridge", "web", "mcp", "http"]);
 /** Transport libraries: only surfaces (and faces) may import them. */
@@ -209,7 +220,7 @@ Deno.test("layers: no circle of imports among the files of one folder", async ()
 
 Deno.test("layers: the scanner sees every kind of import", () => {
   const text = [
-    'import { a } from "../index/project.ts";',
+    'import { a } from "../project/project.ts";',
     'import type {\n  B,\n} from "./b.ts";',
     'export { c } from "../util/hash.ts";',
     'import "../parse/side_effect.ts";',
@@ -220,8 +231,8 @@ Deno.test("layers: the scanner sees every kind of import", () => {
   ].join("\n");
   const { local, bare } = importsOf("src/search/x.ts", text);
   assert.deepEqual(local.sort(), [
-    "src/index/project.ts",
     "src/parse/side_effect.ts",
+    "src/project/project.ts",
     "src/search/b.ts",
     "src/search/worker.ts",
     "src/store/kv.ts",

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project, type RunHook } from "../src/index/project.ts";
+import { Project, type RunHook } from "../src/project/project.ts";
 import { decodeTerms } from "../src/index/terms.ts";
 import { buildLexicalIndexFrom, DEFAULT_BM25, type LexicalIndex } from "../src/search/lexical.ts";
 import { LexicalBuilder, TermCounter, type TermsFile } from "../src/search/lexical_build.ts";

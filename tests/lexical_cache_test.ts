@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { DEFAULT_BM25 } from "../src/search/lexical.ts";
 import { workerBuilds, writeLexicalFile } from "../src/search/lexical_cache.ts";
 import { createExecutor } from "../src/tools/executor.ts";

@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { TextSpill } from "../src/store/texts.ts";
 import { tokenCounter } from "../src/context/tokens.ts";
 import type { ChunkRecord } from "../src/types.ts";

@@ -22,6 +22,8 @@ const STATE_TYPES =
  */
 const ALLOWED_WEAK_MAPS: Record<string, string> = {
   "http/listener.ts answering": "the response being written on a socket (one request)",
+  "http/listener.ts connectionIds": "a socket's number, its client for admission (one connection)",
+  "http/listener.ts requestClients": "the connection a request came on (one request)",
   "http/respond.ts jsonTexts": "a Response's JSON text (one answer)",
   "http/safety.ts heldBodies": "a Request's body read ahead (one request)",
   "index/ignore_rules.ts quickRules": "a compiled ignore list's fast path (the list's own)",

@@ -13,7 +13,7 @@ import type { ChunkRecord, SymbolRecord } from "../src/types.ts";
 import { ChunkColumns, ChunkColumnsWriter, columnTextBytes } from "../src/index/chunk_columns.ts";
 import { chunkTextBytes } from "../src/index/chunk_text_bytes.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { columnsKey, loadColumns } from "../src/index/symbols_file.ts";
 
 function sym(

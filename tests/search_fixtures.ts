@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import { ProjectService } from "../src/service/service.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 

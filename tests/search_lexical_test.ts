@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import { searchProject } from "../src/search/hybrid.ts";
 import { buildLexicalIndex, decodeLexicalIndex, DEFAULT_BM25 } from "../src/search/lexical.ts";
 import { LEXICAL_FILE } from "../src/search/lexical_cache.ts";

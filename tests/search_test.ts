@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { ProjectService } from "../src/service/service.ts";
-import type { Project } from "../src/index/project.ts";
+import type { Project } from "../src/project/project.ts";
 import { describeChunk } from "../src/search/embedder.ts";
 import { transformersProvider } from "../src/search/embedders/transformers.ts";
 import { useLiteProvider } from "../src/search/embedders/use_lite.ts";

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Project } from "../src/index/project.ts";
+import { Project } from "../src/project/project.ts";
 import {
   callTool,
   cleanup,

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { parseSource } from "../parse/parser.ts";
 import { CodectxError } from "../errors.ts";
 import { analysisGrammar } from "./grammar.ts";

@@ -7,7 +7,7 @@
  */
 
 import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
-import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 

@@ -9,7 +9,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { LoadedIndex, Project } from "../project/project.ts";
 import type { WireSearchItem } from "../search/item.ts";
 import type { SymbolRecord } from "../types.ts";
 import { graphFor, type GraphView, type Use } from "./graph.ts";

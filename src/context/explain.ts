@@ -10,7 +10,7 @@ import { loadGraph } from "../graph/graph.ts";
 import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { namesOf, type Sureness } from "../graph/names.ts";
 import { referencesOf } from "../graph/references.ts";
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 import { SourceReader } from "./source.ts";
 

@@ -12,7 +12,7 @@ import { isAuxiliary } from "../graph/lookup.ts";
 import { namesOf } from "../graph/names.ts";
 import type { RefTargets } from "../graph/ref_resolution.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
-import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { ReferenceKind, SymbolRecord } from "../types.ts";
 

@@ -6,7 +6,7 @@
  */
 
 import { resolveMatches, symbolTable } from "../graph/lookup.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { LoadedIndex, Project } from "../project/project.ts";
 import { splitIdentifier } from "../util/tokens.ts";
 import type { WireSearchItem } from "../search/item.ts";
 import { hybridSearch } from "../search/mod.ts";

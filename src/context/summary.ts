@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import { type SymbolKind, type SymbolRecord, TYPE_KINDS } from "../types.ts";
 import { graphFor } from "./graph.ts";

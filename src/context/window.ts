@@ -9,7 +9,7 @@
  */
 
 import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
-import type { LoadedIndex, Project } from "../index/project.ts";
+import type { LoadedIndex, Project } from "../project/project.ts";
 import type { SymbolRecord } from "../types.ts";
 import { graphFor } from "./graph.ts";
 import { symbolRanks } from "./rank.ts";

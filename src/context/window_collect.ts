@@ -7,7 +7,7 @@
  */
 
 import { isAuxiliary } from "../graph/lookup.ts";
-import type { LoadedIndex } from "../index/project.ts";
+import type { LoadedIndex } from "../project/project.ts";
 import { CALLABLE_KINDS, CLASS_LIKE, type SymbolKind, type SymbolRecord } from "../types.ts";
 import type { GraphView, Use } from "./graph.ts";
 import { importLines } from "./imports.ts";

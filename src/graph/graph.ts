@@ -7,7 +7,7 @@
  * @module
  */
 
-import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";

@@ -26,7 +26,7 @@ import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { isTestFile } from "../index/test_files.ts";
 import { nearSymbols } from "./near_names.ts";
 import type { CodeGraph } from "./graph.ts";
-import type { Generation, LoadedIndex } from "../index/project.ts";
+import type { Generation, LoadedIndex } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 
 /**

@@ -7,7 +7,7 @@
  */
 
 import { CodectxError } from "../errors.ts";
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import type { WireSearchItem } from "./item.ts";
 import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
 import type { MemberSimilarity } from "./members.ts";

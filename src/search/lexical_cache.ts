@@ -12,7 +12,7 @@
  * @module
  */
 
-import type { Generation, Project, RunHook } from "../index/project.ts";
+import type { Generation, Project, RunHook } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import {
   type Bm25Params,

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { LoadedIndex } from "../index/project.ts";
+import type { LoadedIndex } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import { type ChunkTable, symbolOfChunk } from "./table.ts";
 import type { SymbolRecord } from "../types.ts";

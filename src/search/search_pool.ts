@@ -14,7 +14,7 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";

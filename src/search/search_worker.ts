@@ -8,7 +8,7 @@
 /// <reference lib="deno.worker" />
 
 import type { ChunkRecord, SymbolKind } from "../types.ts";
-import type { LoadedIndex } from "../index/project.ts";
+import type { LoadedIndex } from "../project/project.ts";
 import { DEFAULT_FUSION, fuse, retrieveFrom } from "./scoring.ts";
 import { decodeLexicalIndex, type LexicalIndex } from "./lexical.ts";
 import {

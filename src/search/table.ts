@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Generation, LoadedIndex, Project } from "../index/project.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 

@@ -10,7 +10,7 @@
  */
 
 import type { IndexProgress } from "../index/indexer.ts";
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import { errorMessage } from "../errors.ts";
 import type { Embedder, ResolvedEmbedder } from "./embedder.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { searchProject } from "./hybrid.ts";
 import { projectVectors } from "./vector_sync.ts";
 import { inProcessEmbedder, resolveEmbedder } from "./providers.ts";

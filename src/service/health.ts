@@ -7,9 +7,9 @@
 
 import { slot } from "../util/memo.ts";
 import { summarize } from "../index/indexer.ts";
-import type { IndexState, Project } from "../index/project.ts";
+import type { IndexState, Project } from "../project/project.ts";
 import type { VectorSync } from "../search/vector_sync.ts";
-import type { WatchStatus } from "../index/watch.ts";
+import type { WatchStatus } from "./watch.ts";
 
 /** What `/health` tells about the index. */
 export interface IndexStatus {

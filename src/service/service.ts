@@ -19,8 +19,8 @@
 
 import { errorMessage } from "../errors.ts";
 import type { IndexProgress, IndexReport } from "../index/indexer.ts";
-import { Project, type ProjectListener, type ProjectOptions } from "../index/project.ts";
-import { type ProjectWatcher, watchProject, type WatchStatus } from "../index/watch.ts";
+import { Project, type ProjectListener, type ProjectOptions } from "../project/project.ts";
+import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";

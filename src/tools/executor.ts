@@ -8,7 +8,7 @@ import type { z } from "npm:zod@4.1.9";
 import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
 import { holdToolPool } from "../analysis/pool.ts";
 import { holdScanWorker } from "../search/grep_pool.ts";
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { callWeight } from "../service/admission.ts";
 import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";

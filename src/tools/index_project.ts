@@ -6,7 +6,7 @@
 
 import { z } from "npm:zod@4.1.9";
 import type { IndexReport } from "../index/indexer.ts";
-import type { IndexState } from "../index/project.ts";
+import type { IndexState } from "../project/project.ts";
 import { defineTool } from "./tool.ts";
 
 /** What `index_project` answers (and `codectx index --json` prints): the run's report in

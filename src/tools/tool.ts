@@ -4,7 +4,7 @@
  */
 
 import type { z } from "npm:zod@4.1.9";
-import type { Project } from "../index/project.ts";
+import type { Project } from "../project/project.ts";
 
 /** What a handler gets besides its arguments. */
 export interface ToolContext {

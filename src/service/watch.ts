@@ -18,7 +18,7 @@
  *
  * @example
  * ```ts
- * import { Project } from "./project.ts";
+ * import { Project } from "../project/project.ts";
  * const project = await Project.open(".");
  * const watcher = await watchProject(project, { onReindex: (r) => console.error(r.changed) });
  * console.error(watcher.status()); // { watching: true, reason: null, folders: 12 }
@@ -30,10 +30,10 @@
  */
 
 import { errorMessage } from "../errors.ts";
-import type { IndexReport } from "./indexer.ts";
-import { rootIdentity } from "./paths.ts";
-import type { Project } from "./project.ts";
-import { DEFAULT_SKIP_DIRS } from "./walker.ts";
+import type { IndexReport } from "../index/indexer.ts";
+import { rootIdentity } from "../index/paths.ts";
+import type { Project } from "../project/project.ts";
+import { DEFAULT_SKIP_DIRS } from "../index/walker.ts";
 
 /** Options of {@linkcode watchProject}. */
 export interface WatchOptions {

@@ -11,9 +11,14 @@ import { defaultIndexHome, indexDirFor } from "../store/home.ts";
 import { type FileEntry, type Manifest, Store } from "../store/kv.ts";
 import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
-import { type IndexOptions, type IndexProgress, type IndexReport, runIndex } from "./indexer.ts";
-import { resolveInRoot, rootIdentity, rootMissingError } from "./paths.ts";
-import { walk } from "./walker.ts";
+import {
+  type IndexOptions,
+  type IndexProgress,
+  type IndexReport,
+  runIndex,
+} from "../index/indexer.ts";
+import { resolveInRoot, rootIdentity, rootMissingError } from "../index/paths.ts";
+import { walk } from "../index/walker.ts";
 import {
   chunkCount,
   columnsKey,
@@ -23,10 +28,10 @@ import {
   loadColumns,
   storedChunksKey,
   storedColumnsKey,
-} from "./symbols_file.ts";
-import type { ChunkColumns } from "./chunk_columns.ts";
+} from "../index/symbols_file.ts";
+import type { ChunkColumns } from "../index/chunk_columns.ts";
 import { releaseFreedMemory, tuneNativeHeap } from "../util/native_heap.ts";
-import type { SymbolColumns } from "./symbol_columns.ts";
+import type { SymbolColumns } from "../index/symbol_columns.ts";
 import { Memo, type Slot } from "../util/memo.ts";
 
 /** What a generation's state is made from: the project and its loaded index. */
