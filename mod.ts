@@ -4,7 +4,9 @@
  * {@linkcode Executor}; given a path it opens the project, runs the tool and closes it
  * again. Results use the wire (snake_case) shapes of the tools.
  * A failed tool call throws a {@linkcode CodectxError} with the tool's code and message.
- * Importing this module has no side effects.
+ * Importing this module has no side effects; it needs Deno KV (`--unstable-kv`, or
+ * `"unstable": ["kv"]` in the importer's `deno.json`) and fails at import with one line saying
+ * so when it is missing.
  *
  * @example
  * ```ts
@@ -20,6 +22,11 @@
 
 import { CodectxError } from "./src/errors.ts";
 import { createExecutor as openExecutor, defined } from "./src/tools/executor.ts";
+import { requireKv } from "./src/util/kv_check.ts";
+
+// Without Deno KV nothing here can work: say at import what to add, in one line, rather than
+// with Deno's error from deep inside the first call.
+requireKv();
 
 export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
 export type { ExecutorEvent, ToolCall, ToolResult } from "./src/tools/executor.ts";

@@ -19,6 +19,7 @@
 import { CodectxError } from "../errors.ts";
 import { isLocked, keepReserve, releaseReserve, storeWriteError } from "./disk.ts";
 import { formatChange } from "./format.ts";
+import { requireKv } from "../util/kv_check.ts";
 import {
   isAlive,
   isMine,
@@ -113,6 +114,7 @@ export class Store {
 
   /** Opens (creating) the store in `dir`. */
   static async open(dir: string): Promise<Store> {
+    requireKv();
     await Deno.mkdir(dir, { recursive: true });
     const kv = await Deno.openKv(`${dir}/index.kv`);
     const store = new Store(kv, dir);
