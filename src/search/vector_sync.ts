@@ -90,6 +90,12 @@ export class VectorSync {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  /**
+   * The last pass failed (the embedder could not load: a package that could not be fetched,
+   * a model folder gone): searches do not start it again — each would fail the same way and
+   * hide the error behind "embedding" — until a new generation is committed.
+   */
+  private failed = false;
   /** The model embedding documents: a worker's (closed after a run) or the shared one. */
   private worker: Embedder | null = null;
   private ownsWorker = false;
@@ -136,7 +142,7 @@ export class VectorSync {
    * set of vectors ends at once (one store read), so callers may call this per query.
    */
   start(): void {
-    if (this.closed || this.spec === "none" || this.running) return;
+    if (this.closed || this.spec === "none" || this.running || this.failed) return;
     this.running = this.loop().finally(() => {
       this.running = null;
     });
@@ -145,6 +151,7 @@ export class VectorSync {
   /** A newer generation was committed: stop the run in flight at its next batch and redo. */
   private restart(): void {
     this.resolved = null;
+    this.failed = false;
     if (this.running) this.again = true;
     else this.start();
   }
@@ -191,6 +198,7 @@ export class VectorSync {
       } catch (err) {
         if (this.closed) return;
         this.status = { ...this.status, state: "error", error: errorMessage(err) };
+        this.failed = true;
       } finally {
         this.dropWorker();
       }
