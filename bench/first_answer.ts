@@ -22,6 +22,11 @@
  *   and of the npm cache; then `deno task install:cli` into a temporary root, and what it
  *   added. Needs the npm registry.
  *
+ * - `cold` (with `--before PATH`: another checkout's `cli.ts`): `codectx index` into a fresh
+ *   folder with this checkout and that one alternated, `--runs` times each (3 for the figure
+ *   of record): wall times, medians, and this/that pair by pair (vectors included here: the
+ *   run leaves them).
+ *
  * Every line carries the load average. With `--cli` another checkout's `cli.ts` runs (the
  * "before" figures); `--index-dir DIR` uses DIR as the indexed tree instead of indexing.
  *
@@ -43,6 +48,7 @@ const { values } = parseArgs({
     "index-dir": { type: "string" },
     query: { type: "string" },
     symbol: { type: "string" },
+    before: { type: "string" },
   },
 });
 
@@ -79,10 +85,11 @@ function median(xs: number[]): number {
 async function timed(
   args: string[],
   env?: Record<string, string>,
+  cli = CLI,
 ): Promise<{ ms: number; code: number; out: string; err: string; rssMiB: number }> {
   const t0 = performance.now();
   const r = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%M", Deno.execPath(), "run", "-A", V8, CLI, ...args],
+    args: ["-f", "%M", Deno.execPath(), "run", "-A", V8, cli, ...args],
     env,
     stdout: "piped",
     stderr: "piped",
@@ -335,6 +342,35 @@ async function installSection(): Promise<void> {
   );
 }
 
+/** Cold `codectx index`, this checkout and `--before` alternated. */
+async function coldSection(): Promise<void> {
+  const before = values.before;
+  if (!before) throw new Error("cold needs --before PATH/cli.ts (the checkout to compare with)");
+  const mine: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [cli, out, name] of [[CLI, mine, "this"], [before, theirs, "before"]] as const) {
+      const dir = `${work}/cold_${name}_${i}`;
+      const r = await timed(["index", "--path", ROOT, "--index-dir", dir], undefined, cli);
+      if (r.code !== 0) throw new Error(`index (${name}) failed:\n${r.err}`);
+      out.push(r.ms);
+      console.log(
+        `[${load()}] cold index ${name} #${i + 1}: ${fmt(r.ms)} s, peak RSS ${
+          r.rssMiB.toFixed(0)
+        } MiB`,
+      );
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  const ratios = mine.map((m, i) => m / theirs[i]);
+  console.log(
+    `cold index: this median ${fmt(median(mine))} s, before ${fmt(median(theirs))} s; ` +
+      `this/before pair by pair ${ratios.map((r) => r.toFixed(2)).join(" ")}, median ${
+        median(ratios).toFixed(2)
+      }`,
+  );
+}
+
 try {
   console.log(
     `first_answer: ${ROOT}, cli ${CLI}, ${RUNS} runs, query '${QUERY}', symbol ${SYMBOL}`,
@@ -345,6 +381,7 @@ try {
   if (ONLY.has("serve")) await serveSection(indexed);
   if (ONLY.has("mcp")) await mcpSection(indexed);
   if (ONLY.has("install")) await installSection();
+  if (ONLY.has("cold")) await coldSection();
 } finally {
   await Deno.remove(work, { recursive: true }).catch(() => {});
 }

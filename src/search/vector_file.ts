@@ -17,6 +17,7 @@ import { sha256Hex } from "../util/hash.ts";
 import { VERSION } from "../version.ts";
 import { type Manifest, STORE_FORMAT } from "../store/kv.ts";
 import { FlatVectorIndex } from "./vectors.ts";
+import { writeFileAtomically } from "../index/columns_io.ts";
 
 /** The file, in the index folder, that holds the last complete vectors. */
 export const VECTORS_FILE = "vectors.bin";
@@ -113,9 +114,8 @@ function decodeHashes(bytes: Uint8Array, rows: number): string[] {
 }
 
 /**
- * Writes the complete vectors of a generation (a temporary file renamed over the last one,
- * so a reader never sees half of it); whether it was written. Never throws: without the
- * file, the next process reads the store's blocks.
+ * Writes the complete vectors of a generation (atomically); whether it was written. Never
+ * throws: without the file, the next process reads the store's blocks.
  */
 export function writeVectorsFile(
   dir: string,
@@ -139,30 +139,11 @@ export function writeVectorsFile(
   lead.set(MAGIC);
   new DataView(lead.buffer).setUint32(8, json.length, true);
   lead.set(json, 12);
-  const path = `${dir}/${VECTORS_FILE}`;
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
-    try {
-      const zeros = new Uint8Array(8);
-      for (
-        const part of [lead, ...sections.flatMap((s) => [s, zeros.subarray(0, pad8(s.length))])]
-      ) {
-        for (let at = 0; at < part.length;) at += file.writeSync(part.subarray(at));
-      }
-    } finally {
-      file.close();
-    }
-    Deno.renameSync(tmp, path);
-    return true;
-  } catch {
-    try {
-      Deno.removeSync(tmp);
-    } catch {
-      // nothing was written
-    }
-    return false;
-  }
+  const zeros = new Uint8Array(8);
+  return writeFileAtomically(`${dir}/${VECTORS_FILE}`, [
+    lead,
+    ...sections.flatMap((s) => [s, zeros.subarray(0, pad8(s.length))]),
+  ]);
 }
 
 /** Reads exactly `into.length` bytes from the file's position; false at an early end. */
