@@ -8,8 +8,8 @@
  * A worker answers `retrieveFrom` → `fuse` of `scoring.ts` over the snapshot, the same code
  * the main thread runs, so the answers are the same; the main thread presents the top k.
  * A query for a generation the workers do not hold yet (or with vectors still filling) is
- * answered on the main thread meanwhile. A call past its time limit stops its worker, which
- * is replaced.
+ * answered on the main thread meanwhile. A call past its time limit ends at once; its query,
+ * a bounded scoring, ends on its own in the worker and its answer is dropped.
  *
  * @module
  */
@@ -143,8 +143,8 @@ export class SearchWorkers {
   private closed = false;
   /** Workers that ended before holding a snapshot: past a few, searches stay here. */
   private failures = 0;
-  /** Queries answered by a worker, and those run on the main thread instead. */
-  readonly counts = { workers: 0, here: 0 };
+  /** Queries answered by a worker, those run on the main thread instead, workers started. */
+  readonly counts = { workers: 0, here: 0, started: 0 };
   /**
    * Calls waiting to start (the server's admission queue): while any wait, no query counts
    * as alone. Under load a freed place often passes on a later turn of the event loop, so
@@ -236,9 +236,12 @@ export class SearchWorkers {
       mark("posted", trace);
     }
     return await new Promise<Map<number, number> | null>((resolve, reject) => {
+      // The call ends now; its job, a bounded scoring, ends on its own and its answer is
+      // dropped. Replacing the worker would not stop it (Deno's terminate() does not stop a
+      // busy worker): it ran on beside its replacement, and the worker's other queries moved
+      // to the main thread.
       const onAbort = () => {
         slot.pending.delete(job.id);
-        this.replace(slot);
         reject(signal!.reason);
       };
       slot.pending.set(job.id, (fused, reply) => {
@@ -336,6 +339,7 @@ export class SearchWorkers {
 
   private spawn(slot: number): Slot {
     const worker = new Worker(new URL("./search_worker.ts", import.meta.url), { type: "module" });
+    this.counts.started++;
     const s: Slot = { worker, slot, loaded: 0, pending: new Map(), weights: new Set() };
     worker.onmessage = (e: MessageEvent<SearchReply>) => {
       const m = e.data;
