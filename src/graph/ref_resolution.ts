@@ -10,10 +10,26 @@
 
 import type { ReferenceRecord, SymbolRecord } from "../types.ts";
 import type { GraphFile } from "./graph.ts";
-import { type Chains, type ChainValue, isExternal } from "./chains.ts";
-import type { Names } from "./names.ts";
+import { type ChainLookup, type Chains, type ChainValue, isExternal } from "./chains.ts";
 import type { Binding } from "./resolve/types.ts";
 import { symbolsOf, type Target } from "./targets.ts";
+
+/**
+ * What resolving one reference needs from the name resolver that owns it (`names.ts`
+ * satisfies it): scope and path lookups, an import binding's targets, the enclosing class and
+ * its bases, and the one definition of a name.
+ */
+export interface RefLookup
+  extends Pick<ChainLookup, "path" | "memberOfTarget" | "members" | "bases" | "enclosingClass"> {
+  /** What `name` means in file `f` at symbol `scope`; `global`: where names are global, anywhere. */
+  name(f: GraphFile, name: string, scope: number, depth: number, global?: boolean): Target[];
+  /** Every top-level definition of `name` in the family, where top-level names are global (C, Ruby…). */
+  globalName(f: GraphFile, name: string): SymbolRecord[];
+  /** What an import binding leads to. */
+  binding(b: Binding, depth: number): Target[];
+  /** The one member named `name` in the project's files of `f`'s family, if there is exactly one. */
+  unique(f: GraphFile, name: string): SymbolRecord[];
+}
 
 const PATH_SEPARATOR = /\.|::|->|\\/;
 /** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
@@ -50,7 +66,7 @@ function byName(symbols: SymbolRecord[]): RefTargets {
 
 /** Resolves single references for the name resolver that owns it. */
 export class RefResolution {
-  constructor(private readonly names: Names, private readonly chains: Chains) {}
+  constructor(private readonly names: RefLookup, private readonly chains: Chains) {}
 
   /** What reference `r` of file `f` leads to, and how sure that is. */
   resolve(f: GraphFile, r: ReferenceRecord): RefTargets {
