@@ -457,3 +457,31 @@ Deno.test("references: C# fields, properties, return types and foreach variables
     ]);
   });
 });
+
+Deno.test("parser: receivers are stored as chains, a typed one's steps after one space", async () => {
+  // `super(C, self)` is the chain `super()`; `Op <=0>` and `.meta` make `Op <=0>.meta`.
+  const py = await parseSource(
+    "m.py",
+    `class B(A):
+    def f(self):
+        super(B, self).f()
+`,
+  );
+  assert.deepEqual(
+    (py.references ?? []).filter((r) => r.receiverKind === "self").map((r) => r.receiver),
+    ["super()"],
+  );
+  const ts = await parseSource(
+    "m.ts",
+    `type Op = (source: Obs) => void;
+class Obs { meta = new Meta(); }
+class Meta { run(): void {} }
+export const op: Op = (source) => {
+  const m = source.meta;
+  m.run();
+};
+`,
+  );
+  const run = (ts.references ?? []).find((r) => r.name === "run" && r.receiverKind);
+  assert.deepEqual([run?.receiverKind, run?.receiver], ["typed", "Op <=0>.meta"]);
+});

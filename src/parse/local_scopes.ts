@@ -179,6 +179,7 @@ function bindScopes(scopes: readonly Scope[], bindings: Binding[]): Set<number> 
 /**
  * What a member's receiver is: `self`, a typed value, a local, a name or an expression.
  *
+ * A receiver that names the instance is kept as a chain too (`super(C, self)` is `super()`).
  * A receiver that is a chain of members and calls (`this.#client.getQueryCache()`,
  * `c.parent`, `pkg.New()`) keeps the chain, normalized by {@link chainOf}: headed by a word
  * of `selfWords` it is `self` (`this.#client`); headed by a local of known type `T` it is
@@ -197,7 +198,7 @@ export function classifyReceiver(
   if (how.self) {
     // `function (this: T)` types `this` in that function.
     const bound = lookup(stack, text);
-    return bound && !bound.startsWith("=") ? ["typed", bound] : ["self", text];
+    return bound && !bound.startsWith("=") ? ["typed", bound] : ["self", chainOf(text) ?? text];
   }
   if (how.typed) return ["typed", typeName(text)];
   const chain = chainOf(text);
@@ -248,7 +249,8 @@ function classifyChain(
     if (read === null) return rest ? ["expr", null] : ["local", chain];
     return ["typed", read[1] ? `${read[0]} ${read[1]}` : read[0]];
   }
-  return ["typed", rest ? `${type} ${rest}` : type];
+  // Steps follow a type after one space (`Op <=0>` and `.x` make `Op <=0>.x`).
+  return ["typed", !rest ? type : type.includes(" ") ? type + rest : `${type} ${rest}`];
 }
 
 /** A type read by {@link throughShape}: an anonymous struct, a function, sequences of them. */
