@@ -29,11 +29,21 @@ const RANK: Record<string, number> = {
   index: 2,
   parse: 1,
   store: 1,
+  facts: 0.5,
   kernel: 0,
 };
 
 /** Units a face or a surface must not import: they reach them through the executor. */
-const DOMAINS = new Set(["context", "graph", "search", "analysis", "index", "parse", "store"]);
+const DOMAINS = new Set([
+  "context",
+  "graph",
+  "search",
+  "analysis",
+  "index",
+  "parse",
+  "store",
+  "facts",
+]);
 /** Units that are faces or surfaces. */
 const OUTER = new Set(["cli.ts", "mod.ts", "cli", "bridge", "web", "mcp", "http"]);
 /** Transport libraries: only surfaces (and faces) may import them. */

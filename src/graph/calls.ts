@@ -14,6 +14,7 @@ import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
 import { refAt, refCount } from "../index/graph_part.ts";
+import { receiverText } from "../facts/text.ts";
 import { isTestFile } from "../index/test_files.ts";
 
 /** A node of the call graph: a symbol, a file's top level, or a call outside the project. */
@@ -286,9 +287,10 @@ export class CallIndex {
       // As written (`nodeMu.Lock`), or through the receiver's declared type (`sync.Mutex.Lock`
       // for a `timeMu sync.Mutex`, when the type is a plain name); a bare member name says too
       // little of a call outside.
-      const typed = r.receiverKind === "typed" && /^[\w$.:]+$/.test(r.receiver ?? "");
-      const written = (r.receiverKind === "name" || typed) && r.receiver
-        ? `${r.receiver}.${r.name}`
+      const receiver = r.receiver ? receiverText(r.receiver) : "";
+      const typed = r.receiverKind === "typed" && /^[\w$.:]+$/.test(receiver);
+      const written = (r.receiverKind === "name" || typed) && receiver
+        ? `${receiver}.${r.name}`
         : r.name;
       const site: CallSite = {
         caller: source,

@@ -6,13 +6,9 @@
  * @module
  */
 
-import type {
-  ImportRecord,
-  ParsedFile,
-  ReceiverKind,
-  ReferenceKind,
-  ReferenceRecord,
-} from "../types.ts";
+import type { ReferenceRecord } from "../facts/records.ts";
+import { receiverOf } from "../facts/text.ts";
+import type { ImportRecord, ParsedFile, ReceiverKind, ReferenceKind } from "../types.ts";
 
 /** The blob part kind under which the graph part is stored. */
 export const GRAPH_PART = "graph";
@@ -124,7 +120,8 @@ export function refAt(part: GraphPart, i: number): ReferenceRecord {
   const rk = RECEIVER_CODES[r[o + F_RECEIVER_KIND]];
   if (rk) {
     rec.receiverKind = rk;
-    if (r[o + F_RECEIVER] >= 0) rec.receiver = part.names[r[o + F_RECEIVER]];
+    const receiver = r[o + F_RECEIVER] >= 0 ? receiverOf(rk, part.names[r[o + F_RECEIVER]]) : null;
+    if (receiver) rec.receiver = receiver;
   }
   return rec;
 }
