@@ -62,7 +62,13 @@ export interface FileFacts {
 }
 
 /** A parsed file with its facts for the graph (absent for text formats and failed parses). */
-export interface ParsedSource extends Omit<ParsedFile, "references" | "types"> {
+export interface ParsedSource extends ParsedFile {
+  /**
+   * Every occurrence of a name in code (not comments or strings) that is not a local
+   * variable, in source order. Calls are the references of kind `call`; their `scope` is
+   * the calling symbol.
+   */
   references?: ReferenceRecord[];
+  /** The types the file declares, read by the graph's receiver chains. */
   declared?: DeclaredType[];
 }

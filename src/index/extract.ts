@@ -9,6 +9,7 @@ import { type GraphPart, packGraph, withoutGraph } from "./graph_part.ts";
 import { parseSource } from "../parse/parser.ts";
 import { encodeTerms, type FileTerms, fileTerms } from "./terms.ts";
 import type { ChunkRecord, ParsedFile } from "../types.ts";
+import type { ParsedSource } from "../facts/records.ts";
 import { chunkFile } from "./chunker.ts";
 
 /** What indexing keeps of one file's content. */
@@ -35,7 +36,7 @@ export interface EncodedExtraction {
 
 /** Parses and chunks one file; never throws (a failure is recorded in `parsed.error`). */
 export async function extract(path: string, text: string, language: string): Promise<Extraction> {
-  let parsed: ParsedFile;
+  let parsed: ParsedSource;
   try {
     parsed = await parseSource(path, text, language);
   } catch (err) {

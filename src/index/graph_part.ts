@@ -6,8 +6,8 @@
  * @module
  */
 
-import type { ReferenceRecord } from "../facts/records.ts";
-import { receiverOf } from "../facts/text.ts";
+import type { ParsedSource, ReferenceRecord } from "../facts/records.ts";
+import { declaredText, receiverOf, receiverText } from "../facts/text.ts";
 import type { ImportRecord, ParsedFile, ReceiverKind, ReferenceKind } from "../types.ts";
 
 /** The blob part kind under which the graph part is stored. */
@@ -21,7 +21,7 @@ export interface GraphPart {
   refs: number[];
   imports: ImportRecord[];
   package?: string;
-  /** Declared types of fields, variables and return types (`ParsedFile.types`). */
+  /** Declared types of fields, variables and return types (`ParsedSource.declared`) as text. */
   types?: [string, string][];
 }
 
@@ -70,7 +70,7 @@ export const EMPTY_PART: GraphPart = { names: [], refs: [], imports: [] };
  * part.imports[0].module; // "os"
  * ```
  */
-export function packGraph(parsed: ParsedFile): GraphPart {
+export function packGraph(parsed: ParsedSource): GraphPart {
   const refs = parsed.references ?? [];
   const names: string[] = [];
   const index = new Map<string, number>();
@@ -92,12 +92,12 @@ export function packGraph(parsed: ParsedFile): GraphPart {
     rows[o + F_KIND] = KIND_INDEX.get(r.kind) ?? KIND_INDEX.get("read")!;
     rows[o + F_SCOPE] = r.scope;
     rows[o + F_RECEIVER_KIND] = RECEIVER_INDEX.get(r.receiverKind ?? null) ?? 0;
-    rows[o + F_RECEIVER] = r.receiver === undefined ? -1 : id(r.receiver);
+    rows[o + F_RECEIVER] = r.receiver === undefined ? -1 : id(receiverText(r.receiver));
     o += REF_FIELDS;
   }
   const part: GraphPart = { names, refs: rows, imports: parsed.imports ?? [] };
   if (parsed.package) part.package = parsed.package;
-  if (parsed.types?.length) part.types = parsed.types;
+  if (parsed.declared?.length) part.types = parsed.declared.map(declaredText);
   return part;
 }
 
@@ -132,7 +132,7 @@ export function refNameId(part: GraphPart, i: number): number {
 }
 
 /** A parsed file without its graph share (what the other blob parts are built from). */
-export function withoutGraph(parsed: ParsedFile): ParsedFile {
-  const { references: _r, imports: _i, package: _p, types: _t, ...rest } = parsed;
+export function withoutGraph(parsed: ParsedSource): ParsedFile {
+  const { references: _r, imports: _i, package: _p, declared: _d, ...rest } = parsed;
   return rest;
 }

@@ -2,36 +2,43 @@
  * Types the parser records for the graph's receiver chains (`src/graph/chains.ts`): the
  * declared types of a file's fields, variables and functions (`@declared.*`) keyed by the
  * qualified name they belong to, and the types of locals read from what they are bound to
- * (`@local.value`, `.element`, `.destructured`, `.callee`). Types are written as the graph
- * reads them: a type path (`cobra.Command`), a sequence (`[]Command`), or `=` and a value's
- * chain (`=newThing()`, `=xs[]`, `=obj.a`, `=operate<0:1>`).
+ * (`@local.value`, `.element`, `.destructured`, `.callee`), as the records of
+ * `facts/type_ref.ts`: a type path (`cobra.Command`), a sequence (`[]Command`), or a value's
+ * chain (`newThing()`, an element of `xs`, `obj.a`, parameter 1 of `operate`'s callback 0).
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
+import type { DeclaredType, Slot } from "../facts/records.ts";
+import { textOf } from "../facts/text.ts";
+import type { Step, TypeRef } from "../facts/type_ref.ts";
 import { FUNCTION_KINDS, type SymbolRecord } from "../types.ts";
-import { CHAIN_HEAD, chainOf, SELF_HEAD, typeName, valueType } from "./local_scopes.ts";
+import { chainOf, thenSteps, typeName, valueType } from "./local_scopes.ts";
 
+/** A declared type as gathered: the name node it is declared at, before its owner is known. */
 export interface Declared {
   name: Node;
-  type: string | null;
+  /** The type (null for a value that is no chain). */
+  type: TypeRef | null;
   assigned: boolean;
-  /** `<k:j>`: the type is that of parameter j of the callback the function takes as parameter k. */
-  slot: string;
+  /** Which of the owner's types: a callback's parameter, a parameter, a literal's member. */
+  slot?: Slot;
+  /** The type arguments a class gives the base `name` (then `type` is null). */
+  args?: TypeRef[];
 }
 
 /**
- * `<k:j>` for parameter `param` of callback parameter `arg` (positions among the named
+ * The slot of parameter `param` of callback parameter `arg` (positions among the named
  * children of their lists; a TypeScript `this:` parameter is not counted: callers do not pass it).
  */
-export function slotOf(arg: Node, param: Node): string {
-  return `<${namedIndex(arg)}:${parameterIndex(param)}>`;
+export function slotOf(arg: Node, param: Node): Slot {
+  return { kind: "callback", arg: namedIndex(arg), param: parameterIndex(param) };
 }
 
-/** `<=j>` for parameter `param` of a function: its type is the function's parameter j's. */
-export function parameterSlot(param: Node): string {
-  return `<=${parameterIndex(param)}>`;
+/** The slot of parameter `param` of a function: its type is the function's parameter j's. */
+export function parameterSlot(param: Node): Slot & { kind: "parameter" } {
+  return { kind: "parameter", index: parameterIndex(param) };
 }
 
 /**
@@ -67,87 +74,118 @@ function namedIndex(node: Node): number {
 }
 
 /**
- * The declared types of a file, as `[key, type]`: the key is a symbol's qualified name (a
- * function's or method's return type, a variable's type) or, for a name that is no symbol,
- * the enclosing class's qualified name and the name (`QueryObserver.#client`, Go
+ * The declared types of a file: each owned by a symbol's qualified name (a function's or
+ * method's return type, a variable's type) or, for a name that is no symbol, by the
+ * enclosing class's qualified name and the name (`QueryObserver.#client`, Go
  * `Command.parent`; set inside a method, `this.x = new Foo()` is the class's `x`). The type
- * is a type path (`cobra.Command`) or `=` and the chain of the value it is assigned
- * (`=newThing()`).
+ * is a type or the value it is assigned (`newThing()`).
  */
 export function declaredTypes(
   declared: readonly Declared[],
   symbols: readonly SymbolRecord[],
   scopeAt: (line: number) => number,
   selfWords: ReadonlySet<string>,
-): [string, string][] {
+): DeclaredType[] {
   if (declared.length === 0) return [];
   const byQualified = new Map(symbols.map((s) => [s.qualifiedName, s]));
   // A declared type wins; assigned values count only when they all agree
   // (`this.options = new Options()` and `this.options = options` tell nothing).
-  const types = new Map<string, string>();
-  const values = new Map<string, string | null>();
+  const types = new Map<string, DeclaredType>();
+  const values = new Map<string, [string, Slot | undefined, TypeRef | null]>();
   // Keys typed by a symbol's own declaration, and by a field that is no symbol: a field
   // and a method of one name (Rust `version: Option<Str>` and `fn version(self) -> Self`)
-  // keep both, the field's under `key` + FIELD_KEY.
+  // keep both, the field's marked `field`.
   const ownKeys = new Set<string>();
   const fieldKeys = new Set<string>();
   for (const d of declared) {
     const name = d.name.text;
     const line = d.name.startPosition.row + 1;
     let owner: SymbolRecord | undefined = symbols[scopeAt(line)];
-    let key: string;
+    let of: string;
     const own = owner !== undefined && owner.name === name && owner.line === line;
-    if (own) key = owner!.qualifiedName + d.slot;
+    if (own) of = owner!.qualifiedName;
     else {
       while (owner && FUNCTION_KINDS.has(owner.kind)) {
         owner = owner.parent === null ? undefined : byQualified.get(owner.parent);
       }
-      key = (owner ? `${owner.qualifiedName}.${name}` : name) + d.slot;
+      of = owner ? `${owner.qualifiedName}.${name}` : name;
     }
+    const key = keyOf(of, d, false);
     if (!d.assigned) {
-      if (d.type === null) continue;
+      if (d.type === null && !d.args) continue;
       if (own && fieldKeys.has(key)) {
-        types.set(key + FIELD_KEY, types.get(key)!);
+        types.set(keyOf(of, d, true), { ...types.get(key)!, field: true });
         fieldKeys.delete(key);
         types.delete(key);
       }
-      if (!own && ownKeys.has(key)) key += FIELD_KEY;
-      if (types.has(key)) continue;
-      types.set(key, d.type);
-      (own ? ownKeys : fieldKeys).add(key);
+      const field = !own && ownKeys.has(key);
+      const at = field ? keyOf(of, d, true) : key;
+      if (types.has(at)) continue;
+      const flag = field ? { field: true as const } : {};
+      types.set(
+        at,
+        d.args ? { kind: "base", owner: of, ...flag, args: d.args } : {
+          kind: "type",
+          owner: of,
+          ...(d.slot ? { slot: d.slot } : {}),
+          ...flag,
+          type: d.type!,
+        },
+      );
+      (own ? ownKeys : fieldKeys).add(at);
     } else {
       const type = d.type === null ? null : selfHeaded(d.type, selfWords);
-      values.set(key, values.has(key) && values.get(key) !== type ? null : type);
+      const had = values.get(key);
+      values.set(key, [of, d.slot, had && !sameType(had[2], type) ? null : type]);
     }
   }
-  for (const [key, type] of values) if (type !== null && !types.has(key)) types.set(key, type);
-  return [...types];
+  for (const [key, [owner, slot, type]] of values) {
+    if (type !== null && !types.has(key)) {
+      types.set(key, { kind: "type", owner, ...(slot ? { slot } : {}), type });
+    }
+  }
+  return [...types.values()];
 }
 
-/** `=this.make()` → `=#self.make()`: a value chain headed by the instance, in one spelling. */
-export function selfHeaded(type: string, selfWords: ReadonlySet<string>): string {
-  if (!type.startsWith("=")) return type;
-  const head = CHAIN_HEAD.exec(type.slice(1))?.[0];
-  return head && selfWords.has(head) ? `=${SELF_HEAD}${type.slice(1 + head.length)}` : type;
+/** Where a declared type is kept while a file's are gathered: its owner, slot and field flag. */
+function keyOf(owner: string, d: Declared, field: boolean): string {
+  return JSON.stringify([owner, d.args ? "base" : d.slot ?? null, field]);
 }
 
-/** Suffix of the key of a field's type when a method of the class has the field's name. */
-export const FIELD_KEY = " field";
+function sameType(a: TypeRef | null, b: TypeRef | null): boolean {
+  return a === null || b === null ? a === b : textOf(a) === textOf(b);
+}
+
+/** `this.make()` → `#self.make()`: a value chain headed by the instance, in one spelling. */
+export function selfHeaded(type: TypeRef, selfWords: ReadonlySet<string>): TypeRef {
+  if (type.kind !== "value") return type;
+  const head = type.chain.head;
+  return head.kind === "name" && selfWords.has(head.name)
+    ? { kind: "value", chain: { head: { kind: "self" }, steps: type.chain.steps } }
+    : type;
+}
 
 /** A local's declared type; after `...` (a variadic parameter: `cmds ...*Command`) a sequence of it. */
-export function localType(type: Node): string {
+export function localType(type: Node): TypeRef {
   const name = typeName(type.text);
-  return type.previousSibling?.text === "..." ? `[]${name}` : name;
+  return type.previousSibling?.text === "..." ? { kind: "sequence", of: name } : name;
+}
+
+/** The value of `chain` text, then `steps`; null when the text is no chain. */
+function valueThen(text: string, ...steps: Step[]): TypeRef | null {
+  const chain = chainOf(text);
+  return chain === null
+    ? null
+    : { kind: "value", chain: { head: chain.head, steps: [...chain.steps, ...steps] } };
 }
 
 /**
- * The type of a callback's parameter from the callee's declaration: `=f<k:j>` is parameter
- * j of the callback passed as argument k of `f` (`operate((source, subscriber) => …)`).
+ * The type of a callback's parameter from the callee's declaration: parameter j of the
+ * callback passed as argument k of `f` (`operate((source, subscriber) => …)`).
  * Positions are those of the nodes among their parent's named children.
  */
-export function callbackType(callee: Node, param: Node): string | null {
-  const chain = chainOf(callee.text);
-  if (chain === null) return null;
+export function callbackType(callee: Node, param: Node): TypeRef | null {
+  if (chainOf(callee.text) === null) return null;
   // The parameter (the name, or the node around it), its list, the callback, the arguments.
   let p: Node | null = param;
   for (let up = 0; p?.parent?.parent && !isArgument(p.parent.parent); up++) {
@@ -158,7 +196,7 @@ export function callbackType(callee: Node, param: Node): string | null {
   if (!p?.parent || !fn?.parent || !isArgument(fn)) return null;
   const j = namedIndex(p);
   const k = namedIndex(fn);
-  return j < 0 || k < 0 ? null : `=${chain}<${k}:${j}>`;
+  return j < 0 || k < 0 ? null : valueThen(callee.text, { kind: "callback", arg: k, param: j });
 }
 
 /** Whether `fn` is a callback passed as an argument (its parent is the argument list). */
@@ -167,22 +205,22 @@ function isArgument(fn: Node): boolean {
     fn.parent.parent.childForFieldName("arguments")?.id === fn.parent.id;
 }
 
-/** The type of property `name` of `obj` (`=obj.name`), or null. */
-export function memberType(obj: Node, name: string): string | null {
+/** The type of property `name` of `obj` (`obj.name`), or null. */
+export function memberType(obj: Node, name: string): TypeRef | null {
   const t = valueType(obj);
-  return t === null ? null : `${t}.${name}`;
+  return t === null ? null : thenSteps(t, [{ kind: "member", sep: ".", name }]);
 }
 
 /**
- * The type of an element of `seq` (`=xs[]`), or null; of a literal that names its sequence
+ * The type of an element of `seq` (`xs[i]`), or null; of a literal that names its sequence
  * type (Go `range []struct{ in XY }{…}`, `range []*Command{a, b}`), that type's element.
  */
-export function elementType(seq: Node | null): string | null {
+export function elementType(seq: Node | null): TypeRef | null {
   const t = seq ? valueType(seq) : null;
-  if (t !== null) return `${t}[]`;
+  if (t !== null) return thenSteps(t, [{ kind: "element" }]);
   const written = seq?.childForFieldName("type");
-  const type = written ? typeName(written.text) : "";
-  return type.startsWith("[]") ? type.slice(2) : null;
+  const type = written ? typeName(written.text) : null;
+  return type?.kind === "sequence" ? type.of : null;
 }
 
 /**
@@ -204,18 +242,6 @@ export function callbackOwner(param: Node): [Node, Node] | null {
   return null;
 }
 
-/**
- * Suffix of the key of an object literal member's contextual type (`merged.add in` →
- * `Merged`): the literal's type, whose member of that name the member stands for.
- */
-export const LITERAL_KEY = " in";
-
-/**
- * Suffix of the key of the type arguments a class or interface gives a base
- * (`Op.Unary base` → `Observable,Observable`; `%i`: the class's own type parameter i).
- */
-export const BASE_KEY = " base";
-
 /** Where a value's type comes from where it stands (see `MatchCaptures.declContext`). */
 export interface Context {
   node: Node;
@@ -225,41 +251,42 @@ export interface Context {
   callee: Node | null;
 }
 
-/** A type written as a path the graph resolves (`Foo`, `ns.Foo`). */
-const TYPE_PATH = /^[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*$/u;
+/** A name of a type path the graph resolves (`Foo`, `ns.Foo`). */
+const TYPE_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
 
 /**
  * Contextual types of one file: the type a value gets from where it stands — the type of
  * the name it is assigned to, the return type of the function that returns it, a member of
- * the object literal that holds it, a parameter of the function it is passed to. Written
- * as the graph reads them: a type path and steps (`Op <=0>`, `Behavior .onFetch<=1>`) or a
- * value chain and steps (`=source.subscribe<=0>`).
+ * the object literal that holds it, a parameter of the function it is passed to: a type
+ * path and steps (`Op`, parameter 0; `Behavior`, `.onFetch`, parameter 1) or a value chain
+ * and steps (`source.subscribe`, parameter 0).
  */
 export class Contexts {
   private readonly byNode = new Map<number, Context>();
-  private readonly memo = new Map<number, string | null>();
+  private readonly memo = new Map<number, TypeRef | null>();
 
   add(c: Context): void {
     if (!this.byNode.has(c.node.id)) this.byNode.set(c.node.id, c);
   }
 
   /** The type value `node` gets from where it stands, or null. */
-  typeOf(node: Node, depth = 0): string | null {
+  typeOf(node: Node, depth = 0): TypeRef | null {
     const hit = this.memo.get(node.id);
     if (hit !== undefined) return hit;
     const c = this.byNode.get(node.id);
-    let out: string | null = null;
+    let out: TypeRef | null = null;
     if (c && depth < 8) {
       if (c.type) {
         const t = typeName(c.type.text);
-        out = TYPE_PATH.test(t) ? t : null;
+        out = isTypePath(t) ? t : null;
       } else if (c.holder) {
         const h = this.typeOf(c.holder, depth + 1);
-        out = h === null ? null : c.member ? withSteps(h, `.${c.member.text}`) : h;
+        out = h === null || !c.member
+          ? h
+          : thenSteps(h, [{ kind: "member", sep: ".", name: c.member.text }]);
       } else if (c.callee) {
-        const chain = chainOf(c.callee.text);
         const k = node.parent ? namedIndex(node) : -1;
-        out = chain === null || k < 0 ? null : `=${chain}<=${k}>`;
+        out = k < 0 ? null : valueThen(c.callee.text, { kind: "parameter", index: k });
       }
     }
     this.memo.set(node.id, out);
@@ -270,7 +297,7 @@ export class Contexts {
    * The type of parameter `local` (a name node) of function `fn` from the function's type
    * where it stands (`return (source) => …` from a function returning `Op`: `Op <=0>`).
    */
-  parameterType(fn: Node, local: Node): string | null {
+  parameterType(fn: Node, local: Node): TypeRef | null {
     const ctx = this.typeOf(fn);
     if (ctx === null) return null;
     const list = fn.childForFieldName("parameters");
@@ -279,11 +306,14 @@ export class Contexts {
       param = param.parent;
     }
     if (!param?.parent) return null;
-    return withSteps(ctx, param.parent.id === fn.id ? "<=0>" : parameterSlot(param));
+    return thenSteps(ctx, [
+      param.parent.id === fn.id ? { kind: "parameter", index: 0 } : parameterSlot(param),
+    ]);
   }
 }
 
-/** A type (`T`, `T .a`, `=f()`) followed by more steps. */
-function withSteps(type: string, steps: string): string {
-  return type.startsWith("=") || type.includes(" ") ? type + steps : `${type} ${steps}`;
+/** Whether a type is a path of names joined by `.` (`Foo`, `ns.Foo`). */
+function isTypePath(t: TypeRef): boolean {
+  return t.kind === "path" && t.separators.every((s) => s === ".") &&
+    t.segments.every((s) => TYPE_NAME.test(s));
 }

@@ -10,7 +10,6 @@ import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
 import { emptyCaptures, type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
 import {
-  BASE_KEY,
   callbackOwner,
   callbackType,
   Contexts,
@@ -223,22 +222,17 @@ function declaredOf(
       name: declName,
       type: declType ? typeName(declType.text) : valueType(declValue!),
       assigned: !declType,
-      slot: !declParameter
-        ? ""
-        : declArgument
-        ? slotOf(declArgument, declParameter)
-        : parameterSlot(declParameter),
+      ...(declParameter
+        ? {
+          slot: declArgument ? slotOf(declArgument, declParameter) : parameterSlot(declParameter),
+        }
+        : {}),
     });
   }
   const declArguments = node(c.declArguments);
   if (c.declBase >= 0 && declArguments) {
-    const args = declArguments.namedChildren.map((n) => n ? typeName(n.text) : "");
-    found.declared.push({
-      name: node(c.declBase)!,
-      type: args.join(","),
-      assigned: false,
-      slot: BASE_KEY,
-    });
+    const args = declArguments.namedChildren.map((n) => n ? typeName(n.text) : typeName(""));
+    found.declared.push({ name: node(c.declBase)!, type: null, assigned: false, args });
   }
 }
 

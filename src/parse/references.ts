@@ -14,18 +14,23 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { ImportRecord, ReferenceRecord, SymbolRecord } from "../types.ts";
+import type { DeclaredType, ReferenceRecord } from "../facts/records.ts";
+import { receiverText, SELF_HEAD, stepsText } from "../facts/text.ts";
+import type { TypeRef } from "../facts/type_ref.ts";
+import type { ImportRecord, SymbolRecord } from "../types.ts";
 import type { RefRole } from "./captures.ts";
-import { declaredTypes, LITERAL_KEY, selfHeaded } from "./declared.ts";
+import { declaredTypes, selfHeaded } from "./declared.ts";
 import { gather, type Gathered, RANK_DEFINITION, type RawRef } from "./gather.ts";
 import {
   bindLocals,
   CHAIN_HEAD,
+  classifyChain,
   classifyReceiver,
   type Locals,
   lookup,
   popEnded,
   type Scope,
+  thenSteps,
 } from "./local_scopes.ts";
 import type { FileMatches } from "./matches.ts";
 
@@ -37,7 +42,7 @@ export interface FileReferences {
   imports: ImportRecord[];
   package?: string;
   /** Declared types (see {@link declaredTypes}); absent when the file declares none. */
-  types?: [string, string][];
+  declared?: DeclaredType[];
 }
 
 /**
@@ -60,30 +65,32 @@ export function collectReferences(
   const scopeAt = enclosingSymbols(symbols);
   const references = emit(matches, found, locals, symbols, scopeAt);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  const types = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
+  const declared = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
   return {
     references,
     imports,
     ...(found.package ? { package: found.package } : {}),
-    ...(types.length ? { types } : {}),
+    ...(declared.length ? { declared } : {}),
   };
 }
 
 /**
  * Declared types that are a type parameter of the enclosing class, interface or alias are
- * written `%i` (its position): the type argument the member is reached through.
+ * that parameter (its position): the type argument the member is reached through.
  */
 function genericTypes(found: Gathered): void {
   if (found.generics.size === 0) return;
   for (const d of found.declared) {
-    if (d.type === null || d.type.startsWith("=")) continue;
+    if (d.type?.kind === "value" || (d.type === null && !d.args)) continue;
     let names: string[] | undefined;
     for (let n = d.name.parent; n && !names; n = n.parent) names = found.generics.get(n.id);
     if (!names) continue;
-    d.type = d.type.split(",").map((t) => {
-      const i = names!.indexOf(t);
-      return i < 0 ? t : `%${i}`;
-    }).join(",");
+    const generic = (t: TypeRef): TypeRef => {
+      const i = t.kind === "path" && t.segments.length === 1 ? names!.indexOf(t.segments[0]) : -1;
+      return i < 0 ? t : { kind: "generic", index: i };
+    };
+    if (d.args) d.args = d.args.map(generic);
+    else d.type = generic(d.type!);
   }
 }
 
@@ -96,38 +103,52 @@ function literalTypes(found: Gathered, locals: Locals): void {
     const type = found.contexts.typeOf(holder);
     const read = type === null ? null : readValue(found, locals, type, holder.startIndex);
     if (read !== null) {
-      found.declared.push({ name, type: read, assigned: false, slot: LITERAL_KEY });
+      found.declared.push({ name, type: read, assigned: false, slot: { kind: "literal" } });
     }
   }
   // A value assigned from a local (`self.command = command`) is of the local's type there.
   for (const d of found.declared) {
-    if (d.assigned && d.type?.startsWith("=")) {
+    if (d.assigned && d.type?.kind === "value") {
       d.type = readValue(found, locals, d.type, d.name.startIndex);
     }
   }
 }
 
 /**
- * A type written as a value chain (`=source.subscribe<=0>`) with its head read where it is
- * used at `pos`: a local of known type gives its type (`Observable .subscribe<=0>`), the
- * enclosing instance `#self`; other chains stay; a local of unknown type gives null.
+ * A type that is a value chain (`source.subscribe`, parameter 0) with its head read where it
+ * is used at `pos`: a local of known type gives its type (`Observable`, then the steps), the
+ * enclosing instance a chain from it; other chains stay; a local of unknown type gives null.
  */
-function readValue(found: Gathered, locals: Locals, type: string, pos: number): string | null {
-  if (!type.startsWith("=")) return type;
-  const head = CHAIN_HEAD.exec(type.slice(1))?.[0] ?? "";
-  const steps = type.slice(1 + head.length);
+function readValue(found: Gathered, locals: Locals, type: TypeRef, pos: number): TypeRef | null {
+  if (type.kind !== "value") return type;
+  const { head, steps } = type.chain;
   const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
-  const [kind, text] = classifyReceiver(
-    { text: head },
-    { self: false, typed: false, start: pos },
+  const [kind, read] = classifyChain(
+    { head, steps: [] },
     stack,
     locals.fileTypes,
     found.selfWords,
+    0,
+    pos,
   );
-  if (text === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
-  return kind === "typed"
-    ? `${text}${text.includes(" ") || steps === "" ? "" : " "}${steps}`
-    : selfHeaded(`=${text}${steps}`, found.selfWords);
+  if (read === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
+  if (read.kind === "either") {
+    // Alternatives the graph does not read in a declared type: kept as they are written.
+    const text = receiverText(read);
+    const after = stepsText(steps);
+    if (kind === "typed") {
+      return { kind: "written", text: text + (text.includes(" ") || !after ? "" : " ") + after };
+    }
+    const first = CHAIN_HEAD.exec(text)?.[0];
+    const self = first !== undefined && found.selfWords.has(first);
+    return {
+      kind: "written",
+      text: `=${self ? SELF_HEAD + text.slice(first.length) : text}${after}`,
+    };
+  }
+  if (read.kind === "type") return thenSteps(read.type, steps);
+  const chain = { head: read.chain.head, steps: [...read.chain.steps, ...steps] };
+  return selfHeaded({ kind: "value", chain }, found.selfWords);
 }
 
 /** Definition names are definitions, whatever pattern also saw them. */
@@ -188,7 +209,7 @@ function emit(
       scope: scopeAt(line),
     };
     if (r.receiver >= 0) {
-      const [receiverKind, receiverText] = classifyReceiver(
+      const [receiverKind, receiver] = classifyReceiver(
         { text: r.receiverText ?? matches.text(r.receiver) },
         r,
         stack,
@@ -196,7 +217,7 @@ function emit(
         selfWords,
       );
       rec.receiverKind = receiverKind;
-      if (receiverText !== null) rec.receiver = receiverText;
+      if (receiver !== null) rec.receiver = receiver;
     }
     out.push(rec);
   }
