@@ -1,7 +1,8 @@
 /**
  * The first step of reading references: each match of a file's query read by role
  * (`captures.ts`) and gathered into candidate references (the best-ranked per name node),
- * import records, local scopes and bindings, declared and contextual types.
+ * import records and local scopes, and the nodes types are read from — names bound, names
+ * declared, values that stand where a type is known (`infer/` reads their types).
  *
  * @module
  */
@@ -9,18 +10,7 @@
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
 import { emptyCaptures, type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
-import {
-  callbackOwner,
-  callbackType,
-  Contexts,
-  type Declared,
-  elementType,
-  localType,
-  memberType,
-  parameterSlot,
-  slotOf,
-} from "./declared.ts";
-import { type Binding, type Scope, typeName, valueType } from "./local_scopes.ts";
+import type { Binding, Scope } from "./scopes.ts";
 import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
 
 export interface RawRef {
@@ -41,6 +31,49 @@ export interface RawRef {
   typed: boolean;
 }
 
+/**
+ * A name a scope binds (`@local.definition`) and what its type is read from: a type written
+ * (`@local.type`), a value bound, a destructured object, the function a callback is passed
+ * to, a sequence whose elements it takes, or the function whose type comes from where it
+ * stands (`@local.contextual`).
+ */
+export interface LocalCapture {
+  start: number;
+  end: number;
+  name: string;
+  local: Node;
+  type: Node | null;
+  value: Node | null;
+  destructured: Node | null;
+  callee: Node | null;
+  element: Node | null;
+  contextual: Node | null;
+}
+
+/**
+ * A declaration whose type is written or assigned (`@declared.*`): the name (or the
+ * callback parameter and the argument it is), its type or value; or a base named with type
+ * arguments.
+ */
+export interface DeclaredCapture {
+  name: Node | null;
+  parameter: Node | null;
+  argument: Node | null;
+  type: Node | null;
+  value: Node | null;
+  base: Node | null;
+  arguments: Node | null;
+}
+
+/** A value whose type comes from where it stands (see `MatchCaptures.declContext`). */
+export interface ContextCapture {
+  node: Node;
+  type: Node | null;
+  holder: Node | null;
+  member: Node | null;
+  callee: Node | null;
+}
+
 /** What a file's matches hold before local names are resolved. */
 export interface Gathered {
   /** One candidate reference per name node (by start offset): the best-ranked one. */
@@ -48,19 +81,16 @@ export interface Gathered {
   /** One import record per module node (by start offset). */
   imports: Map<number, ImportRecord>;
   scopes: Scope[];
-  bindings: Binding[];
+  /** Names the scopes bind, in match order. */
+  locals: LocalCapture[];
   /** Names a scope declares bound outside it (`global x`). */
   outer: Binding[];
-  /**
-   * Names with a declared type (`@declared.*`): the name node, its type (`typeName`, or
-   * `valueType` of an assigned value; null for a value that is no chain) and whether it was
-   * declared (a type) or assigned (a value).
-   */
-  declared: Declared[];
+  /** Declarations with a type written or assigned, in match order. */
+  declared: DeclaredCapture[];
   /** The texts that name the enclosing instance (`this`, `self`, `super`): heads of receiver chains. */
   selfWords: Set<string>;
-  /** Types values get from where they stand (contextual typing). */
-  contexts: Contexts;
+  /** Values whose types come from where they stand (contextual typing). */
+  contexts: ContextCapture[];
   /** Members of object literals: the member's name and the literal. */
   literals: [Node, Node][];
   /** Type parameters by the node of the class, interface or alias that declares them. */
@@ -80,17 +110,15 @@ export function gather(
     refs: new Map(),
     imports: new Map(),
     scopes: [],
-    bindings: [],
+    locals: [],
     outer: [],
     declared: [],
     selfWords: new Set(),
-    contexts: new Contexts(),
+    contexts: [],
     literals: [],
     generics: new Map(),
   };
   const seenScopes = new Set<number>();
-  /** Parameters typed where their function stands: resolved once every context is read. */
-  const contextual: [Binding, Node, Node][] = [];
   const data = matches.data;
   const node = (c: number) => c < 0 ? null : matches.node(c);
   const c = emptyCaptures();
@@ -102,10 +130,18 @@ export function gather(
       found.selfWords.add(matches.text(c.receiver));
     }
     if (c.declParameter >= 0 || c.declName >= 0 || c.declBase >= 0) {
-      declaredOf(found, c, node);
+      found.declared.push({
+        name: node(c.declName),
+        parameter: node(c.declParameter),
+        argument: node(c.declArgument),
+        type: node(c.declType),
+        value: node(c.declValue),
+        base: node(c.declBase),
+        arguments: node(c.declArguments),
+      });
     }
     if (c.declContext >= 0) {
-      found.contexts.add({
+      found.contexts.push({
         node: matches.node(c.declContext),
         type: node(c.declType),
         holder: node(c.declHolder),
@@ -159,81 +195,21 @@ export function gather(
       // A match that captures a scope too binds the name in that scope (Go's type switch
       // case: `case T:` makes the switch's `s` a T there).
       const where = c.scope >= 0 ? c.scope : c.local;
-      const name = matches.text(c.local);
-      if (c.contextual >= 0) {
-        const b: Binding = { start: data[where + 2], end: matches.end(where), name, type: null };
-        contextual.push([b, matches.node(c.contextual), matches.node(c.local)]);
-        continue;
-      }
-      found.bindings.push({
+      found.locals.push({
         start: data[where + 2],
         end: matches.end(where),
-        name,
-        type: c.type >= 0
-          ? localType(matches.node(c.type))
-          : c.value >= 0
-          ? valueType(matches.node(c.value))
-          : c.destructured >= 0
-          ? memberType(matches.node(c.destructured), name)
-          : c.callee >= 0
-          ? callbackType(matches.node(c.callee), matches.node(c.local))
-          : elementType(node(c.element)),
-        // For one name node: a declared type beats an element's or a property's, which
-        // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
-        rank: c.type >= 0
-          ? 3
-          : c.destructured >= 0 || c.element >= 0
-          ? 2
-          : c.value >= 0 || c.callee >= 0
-          ? 1
-          : 0,
-        ...(c.value >= 0 ? { valueEnd: matches.end(c.value) } : {}),
+        name: matches.text(c.local),
+        local: matches.node(c.local),
+        type: node(c.type),
+        value: node(c.value),
+        destructured: node(c.destructured),
+        callee: node(c.callee),
+        element: node(c.element),
+        contextual: node(c.contextual),
       });
     }
   }
-  for (const [b, fn, local] of contextual) {
-    const type = found.contexts.parameterType(fn, local);
-    if (type !== null) found.bindings.push({ ...b, type, rank: 1 });
-  }
   return found;
-}
-
-/** One match's declared type (`@declared.*`), and a base's type arguments. */
-function declaredOf(
-  found: Gathered,
-  c: MatchCaptures,
-  node: (c: number) => Node | null,
-): void {
-  const declValue = node(c.declValue);
-  // A literal assigned (`this.x = null`) says nothing of the type.
-  const literal = declValue !== null && declValue.namedChildCount === 0 &&
-    !declValue.type.includes("identifier");
-  const declParameter = node(c.declParameter);
-  let declName = node(c.declName);
-  let declArgument = node(c.declArgument);
-  // A callback's parameter (`@declared.parameter`): the function declaring it names it.
-  if (declParameter && !declName) {
-    const owner = callbackOwner(declParameter);
-    if (owner) [declName, declArgument] = owner;
-  }
-  const declType = node(c.declType);
-  if (declName && (declType || (declValue && !literal))) {
-    found.declared.push({
-      name: declName,
-      type: declType ? typeName(declType.text) : valueType(declValue!),
-      assigned: !declType,
-      ...(declParameter
-        ? {
-          slot: declArgument ? slotOf(declArgument, declParameter) : parameterSlot(declParameter),
-        }
-        : {}),
-    });
-  }
-  const declArguments = node(c.declArguments);
-  if (c.declBase >= 0 && declArguments) {
-    const args = declArguments.namedChildren.map((n) => n ? typeName(n.text) : typeName(""));
-    found.declared.push({ name: node(c.declBase)!, type: null, assigned: false, args });
-  }
 }
 
 /** Records a type parameter (`T` of `Box<T>`) at its position in its declaration's list. */

@@ -4,34 +4,22 @@
  * language: query files say where names are called, typed, inherited, written, read and
  * imported, which nodes open a local scope and which names a scope binds; this module
  * groups import captures into statements, drops the names that resolve to a local
- * binding (`local_scopes.ts`) and classifies member receivers.
+ * binding (`scopes.ts`) and classifies member receivers (`infer/`).
  *
- * The pipeline: read each match's captures and gather references, imports, scopes and
- * bindings (`gather.ts`) → mark definition names → bind locals → emit the references in
- * file order.
+ * The pipeline: read each match's captures and gather references, imports, scopes and the
+ * nodes types are read from (`gather.ts`) → mark definition names → infer the types of
+ * locals and declarations (`infer/mod.ts`) → emit the references in file order.
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { DeclaredType, ReferenceRecord } from "../facts/records.ts";
-import { receiverText, SELF_HEAD, stepsText } from "../facts/text.ts";
-import type { TypeRef } from "../facts/type_ref.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";
 import type { RefRole } from "./captures.ts";
-import { declaredTypes, selfHeaded } from "./declared.ts";
 import { gather, type Gathered, RANK_DEFINITION, type RawRef } from "./gather.ts";
-import {
-  bindLocals,
-  CHAIN_HEAD,
-  classifyChain,
-  classifyReceiver,
-  type Locals,
-  lookup,
-  popEnded,
-  type Scope,
-  thenSteps,
-} from "./local_scopes.ts";
+import { classifyReceiver, inferTypes } from "./infer/mod.ts";
+import { type Locals, lookup, popEnded, type Scope } from "./scopes.ts";
 import type { FileMatches } from "./matches.ts";
 
 export { type RefRole, refRoleOf } from "./captures.ts";
@@ -41,7 +29,7 @@ export interface FileReferences {
   references: ReferenceRecord[];
   imports: ImportRecord[];
   package?: string;
-  /** Declared types (see {@link declaredTypes}); absent when the file declares none. */
+  /** Declared types (see `infer/declared.ts`); absent when the file declares none. */
   declared?: DeclaredType[];
 }
 
@@ -59,96 +47,16 @@ export function collectReferences(
 ): FileReferences {
   const found = gather(matches, roleAt);
   markDefinitions(found.refs, definitionNames);
-  const locals = bindLocals(found.scopes, found.bindings, found.outer);
-  literalTypes(found, locals);
-  genericTypes(found);
   const scopeAt = enclosingSymbols(symbols);
+  const { locals, declared } = inferTypes(found, symbols, scopeAt);
   const references = emit(matches, found, locals, symbols, scopeAt);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  const declared = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
   return {
     references,
     imports,
     ...(found.package ? { package: found.package } : {}),
     ...(declared.length ? { declared } : {}),
   };
-}
-
-/**
- * Declared types that are a type parameter of the enclosing class, interface or alias are
- * that parameter (its position): the type argument the member is reached through.
- */
-function genericTypes(found: Gathered): void {
-  if (found.generics.size === 0) return;
-  for (const d of found.declared) {
-    if (d.type?.kind === "value" || (d.type === null && !d.args)) continue;
-    let names: string[] | undefined;
-    for (let n = d.name.parent; n && !names; n = n.parent) names = found.generics.get(n.id);
-    if (!names) continue;
-    const generic = (t: TypeRef): TypeRef => {
-      const i = t.kind === "path" && t.segments.length === 1 ? names!.indexOf(t.segments[0]) : -1;
-      return i < 0 ? t : { kind: "generic", index: i };
-    };
-    if (d.args) d.args = d.args.map(generic);
-    else d.type = generic(d.type!);
-  }
-}
-
-/**
- * The contextual type of each object literal member that has one, as a declared type
- * (`LITERAL_KEY`); a value chain headed by a local is read through the local's type there.
- */
-function literalTypes(found: Gathered, locals: Locals): void {
-  for (const [name, holder] of found.literals) {
-    const type = found.contexts.typeOf(holder);
-    const read = type === null ? null : readValue(found, locals, type, holder.startIndex);
-    if (read !== null) {
-      found.declared.push({ name, type: read, assigned: false, slot: { kind: "literal" } });
-    }
-  }
-  // A value assigned from a local (`self.command = command`) is of the local's type there.
-  for (const d of found.declared) {
-    if (d.assigned && d.type?.kind === "value") {
-      d.type = readValue(found, locals, d.type, d.name.startIndex);
-    }
-  }
-}
-
-/**
- * A type that is a value chain (`source.subscribe`, parameter 0) with its head read where it
- * is used at `pos`: a local of known type gives its type (`Observable`, then the steps), the
- * enclosing instance a chain from it; other chains stay; a local of unknown type gives null.
- */
-function readValue(found: Gathered, locals: Locals, type: TypeRef, pos: number): TypeRef | null {
-  if (type.kind !== "value") return type;
-  const { head, steps } = type.chain;
-  const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
-  const [kind, read] = classifyChain(
-    { head, steps: [] },
-    stack,
-    locals.fileTypes,
-    found.selfWords,
-    0,
-    pos,
-  );
-  if (read === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
-  if (read.kind === "either") {
-    // Alternatives the graph does not read in a declared type: kept as they are written.
-    const text = receiverText(read);
-    const after = stepsText(steps);
-    if (kind === "typed") {
-      return { kind: "written", text: text + (text.includes(" ") || !after ? "" : " ") + after };
-    }
-    const first = CHAIN_HEAD.exec(text)?.[0];
-    const self = first !== undefined && found.selfWords.has(first);
-    return {
-      kind: "written",
-      text: `=${self ? SELF_HEAD + text.slice(first.length) : text}${after}`,
-    };
-  }
-  if (read.kind === "type") return thenSteps(read.type, steps);
-  const chain = { head: read.chain.head, steps: [...read.chain.steps, ...steps] };
-  return selfHeaded({ kind: "value", chain }, found.selfWords);
 }
 
 /** Definition names are definitions, whatever pattern also saw them. */
