@@ -19,7 +19,7 @@ import { Project } from "../src/index/project.ts";
 import { loadGraph } from "../src/graph/graph.ts";
 import { namesOf } from "../src/graph/names.ts";
 import { callIndexOf } from "../src/graph/calls.ts";
-import { refAt, refCount } from "../src/index/graph_part.ts";
+import { refAt, refCount } from "../src/facts/codec.ts";
 import { sha256Hex } from "../src/util/hash.ts";
 import type { SymbolRecord } from "../src/types.ts";
 

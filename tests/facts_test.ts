@@ -1,22 +1,17 @@
 /**
- * The facts contract between parse and graph (`src/facts/`): every receiver and declared
- * type the parser writes for the fixtures reads back as a typed record whose text is the
- * text written — so the graph can read records where it read strings, and nothing is lost.
- * `CODECTX_FACTS_ROOTS=DIR:DIR… deno test -A tests/facts_test.ts` sweeps real code too.
+ * The facts contract between parse and graph (`src/facts/`): every reference, receiver and
+ * declared type the parser reads out of the fixtures is stored by the codec and read back as
+ * the same record — so the graph follows exactly what parse found, and nothing is lost on the
+ * way through the store. `CODECTX_FACTS_ROOTS=DIR:DIR… deno test -A tests/facts_test.ts`
+ * sweeps real code too.
  */
 
 import assert from "node:assert/strict";
-import { extract } from "../src/index/extract.ts";
-import { refAt, refCount } from "../src/index/graph_part.ts";
+import { decodeFacts, encodeFacts, refAt, refCount } from "../src/facts/codec.ts";
+import { declaredText, receiverText, textOf } from "../src/facts/text.ts";
+import type { TypeRef } from "../src/facts/type_ref.ts";
 import { languageForPath } from "../src/parse/languages.ts";
-import {
-  declaredOf,
-  declaredText,
-  receiverOf,
-  receiverText,
-  textOf,
-  typeRefOf,
-} from "../src/facts/text.ts";
+import { parseSource } from "../src/parse/parser.ts";
 
 const FIXTURES = new URL("./fixtures", import.meta.url).pathname;
 const ROOTS = [
@@ -36,79 +31,84 @@ function walk(dir: string, out: string[]): string[] {
   return out;
 }
 
-Deno.test("facts: every receiver and declared type of the fixtures reads back as written", async () => {
+Deno.test("facts: every reference, receiver and declared type of the fixtures reads back as parsed", async () => {
   let receivers = 0;
-  let types = 0;
-  const lost: string[] = [];
+  let declared = 0;
   for (const path of ROOTS.flatMap((root) => walk(root, []))) {
-    const text = await Deno.readTextFile(path);
-    const { graph } = await extract(path, text, languageForPath(path)!.id);
-    for (let i = 0; i < refCount(graph); i++) {
-      const r = refAt(graph, i);
-      const written = graph.names[graph.refs[i * 7 + 6]];
-      if (!r.receiverKind || graph.refs[i * 7 + 6] < 0) continue;
-      receivers++;
-      const back = receiverOf(r.receiverKind, written);
-      if (back === null || receiverText(back) !== written) lost.push(`${path}: ${written}`);
-    }
-    for (const kt of graph.types ?? []) {
-      types++;
-      const back = declaredText(declaredOf(kt));
-      if (back[0] !== kt[0] || back[1] !== kt[1]) lost.push(`${path}: ${kt.join(" = ")}`);
-    }
+    const parsed = await parseSource(path, await Deno.readTextFile(path));
+    const { graph } = encodeFacts(parsed);
+    const part = decodeFacts(JSON.parse(JSON.stringify(graph)));
+    const references = parsed.references ?? [];
+    assert.equal(refCount(part), references.length, path);
+    references.forEach((r, i) => assert.deepEqual(refAt(part, i), r, `${path}:${r.line}`));
+    assert.deepEqual(part.declared, parsed.declared ?? [], path);
+    receivers += references.filter((r) => r.receiver).length;
+    declared += part.declared.length;
   }
-  assert.deepEqual(lost, []);
-  assert.ok(receivers >= 150 && types >= 40, `${receivers} receivers, ${types} types`);
-  console.log(`${receivers} receivers, ${types} declared types read back`);
+  assert.ok(receivers >= 150 && declared >= 40, `${receivers} receivers, ${declared} declared`);
+  console.log(`${receivers} receivers, ${declared} declared types read back`);
 });
 
-Deno.test("facts: each form of a type is a record of its kind", () => {
-  const kinds = (s: string) => {
-    const t = typeRefOf(s);
-    assert.equal(textOf(t), s);
-    return t.kind === "stepped" ? `${t.from.kind} ${t.steps.map((x) => x.kind)}` : t.kind;
-  };
-  assert.equal(kinds("cobra.Command"), "path");
-  assert.equal(kinds("std::fs::File"), "path");
-  assert.equal(kinds("[]Command"), "sequence");
-  assert.equal(kinds("{flags:[]Flag;name:string}"), "shape");
-  assert.equal(kinds("()Command"), "function");
-  assert.equal(kinds("%1"), "generic");
-  assert.equal(kinds("=#self.make().items[]"), "value");
-  assert.equal(kinds("=operate<0:1>"), "value");
-  assert.equal(kinds("Behavior .onFetch<=1>"), "path member,parameter");
-  assert.equal(kinds("(a: A) => void"), "written");
-  const value = typeRefOf("=this.#client.get()");
-  assert.deepEqual(value, {
-    kind: "value",
-    chain: {
-      head: { kind: "name", name: "this" },
-      steps: [{ kind: "member", sep: ".", name: "#client" }, {
-        kind: "member",
-        sep: ".",
-        name: "get",
-      }, {
-        kind: "call",
-      }],
-    },
+Deno.test("facts: each kind of type, receiver and declared type has its text", () => {
+  const path = (...segments: string[]): TypeRef => ({
+    kind: "path",
+    segments,
+    separators: segments.slice(1).map(() => "."),
   });
-  assert.deepEqual(declaredOf(["Op.Unary base", "%0,Observable"]), {
-    kind: "base",
-    owner: "Op.Unary",
-    args: [{ kind: "generic", index: 0 }, {
-      kind: "path",
-      segments: ["Observable"],
-      separators: [],
-    }],
-  });
-  assert.deepEqual(declaredOf(["Cmd.version field", "Str"]).kind, "type");
-  assert.deepEqual(declaredOf(["f<1:0>", "=g()"]), {
-    kind: "type",
-    owner: "f",
-    slot: { kind: "callback", arg: 1, param: 0 },
-    type: {
+  assert.equal(textOf(path("cobra", "Command")), "cobra.Command");
+  assert.equal(
+    textOf({ kind: "path", segments: ["std", "fs", "File"], separators: ["::", "::"] }),
+    "std::fs::File",
+  );
+  assert.equal(textOf({ kind: "sequence", of: path("Command") }), "[]Command");
+  assert.equal(
+    textOf({ kind: "shape", fields: [["flags", { kind: "sequence", of: path("Flag") }]] }),
+    "{flags:[]Flag}",
+  );
+  assert.equal(textOf({ kind: "function", result: path("Command") }), "()Command");
+  assert.equal(textOf({ kind: "generic", index: 1 }), "%1");
+  assert.equal(
+    textOf({
       kind: "value",
-      chain: { head: { kind: "name", name: "g" }, steps: [{ kind: "call" }] },
-    },
+      chain: {
+        head: { kind: "self" },
+        steps: [{ kind: "member", sep: ".", name: "make" }, { kind: "call" }, { kind: "element" }],
+      },
+    }),
+    "=#self.make()[]",
+  );
+  assert.equal(
+    textOf({
+      kind: "stepped",
+      from: path("Behavior"),
+      steps: [{ kind: "member", sep: ".", name: "onFetch" }, { kind: "parameter", index: 1 }],
+    }),
+    "Behavior .onFetch<=1>",
+  );
+  const chain = (name: string) => ({
+    kind: "chain" as const,
+    chain: { head: { kind: "name" as const, name }, steps: [{ kind: "call" as const }] },
   });
+  assert.equal(receiverText({ kind: "either", options: [chain("a"), chain("b")] }), "a()|b()");
+  assert.deepEqual(
+    declaredText({
+      kind: "type",
+      owner: "f",
+      slot: { kind: "callback", arg: 1, param: 0 },
+      type: path("T"),
+    }),
+    ["f<1:0>", "T"],
+  );
+  assert.deepEqual(
+    declaredText({
+      kind: "base",
+      owner: "Op.Unary",
+      args: [{ kind: "generic", index: 0 }, path("O")],
+    }),
+    ["Op.Unary base", "%0,O"],
+  );
+  assert.deepEqual(
+    declaredText({ kind: "type", owner: "Cmd.version", field: true, type: path("Str") }),
+    ["Cmd.version field", "Str"],
+  );
 });

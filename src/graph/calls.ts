@@ -13,7 +13,7 @@ import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
-import { refAt, refCount } from "../index/graph_part.ts";
+import { refAt, refCount } from "../facts/codec.ts";
 import { receiverText } from "../facts/text.ts";
 import { isTestFile } from "../index/test_files.ts";
 

@@ -15,7 +15,6 @@ import type { Slot } from "../facts/records.ts";
 import type { Chain, Step, TypeRef } from "../facts/type_ref.ts";
 import type { SymbolRecord } from "../types.ts";
 import { DeclaredTypes } from "./declared_types.ts";
-import { declaredOf } from "../facts/text.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { CLASS_LIKE, MAX_DEPTH, symbolsOf, symbolTarget, type Target } from "./targets.ts";
 
@@ -449,7 +448,7 @@ export class Chains {
   /** A file's declared types (read on first use). */
   private declaredIn(f: GraphFile): DeclaredTypes {
     let d = this.declared.get(f);
-    if (!d) this.declared.set(f, d = new DeclaredTypes((f.part.types ?? []).map(declaredOf)));
+    if (!d) this.declared.set(f, d = new DeclaredTypes(f.part.declared));
     return d;
   }
 }

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { refAt } from "../index/graph_part.ts";
+import { refAt } from "../facts/codec.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { Chains } from "./chains.ts";

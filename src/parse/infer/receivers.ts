@@ -8,11 +8,11 @@
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { Receiver } from "../../facts/records.ts";
-import { splitTop, stepsText } from "../../facts/text.ts";
+import { stepsText } from "../../facts/text.ts";
 import type { Chain, Step, TypeRef } from "../../facts/type_ref.ts";
 import type { ReceiverKind } from "../../types.ts";
 import { type LocalType, lookup, lookupAt, type Scope, valuesOf } from "../scopes.ts";
-import { chainOf, thenSteps, typeName, writtenType } from "./types.ts";
+import { chainOf, splitTop, thenSteps, typeName, writtenType } from "./types.ts";
 
 /**
  * What a member's receiver is: `self`, a typed value, a local, a name or an expression.

@@ -10,7 +10,7 @@
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { Slot } from "../../facts/records.ts";
-import { splitTop, stepsText, textOf } from "../../facts/text.ts";
+import { stepsText, textOf } from "../../facts/text.ts";
 import type { Chain, Separator, Step, TypeRef } from "../../facts/type_ref.ts";
 
 /** The head of a chain: a name, with the sigils some languages put on it (`$this`, `@x`, `#f`). */
@@ -328,4 +328,22 @@ export function callbackOwner(param: Node): [Node, Node] | null {
     }
   }
   return null;
+}
+
+/** `text` split at `sep` outside brackets and braces. */
+export function splitTop(text: string, sep: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let from = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "{" || ch === "(" || ch === "[") depth++;
+    else if (ch === "}" || ch === ")" || ch === "]") depth--;
+    else if (depth === 0 && ch === sep) {
+      out.push(text.slice(from, i));
+      from = i + 1;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
 }
