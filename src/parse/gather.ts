@@ -9,7 +9,7 @@
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
-import { emptyCaptures, type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
+import { emptyCaptures, readMatch, type RefRole } from "./captures.ts";
 import type { Binding, Scope } from "./scopes.ts";
 import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
 
@@ -98,13 +98,17 @@ export interface Gathered {
   package?: string;
 }
 
-export const RANK_DEFINITION = -2;
+const RANK_DEFINITION = -2;
 const RANK_IMPORT = -1;
 
-/** Collects every match's reference, import, scope and binding. */
+/**
+ * Collects every match's reference, import, scope and binding; `definitionNames` (the name
+ * nodes of definitions) are references of kind `definition` whatever else captures them.
+ */
 export function gather(
   matches: FileMatches,
   roleAt: readonly (RefRole | undefined)[],
+  definitionNames: readonly Node[],
 ): Gathered {
   const found: Gathered = {
     refs: new Map(),
@@ -119,6 +123,9 @@ export function gather(
     generics: new Map(),
   };
   const seenScopes = new Set<number>();
+  // Read in the loop, recorded after it: type parameters and import statements.
+  const generics: Node[] = [];
+  const imports: ImportCapture[] = [];
   const data = matches.data;
   const node = (c: number) => c < 0 ? null : matches.node(c);
   const c = emptyCaptures();
@@ -152,7 +159,7 @@ export function gather(
     if (c.declLiteral >= 0 && c.declHolder >= 0) {
       found.literals.push([matches.node(c.declLiteral), matches.node(c.declHolder)]);
     }
-    if (c.declGeneric >= 0) addGeneric(found.generics, matches.node(c.declGeneric));
+    if (c.declGeneric >= 0) generics.push(matches.node(c.declGeneric));
     if (c.ref >= 0) {
       const start = data[c.ref + 2];
       const seen = found.refs.get(start);
@@ -165,14 +172,25 @@ export function gather(
           rank: data[at],
           receiver: c.receiver,
           ...(c.receiver >= 0 && c.receiverTail >= 0
-            ? { receiverText: tokensText(matches.node(c.receiver), matches.node(c.receiverTail)) }
+            ? { receiverText: matches.tokensText(c.receiver, c.receiverTail) }
             : {}),
           self: c.self,
           typed: c.typed,
         });
       }
     }
-    if (c.module >= 0) addImport(found, matches, c);
+    if (c.module >= 0) {
+      imports.push({
+        key: data[c.module + 2],
+        module: matches.text(c.module),
+        line: data[c.module + 3] + 1,
+        kind: c.importKind >= 0 ? matches.text(c.importKind) : null,
+        name: c.name >= 0 ? [matches.text(c.name), c.name, data[c.name + 2]] : null,
+        alias: c.alias >= 0 ? matches.text(c.alias) : null,
+        default: c.default >= 0 ? [matches.text(c.default), c.default, data[c.default + 2]] : null,
+        wildcard: c.wildcard,
+      });
+    }
     if (c.scope >= 0 && !seenScopes.has(data[c.scope + 1])) {
       seenScopes.add(data[c.scope + 1]);
       found.scopes.push({
@@ -209,7 +227,26 @@ export function gather(
       });
     }
   }
+  for (const name of generics) addGeneric(found.generics, name);
+  for (const i of imports) addImport(found, i);
+  markDefinitions(found.refs, definitionNames);
   return found;
+}
+
+/** Definition names are definitions, whatever pattern also saw them. */
+function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly Node[]): void {
+  for (const node of definitionNames) {
+    refs.set(node.startIndex, {
+      start: node.startIndex,
+      at: -1,
+      node,
+      kind: "definition",
+      rank: RANK_DEFINITION,
+      receiver: -1,
+      self: false,
+      typed: false,
+    });
+  }
 }
 
 /** Records a type parameter (`T` of `Box<T>`) at its position in its declaration's list. */
@@ -223,25 +260,16 @@ function addGeneric(generics: Map<number, string[]>, name: Node): void {
   if (i >= 0) names[i] = name.text;
 }
 
-/** The text of sibling tokens `from` … `to` (a receiver in a macro's token tree: `self . cmd`). */
-function tokensText(from: Node, to: Node): string {
-  let text = "";
-  for (let n: Node | null = from; n && n.startIndex <= to.startIndex; n = n.nextSibling) {
-    text += n.text;
-  }
-  return text;
-}
-
 /** Keeps the better-ranked of two candidates for one name node. */
 function offer(refs: Map<number, RawRef>, r: RawRef): void {
   const seen = refs.get(r.start);
   if (!seen || r.rank < seen.rank) refs.set(r.start, r);
 }
 
-/** An imported name (capture `at`): a reference of kind `import` that beats every pattern. */
-function importedName(matches: FileMatches, at: number): RawRef {
+/** An imported name at `start`: a reference of kind `import` that beats every pattern. */
+function importedName(start: number, at: number): RawRef {
   return {
-    start: matches.data[at + 2],
+    start,
     at,
     node: null,
     kind: "import",
@@ -252,36 +280,44 @@ function importedName(matches: FileMatches, at: number): RawRef {
   };
 }
 
+/** One match's import captures, read: the module's offset and line, the texts, the names' captures. */
+interface ImportCapture {
+  key: number;
+  module: string;
+  line: number;
+  kind: string | null;
+  /** The name imported, its capture and offset. */
+  name: [string, number, number] | null;
+  alias: string | null;
+  /** The local name of a default import, its capture and offset. */
+  default: [string, number, number] | null;
+  wildcard: boolean;
+}
+
 /** Adds one match's import captures to the record of its module node. */
-function addImport(found: Gathered, matches: FileMatches, c: MatchCaptures): void {
-  const key = matches.data[c.module + 2];
-  let imp = found.imports.get(key);
+function addImport(found: Gathered, c: ImportCapture): void {
+  let imp = found.imports.get(c.key);
   if (!imp) {
-    imp = {
-      module: unquote(matches.text(c.module)),
-      line: matches.data[c.module + 3] + 1,
-      kind: "",
-      names: [],
-      alias: null,
-    };
-    found.imports.set(key, imp);
+    imp = { module: unquote(c.module), line: c.line, kind: "", names: [], alias: null };
+    found.imports.set(c.key, imp);
   }
-  if (c.importKind >= 0) imp.kind = matches.text(c.importKind);
-  if (c.name >= 0) {
-    const name = matches.text(c.name);
-    const alias = c.alias >= 0 ? matches.text(c.alias) : null;
+  if (c.kind !== null) imp.kind = c.kind;
+  if (c.name) {
+    const [name, at, start] = c.name;
+    const alias = c.alias;
     if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
       imp.names.push({ name, alias });
     }
     // `default as x`: both name the default export (the alias has its own pattern), as the
     // TypeScript service counts them.
-    offer(found.refs, importedName(matches, c.name));
-  } else if (c.alias >= 0) {
-    imp.alias = matches.text(c.alias);
+    offer(found.refs, importedName(start, at));
+  } else if (c.alias !== null) {
+    imp.alias = c.alias;
   }
-  if (c.default >= 0 && !imp.names.some((n) => n.name === "default")) {
-    imp.names.push({ name: "default", alias: matches.text(c.default) });
-    offer(found.refs, importedName(matches, c.default));
+  if (c.default && !imp.names.some((n) => n.name === "default")) {
+    const [alias, at, start] = c.default;
+    imp.names.push({ name: "default", alias });
+    offer(found.refs, importedName(start, at));
   }
   if (c.wildcard && !imp.names.some((n) => n.name === "*")) {
     imp.names.push({ name: "*", alias: null });

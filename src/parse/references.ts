@@ -17,7 +17,7 @@ import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { DeclaredType, ReferenceRecord } from "../facts/records.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";
 import type { RefRole } from "./captures.ts";
-import { gather, type Gathered, RANK_DEFINITION, type RawRef } from "./gather.ts";
+import { gather, type Gathered } from "./gather.ts";
 import { classifyReceiver, inferTypes } from "./infer/mod.ts";
 import { type Locals, lookup, popEnded, type Scope } from "./scopes.ts";
 import type { FileMatches } from "./matches.ts";
@@ -45,8 +45,7 @@ export function collectReferences(
   definitionNames: readonly Node[],
   symbols: readonly SymbolRecord[],
 ): FileReferences {
-  const found = gather(matches, roleAt);
-  markDefinitions(found.refs, definitionNames);
+  const found = gather(matches, roleAt, definitionNames);
   const scopeAt = enclosingSymbols(symbols);
   const { locals, declared } = inferTypes(found, symbols, scopeAt);
   const references = emit(matches, found, locals, symbols, scopeAt);
@@ -57,22 +56,6 @@ export function collectReferences(
     ...(found.package ? { package: found.package } : {}),
     ...(declared.length ? { declared } : {}),
   };
-}
-
-/** Definition names are definitions, whatever pattern also saw them. */
-function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly Node[]): void {
-  for (const node of definitionNames) {
-    refs.set(node.startIndex, {
-      start: node.startIndex,
-      at: -1,
-      node,
-      kind: "definition",
-      rank: RANK_DEFINITION,
-      receiver: -1,
-      self: false,
-      typed: false,
-    });
-  }
 }
 
 /**

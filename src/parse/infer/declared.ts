@@ -7,34 +7,11 @@
  * @module
  */
 
-import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { DeclaredType, Slot } from "../../facts/records.ts";
-import { receiverText, SELF_HEAD, stepsText, textOf } from "../../facts/text.ts";
+import { textOf } from "../../facts/text.ts";
 import type { TypeRef } from "../../facts/type_ref.ts";
 import { FUNCTION_KINDS, type SymbolRecord } from "../../types.ts";
-import type { Locals, Scope } from "../scopes.ts";
-import type { Contexts } from "./contexts.ts";
-import { classifyChain } from "./receivers.ts";
-import { CHAIN_HEAD, thenSteps } from "./types.ts";
-
-/** What a value is read through where it stands: the file's scopes, locals and self words. */
-export interface Reading {
-  scopes: readonly Scope[];
-  locals: Locals;
-  selfWords: ReadonlySet<string>;
-}
-
-/** A declared type as gathered: the name node it is declared at, before its owner is known. */
-export interface Declared {
-  name: Node;
-  /** The type (null for a value that is no chain). */
-  type: TypeRef | null;
-  assigned: boolean;
-  /** Which of the owner's types: a callback's parameter, a parameter, a literal's member. */
-  slot?: Slot;
-  /** The type arguments a class gives the base `name` (then `type` is null). */
-  args?: TypeRef[];
-}
+import type { Declared } from "./types.ts";
 
 /**
  * The declared types of a file: each owned by a symbol's qualified name (a function's or
@@ -45,11 +22,13 @@ export interface Declared {
  */
 export function declaredTypes(
   declared: readonly Declared[],
+  generics: ReadonlyMap<number, string[]>,
   symbols: readonly SymbolRecord[],
   scopeAt: (line: number) => number,
   selfWords: ReadonlySet<string>,
 ): DeclaredType[] {
   if (declared.length === 0) return [];
+  genericTypes(declared, generics);
   const byQualified = new Map(symbols.map((s) => [s.qualifiedName, s]));
   // A declared type wins; assigned values count only when they all agree
   // (`this.options = new Options()` and `this.options = options` tell nothing).
@@ -92,7 +71,8 @@ export function declaredTypes(
           owner: of,
           ...(d.slot ? { slot: d.slot } : {}),
           ...flag,
-          type: d.type!,
+          // An object literal member's value is spelled headed by the instance here too.
+          type: selfHeaded(d.type!, selfWords),
         },
       );
       (own ? ownKeys : fieldKeys).add(at);
@@ -119,20 +99,11 @@ function sameType(a: TypeRef | null, b: TypeRef | null): boolean {
   return a === null || b === null ? a === b : textOf(a) === textOf(b);
 }
 
-/** `this.make()` → `#self.make()`: a value chain headed by the instance, in one spelling. */
-export function selfHeaded(type: TypeRef, selfWords: ReadonlySet<string>): TypeRef {
-  if (type.kind !== "value") return type;
-  const head = type.chain.head;
-  return head.kind === "name" && selfWords.has(head.name)
-    ? { kind: "value", chain: { head: { kind: "self" }, steps: type.chain.steps } }
-    : type;
-}
-
 /**
  * Declared types that are a type parameter of the enclosing class, interface or alias are
  * that parameter (its position): the type argument the member is reached through.
  */
-export function genericTypes(
+function genericTypes(
   declared: readonly Declared[],
   generics: ReadonlyMap<number, string[]>,
 ): void {
@@ -151,64 +122,11 @@ export function genericTypes(
   }
 }
 
-/**
- * The contextual type of each object literal member that has one, as a declared type
- * (`LITERAL_KEY`); a value chain headed by a local is read through the local's type there.
- */
-export function literalTypes(
-  declared: Declared[],
-  literals: readonly [Node, Node][],
-  contexts: Contexts,
-  at: Reading,
-): void {
-  for (const [name, holder] of literals) {
-    const type = contexts.typeOf(holder);
-    const read = type === null ? null : readValue(at, type, holder.startIndex);
-    if (read !== null) {
-      declared.push({ name, type: read, assigned: false, slot: { kind: "literal" } });
-    }
-  }
-  // A value assigned from a local (`self.command = command`) is of the local's type there.
-  for (const d of declared) {
-    if (d.assigned && d.type?.kind === "value") {
-      d.type = readValue(at, d.type, d.name.startIndex);
-    }
-  }
-}
-
-/**
- * A type that is a value chain (`source.subscribe`, parameter 0) with its head read where it
- * is used at `pos`: a local of known type gives its type (`Observable`, then the steps), the
- * enclosing instance a chain from it; other chains stay; a local of unknown type gives null.
- */
-function readValue(at: Reading, type: TypeRef, pos: number): TypeRef | null {
+/** `this.make()` → `#self.make()`: a value chain headed by the instance, in one spelling. */
+export function selfHeaded(type: TypeRef, selfWords: ReadonlySet<string>): TypeRef {
   if (type.kind !== "value") return type;
-  const { head, steps } = type.chain;
-  const stack = at.scopes.filter((s) => s.start <= pos && pos < s.end);
-  const [kind, read] = classifyChain(
-    { head, steps: [] },
-    stack,
-    at.locals.fileTypes,
-    at.selfWords,
-    0,
-    pos,
-  );
-  if (read === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
-  if (read.kind === "either") {
-    // Alternatives the graph does not read in a declared type: kept as they are written.
-    const text = receiverText(read);
-    const after = stepsText(steps);
-    if (kind === "typed") {
-      return { kind: "written", text: text + (text.includes(" ") || !after ? "" : " ") + after };
-    }
-    const first = CHAIN_HEAD.exec(text)?.[0];
-    const self = first !== undefined && at.selfWords.has(first);
-    return {
-      kind: "written",
-      text: `=${self ? SELF_HEAD + text.slice(first.length) : text}${after}`,
-    };
-  }
-  if (read.kind === "type") return thenSteps(read.type, steps);
-  const chain = { head: read.chain.head, steps: [...read.chain.steps, ...steps] };
-  return selfHeaded({ kind: "value", chain }, at.selfWords);
+  const head = type.chain.head;
+  return head.kind === "name" && selfWords.has(head.name)
+    ? { kind: "value", chain: { head: { kind: "self" }, steps: type.chain.steps } }
+    : type;
 }

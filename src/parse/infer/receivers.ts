@@ -8,11 +8,26 @@
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { Receiver } from "../../facts/records.ts";
-import { stepsText } from "../../facts/text.ts";
+import { receiverText, SELF_HEAD, stepsText } from "../../facts/text.ts";
 import type { Chain, Step, TypeRef } from "../../facts/type_ref.ts";
 import type { ReceiverKind } from "../../types.ts";
-import { type LocalType, lookup, lookupAt, type Scope, valuesOf } from "../scopes.ts";
-import { chainOf, splitTop, thenSteps, typeName, writtenType } from "./types.ts";
+import { type Locals, type LocalType, lookup, lookupAt, type Scope, valuesOf } from "../scopes.ts";
+import {
+  CHAIN_HEAD,
+  chainOf,
+  type Declared,
+  splitTop,
+  thenSteps,
+  typeName,
+  writtenType,
+} from "./types.ts";
+
+/** What a value is read through where it stands: the file's scopes, locals and self words. */
+export interface Reading {
+  scopes: readonly Scope[];
+  locals: Locals;
+  selfWords: ReadonlySet<string>;
+}
 
 /**
  * What a member's receiver is: `self`, a typed value, a local, a name or an expression.
@@ -165,4 +180,68 @@ function writtenField(shape: string, name: string): TypeRef | undefined {
     if (field.slice(0, colon) === name) return writtenType(field.slice(colon + 1));
   }
   return undefined;
+}
+
+/**
+ * Value chains of a file's declared types read where they stand: the contextual type of each
+ * object literal member that has one becomes a declared type (slot `literal`); a value
+ * assigned from a local (`self.command = command`) is of the local's type there.
+ */
+export function readValues(
+  declared: Declared[],
+  literals: readonly [Node, TypeRef, number][],
+  at: Reading,
+): void {
+  for (const [name, type, pos] of literals) {
+    const read = readValue(at, type, pos);
+    if (read !== null) {
+      declared.push({ name, type: read, assigned: false, slot: { kind: "literal" } });
+    }
+  }
+  // A value assigned from a local (`self.command = command`) is of the local's type there.
+  for (const d of declared) {
+    if (d.assigned && d.type?.kind === "value") {
+      d.type = readValue(at, d.type, d.name.startIndex);
+    }
+  }
+}
+
+/**
+ * A type that is a value chain (`source.subscribe`, parameter 0) with its head read where it
+ * is used at `pos`: a local of known type gives its type (`Observable`, then the steps), the
+ * enclosing instance a chain from it; other chains stay; a local of unknown type gives null.
+ */
+function readValue(at: Reading, type: TypeRef, pos: number): TypeRef | null {
+  if (type.kind !== "value") return type;
+  const { head, steps } = type.chain;
+  const stack = at.scopes.filter((s) => s.start <= pos && pos < s.end);
+  const [kind, read] = classifyChain(
+    { head, steps: [] },
+    stack,
+    at.locals.fileTypes,
+    at.selfWords,
+    0,
+    pos,
+  );
+  if (read === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
+  if (read.kind === "either") {
+    // Alternatives the graph does not read in a declared type: kept as they are written.
+    const text = receiverText(read);
+    const after = stepsText(steps);
+    if (kind === "typed") {
+      return { kind: "written", text: text + (text.includes(" ") || !after ? "" : " ") + after };
+    }
+    const first = CHAIN_HEAD.exec(text)?.[0];
+    const self = first !== undefined && at.selfWords.has(first);
+    return {
+      kind: "written",
+      text: `=${self ? SELF_HEAD + text.slice(first.length) : text}${after}`,
+    };
+  }
+  if (read.kind === "type") return thenSteps(read.type, steps);
+  // (A chain headed by the instance is spelled so by `declaredTypes`.)
+  return {
+    kind: "value",
+    chain: { head: read.chain.head, steps: [...read.chain.steps, ...steps] },
+  };
 }

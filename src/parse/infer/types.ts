@@ -1,15 +1,19 @@
 /**
- * Types and chains read out of the source: a chain of members and calls from a receiver's
- * or a value's text (`this.#client.get()`), a type from a type's text (`[]*Command`,
- * `Array<Obs>`, Go `struct { … }`), and from the nodes a query captures the type of a local
- * (a value bound, an element, a destructured property, a callback's parameter) and the
- * slots of parameters — as the records of `facts/type_ref.ts`.
+ * The types a file's captured nodes give (`readTypes`), as the records of
+ * `facts/type_ref.ts`: a chain of members and calls from a receiver's or a value's text
+ * (`this.#client.get()`), a type from a type's text (`[]*Command`, `Array<Obs>`, Go
+ * `struct { … }`); each local's type from what it is bound to (a type written, a value, an
+ * element, a destructured property, a callback's parameter, the function type where its
+ * function stands), each declaration's type and slot, each object literal's type where it
+ * stands.
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { Slot } from "../../facts/records.ts";
+import type { ContextCapture, DeclaredCapture, Gathered, LocalCapture } from "../gather.ts";
+import type { Binding } from "../scopes.ts";
 import { stepsText, textOf } from "../../facts/text.ts";
 import type { Chain, Separator, Step, TypeRef } from "../../facts/type_ref.ts";
 
@@ -346,4 +350,171 @@ export function splitTop(text: string, sep: string): string[] {
   }
   out.push(text.slice(from));
   return out;
+}
+
+/** A declared type as gathered: the name node it is declared at, before its owner is known. */
+export interface Declared {
+  name: Node;
+  /** The type (null for a value that is no chain). */
+  type: TypeRef | null;
+  assigned: boolean;
+  /** Which of the owner's types: a callback's parameter, a parameter, a literal's member. */
+  slot?: Slot;
+  /** The type arguments a class gives the base `name` (then `type` is null). */
+  args?: TypeRef[];
+}
+
+/** What a file's captured nodes say of types, before scopes are read. */
+export interface CapturedTypes {
+  /** Each name a scope binds with its type, in match order (contextual parameters last). */
+  bindings: Binding[];
+  /** Each declaration's type (and each base's type arguments), in match order. */
+  declared: Declared[];
+  /** Each object literal member's name, the literal's type where it stands and its offset. */
+  literals: [Node, TypeRef, number][];
+}
+
+/** The types of a file's locals, declarations and object literals, from their nodes. */
+export function readTypes(found: Gathered): CapturedTypes {
+  const contexts = new Contexts(found.contexts);
+  const bindings: Binding[] = [];
+  // Parameters typed where their function stands come after the others (as they are read
+  // once every context is known).
+  const contextual: Binding[] = [];
+  for (const l of found.locals) {
+    if (l.contextual) {
+      const type = contexts.parameterType(l.contextual, l.local);
+      if (type !== null) {
+        contextual.push({ start: l.start, end: l.end, name: l.name, type, rank: 1 });
+      }
+    } else bindings.push(bindingOf(l));
+  }
+  bindings.push(...contextual);
+  const literals: [Node, TypeRef, number][] = [];
+  for (const [name, holder] of found.literals) {
+    const type = contexts.typeOf(holder);
+    if (type !== null) literals.push([name, type, holder.startIndex]);
+  }
+  return { bindings, declared: found.declared.flatMap(declaredOf), literals };
+}
+
+/** A local's binding with its type read from what it is bound to. */
+function bindingOf(l: LocalCapture): Binding {
+  const type: TypeRef | null = l.type
+    ? localType(l.type)
+    : l.value
+    ? valueType(l.value)
+    : l.destructured
+    ? memberType(l.destructured, l.name)
+    : l.callee
+    ? callbackType(l.callee, l.local)
+    : elementType(l.element);
+  return {
+    start: l.start,
+    end: l.end,
+    name: l.name,
+    type,
+    // For one name node: a declared type beats an element's or a property's, which
+    // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
+    rank: l.type ? 3 : l.destructured || l.element ? 2 : l.value || l.callee ? 1 : 0,
+    ...(l.value ? { valueEnd: l.value.endIndex } : {}),
+  };
+}
+
+/** A declaration's type (and a base's type arguments), as its captures give them. */
+function declaredOf(c: DeclaredCapture): Declared[] {
+  const out: Declared[] = [];
+  // A literal assigned (`this.x = null`) says nothing of the type.
+  const literal = c.value !== null && c.value.namedChildCount === 0 &&
+    !c.value.type.includes("identifier");
+  let name: Node | null = c.name;
+  let argument = c.argument;
+  // A callback's parameter (`@declared.parameter`): the function declaring it names it.
+  if (c.parameter && !name) {
+    const owner = callbackOwner(c.parameter);
+    if (owner) [name, argument] = owner;
+  }
+  if (name && (c.type || (c.value && !literal))) {
+    out.push({
+      name,
+      type: c.type ? typeName(c.type.text) : valueType(c.value!),
+      assigned: !c.type,
+      ...(c.parameter
+        ? { slot: argument ? slotOf(argument, c.parameter) : parameterSlot(c.parameter) }
+        : {}),
+    });
+  }
+  if (c.base && c.arguments) {
+    const args = c.arguments.namedChildren.map((n) => typeName(n ? n.text : ""));
+    out.push({ name: c.base, type: null, assigned: false, args });
+  }
+  return out;
+}
+
+/** A name of a type path the graph resolves (`Foo`, `ns.Foo`). */
+const TYPE_NAME = /^[\p{L}_$][\p{L}\p{N}_$]*$/u;
+
+/**
+ * Contextual types of one file: the type a value gets from where it stands — the type of
+ * the name it is assigned to, the return type of the function that returns it, a member of
+ * the object literal that holds it, a parameter of the function it is passed to: a type
+ * path and steps (`Op`, parameter 0; `Behavior`, `.onFetch`, parameter 1) or a value chain
+ * and steps (`source.subscribe`, parameter 0).
+ */
+class Contexts {
+  private readonly byNode = new Map<number, ContextCapture>();
+  private readonly memo = new Map<number, TypeRef | null>();
+
+  /** The contexts of a file's values (the first of each value counts). */
+  constructor(contexts: readonly ContextCapture[]) {
+    for (const c of contexts) if (!this.byNode.has(c.node.id)) this.byNode.set(c.node.id, c);
+  }
+
+  /** The type value `node` gets from where it stands, or null. */
+  typeOf(node: Node, depth = 0): TypeRef | null {
+    const hit = this.memo.get(node.id);
+    if (hit !== undefined) return hit;
+    const c = this.byNode.get(node.id);
+    let out: TypeRef | null = null;
+    if (c && depth < 8) {
+      if (c.type) {
+        const t = typeName(c.type.text);
+        out = isTypePath(t) ? t : null;
+      } else if (c.holder) {
+        const h = this.typeOf(c.holder, depth + 1);
+        out = h === null || !c.member
+          ? h
+          : thenSteps(h, [{ kind: "member", sep: ".", name: c.member.text }]);
+      } else if (c.callee) {
+        const k = node.parent ? namedIndex(node) : -1;
+        out = k < 0 ? null : valueThen(c.callee.text, { kind: "parameter", index: k });
+      }
+    }
+    this.memo.set(node.id, out);
+    return out;
+  }
+
+  /**
+   * The type of parameter `local` (a name node) of function `fn` from the function's type
+   * where it stands (`return (source) => …` from a function returning `Op`: `Op <=0>`).
+   */
+  parameterType(fn: Node, local: Node): TypeRef | null {
+    const ctx = this.typeOf(fn);
+    if (ctx === null) return null;
+    const list = fn.childForFieldName("parameters");
+    let param: Node | null = local;
+    while (param?.parent && param.parent.id !== fn.id && param.parent.id !== list?.id) {
+      param = param.parent;
+    }
+    if (!param?.parent) return null;
+    return thenSteps(ctx, [
+      param.parent.id === fn.id ? { kind: "parameter", index: 0 } : parameterSlot(param),
+    ]);
+  }
+}
+
+/** Whether a type is a path of names joined by `.` (`Foo`, `ns.Foo`). */
+function isTypePath(t: TypeRef): boolean {
+  return t.kind === "path" && t.separators.every((s) => s === ".") &&
+    t.segments.every((s) => TYPE_NAME.test(s));
 }
