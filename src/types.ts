@@ -93,15 +93,19 @@ export interface ParsedFile {
   package?: string;
 }
 
+/** Every way a name may occur (the graph part stores a reference's kind as its index here). */
+export const REFERENCE_KINDS = [
+  "definition",
+  "call",
+  "import",
+  "type",
+  "inherit",
+  "read",
+  "write",
+] as const;
+
 /** How a name occurs. */
-export type ReferenceKind =
-  | "definition"
-  | "call"
-  | "import"
-  | "type"
-  | "inherit"
-  | "read"
-  | "write";
+export type ReferenceKind = typeof REFERENCE_KINDS[number];
 
 /**
  * What is known of the object a member is reached through (`obj.name`):

@@ -12,7 +12,13 @@
  * @module
  */
 
-import type { ImportRecord, ParsedFile, ReceiverKind, ReferenceKind } from "../types.ts";
+import {
+  type ImportRecord,
+  type ParsedFile,
+  type ReceiverKind,
+  REFERENCE_KINDS,
+  type ReferenceKind,
+} from "../types.ts";
 import type { DeclaredType, ParsedSource, Receiver, ReferenceRecord, Slot } from "./records.ts";
 import type { Chain, Separator, Step, TypeRef } from "./type_ref.ts";
 
@@ -56,16 +62,8 @@ const F_SCOPE = 4;
 const F_RECEIVER_KIND = 5;
 const F_RECEIVER = 6;
 
-/** Reference kinds by code (the code is the index). */
-const KIND_CODES: readonly ReferenceKind[] = [
-  "definition",
-  "call",
-  "import",
-  "type",
-  "inherit",
-  "read",
-  "write",
-];
+/** Reference kinds by code (the code is the index: reordering the list changes the format). */
+const KIND_CODES: readonly ReferenceKind[] = REFERENCE_KINDS;
 const KIND_INDEX = new Map(KIND_CODES.map((k, i) => [k, i]));
 
 /** Receiver kinds by code; 0 is "no receiver". */
