@@ -253,6 +253,7 @@ function toSymbol(
   }
 
   const body = f.body ?? f.node.childForFieldName("body");
+  const sig = signature(head, body, kind, g.info.signatureFirstLine, sets, source);
   let doc = "";
   if (g.info.docStyle === "docstring" && body) doc = docstring(body, sets.comment, source);
   if (!doc) doc = commentAbove(first, above, sets.comment, source);
@@ -265,7 +266,7 @@ function toSymbol(
     line: nameNode.startPosition.row + 1,
     startLine: first.startPosition.row + 1,
     endLine: lastRow(outer) + 1,
-    signature: signature(head, body, kind, g.info.signatureFirstLine, sets, source),
+    signature: sig,
     doc,
     parent,
     language,

@@ -1,5 +1,5 @@
 /**
- * The parsing engine: source text in, {@link ParsedFile} out. It knows no language:
+ * The parsing engine: source text in, {@link ParsedSource} out. It knows no language:
  * grammars, query files and node-type lists come from `languages.ts`, and symbols come
  * from the captures of one query per file (`@definition.<kind>`, `@name`, `@body`,
  * `@parent`, `@scope`; see `queries/README.md`). Its stages: load the grammar and query
@@ -37,7 +37,7 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { ParsedFile } from "../types.ts";
+import type { ParsedSource } from "../facts/records.ts";
 import { definitionsOf } from "./definitions.ts";
 import { type Loaded, loadGrammar } from "./grammars.ts";
 import {
@@ -85,7 +85,7 @@ export async function parseSource(
   relPath: string,
   source: string,
   language?: string,
-): Promise<ParsedFile> {
+): Promise<ParsedSource> {
   const lines = countLines(source);
   let info: LanguageInfo | undefined;
   try {
@@ -139,7 +139,7 @@ function parseWith(
   file: string,
   source: string,
   lines: number,
-): ParsedFile {
+): ParsedSource {
   const tree = g.parser.parse(source);
   if (!tree) {
     return {

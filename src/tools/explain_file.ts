@@ -8,7 +8,7 @@ import { z } from "npm:zod@4.1.9";
 import { CodectxError } from "../errors.ts";
 import { fileDependencies } from "../graph/deps.ts";
 import { loadGraph } from "../graph/graph.ts";
-import { type GraphPart, refAt, refCount } from "../index/graph_part.ts";
+import { type GraphPart, refAt, refCount } from "../facts/codec.ts";
 import { readProjectFile, UnsafeFileError } from "../index/safe_read.ts";
 import type { SymbolRecord } from "../types.ts";
 import { fileNotInIndex } from "../util/suggest.ts";
