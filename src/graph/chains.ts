@@ -13,7 +13,7 @@
 
 import type { Slot } from "../facts/records.ts";
 import type { Chain, Step, TypeRef } from "../facts/type_ref.ts";
-import type { SymbolRecord } from "../types.ts";
+import { type SymbolRecord, VALUE_KINDS } from "../types.ts";
 import { DeclaredTypes } from "./declared_types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { CLASS_LIKE, MAX_DEPTH, symbolsOf, symbolTarget, type Target } from "./targets.ts";
@@ -44,7 +44,6 @@ export interface ChainValue {
   inferred: boolean;
 }
 
-const VARIABLE_KINDS = new Set(["variable", "constant", "field"]);
 /** A tuple's field: its position. */
 const POSITION = /^\d+$/;
 
@@ -253,7 +252,7 @@ export class Chains {
         for (const ctor of this.names.members(s, "constructor")) {
           merge(out, this.ownDeclared(ctor, slot));
         }
-      } else if (VARIABLE_KINDS.has(s.kind)) {
+      } else if (VALUE_KINDS.has(s.kind)) {
         const typed = this.declaredValue(s);
         if (typed) merge(out, this.parameter(typed, slot));
       } else {
@@ -353,7 +352,7 @@ export class Chains {
       if (seq) out.instances.push(...seq.elements);
     }
     for (const t of v.targets) {
-      const typed = t.kind === "symbol" && VARIABLE_KINDS.has(t.symbol.kind)
+      const typed = t.kind === "symbol" && VALUE_KINDS.has(t.symbol.kind)
         ? this.declaredValue(t.symbol)
         : null;
       if (typed) out.instances.push(...typed.elements);
@@ -363,7 +362,7 @@ export class Chains {
 
   /** The instances a variable, constant or field symbol holds, from its declared type; null for other targets. */
   private declaredInstances(t: Target): SymbolRecord[] | null {
-    if (t.kind !== "symbol" || !VARIABLE_KINDS.has(t.symbol.kind)) return null;
+    if (t.kind !== "symbol" || !VALUE_KINDS.has(t.symbol.kind)) return null;
     return this.declaredValue(t.symbol)?.instances ?? null;
   }
 
