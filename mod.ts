@@ -57,7 +57,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Runs the 13 tools against one open project; what every surface of codectx calls. */
+/** Runs the tools against one open project; what every surface of codectx calls. */
 export interface Executor {
   /** Runs one tool: validates its arguments, applies the time limit, never throws. */
   execute(call: ToolCall, meta?: CallOptions): Promise<ToolResult>;
