@@ -15,6 +15,7 @@ import { findReferencesTool } from "./find_references/mod.ts";
 import { getCallGraphTool } from "./get_call_graph/mod.ts";
 import { getContextTool } from "./get_context/mod.ts";
 import { getDependenciesTool } from "./get_dependencies/mod.ts";
+import { getImpactTool } from "./get_impact/mod.ts";
 import { indexProjectTool } from "./index_project/mod.ts";
 import { searchSymbolsTool } from "./search_symbols/mod.ts";
 import { semanticSearchTool } from "./semantic_search/mod.ts";
@@ -37,6 +38,7 @@ export const TOOLS: readonly Tool[] = [
   searchSymbolsTool,
   indexProjectTool,
   askTool,
+  getImpactTool,
 ];
 
 /** Tool names. */
