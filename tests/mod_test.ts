@@ -9,6 +9,7 @@ import {
   buildContext,
   CodectxError,
   createExecutor,
+  getImpact,
   hybridSearch,
   indexProject,
   TOOL_NAMES,
@@ -64,6 +65,8 @@ Deno.test("mod.ts: createExecutor runs every tool, indexProject, hybridSearch, b
       assert.equal(ctx.symbol, "main");
       assert.match(ctx.text, /def main\(config_path: str\)/);
       assert.ok(ctx.sources.some((s) => s.file === "app/main.py" && s.line === 18), "context");
+      const impact = await getImpact(ex, { symbols: ["slugify"], depth: 1 });
+      assert.deepEqual(impact.impacted.map((x) => x.qualified_name), ["main"], "impact");
       const quality = await analyzeQuality(ex);
       assert.ok(quality.files.some((f) => f.file === "pkg/mathx/mathx.go"), "quality");
       assert.ok(quality.maintainability_index > 0);
