@@ -34,7 +34,10 @@ export interface Changes {
 export type OldSide = { kind: "diff" } | { kind: "git"; base: string };
 
 /** The innermost definition holding `line`, or undefined at the top of the file. */
-function innermost(symbols: readonly SymbolRecord[], line: number): SymbolRecord | undefined {
+export function innermost(
+  symbols: readonly SymbolRecord[],
+  line: number,
+): SymbolRecord | undefined {
   let best: SymbolRecord | undefined;
   for (const s of symbols) {
     if (s.startLine > line || s.endLine < line) continue;

@@ -1,8 +1,9 @@
 /**
  * What reaches a changed definition: the definitions that use it (hop 1), those that use
  * them (hop 2), … through the same references as `find_references`, each with the path that
- * reaches it and the weakest resolution on that path. A definition the index no longer has
- * (deleted by the change) is found by its name: the uses that now resolve to nothing.
+ * reaches it and the weakest resolution on that path. At hop 1 the uses of its name that
+ * resolve to nothing, where it can be seen, count too (`name`): all there is of a definition
+ * the index no longer has, and a method called on a receiver of unknown type.
  *
  * @module
  */
@@ -113,6 +114,13 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
   const changedNames = new Set(changes.map((c) => `${c.wire.file}\0${c.wire.qualified_name}`));
   const isChanged = (s: SymbolRecord) =>
     changed.has(s) || changedNames.has(`${s.file}\0${s.qualifiedName}`);
+  // A definition inside a changed one (a deleted function's local object and its `next`)
+  // goes with it: its bare name, looked up alone, would match every other `next`.
+  const insideChanged = (c: Change) => {
+    const q = c.wire.qualified_name;
+    const cut = q.lastIndexOf(".");
+    return cut > 0 && changedNames.has(`${c.wire.file}\0${q.slice(0, cut)}`);
+  };
   const reached = new Map<SymbolRecord, Reached>();
   const uses: Reach["uses"] = [];
   const direct: Use[][] = [];
@@ -139,11 +147,14 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
   };
   const byTarget = usesOf(graph, changes.flatMap((c) => c.records));
   for (const c of changes) {
-    const found = c.records.length
-      ? c.records.flatMap((r) => byTarget.get(r.qualifiedName) ?? [])
-      : c.wire.change === "deleted"
-      ? orphanUses(graph, c.wire.qualified_name.split(".").pop()!, c.wire.file)
-      : [];
+    // Resolved uses, and the uses of its name that resolve to nothing where it can be seen
+    // (a deleted definition's; a method reached through a receiver of unknown type).
+    const found = [
+      ...c.records.flatMap((r) => byTarget.get(r.qualifiedName) ?? []),
+      ...(c.wire.change === "added" || insideChanged(c)
+        ? []
+        : orphanUses(graph, c.wire.qualified_name.split(".").pop()!, c.wire.file)),
+    ];
     // A definition using itself (recursion) is not a use from outside.
     const outside = found.filter((u) =>
       !(u.in && isChanged(u.in) && u.in.qualifiedName === c.wire.qualified_name)
