@@ -243,3 +243,24 @@ Deno.test("layers: the scanner sees every kind of import", () => {
   assert.equal(unitOf("src/types.ts"), "kernel");
   assert.equal(unitOf("model/codectx-code/manifest.json"), null);
 });
+
+Deno.test("layers: a tool's renderer and printer are strings from its payload", async () => {
+  // `tools/<name>/render.ts` and `cli.ts` run in the surfaces (MCP's text, the CLI's lines):
+  // they read the tool's payload and import only tools/ and the kernel — no domain, no
+  // transport, no console or argv of their own.
+  const found: string[] = [];
+  for (const file of await sources()) {
+    if (!/^src\/tools\/[^/]+\/(render|cli|call_tree)\.ts$/.test(file)) continue;
+    const text = await Deno.readTextFile(`${ROOT}/${file}`);
+    const { local, bare } = importsOf(file, text);
+    for (const target of local) {
+      const unit = unitOf(target);
+      if (unit !== "tools" && unit !== "kernel") found.push(`${file} → ${target}`);
+    }
+    for (const b of bare) found.push(`${file} → ${b}`);
+    if (/\bconsole\.|\bDeno\.(args|stdout|stderr|exit)\b/.test(text)) {
+      found.push(`${file} prints or reads argv itself`);
+    }
+  }
+  assert.deepEqual(found, []);
+});

@@ -85,6 +85,8 @@ export async function parseSource(
   relPath: string,
   source: string,
   language?: string,
+  /** `references: false`: the symbols only (a file's other side in `get_impact`). */
+  opts: { references?: boolean } = {},
 ): Promise<ParsedSource> {
   const lines = countLines(source);
   let info: LanguageInfo | undefined;
@@ -112,7 +114,7 @@ export async function parseSource(
       };
     }
     const loaded = await loadGrammar(info.id);
-    return parseWith(loaded, info.id, relPath, source, lines);
+    return parseWith(loaded, info.id, relPath, source, lines, opts.references ?? true);
   } catch (e) {
     return {
       language: info?.id ?? language ?? "unknown",
@@ -139,6 +141,7 @@ function parseWith(
   file: string,
   source: string,
   lines: number,
+  references: boolean,
 ): ParsedSource {
   const tree = g.parser.parse(source);
   if (!tree) {
@@ -155,7 +158,9 @@ function parseWith(
     const syntaxErrors = root.hasError ? countErrors(root) : 0;
     const matches = FileMatches.of(g.query, tree, source);
     const { symbols, names } = definitionsOf(g, matches, languageId, file, source);
-    if (g.refRoles.size === 0) return { language: languageId, symbols, lines, syntaxErrors };
+    if (g.refRoles.size === 0 || !references) {
+      return { language: languageId, symbols, lines, syntaxErrors };
+    }
     const refs = collectReferences(matches, g.refRoleAt, names, symbols);
     return { language: languageId, symbols, lines, syntaxErrors, ...refs };
   } finally {
