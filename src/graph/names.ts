@@ -12,7 +12,7 @@
  */
 
 import { slot } from "../util/memo.ts";
-import { refAt } from "../index/graph_part.ts";
+import { refAt } from "../facts/codec.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { Chains } from "./chains.ts";

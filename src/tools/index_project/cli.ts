@@ -1,0 +1,38 @@
+/**
+ * How `codectx index` prints `index_project`'s payload: one summary line. (The command,
+ * with its progress bar, is `cli/index.ts`.)
+ *
+ * @module
+ */
+
+import type { CliOutput } from "../tool.ts";
+import type { IndexPayload } from "./schema.ts";
+
+/** `indexed 1812 files (python 1790, markdown 22), 25410 chunks, 41022 symbols in 8.1 s`. */
+function summaryLine(r: IndexPayload): string {
+  const langs = Object.entries(r.languages).sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l} ${n}`)
+    .join(", ");
+  const parts = [
+    `indexed ${r.files} files${
+      langs ? ` (${langs})` : ""
+    }, ${r.chunks} chunks, ${r.symbols} symbols in ${(r.elapsed_ms / 1000).toFixed(2)} s`,
+    `${r.changed} changed (${r.added} added, ${r.modified} modified, ${r.deleted} deleted), ${r.parsed} parsed`,
+  ];
+  if (r.skipped) {
+    const reasons = new Map<string, number>();
+    for (const f of r.skipped_files) reasons.set(f.reason, (reasons.get(f.reason) ?? 0) + 1);
+    const why = [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ");
+    parts.push(`${r.skipped} skipped${why ? ` (${why})` : ""}`);
+  }
+  if (r.errors.length) {
+    parts.push(
+      `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,
+    );
+  }
+  return parts.join("; ");
+}
+
+/** The payload as `codectx index` prints it. */
+export function print(r: IndexPayload): CliOutput {
+  return { out: [summaryLine(r)] };
+}
