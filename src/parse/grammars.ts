@@ -12,7 +12,7 @@ import { assetUrl, packageFileUrl } from "../util/assets.ts";
 import { type GrammarInfo, languageById } from "./languages.ts";
 import { readQuery } from "./query_loader.ts";
 import { treeSitterModule } from "./matches.ts";
-import { type RefRole, refRoleOf } from "./references.ts";
+import { type RefRole, refRoleOf } from "./captures.ts";
 import { IMPORT_RENAMES, renameImports } from "./wasm_imports.ts";
 
 /** What a definition capture name means to the engine. */

@@ -3,8 +3,8 @@
  * grammars, query files and node-type lists come from `languages.ts`, and symbols come
  * from the captures of one query per file (`@definition.<kind>`, `@name`, `@body`,
  * `@parent`, `@scope`; see `queries/README.md`). Its stages: load the grammar and query
- * (`grammars.ts`), parse, read definitions (`definitions.ts`, with `doc_comments.ts`),
- * then references and imports (`references.ts`).
+ * (`grammars.ts`), parse, read definitions (`definitions.ts`, with their doc comments),
+ * then references and imports (`gather.ts` → `infer/` → `references.ts`).
  *
  * The same query also says where names are used (read by `references.ts`):
  *
@@ -48,7 +48,9 @@ import {
   looksLikeCpp,
 } from "./languages.ts";
 import { FileMatches } from "./matches.ts";
-import { collectReferences } from "./references.ts";
+import { gather } from "./gather.ts";
+import { inferTypes } from "./infer/mod.ts";
+import { emitReferences } from "./references.ts";
 import { scanText } from "./text.ts";
 
 export { type Loaded, loadGrammar } from "./grammars.ts";
@@ -114,7 +116,43 @@ export async function parseSource(
       };
     }
     const loaded = await loadGrammar(info.id);
-    return parseWith(loaded, info.id, relPath, source, lines, opts.references ?? true);
+    const tree = loaded.parser.parse(source);
+    if (!tree) {
+      return {
+        language: info.id,
+        symbols: [],
+        lines,
+        syntaxErrors: 0,
+        error: "parser returned no tree",
+      };
+    }
+    try {
+      const root = tree.rootNode;
+      const syntaxErrors = root.hasError ? countErrors(root) : 0;
+      const matches = FileMatches.of(loaded.query, tree, source);
+      const { symbols, names } = definitionsOf(loaded, matches, info.id, relPath, source);
+      if (loaded.refRoles.size === 0 || opts.references === false) {
+        return { language: info.id, symbols, lines, syntaxErrors };
+      }
+      // References: gather what the captures say (a definition's name is a definition whatever
+      // else captures it) → infer the types of locals and declarations → emit in file order.
+      const found = gather(matches, loaded.refRoleAt, names);
+      const { locals, declared, scopeAt } = inferTypes(found, symbols);
+      const references = emitReferences(matches, found, locals, symbols, scopeAt);
+      const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
+      return {
+        language: info.id,
+        symbols,
+        lines,
+        syntaxErrors,
+        references,
+        imports,
+        ...(found.package ? { package: found.package } : {}),
+        ...(declared.length ? { declared } : {}),
+      };
+    } finally {
+      tree.delete();
+    }
   } catch (e) {
     return {
       language: info?.id ?? language ?? "unknown",
@@ -133,39 +171,6 @@ function knownIds(): string {
 /** Every language id codectx knows, in table order. */
 export function languageIds(): string[] {
   return LANGUAGE_IDS;
-}
-
-function parseWith(
-  g: Loaded,
-  languageId: string,
-  file: string,
-  source: string,
-  lines: number,
-  references: boolean,
-): ParsedSource {
-  const tree = g.parser.parse(source);
-  if (!tree) {
-    return {
-      language: languageId,
-      symbols: [],
-      lines,
-      syntaxErrors: 0,
-      error: "parser returned no tree",
-    };
-  }
-  try {
-    const root = tree.rootNode;
-    const syntaxErrors = root.hasError ? countErrors(root) : 0;
-    const matches = FileMatches.of(g.query, tree, source);
-    const { symbols, names } = definitionsOf(g, matches, languageId, file, source);
-    if (g.refRoles.size === 0 || !references) {
-      return { language: languageId, symbols, lines, syntaxErrors };
-    }
-    const refs = collectReferences(matches, g.refRoleAt, names, symbols);
-    return { language: languageId, symbols, lines, syntaxErrors, ...refs };
-  } finally {
-    tree.delete();
-  }
 }
 
 /** Count ERROR and MISSING nodes, descending only into subtrees that contain errors. */

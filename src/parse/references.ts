@@ -1,68 +1,25 @@
 /**
- * References, imports and local scopes, read from the captures of a file's one query
- * (see the capture table in `parser.ts`). Like the definition engine it knows no
- * language: query files say where names are called, typed, inherited, written, read and
- * imported, which nodes open a local scope and which names a scope binds; this module
- * groups import captures into statements, drops the names that resolve to a local
- * binding (`scopes.ts`) and classifies member receivers (`infer/`).
- *
- * The pipeline: read each match's captures and gather references, imports, scopes and the
- * nodes types are read from (`gather.ts`) → mark definition names → infer the types of
- * locals and declarations (`infer/mod.ts`) → emit the references in file order.
+ * A file's references, the last step of reading them (the steps are in `parser.ts`): what
+ * `gather.ts` collected from the query's captures, in file order, with the names that
+ * resolve to a local binding dropped (`scopes.ts`), member receivers classified (`infer/`)
+ * and each reference's enclosing symbol. Like the definition engine it knows no language:
+ * query files say where names are called, typed, inherited, written, read and imported.
  *
  * @module
  */
 
-import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { DeclaredType, ReferenceRecord } from "../facts/records.ts";
-import type { ImportRecord, SymbolRecord } from "../types.ts";
-import type { RefRole } from "./captures.ts";
-import { gather, type Gathered } from "./gather.ts";
-import { classifyReceiver, inferTypes } from "./infer/mod.ts";
+import type { ReferenceRecord } from "../facts/records.ts";
+import type { SymbolRecord } from "../types.ts";
+import type { Gathered } from "./gather.ts";
+import { classifyReceiver } from "./infer/mod.ts";
 import { type Locals, lookup, popEnded, type Scope } from "./scopes.ts";
 import type { FileMatches } from "./matches.ts";
-
-export { type RefRole, refRoleOf } from "./captures.ts";
-
-/** What {@link collectReferences} reads out of one file. */
-export interface FileReferences {
-  references: ReferenceRecord[];
-  imports: ImportRecord[];
-  package?: string;
-  /** Declared types (see `infer/declared.ts`); absent when the file declares none. */
-  declared?: DeclaredType[];
-}
-
-/**
- * Reads references and imports from the matches of a file's query.
- *
- * `definitionNames` holds the name nodes of definitions: those occurrences are of kind
- * `definition` whatever else captures them.
- */
-export function collectReferences(
-  matches: FileMatches,
-  roleAt: readonly (RefRole | undefined)[],
-  definitionNames: readonly Node[],
-  symbols: readonly SymbolRecord[],
-): FileReferences {
-  const found = gather(matches, roleAt, definitionNames);
-  const scopeAt = enclosingSymbols(symbols);
-  const { locals, declared } = inferTypes(found, symbols, scopeAt);
-  const references = emit(matches, found, locals, symbols, scopeAt);
-  const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  return {
-    references,
-    imports,
-    ...(found.package ? { package: found.package } : {}),
-    ...(declared.length ? { declared } : {}),
-  };
-}
 
 /**
  * The references in file order, walking the (sorted) scopes alongside: names bound
  * locally are dropped, receivers classified, and each reference gets its enclosing symbol.
  */
-function emit(
+export function emitReferences(
   matches: FileMatches,
   { refs, scopes, selfWords }: Gathered,
   locals: Locals,
@@ -144,24 +101,4 @@ function nestedDefinitions(
     }
     return false;
   };
-}
-
-/**
- * A function from a line to the index of the innermost symbol whose lines hold it
- * (-1 when none): inner symbols are painted over outer ones.
- */
-function enclosingSymbols(symbols: readonly SymbolRecord[]): (line: number) => number {
-  if (symbols.length === 0) return () => -1;
-  let last = 0;
-  for (const s of symbols) if (s.endLine > last) last = s.endLine;
-  const at = new Int32Array(last + 2).fill(-1);
-  const order = symbols.map((_, i) => i).sort((a, b) =>
-    (symbols[b].endLine - symbols[b].startLine) - (symbols[a].endLine - symbols[a].startLine) ||
-    a - b
-  );
-  for (const i of order) {
-    const s = symbols[i];
-    for (let l = s.startLine; l <= s.endLine; l++) at[l] = i;
-  }
-  return (line) => (line < at.length ? at[line] : -1);
 }

@@ -24,22 +24,42 @@ export interface Inferred {
   locals: Locals;
   /** The types the file declares, each with its owner and slot. */
   declared: DeclaredType[];
+  /** A line's innermost enclosing symbol (its index in the symbols; -1 when none). */
+  scopeAt: (line: number) => number;
 }
 
 /**
- * The types of a file's locals and declarations; `scopeAt` gives a line's innermost
- * enclosing symbol (the owner of what is declared there).
+ * The types of a file's locals and declarations, and the symbol that encloses each line (the
+ * owner of what is declared there, the scope of a reference).
  */
-export function inferTypes(
-  found: Gathered,
-  symbols: readonly SymbolRecord[],
-  scopeAt: (line: number) => number,
-): Inferred {
+export function inferTypes(found: Gathered, symbols: readonly SymbolRecord[]): Inferred {
+  const scopeAt = enclosingSymbols(symbols);
   const { bindings, declared, literals } = readTypes(found);
   const locals = bindLocals(found.scopes, bindings, found.outer);
   readValues(declared, literals, { scopes: found.scopes, locals, selfWords: found.selfWords });
   return {
     locals,
     declared: declaredTypes(declared, found.generics, symbols, scopeAt, found.selfWords),
+    scopeAt,
   };
+}
+
+/**
+ * A function from a line to the index of the innermost symbol whose lines hold it
+ * (-1 when none): inner symbols are painted over outer ones.
+ */
+function enclosingSymbols(symbols: readonly SymbolRecord[]): (line: number) => number {
+  if (symbols.length === 0) return () => -1;
+  let last = 0;
+  for (const s of symbols) if (s.endLine > last) last = s.endLine;
+  const at = new Int32Array(last + 2).fill(-1);
+  const order = symbols.map((_, i) => i).sort((a, b) =>
+    (symbols[b].endLine - symbols[b].startLine) - (symbols[a].endLine - symbols[a].startLine) ||
+    a - b
+  );
+  for (const i of order) {
+    const s = symbols[i];
+    for (let l = s.startLine; l <= s.endLine; l++) at[l] = i;
+  }
+  return (line) => (line < at.length ? at[line] : -1);
 }
