@@ -39,7 +39,7 @@
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ParsedSource } from "../facts/records.ts";
 import { definitionsOf } from "./definitions.ts";
-import { type Loaded, loadGrammar } from "./grammars.ts";
+import { loadGrammar } from "./grammars.ts";
 import {
   languageById,
   languageForPath,
