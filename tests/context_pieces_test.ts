@@ -5,7 +5,7 @@
  */
 
 import assert from "node:assert/strict";
-import { importLines } from "../src/context/imports.ts";
+import { fileImports } from "../src/context/imports.ts";
 import { chatEndpoint, llmConfigFromEnv } from "../src/context/llm.ts";
 import { readManifest } from "../src/context/manifests.ts";
 import { clampText, fitBudget } from "../src/context/pack.ts";
@@ -185,25 +185,17 @@ Deno.test("manifests: every format yields dependencies with scope", () => {
   assert.equal(readManifest("setup.cfg", "x"), null);
 });
 
-Deno.test("imports and README paragraphs are read from text", () => {
-  const py = importLines([
-    "import os",
-    "from x import (",
-    "  a,",
-    ")",
-    "",
-    "def f():",
-    "        import re",
-  ], "python");
-  assert.deepEqual(py.map((i) => [i.line, i.endLine]), [[1, 1], [2, 4]]);
-  const ts = importLines([
-    "import {",
-    "  a,",
-    '} from "./a.ts";',
-    "export { b } from './b.ts';",
-    "const x = 1;",
-  ], "typescript");
-  assert.deepEqual(ts.map((i) => [i.line, i.endLine]), [[1, 3], [4, 4]]);
+Deno.test("imports from their recorded spans, README paragraphs from text", () => {
+  const lines = ["import os", "from x import (", "  a,", ")", "", "def f():", "    import re"];
+  const py = fileImports([1, 1, 2, 4, 7, 7], lines, [
+    { kind: "function", startLine: 6, endLine: 7 } as SymbolRecord,
+  ]);
+  assert.deepEqual(py.map((i) => [i.line, i.endLine, i.text.length]), [[1, 1, 1], [2, 4, 3]]);
+  // A class is no function: an import in its body is still shown.
+  const inClass = fileImports([7, 7], lines, [
+    { kind: "class", startLine: 6, endLine: 7 } as SymbolRecord,
+  ]);
+  assert.deepEqual(inClass.map((i) => i.text), [["    import re"]]);
   assert.equal(
     firstParagraph("# T\n\n[![b](x)](y)\n\nFirst line\nsecond line.\n\nMore."),
     "First line second line.",

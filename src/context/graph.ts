@@ -61,6 +61,8 @@ export interface GraphView {
    * code 1, tests, examples and the like 0.2 (what the main code leans on is central).
    */
   nodeWeight(node: number): number;
+  /** The first and last line of each import statement of `file`, pair by pair. */
+  importLines(file: string): readonly number[];
 }
 
 /** Collects uses, then answers the graph view over them. */
@@ -86,7 +88,11 @@ function useTable() {
       call.push(c);
       weight.push(w);
     },
-    view(symbols: readonly SymbolRecord[], ids: Map<SymbolRecord, number>): GraphView {
+    view(
+      symbols: readonly SymbolRecord[],
+      ids: Map<SymbolRecord, number>,
+      importLines: (file: string) => readonly number[],
+    ): GraphView {
       const usesOf = new Map<number, number[]>();
       const usedBy = new Map<number, number[]>();
       const push = (m: Map<number, number[]>, k: number, v: number) => {
@@ -117,6 +123,7 @@ function useTable() {
         usedBy: (s) => (usedBy.get(ids.get(s) ?? -1) ?? []).map(toUse),
         referenceCount: (s) => usesOf.get(ids.get(s) ?? -1)?.length ?? 0,
         idOf: (s) => ids.get(s) ?? -1,
+        importLines,
         nodeWeight(node) {
           const file = node < symbols.length ? symbols[node].file : files[node - symbols.length];
           return file !== undefined && isAuxiliary(file) ? 0.2 : 1;
@@ -202,7 +209,7 @@ export async function codeGraphView(project: Project, index: LoadedIndex): Promi
       }
     }
   }
-  return uses.view(symbols, ids);
+  return uses.view(symbols, ids, (file) => graph.byPath.get(file)?.part.importLines ?? []);
 }
 
 const GRAPH_VIEW = slot<Generation, Promise<GraphView>>(

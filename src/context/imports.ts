@@ -1,9 +1,12 @@
 /**
- * The import lines of a file, read from its text: what a reader of one definition needs to
- * know where the names it uses come from.
+ * The import statements of a file as a reader of one definition is shown them: the spans the
+ * query's `@import.statement` captures recorded at indexing (`importLines` of the file's graph
+ * part), those of the file itself — not one a function imports for its own use.
  *
  * @module
  */
+
+import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 
 /** One import statement as written (possibly several lines). */
 export interface ImportLines {
@@ -12,64 +15,30 @@ export interface ImportLines {
   text: string[];
 }
 
-/** The start of an import statement, per language; top-level (or shallow) lines only. */
-const STARTS: Record<string, RegExp> = {
-  python: /^\s{0,4}(import\s|from\s+\S+\s+import\b)/,
-  javascript:
-    /^(import\s|import\(|export\s+(\*|\{[^}]*\}|type\s)\s*.*from\s|(const|let|var)\s+.*=\s*require\()/,
-  typescript:
-    /^(import\s|export\s+(\*|\{[^}]*\}|type\s)\s*.*from\s|(const|let|var)\s+.*=\s*require\()/,
-  tsx: /^(import\s|export\s+(\*|\{[^}]*\}|type\s)\s*.*from\s)/,
-  go: /^import\s/,
-  rust: /^\s*(pub(\([^)]*\))?\s+)?(use\s|extern\s+crate\s|mod\s+\w+\s*;)/,
-  java: /^(import|package)\s/,
-  kotlin: /^(import|package)\s/,
-  scala: /^\s*(import|package)\s/,
-  c: /^\s*#\s*include\b/,
-  cpp: /^\s*(#\s*include\b|using\s+namespace\s|import\s)/,
-  csharp: /^\s*(using\s+[\w.]+\s*(=\s*[\w.<>]+\s*)?;|namespace\s+[\w.]+\s*;)/,
-  php: /^\s*(use\s|namespace\s|(require|include)(_once)?\b)/,
-  ruby: /^\s*(require|require_relative|load)\b/,
-  lua: /^\s*(local\s+\w+\s*=\s*)?require\b/,
-  swift: /^\s*(@testable\s+)?import\s/,
-  bash: /^\s*(source|\.)\s+\S/,
-};
-
-const MAX_STATEMENT_LINES = 40;
-
-function balance(line: string): number {
-  let n = 0;
-  for (const ch of line.replace(/"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'/g, "")) {
-    if (ch === "(" || ch === "{" || ch === "[") n++;
-    else if (ch === ")" || ch === "}" || ch === "]") n--;
-  }
-  return n;
-}
-
 /**
- * Import statements of a file's lines, in order; a statement that opens a bracket runs to
- * the line that closes it (`from x import (\n a,\n b)`, `import {\n a\n} from "x"`).
+ * The file's import statements in order, from the spans indexing recorded (first and last
+ * line, pair by pair) and the file's lines; a statement inside a function, method or
+ * constructor of `symbols` is that function's, not the file's, and is left out.
  *
  * @example
  * ```ts
- * importLines(["import os", "", "def f(): pass"], "python"); // [{line: 1, endLine: 1, text: ["import os"]}]
+ * fileImports([1, 1, 3, 4], ["import os", "def f():", "    from x import (", "        a)"], [
+ *   { kind: "function", startLine: 2, endLine: 4 } as SymbolRecord,
+ * ]); // [{ line: 1, endLine: 1, text: ["import os"] }]
  * ```
  */
-export function importLines(lines: readonly string[], language: string): ImportLines[] {
-  const start = STARTS[language];
-  if (!start) return [];
+export function fileImports(
+  spans: readonly number[],
+  lines: readonly string[],
+  symbols: readonly SymbolRecord[],
+): ImportLines[] {
+  const callables = symbols.filter((s) => CALLABLE_KINDS.has(s.kind));
   const out: ImportLines[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    if (!start.test(lines[i])) continue;
-    let depth = balance(lines[i]);
-    let j = i;
-    // Go's `import (` block and bracketed lists run to their closing line.
-    while (depth > 0 && j + 1 < lines.length && j - i < MAX_STATEMENT_LINES) {
-      j++;
-      depth += balance(lines[j]);
-    }
-    out.push({ line: i + 1, endLine: j + 1, text: lines.slice(i, j + 1) });
-    i = j;
+  for (let i = 0; i + 1 < spans.length; i += 2) {
+    const line = spans[i];
+    const endLine = spans[i + 1];
+    if (callables.some((s) => s.startLine <= line && endLine <= s.endLine)) continue;
+    out.push({ line, endLine, text: lines.slice(line - 1, endLine) });
   }
   return out;
 }

@@ -10,7 +10,7 @@ import { isAuxiliary } from "../graph/lookup.ts";
 import type { LoadedIndex } from "../project/project.ts";
 import { CALLABLE_KINDS, CLASS_LIKE, type SymbolKind, type SymbolRecord } from "../types.ts";
 import type { GraphView, Use } from "./graph.ts";
-import { importLines } from "./imports.ts";
+import { fileImports } from "./imports.ts";
 import { docSummary, type SourceReader } from "./source.ts";
 
 /** The groups of the window. */
@@ -240,9 +240,10 @@ async function callerItems({ graph, target, reader, inside, before }: Scope): Pr
 }
 
 /** The file's imports, outside the definition (one item). */
-async function importItems({ target, reader }: Scope): Promise<Item[]> {
-  const fileLines = await reader.lines(target.file);
-  const imports = importLines(fileLines, target.language)
+async function importItems({ graph, target, reader, fileSymbols }: Scope): Promise<Item[]> {
+  const spans = graph.importLines(target.file);
+  if (spans.length === 0) return [];
+  const imports = fileImports(spans, await reader.lines(target.file), fileSymbols)
     .filter((im) => im.endLine < target.startLine || im.line > target.endLine);
   if (!imports.length) return [];
   return [{

@@ -40,6 +40,8 @@ export interface StoredPart {
   package?: string;
   /** Declared types, encoded. */
   declared?: Encoded[];
+  /** Import statements' first and last lines, pair by pair. */
+  importLines?: number[];
 }
 
 /** A file's graph part as read back: references packed, receivers and declared types as records. */
@@ -50,6 +52,8 @@ export interface GraphPart {
   imports: ImportRecord[];
   package?: string;
   declared: DeclaredType[];
+  /** Import statements' first and last lines, pair by pair (empty when none). */
+  importLines: number[];
 }
 
 /** Layout of one packed reference row. */
@@ -84,6 +88,7 @@ export const EMPTY_PART: GraphPart = {
   receivers: [],
   imports: [],
   declared: [],
+  importLines: [],
 };
 
 /**
@@ -97,7 +102,14 @@ export const EMPTY_PART: GraphPart = {
  * ```
  */
 export function encodeFacts(parsed: ParsedSource): { file: ParsedFile; graph: StoredPart } {
-  const { references = [], imports = [], package: pkg, declared = [], ...file } = parsed;
+  const {
+    references = [],
+    imports = [],
+    package: pkg,
+    declared = [],
+    importLines = [],
+    ...file
+  } = parsed;
   const names = new Table<string>();
   const receivers = new Table<Encoded>();
   const rows = new Array<number>(references.length * REF_FIELDS);
@@ -120,6 +132,7 @@ export function encodeFacts(parsed: ParsedSource): { file: ParsedFile; graph: St
   if (receivers.values.length) graph.receivers = receivers.values;
   if (pkg) graph.package = pkg;
   if (declared.length) graph.declared = declared.map(encodeDeclared);
+  if (importLines.length) graph.importLines = importLines;
   return { file, graph };
 }
 
@@ -131,6 +144,7 @@ export function decodeFacts(stored: StoredPart): GraphPart {
     receivers: (stored.receivers ?? []).map(decodeReceiver),
     imports: stored.imports,
     declared: (stored.declared ?? []).map(decodeDeclared),
+    importLines: stored.importLines ?? [],
   };
   if (stored.package) part.package = stored.package;
   return part;

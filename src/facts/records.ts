@@ -71,4 +71,10 @@ export interface ParsedSource extends ParsedFile {
   references?: ReferenceRecord[];
   /** The types the file declares, read by the graph's receiver chains. */
   declared?: DeclaredType[];
+  /**
+   * The first and last line of each import statement, pair by pair in line order (the
+   * `@import.statement` captures): what a reader of one definition is shown of the file's
+   * imports.
+   */
+  importLines?: number[];
 }

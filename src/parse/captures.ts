@@ -23,6 +23,7 @@ export type RefRole =
       | "import.kind"
       | "import.default"
       | "import.wildcard"
+      | "import.statement"
       | "local.scope"
       | "local.definition"
       | "local.type"
@@ -61,6 +62,7 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "import.kind",
   "import.default",
   "import.wildcard",
+  "import.statement",
   "local.scope",
   "local.definition",
   "local.type",
@@ -122,6 +124,8 @@ export interface MatchCaptures {
   importKind: number;
   default: number;
   wildcard: boolean;
+  /** A whole import statement (`@import.statement`): the lines a reader is shown. */
+  statement: number;
   scope: number;
   local: number;
   type: number;
@@ -192,6 +196,7 @@ function clear(c: MatchCaptures): MatchCaptures {
   c.importKind = -1;
   c.default = -1;
   c.wildcard = false;
+  c.statement = -1;
   c.scope = -1;
   c.local = -1;
   c.type = -1;
@@ -269,6 +274,9 @@ export function readMatch(
         break;
       case "import.wildcard":
         c.wildcard = true;
+        break;
+      case "import.statement":
+        if (c.statement < 0) c.statement = node;
         break;
       case "local.scope":
         if (c.scope < 0) c.scope = node;

@@ -11,7 +11,7 @@
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import { type SymbolKind, type SymbolRecord, VALUE_KINDS } from "../types.ts";
 import type { Loaded } from "./grammars.ts";
-import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
+import { CAPTURE_INTS, type FileMatches, lastRow } from "./matches.ts";
 
 /** A definition or scope found by the query, before it becomes a symbol. */
 interface Found {
@@ -322,12 +322,6 @@ function signatureStart(head: Node, sets: Loaded["sets"]): number {
 }
 
 // Doc comments.
-
-/** The last row a node covers; a node ending at column 0 ends on the row before. */
-export function lastRow(node: Node): number {
-  const end = node.endPosition;
-  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
-}
 
 /** The first string statement of a body (Python's docstring), cleaned like `inspect.cleandoc`. */
 export function docstring(body: Node, comments: Set<string>, source: string): string {

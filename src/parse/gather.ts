@@ -11,7 +11,7 @@ import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
 import { emptyCaptures, readMatch, type RefRole } from "./captures.ts";
 import type { Binding, Scope } from "./scopes.ts";
-import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
+import { CAPTURE_INTS, type FileMatches, lastRow } from "./matches.ts";
 
 export interface RawRef {
   start: number;
@@ -96,6 +96,8 @@ export interface Gathered {
   /** Type parameters by the node of the class, interface or alias that declares them. */
   generics: Map<number, string[]>;
   package?: string;
+  /** The first and last line of each import statement (`@import.statement`), pair by pair. */
+  importLines: number[];
 }
 
 const RANK_DEFINITION = -2;
@@ -113,6 +115,7 @@ export function gather(
   const found: Gathered = {
     refs: new Map(),
     imports: new Map(),
+    importLines: [],
     scopes: [],
     locals: [],
     outer: [],
@@ -132,6 +135,9 @@ export function gather(
   for (let at = 0; at < data.length; at += 2 + data[at + 1] * CAPTURE_INTS) {
     if (data[at] < 0) continue;
     readMatch(data, at, roleAt, c);
+    if (c.statement >= 0) {
+      found.importLines.push(data[c.statement + 3] + 1, lastRow(matches.node(c.statement)) + 1);
+    }
     if (c.package >= 0) found.package ??= matches.text(c.package);
     if (c.self && c.receiver >= 0 && matches.end(c.receiver) - data[c.receiver + 2] <= 8) {
       found.selfWords.add(matches.text(c.receiver));
@@ -229,8 +235,25 @@ export function gather(
   }
   for (const name of generics) addGeneric(found.generics, name);
   for (const i of imports) addImport(found, i);
+  found.importLines = outermostSpans(found.importLines);
   markDefinitions(found.refs, definitionNames);
   return found;
+}
+
+/**
+ * Line spans (first, last, pair by pair) in line order, each once, and none inside another: two
+ * patterns may capture one statement, or a statement and a part of it.
+ */
+function outermostSpans(pairs: number[]): number[] {
+  const spans: [number, number][] = [];
+  for (let i = 0; i < pairs.length; i += 2) spans.push([pairs[i], pairs[i + 1]]);
+  spans.sort((a, b) => a[0] - b[0] || b[1] - a[1]);
+  const out: number[] = [];
+  for (const [first, last] of spans) {
+    if (out.length > 0 && last <= out[out.length - 1]) continue;
+    out.push(first, last);
+  }
+  return out;
 }
 
 /** Definition names are definitions, whatever pattern also saw them. */

@@ -223,3 +223,9 @@ class TextOf {
     return this.matches.text(this.at);
   }
 }
+
+/** The last row a node covers; a node ending at column 0 ends on the row before. */
+export function lastRow(node: Node): number {
+  const end = node.endPosition;
+  return end.column === 0 && end.row > node.startPosition.row ? end.row - 1 : end.row;
+}

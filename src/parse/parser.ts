@@ -20,6 +20,7 @@
  * | `@import.default`               | the local name of a default import   | binds the module's `default` export                    |
  * | `@import.wildcard`              | `*`                                  | every name of the module                               |
  * | `@import.kind`                  | the keyword (`require_relative`, `mod`) | read by the language's import resolver              |
+ * | `@import.statement`             | a whole import statement (or a node on its lines) | its lines are what `get_context` shows of the file's imports |
  * | `@local.scope`                  | a function, lambda, comprehension    | names bound inside are local to it                     |
  * | `@local.definition`             | a parameter or local variable        | bound in the innermost scope; a scope's own `name` binds outside it |
  * | `@local.type`                   | its type (same match)                | a constructor call or annotation: `x.m()` is then `Type.m` |
@@ -149,6 +150,7 @@ export async function parseSource(
         imports,
         ...(found.package ? { package: found.package } : {}),
         ...(declared.length ? { declared } : {}),
+        ...(found.importLines.length ? { importLines: found.importLines } : {}),
       };
     } finally {
       tree.delete();

@@ -19,6 +19,10 @@
   argument: [(word) (string) (raw_string)] @import.module
   (#match? @import.kind "^(source|\\.)$"))
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+((command name: (command_name (word) @_source)) @import.statement
+  (#match? @_source "^(source|\\.)$"))
+
 (function_definition) @local.scope
 (declaration_command (variable_assignment name: (variable_name) @local.definition))
 

@@ -52,6 +52,9 @@
 (preproc_include path: (string_literal (string_content) @import.module))
 (preproc_include path: (system_lib_string) @import.module)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(preproc_include) @import.statement
+
 ; section: scopes
 (function_definition) @local.scope
 

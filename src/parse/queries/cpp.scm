@@ -120,3 +120,6 @@
   scope: (_) @reference.receiver name: (template_type name: (type_identifier) @reference.type))
 (field_expression argument: (this) @reference.receiver.self field: (field_identifier) @reference.read)
 (namespace_identifier) @reference.ignore
+
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(using_declaration "namespace") @import.statement

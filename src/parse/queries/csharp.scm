@@ -73,6 +73,10 @@
 (using_directive "static" @import.kind [(identifier) (qualified_name)] @import.module)
 (using_directive [(identifier) (qualified_name)] @import.module)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(file_scoped_namespace_declaration name: (_) @import.statement)
+(using_directive) @import.statement
+
 (using_directive (_) @reference.ignore)
 (using_directive (qualified_name (_) @reference.ignore))
 (using_directive (qualified_name (qualified_name (_) @reference.ignore)))

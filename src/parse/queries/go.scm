@@ -72,6 +72,9 @@
 (import_spec name: (blank_identifier) @import.kind path: (_) @import.module)
 (import_spec path: (_) @import.module)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(import_declaration) @import.statement
+
 [
   (function_declaration)
   (method_declaration)

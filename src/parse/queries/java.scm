@@ -51,6 +51,10 @@
 (package_declaration [(identifier) (scoped_identifier)] @package)
 (import_declaration "static"? @import.kind [(identifier) (scoped_identifier)] @import.module (asterisk)? @import.wildcard)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(package_declaration) @import.statement
+(import_declaration) @import.statement
+
 (import_declaration (scoped_identifier name: (identifier) @reference.import) .)
 (scoped_identifier scope: (identifier) @reference.ignore)
 (scoped_identifier name: (identifier) @reference.ignore)

@@ -283,6 +283,20 @@
   function: (import)
   arguments: (arguments . (string (string_fragment) @import.module)))
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(import_statement) @import.statement
+(export_statement source: (_)) @import.statement
+((lexical_declaration
+  (variable_declarator
+    value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .))))
+  @import.statement
+  (#eq? @_require "require"))
+((variable_declaration
+  (variable_declarator
+    value: (call_expression function: (identifier) @_require arguments: (arguments . (string) .))))
+  @import.statement
+  (#eq? @_require "require"))
+
 ; section: scopes
 [
   (function_declaration)

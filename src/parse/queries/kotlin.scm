@@ -47,6 +47,10 @@
 (import_header (identifier) @import.module (import_alias (type_identifier) @import.alias)?)
 (import_header (identifier) @import.module (wildcard_import) @import.wildcard)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(package_header) @import.statement
+(import_header) @import.statement
+
 (import_header (identifier (simple_identifier) @reference.import .))
 (import_header (identifier (simple_identifier) @reference.ignore))
 (package_header (identifier (simple_identifier) @reference.ignore))

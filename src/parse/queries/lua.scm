@@ -54,6 +54,10 @@
   arguments: (argument_list . (string) @import.module)
   (#eq? @_require "require"))
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+((call function: (variable name: (identifier) @_require)) @import.statement
+  (#eq? @_require "require"))
+
 [
   (function_definition_statement)
   (local_function_definition_statement)

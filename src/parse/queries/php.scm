@@ -62,6 +62,13 @@
 ([(require_expression) (require_once_expression) (include_expression) (include_once_expression)]
   (binary_expression right: (string (string_content) @import.module)))
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(namespace_definition !body) @import.statement
+(namespace_use_declaration) @import.statement
+(expression_statement
+  [(require_expression) (require_once_expression) (include_expression) (include_once_expression)])
+  @import.statement
+
 [
   (function_definition)
   (method_declaration)

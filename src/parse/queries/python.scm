@@ -42,6 +42,11 @@
   module_name: (_) @import.module
   (wildcard_import) @import.wildcard)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(import_statement) @import.statement
+(import_from_statement) @import.statement
+(future_import_statement) @import.statement
+
 [
   (function_definition)
   (lambda)

@@ -34,6 +34,10 @@
   arguments: (argument_list . (string (string_content) @import.module) .)
   (#match? @import.kind "^(require|require_relative|load|autoload)$"))
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+((call method: (identifier) @_require arguments: (argument_list . (string) .)) @import.statement
+  (#match? @_require "^(require|require_relative|load)$"))
+
 [
   (method)
   (singleton_method)

@@ -75,6 +75,11 @@
 
 (use_declaration "use" @import.kind argument: (_) @import.module)
 (mod_item "mod" @import.kind name: (identifier) @import.module !body)
+
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(use_declaration) @import.statement
+(mod_item !body) @import.statement
+(extern_crate_declaration) @import.statement
 (extern_crate_declaration
   "extern" @import.kind name: (identifier) @import.module alias: (identifier)? @import.alias)
 

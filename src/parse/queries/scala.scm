@@ -47,6 +47,10 @@
   ]))
 (import_declaration path: (_) @import.module (wildcard) @import.wildcard)
 
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(package_clause !body) @import.statement
+(import_declaration) @import.statement
+
 (import_declaration path: (stable_identifier (identifier) @reference.ignore))
 (import_declaration path: (stable_identifier (stable_identifier (identifier) @reference.ignore)))
 ((identifier) @reference.ignore (#eq? @reference.ignore "this"))

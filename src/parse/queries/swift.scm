@@ -50,6 +50,9 @@
 ; Imports, local scopes and references (read by ../references.ts).
 
 (import_declaration (identifier) @import.module)
+
+; The lines of each import statement, shown to a reader of one definition (`@import.statement`).
+(import_declaration) @import.statement
 (import_declaration (identifier (simple_identifier) @reference.ignore))
 
 [
