@@ -100,8 +100,7 @@ export interface ParseJob {
 /**
  * Up to `size` parse processes, each started when a file finds the others busy, ended after a
  * second with nothing to do. Null when this runtime cannot start one with its own V8 flags.
- * A process that dies before its first answer fails the pool (`failure`): the caller then
- * parses these files itself.
+ * A process that dies fails the pool (`failure`): the caller then parses these files itself.
  */
 export function createLeanPool(size: number): Pool<ParseJob, EncodedExtraction> | null {
   const args = leanCommand();
@@ -111,7 +110,7 @@ export function createLeanPool(size: number): Pool<ParseJob, EncodedExtraction> 
     member: { process: args },
     size: Math.max(1, size),
     idleMs: IDLE_MS,
-    maxFailures: 1,
+    restart: false,
     // Its resident memory counts in the run's budget while it lives.
     onStart: (m) => trackChild(m.process!.pid, m.process!.status),
     protocol: frameProtocol<ParseJob, EncodedExtraction>(

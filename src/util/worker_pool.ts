@@ -74,6 +74,11 @@ export interface PoolOptions<In, Out, State> {
   readonly recycle?: { inputBytes?: number; memory?: number; afterTimeout?: boolean };
   /** Members that may die before their first answer before the pool fails (default 3). */
   readonly maxFailures?: number;
+  /**
+   * False: the first member that dies fails the pool (what it held — a loaded model — cannot
+   * be given to another; the caller falls back).
+   */
+  readonly restart?: boolean;
   /** Runs a job on the calling thread when no member can (size 0, the pool failed). */
   readonly inline?: (job: In) => Promise<Out>;
   /** The error of a job past its limit; `cause` is the signal's reason when its call was aborted. */
@@ -241,7 +246,9 @@ export function createPool<In, Out, State = undefined>(
   const fail = (m: Live<In, Out, State>, why: string) => {
     if (!members.includes(m)) return;
     const message = `${noun} failed: ${why}`;
-    if (!m.replied && ++failures >= (opts.maxFailures ?? 3)) failure = message;
+    if (opts.restart === false || (!m.replied && ++failures >= (opts.maxFailures ?? 3))) {
+      failure = message;
+    }
     for (const r of m.running.values()) settle(r, new Error(message));
     end(m, true);
     if (failure) flush();
