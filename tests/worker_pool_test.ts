@@ -111,3 +111,37 @@ Deno.test(`worker pool: a job past its limit is answered at once, its worker sta
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test(`worker pool: workers that die before answering send the jobs to the inline runner; restart: false fails at the first`, async () => {
+  const dir = await Deno.makeTempDir();
+  const url = new URL(`file://${dir}/broken_worker.ts`);
+  await Deno.writeTextFile(url, `throw new Error("broken on purpose");\n`);
+  const inline = createPool<number, number>({
+    member: { worker: url },
+    size: 1,
+    name: "broken",
+    inline: (n) => Promise.resolve(n + 1),
+  });
+  const once = createPool<number, number>({
+    member: { worker: url },
+    size: 1,
+    name: "model",
+    restart: false,
+  });
+  try {
+    // Three workers die before any answer (each takes its job with it); then jobs run here.
+    for (let i = 0; i < 3; i++) await assert.rejects(inline.run(i), /broken worker failed/);
+    assert.match(inline.failure ?? "", /broken worker failed/);
+    assert.equal(await inline.run(41), 42);
+    assert.equal(inline.started, 3);
+    // What a member held cannot be given to another: the first death fails the pool, and a
+    // later job is refused with its message (before, the embedder posted it to the dead worker and got no answer).
+    await assert.rejects(once.run(1), /model worker failed/);
+    await assert.rejects(once.run(2), /model worker failed/);
+    assert.equal(once.started, 1);
+  } finally {
+    await inline.close();
+    await once.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
