@@ -34,7 +34,7 @@ import { languageForPath } from "../src/parse/languages.ts";
 import { walk } from "../src/index/walker.ts";
 import { createLeanPool, isLeanFile, isLeanLanguage } from "../src/index/lean_pool.ts";
 import { defaultPoolSize } from "../src/index/pool.ts";
-import { createWorkerPool } from "../src/util/worker_pool.ts";
+import { createPool } from "../src/util/worker_pool.ts";
 import type { FloorJob } from "./index_floor_worker.ts";
 
 const { values } = parseArgs({
@@ -195,13 +195,12 @@ if (values.floor) {
   const root = values.corpus!;
   const entries = await walk(root, { accept: (p) => languageForPath(p) !== undefined });
   const size = values.workers === undefined ? defaultPoolSize() : Number(values.workers);
-  const pool = createWorkerPool<FloorJob, number>({
-    url: new URL("./index_floor_worker.ts", import.meta.url),
+  const pool = createPool<FloorJob, number>({
+    member: { worker: new URL("./index_floor_worker.ts", import.meta.url) },
     size,
     name: "floor",
     affinity: (job) => job.language,
   });
-  if (!pool) throw new Error("the floor needs workers");
   // As indexing orders them: the files parsed in processes first.
   entries.sort((a, b) =>
     Number(isLeanLanguage(languageForPath(b.path)!.id)) -
@@ -222,7 +221,7 @@ if (values.floor) {
       if (isLeanFile(e.path, bytes, language)) {
         lean ??= createLeanPool(1);
         if (lean) {
-          await lean.extract(e.path, bytes, language);
+          await lean.run({ path: e.path, bytes, language });
           inProcesses++;
           continue;
         }
@@ -231,7 +230,7 @@ if (values.floor) {
     }
   };
   await Promise.all(Array.from({ length: size * 2 }, lane));
-  pool.close();
+  await pool.close();
   await lean?.close();
   console.log(JSON.stringify({ files: entries.length, in_processes: inProcesses }));
   Deno.exit(0);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { extractEncoded } from "../src/index/extract.ts";
-import { encodeFrame, packParts, readFrames, unpackParts } from "../src/index/frames.ts";
+import { encodeFrame, packParts, readFrames, unpackParts } from "../src/util/frames.ts";
 import { createLeanPool, isLeanFile, isLeanLanguage } from "../src/index/lean_pool.ts";
 import { createParsePool } from "../src/index/pool.ts";
 
@@ -83,7 +83,7 @@ Deno.test("parse process: C++ and shell files come back as parsed in this proces
   try {
     for (const [path, text, language] of [["geo.cpp", CPP, "cpp"], ["build.sh", SH, "bash"]]) {
       const bytes = encoder.encode(text);
-      const there = await lean.extract(path, bytes, language);
+      const there = await lean.run({ path, bytes, language });
       const here = await extractEncoded(path, bytes, language);
       assert.equal(there.language, here.language);
       assert.deepEqual(
@@ -95,9 +95,12 @@ Deno.test("parse process: C++ and shell files come back as parsed in this proces
         assert.equal(decoder.decode(there.parts[k]), decoder.decode(here.parts[k]), k);
       }
     }
-    assert.equal(lean.failed, false);
+    assert.equal(lean.failure, null);
     const symbols = JSON.parse(
-      decoder.decode((await lean.extract("geo.cpp", encoder.encode(CPP), "cpp")).parts.symbols),
+      decoder.decode(
+        (await lean.run({ path: "geo.cpp", bytes: encoder.encode(CPP), language: "cpp" })).parts
+          .symbols,
+      ),
     );
     assert.ok(
       symbols.some((s: { qualifiedName: string }) => s.qualifiedName.endsWith("Point.norm")),

@@ -9,13 +9,8 @@ import assert from "node:assert/strict";
 import { analyzeSource } from "../src/analysis/analyze.ts";
 import { EMPTY_VIEW } from "../src/analysis/project_view.ts";
 import { validateCode } from "../src/analysis/validate.ts";
-import {
-  newStopFlag,
-  raiseStopFlag,
-  setStopFlag,
-  STOPPABLE,
-  stopRequested,
-} from "../src/analysis/stop_flag.ts";
+import { setStopFlag, STOPPABLE, stopRequested } from "../src/analysis/stop_flag.ts";
+import { newStopFlag, raiseStopFlag } from "../src/util/worker_pool.ts";
 import { errorCode } from "../src/errors.ts";
 import { analysisGrammar } from "../src/analysis/grammar.ts";
 

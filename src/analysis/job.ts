@@ -7,7 +7,7 @@
  * @module
  */
 
-import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
+import { CodectxError } from "../errors.ts";
 import { analyzeSource } from "./analyze.ts";
 import { family, type ProjectView } from "./project_view.ts";
 import { VALIDATABLE } from "./detect.ts";
@@ -49,17 +49,6 @@ export interface ViewData {
   goModule: string;
 }
 
-/** A worker's answer, with the memory its isolate holds after the job (`heapUsed + external`). */
-export type JobReply =
-  & ({ id: number; result: unknown } | { id: number; error: { code: ErrorCode; message: string } })
-  & { memory?: number };
-
-/** Sent by a worker when it begins a job (its module is loaded): the job's time starts then. */
-export interface JobStarted {
-  id: number;
-  started: true;
-}
-
 /** Project views a worker keeps (the current generation and the one before). */
 export const KEEP_VIEWS = 2;
 
@@ -80,11 +69,6 @@ export async function handleJob(
   );
   if (!job.explain) return v;
   return { ...v, outline: await outlineSnippet(job.code, v.language, job.filePath) };
-}
-
-/** A thrown value as a worker's error reply. */
-export function replyError(id: number, err: unknown): JobReply {
-  return { id, error: { code: errorCode(err), message: errorMessage(err) } };
 }
 
 let nextViewId = 1;

@@ -1,5 +1,6 @@
 /**
- * A job's stop flag. The analysis pool raises it when a job passes its time limit (or its
+ * A job's stop flag (made and raised by the pool: `newStopFlag`, `raiseStopFlag` of
+ * `util/worker_pool.ts`). The analysis pool raises it when a job passes its time limit (or its
  * call is aborted); the job reads it between its stages and tree-sitter asks it while it
  * parses and runs queries, so the job ends within a stage and its worker is free again.
  * Deno 2.9 does not stop a busy worker on `terminate()` — the thread runs its job to the
@@ -17,18 +18,6 @@ let flag: Int32Array | null = null;
 /** The flag of the job this thread runs now (`null` when it runs none). */
 export function setStopFlag(next: Int32Array | null): void {
   flag = next;
-}
-
-/** A new flag, lowered; `null` where shared memory is not available. */
-export function newStopFlag(): Int32Array | null {
-  return typeof SharedArrayBuffer === "function"
-    ? new Int32Array(new SharedArrayBuffer(Int32Array.BYTES_PER_ELEMENT))
-    : null;
-}
-
-/** Raises a flag: the job that holds it stops at its next check. */
-export function raiseStopFlag(f: Int32Array | null): void {
-  if (f) Atomics.store(f, 0, 1);
 }
 
 /** Whether the job running on this thread was asked to stop. */

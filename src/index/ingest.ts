@@ -20,7 +20,7 @@ import { tuneNativeHeap } from "../util/native_heap.ts";
 import { BlobWriter } from "./blob_writer.ts";
 import type { MemoryBudget } from "./memory.ts";
 import { isLeanLanguage } from "./lean_pool.ts";
-import { createRecyclingParsePool, type ParsePool } from "./pool.ts";
+import { createParsePool, type ParsePool } from "./pool.ts";
 import { readProjectFile } from "./safe_read.ts";
 import { isBinary, minifiedReason } from "./walker.ts";
 
@@ -80,7 +80,7 @@ export async function ingest(
   // (bench/README.md, indexing, sixth pass).
   tuneNativeHeap();
   files = leanFirst(files);
-  const pool = createRecyclingParsePool(workers);
+  const pool = createParsePool(workers);
   const writer = new BlobWriter(store);
   try {
     const out: Ingested = { files: [], added: 0, modified: 0, parsed: 0 };

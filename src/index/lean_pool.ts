@@ -21,7 +21,8 @@ import { largestWasmFunction } from "../parse/grammars.ts";
 import { languageById, looksLikeCpp } from "../parse/languages.ts";
 import { assetUrl, currentLayout } from "../util/assets.ts";
 import type { EncodedExtraction } from "./extract.ts";
-import { encodeFrame, readFrames, unpackParts } from "./frames.ts";
+import { unpackParts } from "../util/frames.ts";
+import { createPool, frameProtocol, type Pool } from "../util/worker_pool.ts";
 import { trackChild } from "./memory.ts";
 import type { LeanReply } from "./lean_process.ts";
 
@@ -89,165 +90,37 @@ export function leanCommand(v8Flags: string = LEAN_V8_FLAGS): string[] | null {
   ];
 }
 
-interface Pending {
-  resolve: (x: EncodedExtraction) => void;
-  reject: (e: Error) => void;
-}
-
-/** One parse process: jobs written to its stdin, answers read from its stdout in order. */
-class LeanProcess {
-  private readonly child: Deno.ChildProcess;
-  private readonly stdin: WritableStreamDefaultWriter<Uint8Array>;
-  private readonly pending = new Map<number, Pending>();
-  private readonly done: Promise<unknown>;
-  private stderrTail = "";
-  private failure: string | null = null;
-  private nextId = 0;
-  private idle: ReturnType<typeof setTimeout> | undefined;
-  private closing: Promise<void> | undefined;
-
-  constructor(
-    args: string[],
-    private readonly onIdleClose: (p: LeanProcess) => void,
-  ) {
-    this.child = new Deno.Command(Deno.execPath(), {
-      args,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "piped",
-    }).spawn();
-    this.stdin = this.child.stdin.getWriter();
-    const reading = this.readReplies().catch((err) => this.fail(String(err)));
-    const stderr = this.readStderr();
-    const status = this.child.status.then((s) => this.fail(`it exited with code ${s.code}`));
-    this.done = Promise.allSettled([reading, stderr, status]);
-    trackChild(this.child.pid, this.child.status);
-  }
-
-  /** Files sent and not answered. */
-  get load(): number {
-    return this.pending.size;
-  }
-
-  /** Whether the process died or could not be written to. */
-  get failed(): boolean {
-    return this.failure !== null;
-  }
-
-  extract(path: string, bytes: Uint8Array, language: string): Promise<EncodedExtraction> {
-    if (this.failure) return Promise.reject(new Error(this.failure));
-    clearTimeout(this.idle);
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.stdin.write(encodeFrame({ id, path, language }, bytes)).catch((err) =>
-        this.fail(`writing to it failed: ${err}`)
-      );
-    });
-  }
-
-  /** Closes stdin (the process ends when it has answered), and waits for it to end. */
-  close(): Promise<void> {
-    clearTimeout(this.idle);
-    return this.closing ??= this.end();
-  }
-
-  private async end(): Promise<void> {
-    await this.stdin.close().catch(() => {});
-    if (this.pending.size > 0) {
-      try {
-        this.child.kill();
-      } catch {
-        // Already gone.
-      }
-    }
-    await this.done;
-  }
-
-  private async readReplies(): Promise<void> {
-    for await (const { header, payload } of readFrames<LeanReply>(this.child.stdout)) {
-      const job = this.pending.get(header.id);
-      if (!job) continue;
-      this.pending.delete(header.id);
-      if (this.pending.size === 0 && !this.closing) {
-        this.idle = setTimeout(() => {
-          this.onIdleClose(this);
-          this.close();
-        }, IDLE_MS);
-      }
-      if ("failed" in header) {
-        job.reject(new Error(header.failed));
-        continue;
-      }
-      const { parts, id: _, ...counts } = header;
-      job.resolve({ ...counts, parts: unpackParts(parts, payload) });
-    }
-  }
-
-  private async readStderr(): Promise<void> {
-    for await (const chunk of this.child.stderr) {
-      this.stderrTail = (this.stderrTail + decoder.decode(chunk)).slice(-2000);
-    }
-  }
-
-  private fail(why: string): void {
-    const tail = this.stderrTail.trim();
-    this.failure ??= `the parse process failed: ${why}${tail ? `: ${tail}` : ""}`;
-    for (const job of this.pending.values()) job.reject(new Error(this.failure));
-    this.pending.clear();
-  }
-}
-
-/** Parse processes for the lean grammars' files; `close()` ends them. */
-export interface LeanPool {
-  /** Extracts one file in a parse process; rejects when the process failed. */
-  extract(path: string, bytes: Uint8Array, language: string): Promise<EncodedExtraction>;
-  /** Whether a process failed (the caller then parses these files itself). */
-  readonly failed: boolean;
-  close(): Promise<void>;
+/** One file to parse, as sent to a parse worker (`worker.ts`) or process. */
+export interface ParseJob {
+  path: string;
+  bytes: Uint8Array;
+  language: string;
 }
 
 /**
- * Up to `size` parse processes, each started when a file finds the others busy. Returns
- * null when this runtime cannot start one with its own V8 flags.
+ * Up to `size` parse processes, each started when a file finds the others busy, ended after a
+ * second with nothing to do. Null when this runtime cannot start one with its own V8 flags.
+ * A process that dies fails the pool (`failure`): the caller then parses these files itself.
  */
-export function createLeanPool(size: number): LeanPool | null {
+export function createLeanPool(size: number): Pool<ParseJob, EncodedExtraction> | null {
   const args = leanCommand();
   if (!args) return null;
-  const processes: LeanProcess[] = [];
-  const ending: Promise<void>[] = [];
-  let failed = false;
-  const ended = (p: LeanProcess) => {
-    const i = processes.indexOf(p);
-    if (i !== -1) processes.splice(i, 1);
-    ending.push(p.close());
-  };
-  return {
-    extract(path, bytes, language) {
-      let best = processes.reduce<LeanProcess | undefined>(
-        (b, p) => (b === undefined || p.load < b.load ? p : b),
-        undefined,
-      );
-      if (!best || (best.load > 0 && processes.length < Math.max(1, size))) {
-        try {
-          best = new LeanProcess(args, ended);
-        } catch (err) {
-          failed = true;
-          return Promise.reject(err);
-        }
-        processes.push(best);
-      }
-      return best.extract(path, bytes, language).catch((err) => {
-        failed = true;
-        throw err;
-      });
-    },
-    get failed() {
-      return failed || processes.some((p) => p.failed);
-    },
-    async close() {
-      await Promise.all([...processes.map((p) => p.close()), ...ending]);
-      processes.length = 0;
-    },
-  };
+  return createPool<ParseJob, EncodedExtraction>({
+    name: "parse",
+    member: { process: args },
+    size: Math.max(1, size),
+    idleMs: IDLE_MS,
+    restart: false,
+    // Its resident memory counts in the run's budget while it lives.
+    onStart: (m) => trackChild(m.process!.pid, m.process!.status),
+    protocol: frameProtocol<ParseJob, EncodedExtraction>(
+      (id, job) => ({ header: { id, path: job.path, language: job.language }, payload: job.bytes }),
+      ({ header, payload }) => {
+        const h = header as LeanReply;
+        if ("failed" in h) return { id: h.id, error: h.failed };
+        const { parts, id, ...counts } = h;
+        return { id, result: { ...counts, parts: unpackParts(parts, payload) } };
+      },
+    ),
+  });
 }

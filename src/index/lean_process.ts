@@ -7,7 +7,7 @@
  * @module
  */
 
-import { encodeFrame, packParts, readFrames } from "./frames.ts";
+import { encodeFrame, packParts, readFrames } from "../util/frames.ts";
 import { extractEncoded } from "./extract.ts";
 
 /** A job's header. */

@@ -10,7 +10,7 @@
 
 import { BoundExceeded, runBounded } from "../util/bounded.ts";
 import { assetUrl } from "../util/assets.ts";
-import { createWorkerPool, wholeBuffers, type WorkerPool } from "../util/worker_pool.ts";
+import { createPool, heldPool, wholeBuffers } from "../util/worker_pool.ts";
 import { type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
 
 /** One batch of a scan, as the worker gets it. */
@@ -52,54 +52,30 @@ export function scanBounded(job: ScanJob): ScanReply {
   }
 }
 
-let pool: WorkerPool<ScanJob, ScanReply> | null = null;
-let holders = 0;
+/**
+ * The scan workers: two where there are two cores (one pattern that runs to its limit does not
+ * hold every other regex search back for as long), made while an executor holds them.
+ */
+const scans = heldPool(() =>
+  createPool<ScanJob, ScanReply>({
+    name: "scan",
+    member: { worker: assetUrl("src/search/grep_worker.ts") },
+    size: Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1)),
+    // The texts' bytes move to the worker (read for this scan only).
+    transfer: (j) => wholeBuffers(j.files.map((f) => f.bytes)),
+    inline: (j) => Promise.resolve(scanBounded(j)),
+  })
+);
 
 /**
  * Starts the scan worker for as long as the returned release is not called (an executor holds
  * it while it is open; the worker ends with the last holder).
  */
-export function holdScanWorker(): () => void {
-  holders++;
-  let held = true;
-  return () => {
-    if (!held) return;
-    held = false;
-    if (--holders === 0) {
-      pool?.close();
-      pool = null;
-    }
-  };
-}
+export const holdScanWorker = (): () => void => scans.hold();
 
 /**
- * The runner scans go to: the worker while one is held (started on first use), else this
- * thread (still bounded, but the thread is busy meanwhile).
+ * The runner scans go to: a worker while one is held (started on first use; one that fails is
+ * replaced), else this thread (still bounded, but the thread is busy meanwhile).
  */
-export const runScan: ScanRunner = async (job) => {
-  if (holders > 0) {
-    // Two workers where there are two cores: one pattern that runs to its limit does not
-    // hold every other regex search back for as long.
-    pool ??= createWorkerPool<ScanJob, ScanReply>({
-      url: assetUrl("src/search/grep_worker.ts"),
-      size: Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1)),
-      name: "scan",
-      // The texts' bytes move to the worker (read for this scan only).
-      transfer: (j) => wholeBuffers(j.files.map((f) => f.bytes)),
-    });
-    const running = pool;
-    if (running) {
-      try {
-        return await running.run(job);
-      } catch (err) {
-        // A worker that failed answers nothing more: the next scan starts new ones.
-        if (pool === running) {
-          running.close();
-          pool = null;
-        }
-        throw err;
-      }
-    }
-  }
-  return scanBounded(job);
-};
+export const runScan: ScanRunner = (job) =>
+  scans.held ? scans.get().run(job) : Promise.resolve(scanBounded(job));

@@ -14,6 +14,7 @@
 
 import type { Generation, Project, RunHook } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
+import { createPool } from "../util/worker_pool.ts";
 import {
   type Bm25Params,
   buildLexicalIndexFrom,
@@ -260,6 +261,15 @@ export function lexicalRunHook(): RunHook {
 /** How many `lexical.bin` files workers of this process built (what a test asks). */
 export const workerBuilds = { count: 0 };
 
+/** What a build worker is asked (`lexical_worker.ts`). */
+interface BuildJob {
+  dir: string;
+  files: TermsFile[];
+  params: Bm25Params;
+  key: string;
+  counted?: TermCounts;
+}
+
 /** A worker's answer: built (and written), or why not. */
 interface WorkerAnswer {
   ok: boolean;
@@ -270,38 +280,37 @@ interface WorkerAnswer {
  * Builds and writes `lexical.bin` in a worker (`lexical_worker.ts`); false when the worker
  * could not start or failed (the caller builds here then).
  */
-function buildInWorker(
+async function buildInWorker(
   dir: string,
   files: TermsFile[],
   params: Bm25Params,
   key: string,
   counted?: TermCounts,
 ): Promise<boolean> {
-  let worker: Worker;
-  try {
-    worker = new Worker(new URL("./lexical_worker.ts", import.meta.url), { type: "module" });
-  } catch {
-    return Promise.resolve(false);
-  }
-  return new Promise((resolve) => {
-    worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
-      worker.terminate();
-      if (e.data.ok) workerBuilds.count++;
-      resolve(e.data.ok);
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      worker.terminate();
-      resolve(false);
-    };
+  const pool = createPool<BuildJob, boolean>({
+    name: "lexical build",
+    member: { worker: new URL("./lexical_worker.ts", import.meta.url) },
+    size: 1,
+    restart: false,
+    // One job, one answer (it names no job).
+    protocol: { send: (_id, job) => job, read: (m) => ({ result: (m as WorkerAnswer).ok }) },
     // The counts move to the worker (this thread holds no copy).
-    const transfer = counted
-      ? [counted.vocab, counted.df, counted.names, ...counted.blocks].map((a) =>
-        a.buffer as ArrayBuffer
-      )
-      : [];
-    worker.postMessage({ dir, files, params, key, counted }, transfer);
+    transfer: (job) =>
+      job.counted
+        ? [job.counted.vocab, job.counted.df, job.counted.names, ...job.counted.blocks].map((a) =>
+          a.buffer as ArrayBuffer
+        )
+        : [],
   });
+  try {
+    const ok = await pool.run({ dir, files, params, key, counted });
+    if (ok) workerBuilds.count++;
+    return ok;
+  } catch {
+    return false;
+  } finally {
+    void pool.close();
+  }
 }
 
 /**

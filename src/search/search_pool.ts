@@ -30,6 +30,7 @@ import {
   snapshotOf,
 } from "./search_snapshot.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
+import { createPool, type Member, type Pool } from "../util/worker_pool.ts";
 
 /**
  * Workers a server may start: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 8). One
@@ -49,15 +50,12 @@ export function searchWorkerCount(): number {
 const weightIds = new WeakMap<Float32Array, number>();
 let weightCount = 0;
 
-interface Slot {
-  /** Ids of the weight arrays the worker holds, oldest first. */
+/** What a worker holds, as the pool tracks it. */
+interface Held {
+  /** Ids of the weight arrays it holds, oldest first. */
   weights: Set<number>;
-  worker: Worker;
-  /** Its slot in the shared vector scratch (1…count). */
-  slot: number;
   /** The snapshot it holds (0: none yet). */
   loaded: number;
-  pending: Map<number, (fused: Map<number, number> | null, reply?: SearchReply) => void>;
 }
 
 interface Current {
@@ -83,16 +81,12 @@ export async function searchCall<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-let jobIds = 0;
-
 /** The search workers of one project (started on first use, ended by `close`). */
 export class SearchWorkers {
-  private slots: Slot[] = [];
+  private pool: Pool<SearchJob, SearchReply | null, Held> | null = null;
   private current: Current | null = null;
   private building = false;
   private closed = false;
-  /** Workers that ended before holding a snapshot: past a few, searches stay here. */
-  private failures = 0;
   /** Queries answered by a worker, those run on the main thread instead, workers started. */
   readonly counts = { workers: 0, here: 0, started: 0 };
   /**
@@ -138,83 +132,69 @@ export class SearchWorkers {
       this.counts.here++;
       return null;
     }
+    const pool = this.pool;
+    if (!pool || pool.failure) return null;
     // Alone (no other search call running or waiting, none in a worker), a query runs here:
     // handing it over would only add the hand-over to its latency.
-    if (
-      calls.running <= 1 && this.backlog() === 0 && this.slots.every((s) => s.pending.size === 0)
-    ) {
+    if (calls.running <= 1 && this.backlog() === 0 && pool.members.every((m) => m.load === 0)) {
       return null;
     }
     const id = cur.msg.id;
-    let best: Slot | null = null;
-    for (const s of this.slots) {
-      if (s.loaded === id && (!best || s.pending.size < best.pending.size)) best = s;
-    }
-    if (!best) {
+    const holds = (m: Member<Held>) => m.state.loaded === id;
+    if (!pool.members.some(holds)) {
+      // One that ended is replaced (it takes queries once it holds the snapshot).
+      pool.warm();
       this.counts.here++;
       return null;
     }
-    // Searches queue for the started workers: one more starts (it takes queries once it
-    // holds the snapshot).
-    if (best.pending.size > 0 && this.slots.length < this.size) this.grow();
-    const slot = best;
     let weights = weightIds.get(src.fileWeight);
     if (weights === undefined) weightIds.set(src.fileWeight, weights = ++weightCount);
-    const known = slot.weights.has(weights);
-    if (!known) {
-      slot.weights.add(weights);
-      if (slot.weights.size > KEPT_WEIGHTS) {
-        slot.weights.delete(slot.weights.values().next().value!);
-      }
-    }
     const job: SearchJob = {
-      id: ++jobIds,
+      id: 0,
       snapshot: id,
       query,
       mode: src.mode,
       opts: { top_k: opts.top_k },
       weights,
-      fileWeight: known ? null : src.fileWeight,
+      fileWeight: src.fileWeight,
       qv: src.qv,
       depth,
     };
     const trace = currentTrace();
-    if (trace) {
-      job.trace = true;
-      trace.worker = slot.slot;
-      trace.ahead = slot.pending.size;
-      mark("posted", trace);
+    if (trace) job.trace = true;
+    let reply: SearchReply | null;
+    try {
+      // Searches queue for the started workers: one more starts (it takes queries once it
+      // holds the snapshot). A call that ends (its limit, its client) ends now; its job, a
+      // bounded scoring, ends on its own and its answer is dropped — replacing the worker
+      // would not stop it (Deno's terminate() does not stop a busy worker).
+      reply = await pool.run(job, { signal, only: holds });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      return null; // its worker ended: the query runs here
     }
-    return await new Promise<Map<number, number> | null>((resolve, reject) => {
-      // The call ends now; its job, a bounded scoring, ends on its own and its answer is
-      // dropped. Replacing the worker would not stop it (Deno's terminate() does not stop a
-      // busy worker): it ran on beside its replacement, and the worker's other queries moved
-      // to the main thread.
-      const onAbort = () => {
-        slot.pending.delete(job.id);
-        reject(signal!.reason);
-      };
-      slot.pending.set(job.id, (fused, reply) => {
-        if (trace) {
-          mark("replied", trace);
-          if (reply?.type === "fused" && reply.started) {
-            trace.scoring = reply.started;
-            trace.scored = reply.ended!;
-          }
-        }
-        signal?.removeEventListener("abort", onAbort);
-        resolve(fused);
-      });
-      signal?.addEventListener("abort", onAbort, { once: true });
-      slot.worker.postMessage(job);
-    });
+    if (trace) {
+      mark("replied", trace);
+      if (reply?.type === "fused" && reply.started) {
+        trace.scoring = reply.started;
+        trace.scored = reply.ended!;
+      }
+    }
+    if (reply?.type !== "fused") {
+      this.counts.here++;
+      return null;
+    }
+    this.counts.workers++;
+    const fused = new Map<number, number>();
+    for (let i = 0; i < reply.rows.length; i++) fused.set(reply.rows[i], reply.scores[i]);
+    return fused;
   }
 
   /** Ends the workers. */
   close(): void {
     this.closed = true;
-    for (const s of this.slots) this.end(s);
-    this.slots = [];
+    void this.pool?.close();
+    this.pool = null;
     this.current = null;
   }
 
@@ -248,9 +228,7 @@ export class SearchWorkers {
       if (this.closed) return;
       const msg = snapshotOf(src.table, lexical, shared, traits);
       this.current = { msg, table: src.table, lexical, vectors: shared ? src.vectors : null };
-      for (const s of this.slots) {
-        s.worker.postMessage({ type: "load", snapshot: msg, slot: s.slot });
-      }
+      for (const m of this.pool?.members ?? []) this.load(m);
     }).catch(() => {
       // A snapshot that could not be made: searches stay here.
       this.close();
@@ -265,75 +243,57 @@ export class SearchWorkers {
    * connections — has Deno print an uncaught error whatever its handler does.
    */
   start(): void {
-    if (this.closed || this.size === 0 || this.slots.length > 0) return;
-    try {
-      this.slots.push(this.spawn(1));
-    } catch {
-      // No workers here (a binary built without the worker's module): searches stay here.
-      this.close();
-    }
+    if (this.closed || this.size === 0 || this.pool) return;
+    this.pool = createPool<SearchJob, SearchReply | null, Held>({
+      name: "search",
+      member: { worker: new URL("./search_worker.ts", import.meta.url) },
+      size: this.size,
+      state: () => ({ weights: new Set(), loaded: 0 }),
+      onStart: (m) => {
+        this.counts.started++;
+        this.load(m);
+      },
+      onMessage: (m, msg) => {
+        if ((msg as SearchReply).type === "loaded") {
+          m.state.loaded = (msg as { snapshot: number }).snapshot;
+        }
+      },
+      protocol: {
+        send: (id, job) => ({ ...job, id }),
+        read: (msg) => {
+          const m = msg as SearchReply;
+          if (m.type === "loaded") return null;
+          return { id: m.id, result: m.type === "fused" ? m : null };
+        },
+      },
+      // File weights cross once per worker (both sides keep the last few, in the same order).
+      forMember: (job, m) => {
+        const trace = job.trace ? currentTrace() : undefined;
+        if (trace) {
+          trace.worker = m.slot;
+          trace.ahead = m.load;
+          mark("posted", trace);
+        }
+        const held = m.state.weights;
+        if (held.has(job.weights)) return { ...job, fileWeight: null };
+        held.add(job.weights);
+        if (held.size > KEPT_WEIGHTS) held.delete(held.values().next().value!);
+        return job;
+      },
+    });
+    this.pool.warm();
+    // No workers here (a binary built without the worker's module): searches stay here.
+    if (this.pool.failure) this.close();
   }
 
   /** Workers started (more start while searches queue, up to `size`). */
   get started(): number {
-    return this.slots.length;
+    return this.pool?.members.length ?? 0;
   }
 
-  /** Starts one more worker with the current snapshot. */
-  private grow(): void {
-    if (this.closed || !this.current) return;
-    const s = this.spawn(this.slots.length + 1);
-    this.slots.push(s);
-    s.worker.postMessage({ type: "load", snapshot: this.current.msg, slot: s.slot });
-  }
-
-  private spawn(slot: number): Slot {
-    const worker = new Worker(new URL("./search_worker.ts", import.meta.url), { type: "module" });
-    this.counts.started++;
-    const s: Slot = { worker, slot, loaded: 0, pending: new Map(), weights: new Set() };
-    worker.onmessage = (e: MessageEvent<SearchReply>) => {
-      const m = e.data;
-      if (m.type === "loaded") {
-        s.loaded = m.snapshot;
-        return;
-      }
-      const done = s.pending.get(m.id);
-      if (!done) return;
-      s.pending.delete(m.id);
-      if (m.type === "failed") {
-        this.counts.here++;
-        return done(null);
-      }
-      this.counts.workers++;
-      const fused = new Map<number, number>();
-      for (let i = 0; i < m.rows.length; i++) fused.set(m.rows[i], m.scores[i]);
-      done(fused, m);
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      // One that never held a snapshot cannot start here (its module or memory): a few
-      // tries, then every search stays on the main thread.
-      if (s.loaded === 0 && ++this.failures >= 3) this.close();
-      else this.replace(s);
-    };
-    return s;
-  }
-
-  /** Stops a worker (its queries run on the main thread) and starts another in its slot. */
-  private replace(s: Slot): void {
-    this.end(s);
-    if (this.closed) return;
-    const fresh = this.spawn(s.slot);
-    this.slots[this.slots.indexOf(s)] = fresh;
-    if (this.current) {
-      fresh.worker.postMessage({ type: "load", snapshot: this.current.msg, slot: fresh.slot });
-    }
-  }
-
-  private end(s: Slot): void {
-    s.worker.terminate();
-    for (const done of s.pending.values()) done(null);
-    s.pending.clear();
+  /** Hands a worker the current snapshot. */
+  private load(m: Member<Held>): void {
+    if (this.current) m.post({ type: "load", snapshot: this.current.msg, slot: m.slot });
   }
 }
 

@@ -1,11 +1,15 @@
 /**
- * An {@link Embedder} whose model runs in a worker (`embed_worker.ts`).
+ * An {@link Embedder} whose model runs in a worker (`embed_worker.ts`), a pool of one: the
+ * model is loaded by the first job, texts are embedded by the next ones.
  *
  * @module
  */
 
 import type { Embedder, ResolvedEmbedder } from "./embedder.ts";
 import { assetUrl } from "../util/assets.ts";
+import { createPool } from "../util/worker_pool.ts";
+
+type Job = { type: "load"; provider: string; arg: string } | { type: "embed"; texts: string[] };
 
 type Outgoing =
   | { type: "loaded"; id: string; dimensions: number }
@@ -22,74 +26,48 @@ type Outgoing =
  * e.close?.();
  * ```
  */
-export function workerEmbedder(choice: ResolvedEmbedder): Promise<Embedder> {
-  const worker = new Worker(assetUrl("src/search/embed_worker.ts"), { type: "module" });
-  const waiting = new Map<
-    number,
-    { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void; n: number }
-  >();
-  let next = 0;
-  let dims = 0;
-  let closed = false;
-  const failAll = (message: string) => {
-    for (const w of waiting.values()) w.reject(new Error(message));
-    waiting.clear();
-  };
-  return new Promise((resolveLoad, rejectOnLoad) => {
-    const rejectLoad = (err: Error) => {
-      if (dims === 0) worker.terminate();
-      rejectOnLoad(err);
-    };
-    worker.onerror = (e) => {
-      e.preventDefault();
-      const message = `embedding worker failed: ${e.message}`;
-      rejectLoad(new Error(message));
-      failAll(message);
-    };
-    worker.onmessage = (e: MessageEvent<Outgoing>) => {
-      const msg = e.data;
-      if (msg.type === "loaded") {
-        dims = msg.dimensions;
-        resolveLoad(embedder(msg.id));
-        return;
-      }
-      if (msg.type === "error" && msg.id === undefined) {
-        rejectLoad(new Error(msg.message));
-        return;
-      }
-      const job = waiting.get(msg.id!);
-      if (!job) return;
-      waiting.delete(msg.id!);
-      if (msg.type === "error") {
-        job.reject(new Error(msg.message));
-        return;
-      }
-      const out: Float32Array[] = [];
-      for (let i = 0; i < job.n; i++) out.push(msg.data.subarray(i * dims, (i + 1) * dims));
-      job.resolve(out);
-    };
-    worker.postMessage({ type: "load", provider: choice.provider.name, arg: choice.arg });
+export async function workerEmbedder(choice: ResolvedEmbedder): Promise<Embedder> {
+  const pool = createPool<Job, Outgoing>({
+    name: "embedding",
+    member: { worker: assetUrl("src/search/embed_worker.ts") },
+    size: 1,
+    // The model lives in the worker: one that died cannot be replaced by one without it.
+    restart: false,
+    protocol: {
+      send: (id, job) => (job.type === "embed" ? { ...job, id } : job),
+      // The load's answers carry no job id (they answer the first job).
+      read: (msg) => {
+        const m = msg as Outgoing;
+        if (m.type === "error") return { id: m.id, error: m.message };
+        return m.type === "vectors" ? { id: m.id, result: m } : { result: m };
+      },
+    },
   });
-
-  function embedder(id: string): Embedder {
-    return {
-      id,
-      dimensions: dims,
-      embed(texts) {
-        if (closed) return Promise.reject(new Error("embedder closed"));
-        if (texts.length === 0) return Promise.resolve([]);
-        const jobId = next++;
-        return new Promise((resolve, reject) => {
-          waiting.set(jobId, { resolve, reject, n: texts.length });
-          worker.postMessage({ type: "embed", id: jobId, texts });
-        });
-      },
-      close() {
-        if (closed) return;
-        closed = true;
-        worker.terminate();
-        failAll("embedder closed");
-      },
-    };
+  let loaded: Outgoing;
+  try {
+    loaded = await pool.run({ type: "load", provider: choice.provider.name, arg: choice.arg });
+  } catch (err) {
+    await pool.close();
+    throw err;
   }
+  const dims = loaded.type === "loaded" ? loaded.dimensions : 0;
+  let closed = false;
+  return {
+    id: loaded.type === "loaded" ? loaded.id : "",
+    dimensions: dims,
+    async embed(texts) {
+      if (closed) throw new Error("embedder closed");
+      if (texts.length === 0) return [];
+      const reply = await pool.run({ type: "embed", texts });
+      const data = reply.type === "vectors" ? reply.data : new Float32Array();
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i++) out.push(data.subarray(i * dims, (i + 1) * dims));
+      return out;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      void pool.close();
+    },
+  };
 }

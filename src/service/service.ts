@@ -30,6 +30,8 @@ import { projectVectors, type VectorProgress, type VectorSync } from "../search/
 import { warmSearch } from "../search/warm.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
+import { holdScanWorker } from "../search/grep_pool.ts";
+import { holdToolPool } from "../analysis/pool.ts";
 import { defaultIndexHome } from "../store/home.ts";
 import { type IndexStatus, indexStatus } from "./health.ts";
 import { Admission, type AdmitOptions } from "./admission.ts";
@@ -101,6 +103,12 @@ export class ProjectService implements Service {
   readonly admission: Admission = new Admission({
     slots: Number(Deno.env.get("CODECTX_ADMISSION_SLOTS") ?? "") || undefined,
   });
+
+  /**
+   * The process-wide pools an open project's calls run on — the analysis workers of the tools
+   * and the regex scan workers — held while it is open (they end with their last holder).
+   */
+  private readonly releasePools = [holdToolPool(), holdScanWorker()];
 
   private constructor(
     /** The read model tools query. */
@@ -175,6 +183,7 @@ export class ProjectService implements Service {
       await Promise.race([this.project.settled(), delay(5_000)]);
       this.vectors.close();
       closeSearchWorkers(this.project);
+      for (const release of this.releasePools) release();
       this.project.close();
     })();
     return this.closing;

@@ -6,8 +6,6 @@
 
 import type { z } from "npm:zod@4.1.9";
 import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors.ts";
-import { holdToolPool } from "../analysis/pool.ts";
-import { holdScanWorker } from "../search/grep_pool.ts";
 import type { Project } from "../project/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { callWeight } from "../service/admission.ts";
@@ -97,10 +95,6 @@ export async function createExecutor(
 ): Promise<Executor> {
   const service = root instanceof ProjectService ? root : await ProjectService.open(root, opts);
   const project = service.project;
-  // CPU-heavy tools run on the shared analysis workers while an executor is open.
-  const releasePool = holdToolPool();
-  // So do `exact` and `regex` scans, on their own worker (`search/grep_pool.ts`).
-  const releaseScan = holdScanWorker();
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const listeners = new Set<(e: ExecutorEvent) => void>();
   const emit = (e: ExecutorEvent) => {
@@ -121,8 +115,6 @@ export async function createExecutor(
       return () => listeners.delete(fn);
     },
     close() {
-      releasePool();
-      releaseScan();
       return service.close();
     },
     async execute(call, meta = {}) {

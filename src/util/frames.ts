@@ -9,7 +9,7 @@
  * @module
  */
 
-import { concatBytes } from "../util/bytes.ts";
+import { concatBytes } from "./bytes.ts";
 
 /** One frame: what the header says, and the bytes after it. */
 export interface Frame<H> {
