@@ -98,14 +98,14 @@ export async function explainSymbol(
     ]),
   ];
 
-  // Callers: calls for callables, every use for types and constants (not its own members'
-  // uses, such as a Go method's receiver); each says how sure.
+  // Callers: calls for callables (its own recursive calls too), every use for types and
+  // constants (not its own members' uses, such as a Go method's receiver); each says how sure.
   const memberNames = new Set(children.map((c) => c.qualifiedName));
   const calls = callIndexOf(code);
   const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
   const callable = CALLABLE_KINDS.has(symbol.kind);
   const callers: Neighbour[] = callable
-    ? calls.callersOf(symbol).filter((c) => !inside.has(c.caller as SymbolRecord)).map((c) => ({
+    ? calls.callersOf(symbol).map((c) => ({
       name: c.caller ? c.caller.qualifiedName : "<top level>",
       file: c.file.path,
       line: c.line,

@@ -21,6 +21,7 @@ function wireNode(n: CallNode): CallGraphNode {
     kind: n.kind,
     call_file: n.callFile,
     call_line: n.callLine,
+    call_lines: n.callLines,
     depth: n.depth,
     resolved: n.resolved,
     resolution: n.resolution,

@@ -25,6 +25,9 @@ export const nodeSchema = z.object({
   ),
   call_file: z.string(),
   call_line: z.number().int().describe("Line of the call that reached it"),
+  call_lines: z.array(z.number().int()).describe(
+    "Every line in call_file of a call between it and the node that reached it (call_line first)",
+  ),
   depth: z.number().int(),
   resolved: z.boolean().describe("True for exact and inferred calls of project symbols"),
   resolution: resolutionSchema,
