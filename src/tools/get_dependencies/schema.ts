@@ -22,6 +22,9 @@ const importSchema = z.object({
 /** Its arguments. */
 export const input = z.object({
   file_path: filePathArg.optional(),
+  package: z.string().min(1).optional().describe(
+    "A package or module (requests, os.path, github.com/spf13/cast, @scope/pkg, or a project module or folder): the files and lines that import it, instead of a file's imports",
+  ),
 });
 
 /** Its payload. */
@@ -44,6 +47,15 @@ export const output = z.object({
     files: z.number().int(),
   })).optional(),
   cycles: z.array(z.array(z.string())).optional(),
+  package: z.string().optional().describe("The package asked for"),
+  importers: z.array(z.object({
+    file: z.string(),
+    line: z.number().int(),
+    module: z.string().describe("As written"),
+    names: z.array(z.string()),
+    external: z.boolean(),
+    resolved: z.string().nullable(),
+  })).optional().describe("Each import of `package`, by file and line"),
   unresolved: z.number().int().optional(),
 });
 
