@@ -47,7 +47,7 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
       "pkg/sub.py:1 pkg",
     ]);
     const text = renderText("get_dependencies", requests);
-    assert.match(text, /^# requests: imported by 2 files \(2 imports\)$/m);
+    assert.match(text, /^# Imported by 2 files \(2 imports\)$/m);
     assert.match(text, /^- b\.py:4 requests\.adapters \(HTTPAdapter\)$/m);
 
     const none = await ex.execute({
@@ -70,7 +70,7 @@ Deno.test("codectx deps --package P prints the importing lines", async () => {
   try {
     const r = await runCli(["deps", "--package", "os", "--path", root, "--index-dir", indexDir]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stdout, "os: imported by 1 file (2 imports)\n  a.py:1  os\n  a.py:2  os.path\n");
+    assert.equal(r.stdout, "imported by 1 file (2 imports)\n  a.py:1  os\n  a.py:2  os.path\n");
   } finally {
     await cleanup(root, indexDir);
   }

@@ -14,9 +14,9 @@ export function print(p: GetDependenciesPayload): CliOutput {
   if (p.importers) {
     const files = p.imported_by.length;
     out.push(
-      `${p.package}: imported by ${files} file${
-        files === 1 ? "" : "s"
-      } (${p.importers.length} import${p.importers.length === 1 ? "" : "s"})`,
+      `imported by ${files} file${files === 1 ? "" : "s"} (${p.importers.length} import${
+        p.importers.length === 1 ? "" : "s"
+      })`,
     );
     for (const i of p.importers) {
       const names = i.names.length ? `  [${i.names.join(", ")}]` : "";

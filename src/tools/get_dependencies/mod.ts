@@ -16,7 +16,7 @@ import { input, output } from "./schema.ts";
 export const getDependenciesTool = defineTool({
   name: "get_dependencies",
   description:
-    "Imports of a file (resolved to project files or marked external, with the package name) and the files that import it; with `package`, every file and line that imports that package or module (or a submodule of it); with neither, the whole graph: nodes, edges, external packages with use counts, and import cycles.",
+    "A file's imports and importers; `package`: every file and line importing it; neither: the whole graph (edges, external packages by use, cycles).",
   input,
   output,
   annotations: READ_ONLY,
@@ -35,7 +35,6 @@ export const getDependenciesTool = defineTool({
         file: null,
         imports: [],
         imported_by: [...new Set(importers.map((i) => i.file))],
-        package: wanted,
         importers,
       };
     }

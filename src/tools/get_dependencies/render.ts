@@ -14,7 +14,7 @@ export function render(p: GetDependenciesPayload): string {
     const byFile = new Map<string, Array<(typeof p.importers)[number]>>();
     for (const i of p.importers) byFile.set(i.file, [...(byFile.get(i.file) ?? []), i]);
     return join([
-      `# ${p.package}: imported by ${byFile.size} files (${p.importers.length} imports)`,
+      `# Imported by ${byFile.size} files (${p.importers.length} imports)`,
       [...byFile].map(([file, list]) => {
         const what = [
           ...new Set(

@@ -21,10 +21,8 @@ const importSchema = z.object({
 
 /** Its arguments. */
 export const input = z.object({
-  file_path: filePathArg.optional(),
-  package: z.string().min(1).optional().describe(
-    "A package or module (requests, os.path, github.com/spf13/cast, @scope/pkg, or a project module or folder): the files and lines that import it, instead of a file's imports",
-  ),
+  file_path: filePathArg.optional().describe("A file: its imports and importers"),
+  package: z.string().min(1).optional().describe("A package or module: who imports it"),
 });
 
 /** Its payload. */
@@ -47,15 +45,14 @@ export const output = z.object({
     files: z.number().int(),
   })).optional(),
   cycles: z.array(z.array(z.string())).optional(),
-  package: z.string().optional().describe("The package asked for"),
   importers: z.array(z.object({
     file: z.string(),
     line: z.number().int(),
-    module: z.string().describe("As written"),
+    module: z.string(),
     names: z.array(z.string()),
     external: z.boolean(),
     resolved: z.string().nullable(),
-  })).optional().describe("Each import of `package`, by file and line"),
+  })).optional(),
   unresolved: z.number().int().optional(),
 });
 
