@@ -12,7 +12,7 @@ import { http, startIndexed } from "./surfaces_helpers.ts";
 
 const FILES = {
   "a.py": "import os\nimport os.path\nfrom collections import OrderedDict\nimport requests\n",
-  "b.py": "import json\n\n\nfrom requests.adapters import HTTPAdapter\n",
+  "b.py": "import json\n\n\nfrom requests.adapters import HTTPAdapter\nfrom pkg import sub as s\n",
   "pkg/__init__.py": "",
   "pkg/sub.py": "from pkg import helper\n\n\ndef helper():\n    pass\n",
   "web/x.ts": 'import { z } from "zod/v4";\nimport { b } from "./y.ts";\n',
@@ -42,9 +42,13 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
       lines(await callTool(ex, "get_dependencies", { package: "github.com/spf13/cast" })),
       ["main.go:5 github.com/spf13/cast/internal"],
     );
-    // A project module, as written or by its path.
+    // A project module, as written or by its path; a submodule imported from its package.
     assert.deepEqual(lines(await callTool(ex, "get_dependencies", { package: "pkg" })), [
+      "b.py:5 pkg",
       "pkg/sub.py:1 pkg",
+    ]);
+    assert.deepEqual(lines(await callTool(ex, "get_dependencies", { package: "pkg.sub" })), [
+      "b.py:5 pkg",
     ]);
     const text = renderText("get_dependencies", requests);
     assert.match(text, /^# Imported by 2 files \(2 imports\)$/m);

@@ -183,12 +183,16 @@ export function stronglyConnected(adjacency: ReadonlyMap<string, ReadonlySet<str
 /** What separates a module from its submodules: `os.path`, `zod/v4`, `std::io`, `node:fs`. */
 const SUBMODULE = /^(\.|\/|::|:)/;
 
-/** Whether import `i` imports `wanted`: the package, the module or a submodule of it, or a project path. */
+/**
+ * Whether import `i` imports `wanted`: the package, the module or a submodule of it (also as
+ * `from django.core import signing` for `django.core.signing`), or a project path.
+ */
 function importsPackage(i: ResolvedImport, wanted: string): boolean {
   const under = (name: string | null) =>
     name !== null && (name === wanted ||
       (name.startsWith(wanted) && SUBMODULE.test(name.slice(wanted.length))));
   return i.package === wanted || under(i.record.module) ||
+    i.names.some((n) => `${i.record.module}.${n.split(" ")[0]}` === wanted) ||
     (i.resolved !== null && (i.resolved === wanted || i.resolved.startsWith(`${wanted}/`)));
 }
 
