@@ -50,6 +50,12 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
     assert.deepEqual(lines(await callTool(ex, "get_dependencies", { package: "pkg.sub" })), [
       "b.py:5 pkg",
     ]);
+    // A project file by its path, with or without its extension.
+    for (const path of ["web/y", "web/y.ts"]) {
+      assert.deepEqual(lines(await callTool(ex, "get_dependencies", { package: path })), [
+        "web/x.ts:2 ./y.ts",
+      ]);
+    }
     const text = renderText("get_dependencies", requests);
     assert.match(text, /^# Imported by 2 files \(2 imports\)$/m);
     assert.match(text, /^- b\.py:4 requests\.adapters \(HTTPAdapter\)$/m);

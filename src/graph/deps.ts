@@ -185,7 +185,8 @@ const SUBMODULE = /^(\.|\/|::|:)/;
 
 /**
  * Whether import `i` imports `wanted`: the package, the module or a submodule of it (also as
- * `from django.core import signing` for `django.core.signing`), or a project path.
+ * `from django.core import signing` for `django.core.signing`), or a project path (its
+ * extension may be left out: `src/util/isFunction`).
  */
 function importsPackage(i: ResolvedImport, wanted: string): boolean {
   const under = (name: string | null) =>
@@ -193,7 +194,8 @@ function importsPackage(i: ResolvedImport, wanted: string): boolean {
       (name.startsWith(wanted) && SUBMODULE.test(name.slice(wanted.length))));
   return i.package === wanted || under(i.record.module) ||
     i.names.some((n) => `${i.record.module}.${n.split(" ")[0]}` === wanted) ||
-    (i.resolved !== null && (i.resolved === wanted || i.resolved.startsWith(`${wanted}/`)));
+    (i.resolved !== null && (i.resolved === wanted || i.resolved.startsWith(`${wanted}/`) ||
+      i.resolved.replace(/\.[^./]+$/, "") === wanted));
 }
 
 /**
