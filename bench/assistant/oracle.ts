@@ -72,8 +72,26 @@ const lsp = await LspClient.start({
     ? undefined
     : { tsserver: { path: `${values.oracles}/node_modules/typescript/lib` } },
 });
+/** Files under `dir` whose names end with one of `exts` (node_modules left out). */
+async function filesUnder(dir: string, exts: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    if (e.isDirectory && e.name !== "node_modules" && !e.name.startsWith(".")) {
+      out.push(...await filesUnder(p, exts));
+    } else if (e.isFile && exts.some((x) => e.name.endsWith(x))) out.push(p);
+  }
+  return out;
+}
+
 try {
   lsp.open(abs, languageId);
+  // Without a tsconfig.json a TypeScript server knows only the files it was given: give it all.
+  if (languageId === "typescript" || languageId === "javascript") {
+    for (const f of await filesUnder(root, [".ts", ".tsx", ".js", ".mjs"])) {
+      lsp.open(f, /\.tsx?$/.test(f) ? "typescript" : "javascript");
+    }
+  }
   await lsp.idle(3000);
   const show = async (title: string, spots: AbsSpot[] | null) => {
     const sorted = [...new Map((spots ?? []).map((s) => [`${s.path}:${s.line}`, s])).values()]
