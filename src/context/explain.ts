@@ -5,7 +5,7 @@
  * @module
  */
 
-import { callIndexOf } from "../graph/calls.ts";
+import { type CallIndex, callIndexOf } from "../graph/calls.ts";
 import { loadGraph } from "../graph/graph.ts";
 import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { namesOf, type Sureness } from "../graph/names.ts";
@@ -13,11 +13,20 @@ import { referencesOf } from "../graph/references.ts";
 import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 import { SourceReader } from "./source.ts";
+import { tokenCounter } from "./tokens.ts";
 
 /** Most source lines returned. */
 export const MAX_SOURCE_LINES = 200;
 /** Most callers and callees listed. */
 export const MAX_NEIGHBOURS = 50;
+/** Tokens the text of an explanation may take by default: body or call lines, callers' lines. */
+export const EXPLAIN_TOKENS = 1500;
+/** Share of the budget the body may take before its call lines stand in for it. */
+const BODY_SHARE = 0.6;
+/** Tokens a listed line takes besides its code (`- name file:line: `). */
+const LINE_OVERHEAD = 10;
+/** Longest line of code quoted (a call line, a caller's line). */
+const MAX_QUOTE = 160;
 
 /** A caller or callee: a name with a place, and how sure the call is. */
 export interface Neighbour {
@@ -25,6 +34,31 @@ export interface Neighbour {
   file: string;
   line: number;
   resolution: Sureness;
+  /** A caller's line of code at the call, within the budget ("" past it, and for callees). */
+  text: string;
+}
+
+/** A call made in the symbol's body: its line of code and what it calls. */
+export interface CallLine {
+  line: number;
+  /** The line of code, trimmed. */
+  text: string;
+  /** The callee's qualified name, or the call as written when it leaves the project. */
+  callee: string;
+  /** Where the callee is defined (null outside the project). */
+  file: string | null;
+  defLine: number | null;
+  resolution: Sureness;
+  /** A builtin or a library call. */
+  external: boolean;
+}
+
+/** Options of {@link explainSymbol}. */
+export interface ExplainOptions {
+  /** Only look in this file or folder. */
+  file?: string;
+  /** Tokens the text may take ({@link EXPLAIN_TOKENS}). */
+  maxTokens?: number;
 }
 
 /** What `explain_symbol` knows of one symbol. */
@@ -45,6 +79,14 @@ export interface Explanation {
   unresolvedCandidates: number;
   references: number;
   candidates: SymbolRecord[];
+  /**
+   * What the text shows of the body: the source when it fits the budget's share, else the
+   * lines of its calls (`calls`), so one answer tells what it does and calls.
+   */
+  body: "source" | "calls";
+  /** Calls made in the body, in source order: all when the body is shown, within the budget else. */
+  calls: CallLine[];
+  callsTotal: number;
 }
 
 /**
@@ -52,15 +94,16 @@ export interface Explanation {
  *
  * @example
  * ```ts
- * const e = await explainSymbol(project, "Session.request");
+ * const e = await explainSymbol(project, "Session.request", { maxTokens: 1000 });
  * console.log(e.symbol.signature, e.callers.length);
  * ```
  */
 export async function explainSymbol(
   project: Project,
   name: string,
-  file?: string,
+  opts: ExplainOptions = {},
 ): Promise<Explanation> {
+  const file = opts.file;
   const code = await loadGraph(project);
   const { symbol, candidates } = resolveSymbol(graphSymbolTable(code), name, { file });
   const reader = new SourceReader(project.root);
@@ -98,24 +141,26 @@ export async function explainSymbol(
     ]),
   ];
 
-  // Callers: calls for callables, every use for types and constants (not its own members'
-  // uses, such as a Go method's receiver); each says how sure.
+  // Callers: calls for callables (its own recursive calls too), every use for types and
+  // constants (not its own members' uses, such as a Go method's receiver); each says how sure.
   const memberNames = new Set(children.map((c) => c.qualifiedName));
   const calls = callIndexOf(code);
   const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
   const callable = CALLABLE_KINDS.has(symbol.kind);
   const callers: Neighbour[] = callable
-    ? calls.callersOf(symbol).filter((c) => !inside.has(c.caller as SymbolRecord)).map((c) => ({
+    ? calls.callersOf(symbol).map((c) => ({
       name: c.caller ? c.caller.qualifiedName : "<top level>",
       file: c.file.path,
       line: c.line,
       resolution: c.resolution,
+      text: "",
     }))
     : uses.map((r) => ({
       name: r.in ?? "<top level>",
       file: r.file,
       line: r.line,
       resolution: r.resolution,
+      text: "",
     })).filter((r) =>
       !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine) &&
       !memberNames.has(r.name)
@@ -130,11 +175,46 @@ export async function explainSymbol(
           file: t.file,
           line: t.line,
           resolution: site.resolution,
+          text: "",
         });
       }
     }
   }
   const callees = [...calleeSet.values()];
+
+  // The budget: the body when it fits its share, else its call lines; then callers' lines.
+  const tokens = await tokenCounter();
+  let budget = opts.maxTokens ?? EXPLAIN_TOKENS;
+  const sourceTokens = tokens.count(source);
+  const body = sourceTokens <= budget * BODY_SHARE ? "source" : "calls";
+  const callLines = bodyCalls(calls, inside, all, symbol.startLine);
+  let shownCalls = callLines;
+  if (body === "source") budget -= sourceTokens;
+  else {
+    // Whole lines (a line's calls together) while they fit the body's share: the lines that
+    // call project symbols first, then those that only call libraries, shown in source order.
+    let left = budget * BODY_SHARE;
+    const byLine = Map.groupBy(callLines, (c) => c.line);
+    const order = [...byLine.values()].sort((a, b) =>
+      Number(a.every((c) => !c.file)) - Number(b.every((c) => !c.file))
+    );
+    const kept = new Set<number>();
+    for (const group of order) {
+      const cost = tokens.count(group[0].text) + LINE_OVERHEAD;
+      if (cost > left) break;
+      left -= cost;
+      kept.add(group[0].line);
+    }
+    shownCalls = callLines.filter((c) => kept.has(c.line));
+    budget -= budget * BODY_SHARE - left;
+  }
+  const shownCallers = callers.slice(0, MAX_NEIGHBOURS);
+  for (const c of shownCallers) {
+    const text = quote((await reader.span(c.file, c.line, c.line))[0] ?? "");
+    budget -= tokens.count(text) + LINE_OVERHEAD;
+    if (budget < 0) break;
+    c.text = text;
+  }
   return {
     symbol,
     source,
@@ -142,12 +222,62 @@ export async function explainSymbol(
     doc: symbol.doc,
     parent,
     children,
-    callers: callers.slice(0, MAX_NEIGHBOURS),
+    callers: shownCallers,
     callersTotal: callers.length,
     callees: callees.slice(0, MAX_NEIGHBOURS),
     calleesTotal: callees.length,
     unresolvedCandidates: callable ? calls.candidatesOf(symbol).length : 0,
     references: uses.length,
     candidates,
+    body,
+    calls: shownCalls,
+    callsTotal: callLines.length,
   };
+}
+
+/** A line of code trimmed and cut to {@link MAX_QUOTE} characters. */
+function quote(line: string): string {
+  const t = line.trim();
+  return t.length > MAX_QUOTE ? `${t.slice(0, MAX_QUOTE - 1)}…` : t;
+}
+
+/**
+ * The calls made in the body (`inside`: the symbol and what it nests), in source order, each
+ * with its line of code (`lines`: the body's lines from `startLine`) and what it reaches.
+ */
+function bodyCalls(
+  calls: CallIndex,
+  inside: Set<SymbolRecord>,
+  lines: string[],
+  startLine: number,
+): CallLine[] {
+  const out: CallLine[] = [];
+  for (const s of inside) {
+    for (const site of calls.callsFrom(s)) {
+      const text = quote(lines[site.line - startLine] ?? "");
+      if (site.outside) {
+        out.push({
+          line: site.line,
+          text,
+          callee: site.written,
+          file: null,
+          defLine: null,
+          resolution: site.resolution,
+          external: site.outside !== "unknown",
+        });
+      }
+      for (const t of site.targets) {
+        out.push({
+          line: site.line,
+          text,
+          callee: t.qualifiedName,
+          file: t.file,
+          defLine: t.line,
+          resolution: site.resolution,
+          external: false,
+        });
+      }
+    }
+  }
+  return out.sort((a, b) => a.line - b.line);
 }

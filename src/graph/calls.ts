@@ -38,6 +38,11 @@ export interface CallNode {
   /** Where the call that reached it is (the first one found). */
   callFile: string;
   callLine: number;
+  /**
+   * Every line in `callFile` of a call from the node above it (callers) or to it (callees)
+   * that reached it first: a caller that calls twice shows both lines.
+   */
+  callLines: number[];
 }
 
 /** One call: `from` calls `to` at `file:line`. */
@@ -116,7 +121,7 @@ export function callGraph(
 
   // Callers, breadth first.
   const callers: CallNode[] = [];
-  const seenUp = new Set<SymbolRecord | string>([root]);
+  const upNodes = new Map<SymbolRecord | string, { node: CallNode; via: SymbolRecord }>();
   let frontier: SymbolRecord[] = [root];
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next: SymbolRecord[] = [];
@@ -135,10 +140,18 @@ export function callGraph(
           external: false,
         });
         const key = site.caller ?? `file:${site.file.path}`;
-        if (seenUp.has(key)) continue;
-        seenUp.add(key);
+        const known = upNodes.get(key);
+        if (known) {
+          // Another call from a caller already listed: its line too, when it calls the same
+          // node (the root calling itself is listed once, at depth 1, as its own caller).
+          if (known.via === target && !known.node.callLines.includes(site.line)) {
+            known.node.callLines.push(site.line);
+          }
+          continue;
+        }
+        if (key === root && d > 1) continue;
         const s = site.caller;
-        callers.push({
+        const node: CallNode = {
           name: from,
           file: site.file.path,
           line: s ? s.line : 1,
@@ -149,8 +162,11 @@ export function callGraph(
           depth: d,
           callFile: site.file.path,
           callLine: site.line,
-        });
-        if (s && resolved) next.push(s);
+          callLines: [site.line],
+        };
+        upNodes.set(key, { node, via: target });
+        callers.push(node);
+        if (s && resolved && s !== root) next.push(s);
       }
     }
     frontier = next;
@@ -158,7 +174,15 @@ export function callGraph(
 
   // Callees, breadth first.
   const callees: CallNode[] = [];
-  const seenDown = new Set<SymbolRecord | string>([root]);
+  // A callee already listed gains the line of another call from the node it hangs under
+  // (true: it was listed); the root calling itself is its own callee, at depth 1.
+  const downNodes = new Map<SymbolRecord | string, { node: CallNode; via: SymbolRecord }>();
+  const addLine = (key: SymbolRecord | string, from: SymbolRecord, line: number): boolean => {
+    const known = downNodes.get(key);
+    if (!known) return false;
+    if (known.via === from && !known.node.callLines.includes(line)) known.node.callLines.push(line);
+    return true;
+  };
   frontier = [root];
   for (let d = 1; d <= depth && frontier.length; d++) {
     const next: SymbolRecord[] = [];
@@ -176,9 +200,8 @@ export function callGraph(
             external,
           });
           const key = `?${site.written}`;
-          if (seenDown.has(key)) continue;
-          seenDown.add(key);
-          callees.push({
+          if (addLine(key, source, site.line)) continue;
+          const node: CallNode = {
             name: site.written,
             file: null,
             line: null,
@@ -189,7 +212,10 @@ export function callGraph(
             depth: d,
             callFile: site.file.path,
             callLine: site.line,
-          });
+            callLines: [site.line],
+          };
+          downNodes.set(key, { node, via: source });
+          callees.push(node);
           continue;
         }
         const resolved = site.resolution !== "name";
@@ -204,9 +230,9 @@ export function callGraph(
             resolution: site.resolution,
             external: false,
           });
-          if (seenDown.has(t)) continue;
-          seenDown.add(t);
-          callees.push({
+          if (addLine(t, source, site.line)) continue;
+          if (t === root && d > 1) continue;
+          const node: CallNode = {
             name: t.qualifiedName,
             file: t.file,
             line: t.line,
@@ -217,8 +243,11 @@ export function callGraph(
             depth: d,
             callFile: site.file.path,
             callLine: site.line,
-          });
-          if (resolved) next.push(t);
+            callLines: [site.line],
+          };
+          downNodes.set(t, { node, via: source });
+          callees.push(node);
+          if (resolved && t !== root) next.push(t);
         }
       }
     }

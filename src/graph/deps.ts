@@ -6,6 +6,8 @@
  * @module
  */
 
+import { CodectxError } from "../errors.ts";
+import { editDistance } from "../util/suggest.ts";
 import type { CodeGraph, GraphFile, ResolvedImport } from "./graph.ts";
 
 /** One import on the wire. */
@@ -26,6 +28,18 @@ export interface FileDeps {
   language: string;
   imports: ImportOut[];
   importedBy: string[];
+}
+
+/** An import of a package or module, where it is. */
+export interface Importer {
+  file: string;
+  line: number;
+  /** As written. */
+  module: string;
+  names: string[];
+  external: boolean;
+  /** The project file or folder it leads to, when it is the project's. */
+  resolved: string | null;
 }
 
 /** The whole graph. */
@@ -164,4 +178,79 @@ export function stronglyConnected(adjacency: ReadonlyMap<string, ReadonlySet<str
     }
   }
   return out.sort((a, b) => b.length - a.length || (a[0] < b[0] ? -1 : 1));
+}
+
+/** What separates a module from its submodules: `os.path`, `zod/v4`, `std::io`, `node:fs`. */
+const SUBMODULE = /^(\.|\/|::|:)/;
+
+/**
+ * Whether import `i` imports `wanted`: the package, the module or a submodule of it (also as
+ * `from django.core import signing` for `django.core.signing`), or a project path (its
+ * extension may be left out: `src/util/isFunction`).
+ */
+function importsPackage(i: ResolvedImport, wanted: string): boolean {
+  const under = (name: string | null) =>
+    name !== null && (name === wanted ||
+      (name.startsWith(wanted) && SUBMODULE.test(name.slice(wanted.length))));
+  return i.package === wanted || under(i.record.module) ||
+    i.names.some((n) => `${i.record.module}.${n.split(" ")[0]}` === wanted) ||
+    (i.resolved !== null && (i.resolved === wanted || i.resolved.startsWith(`${wanted}/`) ||
+      i.resolved.replace(/\.[^./]+$/, "") === wanted));
+}
+
+/**
+ * Every import of the package or module `wanted` (`requests`, `os.path`, `github.com/spf13/cast`,
+ * `@scope/pkg`, a project module as written or its path), by file and line. Nothing found is a
+ * `not_found` error naming the nearest packages the project imports.
+ *
+ * @example
+ * ```ts
+ * packageImporters(graph, "yaml").map((i) => `${i.file}:${i.line}`); // ["config.py:3"]
+ * ```
+ */
+export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
+  const out: Importer[] = [];
+  for (const f of graph.files) {
+    for (const i of f.imports) {
+      if (!importsPackage(i, wanted)) continue;
+      out.push({
+        file: f.path,
+        line: i.record.line,
+        module: i.record.module,
+        names: i.names,
+        external: i.external,
+        resolved: i.resolved,
+      });
+    }
+  }
+  if (out.length) {
+    return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  }
+  const near = nearPackages(graph, wanted);
+  throw new CodectxError(
+    "not_found",
+    `no file imports '${wanted}'; ` +
+      (near.length
+        ? `did you mean ${near.join(", ")}?`
+        : "get_dependencies without arguments (codectx deps) lists the packages the project imports"),
+  );
+}
+
+/** The imported packages closest to `wanted` (a name inside another counts as close). */
+function nearPackages(graph: CodeGraph, wanted: string): string[] {
+  const names = new Set<string>();
+  for (const f of graph.files) {
+    for (const i of f.imports) names.add(i.package ?? i.record.module);
+  }
+  const low = wanted.toLowerCase();
+  return [...names]
+    .map((n) => {
+      const l = n.toLowerCase();
+      const d = l.includes(low) || low.includes(l) ? 0 : editDistance(low, l, 3);
+      return [d, n] as const;
+    })
+    .filter(([d]) => d <= 3)
+    .sort((a, b) => a[0] - b[0] || a[1].length - b[1].length)
+    .slice(0, 5)
+    .map(([, n]) => n);
 }

@@ -280,12 +280,18 @@ async function quality(ctx: Ctx, c: Context): Promise<Response> {
   return jsonResponse((await ctx.tool("analyze_quality", defined({ path }))).payload);
 }
 
-/** `GET /api/deps[?file=…]`: a file's imports and importers, or the whole graph. */
+/**
+ * `GET /api/deps[?file=…|?package=…]`: a file's imports and importers, the files and lines that
+ * import a package, or the whole graph.
+ */
 async function deps(ctx: Ctx, c: Context): Promise<Response> {
   const file = optionalParam(c, "file");
-  const { payload } = await ctx.tool("get_dependencies", defined({ file_path: file }), {
-    file_path: "file",
-  });
+  const pkg = optionalParam(c, "package");
+  const { payload } = await ctx.tool(
+    "get_dependencies",
+    defined({ file_path: file, package: pkg }),
+    { file_path: "file" },
+  );
   return jsonResponse(payload);
 }
 

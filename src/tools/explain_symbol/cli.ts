@@ -7,6 +7,7 @@
 
 import { CALLABLE_KINDS } from "../../types.ts";
 import type { CliOutput, ToolCommand } from "../tool.ts";
+import { callLines, callsHead } from "./render.ts";
 import type { ExplainSymbolPayload, Neighbour } from "./schema.ts";
 
 /** The payload as `codectx explain` prints it. */
@@ -15,20 +16,24 @@ export function print(p: ExplainSymbolPayload): CliOutput {
   const s = p.symbol;
   out.push(`${s.qualified_name} (${s.kind}) — ${s.file}:${s.line}-${s.end_line}`);
   if (p.doc) out.push(`\n${p.doc}`);
-  out.push(`\n${p.source}`);
+  if (!p.calls) out.push(`\n${p.source}`);
+  else {
+    out.push(`\n${s.signature || s.name}`, `\n${callsHead(p)}:`);
+    for (const l of callLines(p.calls)) out.push(`  ${l}`);
+  }
   const places = (title: string, list: Neighbour[], total: number) => {
     if (!list.length) return;
     out.push(`\n${title} (${total}):`);
     for (const c of list) {
       // A receiver of unknown type: the one member of that name, which may not be the one.
       const sure = c.resolution === "name" ? "  (by name only)" : "";
-      out.push(`  ${c.name}  ${c.file}:${c.line}${sure}`);
+      out.push(`  ${c.name}  ${c.file}:${c.line}${sure}${c.text ? `  ${c.text}` : ""}`);
     }
   };
   // A type's or a constant's "callers" are its uses.
   const called = CALLABLE_KINDS.has(s.kind);
   places(called ? "Called from" : "Used by", p.callers, p.callers_total);
-  places("Calls", p.callees, p.callees_total);
+  if (!p.calls) places("Calls", p.callees, p.callees_total);
   if (p.children.length) {
     out.push(`\nMembers (${p.children.length}):`);
     for (const c of p.children) out.push(`  ${c.qualified_name} (${c.kind})  ${c.file}:${c.line}`);
@@ -49,16 +54,21 @@ export const command: ToolCommand<ExplainSymbolPayload> = {
   synopsis: "NAME [--file F] [--json]                     a symbol: source, doc, callers, callees",
   help: `Usage: codectx explain NAME [options]
 
-A symbol's definition, source (at most 200 lines), doc, members, callers and callees.
-NAME may be qualified (Session.request, pkg.module.func).
+A symbol's definition, doc, members, callers (with their lines of code) and callees; its
+source when it fits --max-tokens, else the lines of its calls in order. NAME may be
+qualified (Session.request, pkg.module.func).
 
 Options:
   --file F          only look in file (or folder) F
+  --max-tokens N    the text's budget (default 1500)
 `,
   positional: {
     arg: "symbol_name",
     missing: "explain needs a NAME, e.g. codectx explain Session.request",
   },
-  options: { file: { type: "string", arg: "file_path" } },
+  options: {
+    file: { type: "string", arg: "file_path" },
+    "max-tokens": { type: "string", arg: "max_tokens", int: { min: 200 } },
+  },
   print,
 };

@@ -13,13 +13,16 @@ import { input, output } from "./schema.ts";
 export const explainSymbolTool = defineTool({
   name: "explain_symbol",
   description:
-    `Explain one symbol: its record, source (at most ${MAX_SOURCE_LINES} lines), doc, enclosing definition, members, direct callers (call sites) and callees (definitions), reference count. A name matching several symbols answers the best and lists the others in candidates; qualified names work (Session.request, pkg.module.func).`,
+    `What a symbol does and calls: doc, source (≤ ${MAX_SOURCE_LINES} lines; text: the body within max_tokens, else its call lines), parent, members, callers with their lines, callees, references; several matches: the best, the rest in candidates.`,
   input,
   output,
   annotations: READ_ONLY,
-  handler: async ({ symbol_name, file_path }, { project }) => {
+  handler: async ({ symbol_name, file_path, max_tokens }, { project }) => {
     const file = file_path ? project.resolvePath(file_path) : undefined;
-    const e = await explainSymbol(project, symbol_name, file || undefined);
+    const e = await explainSymbol(project, symbol_name, {
+      file: file || undefined,
+      maxTokens: max_tokens,
+    });
     return {
       symbol: toWireSymbol(e.symbol),
       source: e.source,
@@ -34,6 +37,15 @@ export const explainSymbolTool = defineTool({
       unresolved_candidates: e.unresolvedCandidates,
       references: e.references,
       candidates: e.candidates.map(toWireSymbol),
+      calls: e.body === "source" ? undefined : e.calls.map((c) => ({
+        line: c.line,
+        text: c.text,
+        callee: c.callee,
+        file: c.file,
+        def_line: c.defLine,
+        resolution: c.resolution,
+        external: c.external,
+      })),
     };
   },
   render,

@@ -5,7 +5,7 @@
  */
 
 import { z } from "npm:zod@4.1.9";
-import { MAX_NEIGHBOURS } from "../../context/explain.ts";
+import { EXPLAIN_TOKENS, MAX_NEIGHBOURS } from "../../context/explain.ts";
 import { filePathArg, resolutionSchema, symbolNameArg, symbolSchema } from "../schemas.ts";
 
 const neighbour = z.object({
@@ -13,13 +13,25 @@ const neighbour = z.object({
   file: z.string(),
   line: z.number().int(),
   resolution: resolutionSchema,
+  text: z.string().describe("A caller's line of code (within max_tokens)"),
+});
+
+const callLine = z.object({
+  line: z.number().int(),
+  text: z.string(),
+  callee: z.string(),
+  file: z.string().nullable().describe("The callee's; null outside the project"),
+  def_line: z.number().int().nullable(),
+  resolution: resolutionSchema,
+  external: z.boolean(),
 });
 
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  file_path: filePathArg.optional().describe(
-    "Only look in this file or folder (relative to the project root)",
+  file_path: filePathArg.optional().describe("Only look in this file or folder"),
+  max_tokens: z.number().int().min(200).optional().describe(
+    `Text budget (default ${EXPLAIN_TOKENS})`,
   ),
 });
 
@@ -42,9 +54,14 @@ export const output = z.object({
   unresolved_candidates: z.number().int(),
   references: z.number().int(),
   candidates: z.array(symbolSchema),
+  calls: z.array(callLine).optional().describe(
+    "When the body is over max_tokens: its calls in order, within it (the text shows them)",
+  ),
 });
 
 /** What `explain_symbol` answers. */
 export type ExplainSymbolPayload = z.infer<typeof output>;
 /** A caller or callee of it. */
 export type Neighbour = z.infer<typeof neighbour>;
+/** A call in its body. */
+export type CallLine = z.infer<typeof callLine>;

@@ -6,7 +6,7 @@
  */
 
 import type { CliOutput, ToolCommand } from "../tool.ts";
-import { callTreeRows } from "./call_tree.ts";
+import { callSites, callTreeRows } from "./call_tree.ts";
 import type { CallGraphNode, GetCallGraphPayload } from "./schema.ts";
 
 /** The payload as `codectx calls` prints it (`--mermaid`: the graph alone). */
@@ -18,13 +18,15 @@ export function print(p: GetCallGraphPayload, values: Record<string, unknown>): 
   const root = def.qualified_name ?? p.symbol;
   const show = (title: string, nodes: CallGraphNode[], direction: "in" | "out") => {
     out.push(`${title}: ${nodes.length}`);
-    for (const { node: n, edge: e, depth } of callTreeRows(root, nodes, p.edges, direction)) {
+    for (const r of callTreeRows(root, nodes, p.edges, direction)) {
+      const n = r.node;
       const where = n.file
         ? `${n.file}:${n.line}${n.resolution === "name" ? " (by name only)" : ""}`
         : n.external
         ? "external"
         : "unresolved";
-      out.push(`  ${"  ".repeat(depth)}${n.name}  ${where}  (call at ${e.file}:${e.line})`);
+      const how = `${r.recursive ? "recursive, " : ""}${r.lines.length > 1 ? "calls" : "call"} at`;
+      out.push(`  ${"  ".repeat(r.depth)}${n.name}  ${where}  (${how} ${callSites(r)})`);
     }
   };
   show("callers", p.callers, "in");

@@ -21,6 +21,7 @@ function wireNode(n: CallNode): CallGraphNode {
     kind: n.kind,
     call_file: n.callFile,
     call_line: n.callLine,
+    call_lines: n.callLines,
     depth: n.depth,
     resolved: n.resolved,
     resolution: n.resolution,
@@ -32,7 +33,7 @@ function wireNode(n: CallNode): CallGraphNode {
 export const getCallGraphTool = defineTool({
   name: "get_call_graph",
   description:
-    'Callers and callees of a function or method, walked `depth` hops (1–5) without looping on cycles. Each node and edge has a `resolution` (exact, inferred, or name: matched by name only, not walked further). Builtins and library calls are `external` callees. `format: "mermaid"` adds a Mermaid graph.',
+    'Callers (recursion too, each call line) and callees of a function or method, `depth` hops; each has a `resolution`: exact, inferred or name (by name only, not walked further). Library calls are `external`; `format: "mermaid"` adds a graph.',
   input,
   output,
   annotations: READ_ONLY,

@@ -5,7 +5,7 @@
  */
 
 import { fence, join, listOf, loc, sureness, symbolLine } from "../markdown.ts";
-import { callTreeRows } from "./call_tree.ts";
+import { callSites, callTreeRows } from "./call_tree.ts";
 import type { CallGraphEdge, CallGraphNode, GetCallGraphPayload } from "./schema.ts";
 
 /** Callers or callees as an indented tree, following `edges` from the root. */
@@ -15,14 +15,16 @@ function callTree(
   edges: CallGraphEdge[],
   direction: "in" | "out",
 ): string {
-  return callTreeRows(root, nodes, edges, direction).map(({ node: n, edge: e, target, depth }) => {
+  return callTreeRows(root, nodes, edges, direction).map((r) => {
+    const { node: n, target, depth } = r;
     const where = n.file ? ` ${n.file}:${n.line ?? 0}` : "";
     const kind = n.resolved === false && !n.resolution
       ? " (unresolved)"
       : n.kind
       ? ` (${n.kind}${n.external ? "" : sureness(n)})` // a library's: nothing to guess
       : "";
-    return `${"  ".repeat(depth)}- ${target}${kind}${where} ← call at ${loc(e)}`;
+    const how = `${r.recursive ? "recursive " : ""}${r.lines.length > 1 ? "calls" : "call"} at`;
+    return `${"  ".repeat(depth)}- ${target}${kind}${where} ← ${how} ${callSites(r)}`;
   }).join("\n");
 }
 

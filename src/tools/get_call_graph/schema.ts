@@ -25,6 +25,7 @@ export const nodeSchema = z.object({
   ),
   call_file: z.string(),
   call_line: z.number().int().describe("Line of the call that reached it"),
+  call_lines: z.array(z.number().int()).describe("Every call's line in call_file"),
   depth: z.number().int(),
   resolved: z.boolean().describe("True for exact and inferred calls of project symbols"),
   resolution: resolutionSchema,
@@ -34,8 +35,8 @@ export const nodeSchema = z.object({
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  depth: z.number().int().min(1).max(5).optional().describe("How many hops (1–5, default 1)"),
-  file_path: filePathArg.optional(),
+  depth: z.number().int().min(1).max(5).optional().describe("Hops (default 1)"),
+  file_path: filePathArg.optional().describe("The definition's file"),
   format: z.enum(["json", "mermaid"]).optional(),
   include_tests: includeTestsArg,
 });

@@ -11,6 +11,19 @@ import type { GetDependenciesPayload } from "./schema.ts";
 /** The payload as `codectx deps` prints it. */
 export function print(p: GetDependenciesPayload): CliOutput {
   const out: string[] = [];
+  if (p.importers) {
+    const files = p.imported_by.length;
+    out.push(
+      `imported by ${files} file${files === 1 ? "" : "s"} (${p.importers.length} import${
+        p.importers.length === 1 ? "" : "s"
+      })`,
+    );
+    for (const i of p.importers) {
+      const names = i.names.length ? `  [${i.names.join(", ")}]` : "";
+      out.push(`  ${i.file}:${i.line}  ${i.module}${names}`);
+    }
+    return { out };
+  }
   if (p.file) {
     out.push(`${p.file} (${p.language})`);
     for (const i of p.imports) {
@@ -47,16 +60,19 @@ export function print(p: GetDependenciesPayload): CliOutput {
 /** `codectx deps`. */
 export const command: ToolCommand<GetDependenciesPayload> = {
   command: "deps",
-  synopsis: "[FILE] [--json]                              imports of a file, or the whole graph",
+  synopsis:
+    "[FILE | --package P] [--json]                imports of a file, importers of P, or the graph",
   help: `Usage: codectx deps [FILE] [options]
 
 The imports of FILE (each resolved to a project file or marked external) and the files
-that import it; without FILE, the project's dependency graph: external packages by use
-and import cycles.
+that import it; with --package P, every file and line that imports package or module P
+(requests, os.path, github.com/spf13/cast, @scope/pkg, a project module or folder);
+without either, the project's dependency graph: external packages by use and import cycles.
 
 Options:
+  --package P       the files and lines that import P (or a submodule of it)
 `,
   positional: { arg: "file_path" },
-  options: {},
+  options: { package: { type: "string", arg: "package" } },
   print,
 };

@@ -3,7 +3,8 @@
  * and the files that import it; the whole graph when no file is given.
  */
 
-import { fileDependencies, wholeGraph } from "../../graph/deps.ts";
+import { CodectxError } from "../../errors.ts";
+import { fileDependencies, packageImporters, wholeGraph } from "../../graph/deps.ts";
 import { loadGraph } from "../../graph/graph.ts";
 import { fileNotInIndex } from "../../util/suggest.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -15,13 +16,28 @@ import { input, output } from "./schema.ts";
 export const getDependenciesTool = defineTool({
   name: "get_dependencies",
   description:
-    "Imports of a file (resolved to project files or marked external, with the package name) and the files that import it; with no file, the whole graph: nodes, edges, external packages with use counts, and import cycles.",
+    "A file's imports and importers; `package`: every file and line importing it; neither: the whole graph (edges, external packages by use, cycles).",
   input,
   output,
   annotations: READ_ONLY,
-  handler: async ({ file_path }, { project }) => {
+  handler: async ({ file_path, package: wanted }, { project }) => {
+    if (wanted !== undefined && file_path !== undefined) {
+      throw new CodectxError(
+        "invalid_argument",
+        "package: give package or file_path, not both (package: who imports it; file_path: what a file imports)",
+      );
+    }
     const rel = file_path === undefined ? undefined : project.resolvePath(file_path);
     const graph = await loadGraph(project);
+    if (wanted !== undefined) {
+      const importers = packageImporters(graph, wanted);
+      return {
+        file: null,
+        imports: [],
+        imported_by: [...new Set(importers.map((i) => i.file))],
+        importers,
+      };
+    }
     if (rel === undefined) {
       const g = wholeGraph(graph);
       return {

@@ -9,6 +9,22 @@ import type { GetDependenciesPayload } from "./schema.ts";
 
 /** A file's imports and importers; without a file, imports by file, packages and cycles. */
 export function render(p: GetDependenciesPayload): string {
+  if (p.importers) {
+    // One line per file: its import lines and what they import.
+    const byFile = new Map<string, Array<(typeof p.importers)[number]>>();
+    for (const i of p.importers) byFile.set(i.file, [...(byFile.get(i.file) ?? []), i]);
+    return join([
+      `# Imported by ${byFile.size} files (${p.importers.length} imports)`,
+      [...byFile].map(([file, list]) => {
+        const what = [
+          ...new Set(
+            list.map((i) => i.module + (i.names.length ? ` (${i.names.join(", ")})` : "")),
+          ),
+        ];
+        return `- ${file}:${list.map((i) => i.line).join(", ")} ${what.join("; ")}`;
+      }).join("\n"),
+    ]);
+  }
   if (p.file) {
     return join([
       `# ${p.file} (${p.language ?? ""})`,

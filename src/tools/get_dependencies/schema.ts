@@ -21,7 +21,8 @@ const importSchema = z.object({
 
 /** Its arguments. */
 export const input = z.object({
-  file_path: filePathArg.optional(),
+  file_path: filePathArg.optional().describe("A file: its imports and importers"),
+  package: z.string().min(1).optional().describe("A package or module: who imports it"),
 });
 
 /** Its payload. */
@@ -44,6 +45,14 @@ export const output = z.object({
     files: z.number().int(),
   })).optional(),
   cycles: z.array(z.array(z.string())).optional(),
+  importers: z.array(z.object({
+    file: z.string(),
+    line: z.number().int(),
+    module: z.string(),
+    names: z.array(z.string()),
+    external: z.boolean(),
+    resolved: z.string().nullable(),
+  })).optional(),
   unresolved: z.number().int().optional(),
 });
 

@@ -1,0 +1,104 @@
+/**
+ * The real projects of the assistant bench, unpacked at run time (never committed): a Debian
+ * source package, Debian packages that ship their sources (`apt-get download` + `dpkg -x`) and
+ * an npm tarball (`npm pack`), fetched through `bench/sources.ts`. Each is copied to `OUT/<name>`, the folder
+ * the questions' paths are relative to. Versions are pinned: a key is written against one.
+ *
+ * Run: `deno run -A bench/assistant/projects.ts --out DIR [--only django,chi]`
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { debSource, exists, npm } from "../sources.ts";
+
+/** A project: where it comes from and which folder of the package is the project. */
+export interface BenchProject {
+  name: string;
+  language: string;
+  /**
+   * `deb:NAME=VERSION` (a binary package that ships sources), `deb-src:NAME` (a source
+   * package: its upstream tarball, whose folder names the version) or `npm:NAME@VERSION`.
+   */
+  source: string;
+  /** The project's folder inside the unpacked package. */
+  root: string;
+}
+
+/** The projects, of four languages and sizes (django holds more than 1,000 files). */
+export const PROJECTS: BenchProject[] = [
+  // The Debian source package: Django with its tests and docs (2,697 .py of 6,484 files).
+  { name: "django", language: "python", source: "deb-src:python-django", root: "Django-3.2.25" },
+  { name: "rxjs", language: "typescript", source: "npm:rxjs@7.8.1", root: "src" },
+  {
+    name: "chi",
+    language: "go",
+    source: "deb:golang-github-go-chi-chi-dev=5.0.7-1",
+    root: "usr/share/gocode/src/github.com/go-chi/chi",
+  },
+  {
+    name: "toml",
+    language: "rust",
+    source: "deb:librust-toml-dev=0.5.11-1",
+    root: "usr/share/cargo/registry/toml-0.5.11",
+  },
+];
+
+/** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
+async function debPinned(spec: string, cache: string): Promise<string> {
+  const dir = `${cache}/${spec.replace(/[^\w.+-]/g, "_")}`;
+  if (!(await exists(`${dir}/x`))) {
+    await Deno.mkdir(dir, { recursive: true });
+    const out = await new Deno.Command("sh", {
+      args: ["-c", `apt-get download '${spec}' && dpkg -x *.deb x`],
+      cwd: dir,
+      stderr: "piped",
+    }).output();
+    if (!out.success) {
+      throw new Error(`apt-get download ${spec}: ${new TextDecoder().decode(out.stderr)}`);
+    }
+  }
+  return `${dir}/x`;
+}
+
+/** Unpacks `p` (from `out/.cache` when it is there) and copies its folder to `out/<name>`. */
+export async function unpack(p: BenchProject, out: string): Promise<string> {
+  const dest = `${out}/${p.name}`;
+  if (await exists(dest)) return dest;
+  const colon = p.source.indexOf(":");
+  const [kind, spec] = [p.source.slice(0, colon), p.source.slice(colon + 1)];
+  const base = kind === "deb"
+    ? await debPinned(spec, `${out}/.cache`)
+    : kind === "deb-src"
+    ? await debSource(spec)
+    : await npm(spec);
+  await Deno.mkdir(out, { recursive: true });
+  const cp = await new Deno.Command("cp", { args: ["-r", `${base}/${p.root}`, dest] }).output();
+  if (!cp.success) throw new Error(`cp ${base}/${p.root}: ${new TextDecoder().decode(cp.stderr)}`);
+  return dest;
+}
+
+/** Files under `dir`, counted. */
+async function countFiles(dir: string): Promise<number> {
+  let n = 0;
+  for await (const e of Deno.readDir(dir)) {
+    if (e.isDirectory) n += await countFiles(`${dir}/${e.name}`);
+    else if (e.isFile) n++;
+  }
+  return n;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    options: { out: { type: "string" }, only: { type: "string" } },
+  });
+  if (!values.out) {
+    console.error("usage: deno run -A bench/assistant/projects.ts --out DIR [--only django,chi]");
+    Deno.exit(2);
+  }
+  const only = values.only?.split(",");
+  for (const p of PROJECTS.filter((p) => !only || only.includes(p.name))) {
+    const dir = await unpack(p, values.out);
+    console.log(`${p.name}\t${p.language}\t${await countFiles(dir)} files\t${dir}\t${p.source}`);
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The assistant bench's judge (bench/assistant/keys.ts): a `path:line` item counts only as that
+ * line of that path (a folder before it allowed), a name only as a word, `a|b` either; a
+ * wrong item makes a full answer partly right.
+ */
+
+import assert from "node:assert/strict";
+import { answerSections, judge, names, type Question } from "../bench/assistant/keys.ts";
+
+Deno.test("assistant bench: items match as paths, lines and words", () => {
+  assert.ok(names("see `django/conf/__init__.py:90`", "django/conf/__init__.py:90"));
+  assert.ok(names("at proj/django/conf/__init__.py:90.", "django/conf/__init__.py:90"));
+  assert.ok(!names("django/conf/__init__.py:901", "django/conf/__init__.py:90"));
+  assert.ok(!names("xdjango/conf/__init__.py:90", "django/conf/__init__.py:90"));
+  assert.ok(names("in django/template/defaultfilters.py", "django/template/defaultfilters.py"));
+  assert.ok(!names("django/template/defaultfilters.pyc", "django/template/defaultfilters.py"));
+  assert.ok(names("calls get_host()", "get_host"));
+  assert.ok(!names("calls _get_raw_host()", "get_host"));
+  assert.ok(names("a.py:4", "b.py:1|a.py:4"));
+});
+
+Deno.test("assistant bench: right, partly, wrong", () => {
+  const q: Question = {
+    id: "q1",
+    kind: "who_calls",
+    question: "?",
+    all: ["a.py:1", "a.py:2", "b.py:3", "b.py:4"],
+    none: ["c.py:9"],
+    oracle: "test",
+  };
+  const sections = answerSections("## q1\na.py:1 a.py:2 b.py:3 b.py:4\n## q2:\nb.py:3 c.py:9\n");
+  assert.equal(judge(q, sections.get("q1")!).verdict, "right");
+  assert.equal(judge(q, "a.py:1 a.py:2 b.py:3 b.py:4 c.py:9").verdict, "partly");
+  assert.equal(judge(q, "a.py:1 a.py:2").verdict, "partly");
+  assert.deepEqual(judge(q, sections.get("q2")!), {
+    verdict: "wrong",
+    missing: ["a.py:1", "a.py:2", "b.py:4"],
+    wrongItems: ["c.py:9"],
+  });
+});
