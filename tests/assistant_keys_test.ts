@@ -5,7 +5,13 @@
  */
 
 import assert from "node:assert/strict";
-import { answerSections, judge, names, type Question } from "../bench/assistant/keys.ts";
+import {
+  answerSections,
+  expandLineLists,
+  judge,
+  names,
+  type Question,
+} from "../bench/assistant/keys.ts";
 
 Deno.test("assistant bench: items match as paths, lines and words", () => {
   assert.ok(names("see `django/conf/__init__.py:90`", "django/conf/__init__.py:90"));
@@ -15,6 +21,12 @@ Deno.test("assistant bench: items match as paths, lines and words", () => {
   assert.ok(names("in django/template/defaultfilters.py", "django/template/defaultfilters.py"));
   assert.ok(!names("django/template/defaultfilters.pyc", "django/template/defaultfilters.py"));
   assert.ok(names("calls get_host()", "get_host"));
+  // A line list after one path names each line of that path.
+  const listed = expandLineLists("- a/b.py:105, :188, :196\n- c.py:4, 9\n- d.py:1, e.py:2");
+  for (const item of ["a/b.py:105", "a/b.py:188", "a/b.py:196", "c.py:4", "c.py:9", "e.py:2"]) {
+    assert.ok(names(listed, item), item);
+  }
+  assert.ok(!names(listed, "a/b.py:18"));
   assert.ok(!names("calls _get_raw_host()", "get_host"));
   assert.ok(names("a.py:4", "b.py:1|a.py:4"));
 });

@@ -74,6 +74,19 @@ export function names(text: string, item: string): boolean {
   });
 }
 
+/**
+ * An answer's line lists written after one path (`a/b.py:105, :188, :196` or `a/b.py:105, 188`)
+ * spelled out, one
+ * `path:line` each, so that each line counts as the place it names.
+ */
+export function expandLineLists(text: string): string {
+  return text.replace(
+    /([\w./-]+\.\w+):(\d+)((?:\s*,\s*:?\d+(?![\w./:]))+)/g,
+    (_m, path: string, first: string, rest: string) =>
+      `${path}:${first}` + rest.replace(/:?(\d+)/g, `${path}:$1`),
+  );
+}
+
 /** A verdict on one answer. */
 export interface Verdict {
   verdict: "right" | "partly" | "wrong";
@@ -82,7 +95,8 @@ export interface Verdict {
 }
 
 /** Judges an answer: right when it names every item and no wrong one; partly past `partly`. */
-export function judge(q: Question, answer: string): Verdict {
+export function judge(q: Question, written: string): Verdict {
+  const answer = expandLineLists(written);
   const missing = q.all.filter((i) => !names(answer, i));
   const wrongItems = (q.none ?? []).filter((i) => names(answer, i));
   const found = q.all.length - missing.length;
