@@ -4,6 +4,7 @@ import { parseJsonc } from "../src/graph/resolve/js.ts";
 import { stronglyConnected } from "../src/graph/deps.ts";
 import { toMermaid } from "../src/graph/mermaid.ts";
 import { Project } from "../src/project/project.ts";
+import { loadGraph } from "../src/graph/graph.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import {
   callTool,
@@ -550,4 +551,31 @@ Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () =
     const other = await callTool(ex, "find_references", { symbol_name: "Other.request" });
     assert.ok(!refs(other).includes("lib/axios.js:12 read"), refs(other).join(", "));
   });
+});
+
+Deno.test("graph: a name's occurrences are the same scanned (a process's first names) as indexed", async () => {
+  // A fresh process scans the files' name tables for its first names instead of indexing
+  // every name (an eighth of a fresh `codectx refs` on the stdlib); past those it indexes.
+  const files: Record<string, string> = {};
+  const names = Array.from({ length: 40 }, (_, i) => `f${i}`);
+  for (let k = 0; k < 5; k++) {
+    files[`m${k}.py`] = names.map((n) => `def ${n}_${k}():\n    return ${n}(${k})\n`).join("") +
+      names.slice(k).map((n) => `${n}()\n`).join("");
+  }
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    await project.reindex();
+    const graph = await loadGraph(project);
+    const scanned = names.map((n) => [...graph.occurrences(n)]);
+    const indexed = names.map((n) => [...graph.occurrences(n)]);
+    assert.deepEqual(indexed, scanned);
+    assert.equal(scanned[0].length, 6, "f0: a call in each body, one at the top of m0.py");
+    assert.equal(scanned[39].length, 10, "f39: a call in each body and at each top");
+    assert.deepEqual(graph.occurrences("nowhere"), []);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
 });
