@@ -5,6 +5,7 @@ import { stronglyConnected } from "../src/graph/deps.ts";
 import { toMermaid } from "../src/graph/mermaid.ts";
 import { Project } from "../src/project/project.ts";
 import { loadGraph } from "../src/graph/graph.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import {
   callTool,
@@ -576,6 +577,63 @@ Deno.test("graph: a name's occurrences are the same scanned (a process's first n
     assert.deepEqual(graph.occurrences("nowhere"), []);
   } finally {
     project.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("graph: a fresh process reads the graph parts from graph.bin, written again when stale", async () => {
+  const root = await makeProject({
+    "lib.py": "def greet(name):\n    return name\n",
+    "a.py": "from lib import greet\n\ngreet('a')\n",
+    "b.py": "import lib\n",
+  });
+  const indexDir = await tempIndexDir();
+  /** `file:line kind` of greet's references, from a fresh project (a process's first graph). */
+  const fresh = async () => {
+    const project = await Project.open(root, { indexDir, workers: 0 });
+    const ex = await createExecutor(project, { timeoutMs: 0 });
+    try {
+      return refs(await callTool(ex, "find_references", { symbol_name: "greet" }));
+    } finally {
+      ex.close();
+    }
+  };
+  try {
+    const indexing = await Project.open(root, { indexDir, workers: 0 });
+    await indexing.reindex();
+    indexing.close();
+    // Few files read their parts from the store one by one: the file is for many.
+    assert.equal(partsFileBlobs(indexDir), null);
+    const want = ["a.py:1 import", "a.py:3 call", "lib.py:1 definition"];
+    assert.deepEqual(await fresh(), want);
+
+    // Many files: the first graph writes the file, the next process reads it.
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) many[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+    await writeFiles(root, many);
+    const project = await Project.open(root, { indexDir, workers: 0 });
+    await project.reindex();
+    project.close();
+    const first = await fresh();
+    assert.equal(first.length, 3 + 160, first.join(", "));
+    const blobs = partsFileBlobs(indexDir);
+    assert.equal(blobs?.size, 83);
+    const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
+    assert.deepEqual(await fresh(), first);
+    assert.equal(Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime(), written);
+
+    // An edit makes a new blob: the file lacks it, the next fresh process reads it from the
+    // store, answers with it and writes the file again.
+    await writeFiles(root, { "b.py": "import lib\n\nlib.greet('b')\n" });
+    const again = await Project.open(root, { indexDir, workers: 0 });
+    await again.reindex();
+    again.close();
+    const edited = await fresh();
+    assert.ok(edited.includes("b.py:3 call"), edited.join(", "));
+    const after = partsFileBlobs(indexDir)!;
+    assert.equal(after.size, 83);
+    assert.ok([...after].some((b) => !blobs!.has(b)), "the new blob of b.py is in the file");
+  } finally {
     await cleanup(root, indexDir);
   }
 });
