@@ -26,17 +26,23 @@ function folder(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 }
 
-Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
+/** The fixture indexed by index_project in a process of its own, and how to open another. */
+async function indexedProject() {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();
   const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const indexing = await open();
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
+    await callTool(indexing, "index_project", {});
+  } finally {
+    await indexing.close();
+  }
+  return { root, indexDir, open };
+}
+
+Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
+  const { root, indexDir, open } = await indexedProject();
+  try {
     for (const f of ["symbols.bin", "lexical.bin", VECTORS_FILE]) {
       assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
     }
@@ -84,16 +90,8 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
   // and asking health starts the embedding: the process read the chunk table (40% of a
   // fresh explain on the stdlib) for vectors it never used. Here the vectors file is gone,
   // so a started pass would read the store's blocks and write the file again.
-  const root = await makeProject(FILES);
-  const indexDir = await tempIndexDir();
-  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const { root, indexDir, open } = await indexedProject();
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
     Deno.removeSync(`${indexDir}/${VECTORS_FILE}`);
     const fresh = await open();
     try {
