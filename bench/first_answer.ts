@@ -11,7 +11,8 @@
  *   first after `index`);
  * - `cli`: `codectx search` (hybrid, waiting for vectors as the command does), `explain`,
  *   `refs` and `tool search_symbols`, each `--no-update`, `--runs` fresh processes in a row on
- *   its own copy of the new index: every wall time and the median (Deno's start included);
+ *   its own copy of the new index: every wall time, CPU time (user + system) and the medians
+ *   (Deno's start included); with `--before PATH` that checkout's runs alternate with these;
  * - `serve`: `codectx serve --no-watch` on a copy: time to the first `/health` answer, to
  *   `state: ready`, and to `vectors_state: complete` (polled every 25 ms), twice (the first start
  *   after `index`, then a restart);
@@ -86,10 +87,12 @@ async function timed(
   args: string[],
   env?: Record<string, string>,
   cli = CLI,
-): Promise<{ ms: number; code: number; out: string; err: string; rssMiB: number }> {
+): Promise<
+  { ms: number; code: number; out: string; err: string; rssMiB: number; cpuMs: number }
+> {
   const t0 = performance.now();
   const r = await new Deno.Command("/usr/bin/time", {
-    args: ["-f", "%M", Deno.execPath(), "run", "-A", V8, cli, ...args],
+    args: ["-f", "%U %S %M", Deno.execPath(), "run", "-A", V8, cli, ...args],
     env,
     stdout: "piped",
     stderr: "piped",
@@ -97,13 +100,14 @@ async function timed(
   const ms = performance.now() - t0;
   const err = new TextDecoder().decode(r.stderr);
   const lines = err.trimEnd().split("\n");
-  const rssMiB = Number(lines.pop()) / 1024;
+  const [user, sys, rss] = (lines.pop() ?? "").split(" ").map(Number);
   return {
     ms,
     code: r.code,
     out: new TextDecoder().decode(r.stdout),
     err: lines.join("\n"),
-    rssMiB,
+    rssMiB: rss / 1024,
+    cpuMs: (user + sys) * 1000,
   };
 }
 
@@ -141,31 +145,45 @@ async function cliSection(indexed: string): Promise<void> {
     ["refs", ["refs", SYMBOL]],
     ["search_symbols", ["tool", "search_symbols", "--args", JSON.stringify({ query: SYMBOL })]],
   ];
+  // With --before, that checkout runs each command too, alternated run by run, on a copy of
+  // its own (the index made here: a checkout of another store format would rebuild it).
+  const clis: Array<[string, string]> = [[CLI, "this"]];
+  if (values.before) clis.push([values.before, "before"]);
   for (const [name, args] of commands) {
-    const dir = await copyIndex(indexed, `cli_${name.split(" ")[0]}`);
-    const times: number[] = [];
-    const rss: number[] = [];
+    const runs = await Promise.all(clis.map(async ([cli, label]) => ({
+      cli,
+      label,
+      dir: await copyIndex(indexed, `cli_${name.split(" ")[0]}_${label}`),
+      times: [] as number[],
+      cpu: [] as number[],
+      rss: [] as number[],
+    })));
     for (let i = 0; i < RUNS; i++) {
-      const r = await timed([
-        ...args,
-        "--no-update",
-        "--path",
-        ROOT,
-        "--index-dir",
-        dir,
-      ]);
-      if (r.code !== 0 || r.out.trim() === "") {
-        throw new Error(`${name} failed (exit ${r.code}):\n${r.err}`);
+      for (const run of runs) {
+        const r = await timed(
+          [...args, "--no-update", "--path", ROOT, "--index-dir", run.dir],
+          undefined,
+          run.cli,
+        );
+        if (r.code !== 0 || r.out.trim() === "") {
+          throw new Error(`${name} (${run.label}) failed (exit ${r.code}):\n${r.err}`);
+        }
+        run.times.push(r.ms);
+        run.cpu.push(r.cpuMs);
+        run.rss.push(r.rssMiB);
       }
-      times.push(r.ms);
-      rss.push(r.rssMiB);
     }
-    const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort().join(" ");
-    console.log(
-      `[${load()}] ${name.padEnd(16)} median ${fmt(median(times))} s; runs ${
-        times.map(fmt).join(" ")
-      } s; peak RSS ${rss.map((m) => m.toFixed(0)).join(" ")} MiB; index folder after: ${left}`,
-    );
+    for (const run of runs) {
+      const left = [...Deno.readDirSync(run.dir)].map((e) => e.name).sort().join(" ");
+      console.log(
+        `[${load()}] ${name.padEnd(16)}${clis.length > 1 ? ` ${run.label.padEnd(6)}` : ""} ` +
+          `median ${fmt(median(run.times))} s (CPU ${fmt(median(run.cpu))} s); runs ${
+            run.times.map(fmt).join(" ")
+          } s; CPU ${run.cpu.map(fmt).join(" ")} s; peak RSS ${
+            run.rss.map((m) => m.toFixed(0)).join(" ")
+          } MiB; index folder after: ${left}`,
+      );
+    }
   }
 }
 
@@ -355,9 +373,9 @@ async function coldSection(): Promise<void> {
       if (r.code !== 0) throw new Error(`index (${name}) failed:\n${r.err}`);
       out.push(r.ms);
       console.log(
-        `[${load()}] cold index ${name} #${i + 1}: ${fmt(r.ms)} s, peak RSS ${
-          r.rssMiB.toFixed(0)
-        } MiB`,
+        `[${load()}] cold index ${name} #${i + 1}: ${fmt(r.ms)} s (CPU ${
+          fmt(r.cpuMs)
+        } s), peak RSS ${r.rssMiB.toFixed(0)} MiB`,
       );
       await Deno.remove(dir, { recursive: true });
     }

@@ -9,6 +9,9 @@ import assert from "node:assert/strict";
 import { createExecutor } from "../src/tools/executor.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 import { VECTORS_FILE } from "../src/search/vector_file.ts";
+import { upToDate } from "../src/cli/args.ts";
+import { projectVectors } from "../src/search/vector_sync.ts";
+import type { ProjectService } from "../src/service/service.ts";
 
 const FILES = {
   "net/url.py":
@@ -23,17 +26,23 @@ function folder(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 }
 
-Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
+/** The fixture indexed by index_project in a process of its own, and how to open another. */
+async function indexedProject() {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();
   const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const indexing = await open();
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
+    await callTool(indexing, "index_project", {});
+  } finally {
+    await indexing.close();
+  }
+  return { root, indexDir, open };
+}
+
+Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
+  const { root, indexDir, open } = await indexedProject();
+  try {
     for (const f of ["symbols.bin", "lexical.bin", VECTORS_FILE]) {
       assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
     }
@@ -71,6 +80,34 @@ Deno.test("first answer: index_project leaves the files a fresh process's first 
       await again.close();
     }
     assert.ok(folder(indexDir).includes(VECTORS_FILE));
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: a --no-update command that does not search leaves the vectors alone", async () => {
+  // `codectx explain X --no-update` asked the service's health whether an index was there,
+  // and asking health starts the embedding: the process read the chunk table (40% of a
+  // fresh explain on the stdlib) for vectors it never used. Here the vectors file is gone,
+  // so a started pass would read the store's blocks and write the file again.
+  const { root, indexDir, open } = await indexedProject();
+  try {
+    Deno.removeSync(`${indexDir}/${VECTORS_FILE}`);
+    const fresh = await open();
+    try {
+      await upToDate(fresh, { "no-update": true });
+      const r = await callTool(fresh, "explain_symbol", { symbol_name: "urlparse" });
+      assert.equal((r.symbol as { file: string }).file, "net/url.py");
+      const project = (fresh.service as ProjectService).project;
+      // What an embedding pass reads first, and what explain does not read.
+      const held = project.loadedIndex?.memo.held() ?? [];
+      assert.ok(!held.includes("chunk table"), held.join(", "));
+      const vectors = projectVectors(project).progress();
+      assert.equal(vectors.state, "idle", JSON.stringify(vectors));
+    } finally {
+      await fresh.close();
+    }
+    assert.ok(!folder(indexDir).includes(VECTORS_FILE), `${folder(indexDir)}`);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -4,6 +4,8 @@ import { parseJsonc } from "../src/graph/resolve/js.ts";
 import { stronglyConnected } from "../src/graph/deps.ts";
 import { toMermaid } from "../src/graph/mermaid.ts";
 import { Project } from "../src/project/project.ts";
+import { loadGraph } from "../src/graph/graph.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
 import {
   callTool,
@@ -550,4 +552,88 @@ Deno.test("graph: JS `X.prototype.m` is a reference of X's member m", async () =
     const other = await callTool(ex, "find_references", { symbol_name: "Other.request" });
     assert.ok(!refs(other).includes("lib/axios.js:12 read"), refs(other).join(", "));
   });
+});
+
+Deno.test("graph: a name's occurrences are the same scanned (a process's first names) as indexed", async () => {
+  // A fresh process scans the files' name tables for its first names instead of indexing
+  // every name (an eighth of a fresh `codectx refs` on the stdlib); past those it indexes.
+  const files: Record<string, string> = {};
+  const names = Array.from({ length: 40 }, (_, i) => `f${i}`);
+  for (let k = 0; k < 5; k++) {
+    files[`m${k}.py`] = names.map((n) => `def ${n}_${k}():\n    return ${n}(${k})\n`).join("") +
+      names.slice(k).map((n) => `${n}()\n`).join("");
+  }
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  try {
+    await project.reindex();
+    const graph = await loadGraph(project);
+    const scanned = names.map((n) => [...graph.occurrences(n)]);
+    const indexed = names.map((n) => [...graph.occurrences(n)]);
+    assert.deepEqual(indexed, scanned);
+    assert.equal(scanned[0].length, 6, "f0: a call in each body, one at the top of m0.py");
+    assert.equal(scanned[39].length, 10, "f39: a call in each body and at each top");
+    assert.deepEqual(graph.occurrences("nowhere"), []);
+  } finally {
+    project.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("graph: a fresh process reads the graph parts from graph.bin, written again when stale", async () => {
+  const root = await makeProject({
+    "lib.py": "def greet(name):\n    return name\n",
+    "a.py": "from lib import greet\n\ngreet('a')\n",
+    "b.py": "import lib\n",
+  });
+  const indexDir = await tempIndexDir();
+  /** `file:line kind` of greet's references, from a fresh project (a process's first graph). */
+  const fresh = async () => {
+    const project = await Project.open(root, { indexDir, workers: 0 });
+    const ex = await createExecutor(project, { timeoutMs: 0 });
+    try {
+      return refs(await callTool(ex, "find_references", { symbol_name: "greet" }));
+    } finally {
+      ex.close();
+    }
+  };
+  try {
+    const indexing = await Project.open(root, { indexDir, workers: 0 });
+    await indexing.reindex();
+    indexing.close();
+    // Few files read their parts from the store one by one: the file is for many.
+    assert.equal(partsFileBlobs(indexDir), null);
+    const want = ["a.py:1 import", "a.py:3 call", "lib.py:1 definition"];
+    assert.deepEqual(await fresh(), want);
+
+    // Many files: the first graph writes the file, the next process reads it.
+    const many: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) many[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+    await writeFiles(root, many);
+    const project = await Project.open(root, { indexDir, workers: 0 });
+    await project.reindex();
+    project.close();
+    const first = await fresh();
+    assert.equal(first.length, 3 + 160, first.join(", "));
+    const blobs = partsFileBlobs(indexDir);
+    assert.equal(blobs?.size, 83);
+    const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
+    assert.deepEqual(await fresh(), first);
+    assert.equal(Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime(), written);
+
+    // An edit makes a new blob: the file lacks it, the next fresh process reads it from the
+    // store, answers with it and writes the file again.
+    await writeFiles(root, { "b.py": "import lib\n\nlib.greet('b')\n" });
+    const again = await Project.open(root, { indexDir, workers: 0 });
+    await again.reindex();
+    again.close();
+    const edited = await fresh();
+    assert.ok(edited.includes("b.py:3 call"), edited.join(", "));
+    const after = partsFileBlobs(indexDir)!;
+    assert.equal(after.size, 83);
+    assert.ok([...after].some((b) => !blobs!.has(b)), "the new blob of b.py is in the file");
+  } finally {
+    await cleanup(root, indexDir);
+  }
 });

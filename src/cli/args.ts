@@ -165,7 +165,9 @@ async function waitForVectors(executor: Executor): Promise<void> {
  * the error is the command's. `--no-update` skips it (on a large tree the walk takes seconds).
  */
 export async function upToDate(executor: Executor, values: Record<string, unknown>): Promise<void> {
-  if (values["no-update"] && (await executor.service.health()).generation !== null) return;
+  // Not `health()`: asking it starts the embedding, which a command that does not search
+  // paid for (the chunk table read from the store: 40% of a fresh `codectx explain`).
+  if (values["no-update"] && (await executor.service.generation()) !== null) return;
   const r = await executor.execute({ tool_name: "index_project", arguments: {} }, {
     source: "cli",
     timeoutMs: 0,

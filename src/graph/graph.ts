@@ -31,6 +31,8 @@ import type {
 } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
 import { readProjectFileSync } from "../index/safe_read.ts";
+import { parseJson } from "../store/parts.ts";
+import { partsFileBlobs, PartsFileWriter, readPartsFile } from "./parts_file.ts";
 
 /** One import with where it leads. */
 export interface ResolvedImport extends Resolution {
@@ -67,8 +69,8 @@ export interface CodeGraph {
   importedBy: Map<string, Set<string>>;
   /** The family resolver of each resolver. */
   families: Map<Resolver, FamilyResolver>;
-  /** Every symbol with its file, by name. */
-  symbolsByName: Map<string, SymbolRecord[]>;
+  /** Every symbol with its file, by name (made on first use). */
+  readonly symbolsByName: Map<string, SymbolRecord[]>;
   /** Occurrences of each name: `file id * 2^22 + reference index`. */
   occurrences(name: string): readonly number[];
   view: ProjectView;
@@ -125,19 +127,27 @@ async function build(
   await fillParts(store, new Set([...wanted].filter((k) => !parts.has(k))), parts);
   for (const k of [...parts.keys()]) if (!wanted.has(k)) parts.delete(k);
 
-  const files: GraphFile[] = entries.map((e, id) => ({
-    id,
-    path: e.path,
-    language: e.language,
-    part: parts.get(e.blob) ?? EMPTY_PART,
-    symbols: index.symbolsByFile.get(e.path) ?? [],
-    resolver: resolverFor(e.language) ?? null,
-    imports: [],
-    env: new Map(),
-    wildcards: [],
-    externalNames: new Set(),
-    top: topLevel(index.symbolsByFile.get(e.path) ?? []),
-  }));
+  const files: GraphFile[] = entries.map((e, id) => {
+    const symbols = index.symbolsByFile.get(e.path) ?? [];
+    // A file's top-level names are made when a name is first looked up in it (a command
+    // asks a few files; making them for every file was a tenth of a fresh `explain`).
+    let top: Map<string, SymbolRecord[]> | null = null;
+    return {
+      id,
+      path: e.path,
+      language: e.language,
+      part: parts.get(e.blob) ?? EMPTY_PART,
+      symbols,
+      resolver: resolverFor(e.language) ?? null,
+      imports: [],
+      env: new Map(),
+      wildcards: [],
+      externalNames: new Set(),
+      get top() {
+        return top ??= topLevel(symbols);
+      },
+    };
+  });
   const byPath = new Map(files.map((f) => [f.path, f]));
   const view = projectView(root, files, byPath);
 
@@ -183,16 +193,34 @@ async function build(
     }
   }
 
-  const symbolsByName = new Map<string, SymbolRecord[]>();
-  for (const s of index.symbols) {
-    const list = symbolsByName.get(s.name);
-    if (list) list.push(s);
-    else symbolsByName.set(s.name, [s]);
-  }
+  let byName: Map<string, SymbolRecord[]> | null = null;
+  const symbolsByName = () => {
+    if (byName) return byName;
+    byName = new Map<string, SymbolRecord[]>();
+    for (const s of index.symbols) {
+      const list = byName.get(s.name);
+      if (list) list.push(s);
+      else byName.set(s.name, [s]);
+    }
+    return byName;
+  };
 
+  // The first names asked are found by a scan of the files' name tables; the index of every
+  // name is built once a process asks for more (a command asks a few: the index was an
+  // eighth of a fresh `refs`).
   let occ: Map<string, number[]> | null = null;
+  const scanned = new Map<string, number[]>();
   const occurrences = (name: string): readonly number[] => {
-    occ ??= occurrenceIndex(files);
+    if (occ) return occ.get(name) ?? [];
+    const hit = scanned.get(name);
+    if (hit) return hit;
+    if (scanned.size < SCANNED_NAMES) {
+      const list = occurrencesOf(files, name);
+      scanned.set(name, list);
+      return list;
+    }
+    scanned.clear();
+    occ = occurrenceIndex(files);
     return occ.get(name) ?? [];
   };
 
@@ -204,7 +232,9 @@ async function build(
     byPath,
     importedBy,
     families,
-    symbolsByName,
+    get symbolsByName() {
+      return symbolsByName();
+    },
     occurrences,
     view,
     get memo() {
@@ -226,6 +256,23 @@ function boundNames(record: ImportRecord, resolved: readonly string[]): string[]
   if (record.names.length === 0 && !record.alias) {
     const segs = record.module.replace(/^[<"@./]+|[>"]$/g, "").split(/[./:\\]+/).filter(Boolean);
     if (segs.length) out.push(segs[0], segs[segs.length - 1].replace(/\.\w+$/, ""));
+  }
+  return out;
+}
+
+/** Names whose occurrences are scanned for before every name's are indexed. */
+const SCANNED_NAMES = 32;
+
+/** The occurrences of one name, as {@link occurrenceIndex} lists them. */
+function occurrencesOf(files: readonly GraphFile[], name: string): number[] {
+  const out: number[] = [];
+  for (const f of files) {
+    const part = f.part;
+    const id = part.names.indexOf(name);
+    if (id < 0) continue;
+    const n = refCount(part);
+    const base = f.id * OCC_SHIFT;
+    for (let i = 0; i < n; i++) if (refNameId(part, i) === id) out.push(base + i);
   }
   return out;
 }
@@ -326,12 +373,30 @@ function projectView(
   };
 }
 
-/** Loads graph parts into `cache`: one pass over the store when many are needed. */
+/**
+ * Loads graph parts into `cache`: when many are needed, those `graph.bin` holds from it and
+ * the rest in one pass over the store. A process's first build (nothing cached yet) writes
+ * the file again when it lacked any or held many others, for the next process.
+ */
 async function fillParts(store: Store, need: Set<string>, cache: Map<string, GraphPart>) {
   if (need.size === 0) return;
   if (need.size > 64) {
-    for (const [k, v] of await store.readAllBlobs<StoredPart>(GRAPH_PART, need)) {
-      cache.set(k, decodeFacts(v));
+    const listed = cache.size === 0 ? partsFileBlobs(store.dir) : null;
+    const stale = cache.size === 0 &&
+      (listed === null || listed.size > need.size * 1.25 || [...need].some((k) => !listed.has(k)));
+    const writer = stale ? new PartsFileWriter(store.dir) : null;
+    const put = (k: string, bytes: Uint8Array) => {
+      cache.set(k, decodeFacts(parseJson<StoredPart>(bytes)));
+      writer?.add(k, bytes);
+    };
+    const read = readPartsFile(store.dir, need, put);
+    const rest = read.size ? new Set([...need].filter((k) => !read.has(k))) : need;
+    try {
+      if (rest.size) await store.eachBlobBytes(GRAPH_PART, rest, put);
+      writer?.finish();
+    } catch (err) {
+      writer?.abort();
+      throw err;
     }
     return;
   }

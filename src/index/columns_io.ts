@@ -25,29 +25,76 @@ export function writeAll(fd: Deno.FsFile, bytes: Uint8Array): void {
 }
 
 /**
- * Writes `parts` to `path` through a temporary file renamed over it, so a reader never sees
- * half of it; whether it was written. Never throws (without the file, the next process builds
- * again).
+ * A file written through a temporary file renamed over `path` at {@link finish}, so a reader
+ * never sees half of it. Never throws: a failed write drops the temporary file, and without
+ * the file the next process builds again.
  */
-export function writeFileAtomically(path: string, parts: Iterable<Uint8Array>): boolean {
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
+export class AtomicFile {
+  private readonly tmp: string;
+  private file: Deno.FsFile | null = null;
+
+  constructor(private readonly path: string) {
+    this.tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
     try {
-      for (const part of parts) writeAll(file, part);
-    } finally {
-      file.close();
+      this.file = Deno.openSync(this.tmp, { write: true, create: true, truncate: true });
+    } catch {
+      this.abort();
     }
-    Deno.renameSync(tmp, path);
-    return true;
-  } catch {
+  }
+
+  /** Appends `bytes` (nothing once a write failed). */
+  write(bytes: Uint8Array): void {
+    if (!this.file) return;
     try {
-      Deno.removeSync(tmp);
+      writeAll(this.file, bytes);
+    } catch {
+      this.abort();
+    }
+  }
+
+  /** Puts the file in place; whether it was written. */
+  finish(): boolean {
+    if (!this.file) return false;
+    try {
+      this.file.close();
+      this.file = null;
+      Deno.renameSync(this.tmp, this.path);
+      return true;
+    } catch {
+      this.abort();
+      return false;
+    }
+  }
+
+  /** Drops what was written. */
+  abort(): void {
+    try {
+      this.file?.close();
+    } catch {
+      // closed already
+    }
+    this.file = null;
+    try {
+      Deno.removeSync(this.tmp);
     } catch {
       // nothing was written
     }
+  }
+}
+
+/**
+ * Writes `parts` to `path` through a temporary file renamed over it (see {@link AtomicFile});
+ * whether it was written.
+ */
+export function writeFileAtomically(path: string, parts: Iterable<Uint8Array>): boolean {
+  const file = new AtomicFile(path);
+  try {
+    for (const part of parts) file.write(part);
+  } catch {
+    file.abort();
     return false;
   }
+  return file.finish();
 }
 
 /** How many zero bytes bring `length` to a multiple of 8. */

@@ -64,6 +64,11 @@ export interface Service {
   readonly root: string;
   /** Index state, counts and vector progress, as health endpoints show them. */
   health(): Promise<IndexStatus>;
+  /**
+   * The committed generation, null before the first index: a store read, nothing started
+   * (asking {@link health} starts the background embedding).
+   */
+  generation(): Promise<number | null>;
   /** Listens to indexing and embedding events; returns the function that stops listening. */
   subscribe(fn: (e: ServiceEvent) => void): () => void;
   /**
@@ -152,6 +157,10 @@ export class ProjectService implements Service {
 
   health(): Promise<IndexStatus> {
     return indexStatus(this.project, this.vectors, this.watchStatus());
+  }
+
+  generation(): Promise<number | null> {
+    return this.project.currentGeneration();
   }
 
   /** Whether edits are seen (a watcher runs and watches every folder), and why not. */
