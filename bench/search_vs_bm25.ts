@@ -223,9 +223,25 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
     // not built yet
   }
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const unique = await writeCorpus(sources, language, root, cacheDir());
+  await Deno.writeTextFile(qFile, JSON.stringify(unique, null, 1));
+  return { set, language, root, queries: unique.slice(0, nQueries), packages } satisfies Corpus;
+}
+
+/**
+ * Fetches `sources` into `cache`, writes their source files of `language` under `root`
+ * with the doc comments of functions blanked in place, and returns the queries: one per
+ * blanked doc whose first sentence names no other function, in a fixed order (FNV of
+ * file and symbol).
+ */
+export async function writeCorpus(
+  sources: readonly Source[],
+  language: string,
+  root: string,
+  cache: string,
+): Promise<Query[]> {
   await Deno.mkdir(root, { recursive: true });
   const found: Query[] = [];
-  const cache = cacheDir();
   for (const source of sources) {
     const f = await fetchSource(source, cache);
     for (const base of f.dirs) {
@@ -277,8 +293,7 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
   }
   const unique = found.filter((q) => count.get(q.query.toLowerCase()) === 1);
   unique.sort((a, b) => fnv(`${a.file}:${a.symbol}`) - fnv(`${b.file}:${b.symbol}`));
-  await Deno.writeTextFile(qFile, JSON.stringify(unique, null, 1));
-  return { set, language, root, queries: unique.slice(0, nQueries), packages } satisfies Corpus;
+  return unique;
 }
 
 // ------------------------------------------------------------------------------------------
@@ -310,9 +325,13 @@ export function metrics(ranks: number[]): Metrics {
 }
 
 /** Opens (indexing if needed) a corpus with an embedder and waits for every vector. */
-export async function openCorpus(c: Corpus, embedder: string): Promise<Project> {
+export async function openCorpus(
+  c: Corpus,
+  embedder: string,
+  indexDir = `${BENCH_DIR}/bm25/idx-${c.set}-${c.language}-${embedder}`,
+): Promise<Project> {
   const service = await ProjectService.open(c.root, {
-    indexDir: `${BENCH_DIR}/bm25/idx-${c.set}-${c.language}-${embedder}`,
+    indexDir,
     embedder,
   });
   await service.project.reindex();
@@ -369,9 +388,10 @@ export const METHODS = ["BM25 baseline", "codectx lexical", "codectx dense", "co
 export async function evaluateCorpus(
   c: Corpus,
   embedder: string,
+  indexDir?: string,
 ): Promise<Record<string, number[]>> {
   const base = await buildBaseline(c.root, c.language);
-  const project = await openCorpus(c, embedder);
+  const project = await openCorpus(c, embedder, indexDir);
   const out: Record<string, number[]> = Object.fromEntries(METHODS.map((m) => [m, []]));
   const modes: Array<[string, SearchMode]> = [
     ["codectx lexical", "lexical"],
