@@ -17,6 +17,10 @@
  * - `final`: the held-out packages, opened once, at the end of a piece of work. Their names
  *   are written here so that nobody chooses them after seeing figures.
  *
+ * A query whose answer is a TypeScript overload signature (no body) is also answered by a
+ * result naming it in its file: the search points at the implementation below the
+ * signatures (`src/search/members.ts`), where an editor should land.
+ *
  * Per language it prints: queries and packages evaluated, pooled MRR@10 and R@1 of hybrid
  * and of the BM25 baseline, the median package's and the worst package's hybrid ÷ BM25
  * MRR@10 with the 95 % paired-bootstrap interval over that package's queries, and the
@@ -352,6 +356,25 @@ function summarize(language: string, pkgs: PackageRanks[], method = HY): string[
   ];
 }
 
+/**
+ * Marks the queries whose answer is a TypeScript overload signature: its last line ends
+ * with `;` and a definition of the same name follows within 80 lines (the implementation,
+ * where a search result points).
+ */
+async function markSignatures(root: string, queries: Query[]): Promise<void> {
+  const files = new Map<string, string[]>();
+  for (const q of queries) {
+    let lines = files.get(q.file);
+    if (!lines) {
+      files.set(q.file, lines = (await Deno.readTextFile(`${root}/${q.file}`)).split("\n"));
+    }
+    if (!lines[q.endLine - 1]?.trimEnd().endsWith(";")) continue;
+    const name = q.symbol.slice(q.symbol.lastIndexOf(".") + 1).replace(/[$]/g, "\\$");
+    const again = new RegExp(`^\\s*(?:[a-z]+\\s+)*${name}\\s*[<(]`);
+    q.signature = lines.slice(q.endLine, q.endLine + 80).some((l) => again.test(l));
+  }
+}
+
 /** Builds (once) one package's corpus under `dir`; its queries. */
 async function packageCorpus(dir: string, source: Source): Promise<Corpus> {
   const slug = source.name.replace(/^@/, "").replace(/[^a-zA-Z0-9.-]+/g, "_");
@@ -365,6 +388,7 @@ async function packageCorpus(dir: string, source: Source): Promise<Corpus> {
     queries = await writeCorpus([source], source.language, root, `${dir}/packages`);
     await Deno.writeTextFile(qFile, JSON.stringify(queries, null, 1));
   }
+  if (source.language === "typescript") await markSignatures(root, queries);
   return {
     set: "heldout",
     language: source.language,

@@ -147,6 +147,11 @@ export interface Query {
   endLine: number;
   line: number;
   symbol: string;
+  /**
+   * The answer is a TypeScript overload signature (no body): a result naming the same
+   * symbol in the file — the implementation the search points at — is a hit too.
+   */
+  signature?: boolean;
 }
 
 /** A prepared corpus: stripped sources under `root`, its queries. */
@@ -299,10 +304,18 @@ export async function writeCorpus(
 // ------------------------------------------------------------------------------------------
 // The baseline, written from its recipe (no codectx code on this side but the parser).
 
-/** 1-based rank of the first hit (a result in the file whose `line` lies in the answer). */
-export function rankOf(q: Query, items: Array<{ file: string; line: number }>): number {
+/**
+ * 1-based rank of the first hit (a result in the file whose `line` lies in the answer, or
+ * that names the answer when it is an overload signature).
+ */
+export function rankOf(
+  q: Query,
+  items: Array<{ file: string; line: number; symbol?: string | null }>,
+): number {
   const i = items.findIndex((it) =>
-    it.file === q.file && q.startLine <= it.line && it.line <= q.endLine
+    it.file === q.file &&
+    ((q.startLine <= it.line && it.line <= q.endLine) ||
+      (q.signature === true && it.symbol === q.symbol))
   );
   return i + 1;
 }
