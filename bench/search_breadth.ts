@@ -29,15 +29,21 @@
  *
  *   deno run -A bench/search_breadth.ts --dir DIR [--set cv|final] [--languages go,typescript]
  *     [--queries 60] [--min 12] [--embedder codectx-code] [--out FILE] [--compare FILE]
- *     [--indexes DIR] [--survey]
+ *     [--indexes DIR] [--survey] [--grid "none;form=1,number=1;…"]
  *
  * `--indexes DIR` (default DIR/indexes) keeps the packages' indexes apart for another checkout.
+ * `--grid` runs hybrid under each setting of the exact forms' weights (`src/search/exact.ts`;
+ * `none` = the stage off, others over its defaults) and prints each, then the choice of
+ * leave-one-package-out folds: each package judged under the setting best on all the others.
  * `--survey` fetches and builds the corpora and prints each package's query count only.
  *
  * @module
  */
 
 import { parseArgs } from "node:util";
+import { DEFAULT_FUSION, type FusionParams, searchProject } from "../src/search/hybrid.ts";
+import { DEFAULT_EXACT, type ExactWeights } from "../src/search/exact.ts";
+import { buildBaseline } from "./search_baseline.ts";
 import { EVAL_SOURCES, MODEL_SOURCES, type Source } from "../model/sources.ts";
 import {
   type Corpus,
@@ -45,8 +51,11 @@ import {
   HELD_OUT,
   LANGUAGES,
   metrics,
+  openCorpus,
   type Query,
+  rankOf,
   ratioInterval,
+  runFooter,
   writeCorpus,
 } from "./search_vs_bm25.ts";
 
@@ -356,6 +365,71 @@ function summarize(language: string, pkgs: PackageRanks[], method = HY): string[
   ];
 }
 
+/** A setting of the grid: a name and the exact-forms weights (`exact.ts`) it runs with. */
+interface Setting {
+  name: string;
+  exact: ExactWeights | null;
+}
+
+/** `form=1,number=1;form=0` → settings over {@link DEFAULT_EXACT} (`none`: the stage off). */
+function parseGrid(text: string): Setting[] {
+  return text.split(";").map((s) => {
+    const name = s.trim();
+    if (name === "none") return { name, exact: null };
+    const exact = { ...DEFAULT_EXACT };
+    for (const kv of name.split(",").filter(Boolean)) {
+      const [k, v] = kv.split("=");
+      if (!Object.hasOwn(exact, k)) throw new Error(`--grid: unknown weight '${k}'`);
+      exact[k as keyof ExactWeights] = Number(v);
+    }
+    return { name, exact };
+  });
+}
+
+/** Ranks of the baseline and of hybrid under each setting, for one package. */
+async function evaluateGrid(
+  c: Corpus,
+  embedder: string,
+  indexDir: string,
+  settings: Setting[],
+): Promise<Record<string, number[]>> {
+  const base = await buildBaseline(c.root, c.language);
+  const project = await openCorpus(c, embedder, indexDir);
+  const out: Record<string, number[]> = { [BL]: [] };
+  for (const s of settings) out[s.name] = [];
+  for (const q of c.queries) {
+    out[BL].push(rankOf(q, base.search(q.query).map((d) => ({ ...d, line: d.startLine }))));
+    for (const s of settings) {
+      const fusion: FusionParams = { ...DEFAULT_FUSION, exact: s.exact };
+      const r = await searchProject(project, q.query, { top_k: 10, mode: "hybrid" }, fusion);
+      out[s.name].push(rankOf(q, r.snippets));
+    }
+  }
+  project.close();
+  return out;
+}
+
+/**
+ * Leave-one-package-out: for each package, the setting whose mean MRR@10 over every other
+ * package (all languages of the run) is best, and that setting's ranks on the package
+ * (its name under `chosen`).
+ */
+function leavePackagesOut(out: BreadthRanks, settings: Setting[]): Map<string, string> {
+  const all = Object.values(out).flat();
+  const chosen = new Map<string, string>();
+  for (const p of all) {
+    let best = settings[0].name, bestScore = -1;
+    for (const s of settings) {
+      const others = all.filter((o) => o !== p);
+      const score = others.reduce((a, o) => a + mrr(o.ranks[s.name]), 0) / others.length;
+      if (score > bestScore + 1e-12) [best, bestScore] = [s.name, score];
+    }
+    chosen.set(p.package, best);
+    p.ranks["chosen"] = p.ranks[best];
+  }
+  return chosen;
+}
+
 /**
  * Marks the queries whose answer is a TypeScript overload signature: its last line ends
  * with `;` and a definition of the same name follows within 80 lines (the implementation,
@@ -412,6 +486,7 @@ async function main(): Promise<void> {
       compare: { type: "string" },
       indexes: { type: "string" },
       survey: { type: "boolean", default: false },
+      grid: { type: "string" },
     },
   });
   if (!values.dir) {
@@ -424,6 +499,7 @@ async function main(): Promise<void> {
   const indexes = values.indexes ?? `${dir}/indexes`;
   const langs = values.languages.split(",");
   const nQ = Number(values.queries), min = Number(values.min);
+  const settings = values.grid ? parseGrid(values.grid) : null;
   const started = performance.now();
   const out: BreadthRanks = {};
   const left: string[] = [];
@@ -449,7 +525,9 @@ async function main(): Promise<void> {
       const evaluated = { ...c, queries: c.queries.slice(0, nQ) };
       const slug = c.root.split("/").at(-2)!;
       const indexDir = `${indexes}/${language}/${slug}-${values.embedder}`;
-      const ranks = await evaluateCorpus(evaluated, values.embedder, indexDir);
+      const ranks = settings
+        ? await evaluateGrid(evaluated, values.embedder, indexDir, settings)
+        : await evaluateCorpus(evaluated, values.embedder, indexDir);
       const p: PackageRanks = {
         package: source.name,
         queries: evaluated.queries.map((q) => q.query),
@@ -459,12 +537,29 @@ async function main(): Promise<void> {
       console.error(
         `  ${language} ${source.name}: ${evaluated.queries.length} queries, ` +
           Object.entries(ranks).map(([m, r]) => `${m} ${f3(mrr(r))}`).join(", ") +
-          `, hybrid ÷ BM25 ${f2(packageRatio(p))}`,
+          (settings ? "" : `, hybrid ÷ BM25 ${f2(packageRatio(p))}`),
       );
     }
   }
   for (const l of left) console.log(`- left out: ${l}`);
   if (values.survey) return;
+  if (settings) {
+    const chosen = leavePackagesOut(out, settings);
+    for (const method of [...settings.map((s) => s.name), "chosen"]) {
+      console.log(`\n### ${method === "chosen" ? "leave-packages-out choice" : method}\n`);
+      console.log(GRID_HEAD);
+      for (const language of langs) {
+        if (out[language].length) {
+          console.log(summarize(language, out[language], method).join("\n"));
+        }
+      }
+    }
+    const counts = new Map<string, number>();
+    for (const c of chosen.values()) counts.set(c, (counts.get(c) ?? 0) + 1);
+    console.log(`\nfolds' choices: ${[...counts].map(([k, n]) => `${k} ×${n}`).join("; ")}`);
+    if (values.out) await Deno.writeTextFile(values.out, JSON.stringify(out));
+    return;
+  }
   console.log(
     `\n## ${values.set} set, per package (hybrid ÷ BM25 MRR@10; 95 % paired bootstrap)\n`,
   );
@@ -490,12 +585,7 @@ async function main(): Promise<void> {
     }
   }
   if (values.out) await Deno.writeTextFile(values.out, JSON.stringify(out));
-  console.log(
-    `\nembedder ${values.embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-      `load average ${
-        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
-      } on ${navigator.hardwareConcurrency} cores`,
-  );
+  console.log(runFooter(values.embedder, started));
 }
 
 if (import.meta.main) await main();

@@ -46,11 +46,11 @@ import { ProjectService } from "../src/service/service.ts";
 import {
   fuse,
   type FusionParams,
+  presentRanked,
   retrieve,
   type SearchMode,
   searchProject,
 } from "../src/search/hybrid.ts";
-import { present } from "../src/search/present.ts";
 import { readManifest } from "../src/search/codectx_code.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { BENCH_DIR } from "./search_corpus.ts";
@@ -387,7 +387,10 @@ export async function mrrPerCorpus(
     const ranks: number[] = [];
     for (const q of c.queries) {
       const r = await retrieve(p, q.query, { top_k: 10, mode }, fusion);
-      ranks.push(rankOf(q, present(r, fuse(r, fusion, 20), 10)));
+      const fused = fuse(r, fusion, 20);
+      ranks.push(
+        rankOf(q, presentRanked(q.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
+      );
     }
     out.push(metrics(ranks).mrr);
   }
@@ -523,12 +526,15 @@ async function main(): Promise<void> {
     console.log("");
     for (const n of notes) console.log(`- ${n}`);
   }
-  console.log(
-    `\nembedder ${values.embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-      `load average ${
-        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
-      } on ${navigator.hardwareConcurrency} cores`,
-  );
+  console.log(runFooter(values.embedder, started));
+}
+
+/** The last line of a run: the embedder, the time it took, the machine's load. */
+export function runFooter(embedder: string, started: number): string {
+  return `\nembedder ${embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+    `load average ${
+      Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+    } on ${navigator.hardwareConcurrency} cores`;
 }
 
 if (import.meta.main) await main();
