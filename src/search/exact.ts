@@ -29,8 +29,10 @@
  */
 
 import { chunkSymbol, type ChunkTable } from "./table.ts";
+import { slot } from "../util/memo.ts";
 import { splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
 import { ABBREVIATIONS, splitForms } from "./variants.ts";
+import { topEntries } from "./top_k.ts";
 
 /** The weight of each kind of evidence (0: not counted). */
 export interface ExactWeights {
@@ -56,6 +58,24 @@ export const DEFAULT_EXACT: ExactWeights = {
   member: 0.1,
   code: 1,
 };
+
+/** Each row's parameter words (folded), read from its symbol when first a candidate. */
+const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+
+function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
+  const held = table.memo.get(PARAM_WORDS);
+  let words = held.get(row);
+  if (!words) {
+    const sig = chunkSymbol(table, row)?.signature ?? "";
+    const open = sig.indexOf("(");
+    words = new Set(open >= 0 ? nameParts(sig.slice(open + 1)).map(stem) : []);
+    held.set(row, words);
+  }
+  return words;
+}
+
+/** How many of the fused list's best rows the stage reads. */
+export const EXACT_ROWS = 40;
 
 /** A question's words as written and folded, its numbers, its quoted strings. */
 export interface QueryForms {
@@ -185,16 +205,16 @@ export function numberEvidence(f: QueryForms, name: string): number {
 export function objectEvidence(
   f: QueryForms,
   name: string,
-  params: string,
+  inParams: (word: string) => boolean,
   weight: (term: string) => number,
 ): number {
   if (f.rest.length === 0) return 0;
-  const own = new Set([...nameParts(name), ...nameParts(params)].map(stem));
+  const own = new Set(nameParts(name).map(stem));
   let hit = 0, all = 0;
   for (const w of f.rest) {
     const x = weight(w) || 1;
     all += x;
-    if (own.has(w)) hit += x;
+    if (own.has(w) || inParams(w)) hit += x;
   }
   if (hit === 0) return f.first !== null && own.has(f.first) ? -0.5 : 0;
   return hit / all;
@@ -214,17 +234,24 @@ export function preferExact(
   isDocs: (row: number) => boolean = () => false,
 ): Map<number, number> {
   const out = new Map<number, number>();
+  // The best rows only: the results are taken from the head of the list (hybrid's second
+  // stage leaves about 30; lexical and dense modes give ~200, whose tail stays as it is).
+  const head = scored.size <= EXACT_ROWS
+    ? new Set(scored.keys())
+    : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
   for (const [row, s] of scored) {
     const c = table.chunks[row];
     let z = 0;
+    if (!head.has(row)) {
+      out.set(row, s);
+      continue;
+    }
     if (c.symbol !== null && !isDocs(row)) {
       if (w.form) z += w.form * formEvidence(f, c.symbol);
       if (w.number) z += w.number * numberEvidence(f, c.symbol);
       if (w.object && f.rest.length > 0) {
-        const sig = chunkSymbol(table, row)?.signature ?? "";
-        const open = sig.indexOf("(");
-        const params = open >= 0 ? sig.slice(open + 1) : "";
-        z += w.object * objectEvidence(f, c.symbol, params, termWeight);
+        const params = paramWords(table, row);
+        z += w.object * objectEvidence(f, c.symbol, (t) => params.has(t), termWeight);
       }
     }
     if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
