@@ -46,11 +46,11 @@ import { ProjectService } from "../src/service/service.ts";
 import {
   fuse,
   type FusionParams,
+  presentRanked,
   retrieve,
   type SearchMode,
   searchProject,
 } from "../src/search/hybrid.ts";
-import { present } from "../src/search/present.ts";
 import { readManifest } from "../src/search/codectx_code.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { BENCH_DIR } from "./search_corpus.ts";
@@ -147,6 +147,11 @@ export interface Query {
   endLine: number;
   line: number;
   symbol: string;
+  /**
+   * The answer is a TypeScript overload signature (no body): a result naming the same
+   * symbol in the file — the implementation the search points at — is a hit too.
+   */
+  signature?: boolean;
 }
 
 /** A prepared corpus: stripped sources under `root`, its queries. */
@@ -223,9 +228,25 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
     // not built yet
   }
   await Deno.remove(dir, { recursive: true }).catch(() => {});
+  const unique = await writeCorpus(sources, language, root, cacheDir());
+  await Deno.writeTextFile(qFile, JSON.stringify(unique, null, 1));
+  return { set, language, root, queries: unique.slice(0, nQueries), packages } satisfies Corpus;
+}
+
+/**
+ * Fetches `sources` into `cache`, writes their source files of `language` under `root`
+ * with the doc comments of functions blanked in place, and returns the queries: one per
+ * blanked doc whose first sentence names no other function, in a fixed order (FNV of
+ * file and symbol).
+ */
+export async function writeCorpus(
+  sources: readonly Source[],
+  language: string,
+  root: string,
+  cache: string,
+): Promise<Query[]> {
   await Deno.mkdir(root, { recursive: true });
   const found: Query[] = [];
-  const cache = cacheDir();
   for (const source of sources) {
     const f = await fetchSource(source, cache);
     for (const base of f.dirs) {
@@ -277,17 +298,24 @@ export async function buildCorpus(set: SetName, language: string, nQueries: numb
   }
   const unique = found.filter((q) => count.get(q.query.toLowerCase()) === 1);
   unique.sort((a, b) => fnv(`${a.file}:${a.symbol}`) - fnv(`${b.file}:${b.symbol}`));
-  await Deno.writeTextFile(qFile, JSON.stringify(unique, null, 1));
-  return { set, language, root, queries: unique.slice(0, nQueries), packages } satisfies Corpus;
+  return unique;
 }
 
 // ------------------------------------------------------------------------------------------
 // The baseline, written from its recipe (no codectx code on this side but the parser).
 
-/** 1-based rank of the first hit (a result in the file whose `line` lies in the answer). */
-export function rankOf(q: Query, items: Array<{ file: string; line: number }>): number {
+/**
+ * 1-based rank of the first hit (a result in the file whose `line` lies in the answer, or
+ * that names the answer when it is an overload signature).
+ */
+export function rankOf(
+  q: Query,
+  items: Array<{ file: string; line: number; symbol?: string | null }>,
+): number {
   const i = items.findIndex((it) =>
-    it.file === q.file && q.startLine <= it.line && it.line <= q.endLine
+    it.file === q.file &&
+    ((q.startLine <= it.line && it.line <= q.endLine) ||
+      (q.signature === true && it.symbol === q.symbol))
   );
   return i + 1;
 }
@@ -310,9 +338,13 @@ export function metrics(ranks: number[]): Metrics {
 }
 
 /** Opens (indexing if needed) a corpus with an embedder and waits for every vector. */
-export async function openCorpus(c: Corpus, embedder: string): Promise<Project> {
+export async function openCorpus(
+  c: Corpus,
+  embedder: string,
+  indexDir = `${BENCH_DIR}/bm25/idx-${c.set}-${c.language}-${embedder}`,
+): Promise<Project> {
   const service = await ProjectService.open(c.root, {
-    indexDir: `${BENCH_DIR}/bm25/idx-${c.set}-${c.language}-${embedder}`,
+    indexDir,
     embedder,
   });
   await service.project.reindex();
@@ -355,7 +387,10 @@ export async function mrrPerCorpus(
     const ranks: number[] = [];
     for (const q of c.queries) {
       const r = await retrieve(p, q.query, { top_k: 10, mode }, fusion);
-      ranks.push(rankOf(q, present(r, fuse(r, fusion, 20), 10)));
+      const fused = fuse(r, fusion, 20);
+      ranks.push(
+        rankOf(q, presentRanked(q.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
+      );
     }
     out.push(metrics(ranks).mrr);
   }
@@ -369,9 +404,10 @@ export const METHODS = ["BM25 baseline", "codectx lexical", "codectx dense", "co
 export async function evaluateCorpus(
   c: Corpus,
   embedder: string,
+  indexDir?: string,
 ): Promise<Record<string, number[]>> {
   const base = await buildBaseline(c.root, c.language);
-  const project = await openCorpus(c, embedder);
+  const project = await openCorpus(c, embedder, indexDir);
   const out: Record<string, number[]> = Object.fromEntries(METHODS.map((m) => [m, []]));
   const modes: Array<[string, SearchMode]> = [
     ["codectx lexical", "lexical"],
@@ -490,12 +526,15 @@ async function main(): Promise<void> {
     console.log("");
     for (const n of notes) console.log(`- ${n}`);
   }
-  console.log(
-    `\nembedder ${values.embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
-      `load average ${
-        Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
-      } on ${navigator.hardwareConcurrency} cores`,
-  );
+  console.log(runFooter(values.embedder, started));
+}
+
+/** The last line of a run: the embedder, the time it took, the machine's load. */
+export function runFooter(embedder: string, started: number): string {
+  return `\nembedder ${embedder}; ${((performance.now() - started) / 1000).toFixed(0)} s; ` +
+    `load average ${
+      Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+    } on ${navigator.hardwareConcurrency} cores`;
 }
 
 if (import.meta.main) await main();

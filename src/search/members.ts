@@ -74,6 +74,8 @@ export function pointAtMember(
   lines: readonly string[] = chunk.text.split("\n"),
   /** `symbols` sorted by {@link sortByStart} (a caller that presents many keeps them). */
   sorted: readonly SymbolRecord[] = sortByStart(symbols),
+  /** Added to a member's score for its qualified name (the exact forms, `exact.ts`). */
+  byName?: (qualifiedName: string) => number,
 ): Pointed {
   const whole = own && chunk.startLine <= own.startLine && chunk.endLine >= own.endLine;
   const base: Pointed = {
@@ -129,6 +131,10 @@ export function pointAtMember(
   // matches nearly as well is the better place to land. A function's nested definitions
   // get no such head start: they are part of it.
   if (!own || !FUNCTION_KINDS.has(own.kind)) scores[0] -= CONTAINER_HANDICAP;
+  if (byName) {
+    if (own) scores[0] += byName(own.qualifiedName);
+    members.forEach((m, i) => scores[i + 1] += byName(m.qualifiedName));
+  }
   let best = scores[0];
   let pick: SymbolRecord | null = null;
   for (let i = 0; i < members.length; i++) {

@@ -28,6 +28,8 @@ export interface Presentable {
   termWeight: (term: string) => number;
   /** The query's cosine with a member's code, when the embedder is cheap enough for it. */
   similarity?: MemberSimilarity;
+  /** Added to a member's pointing score for its name (`exact.ts` `memberPreference`). */
+  byName?: (qualifiedName: string) => number;
 }
 
 /** Stage 3: best first, one result per symbol, threshold, top k, as search items. */
@@ -155,6 +157,7 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     r.similarity,
     lines,
     sortedSymbols(r.table, c.file, symbols),
+    r.byName,
   );
   const whole = at.from === 0 && at.to === lines.length;
   const span = whole ? lines : lines.slice(at.from, at.to);

@@ -19,6 +19,7 @@ import { expandQuery } from "./variants.ts";
 import { filterMask, type FlatVectorIndex, type Hit } from "./vectors.ts";
 import { topEntries, topKPositive } from "./top_k.ts";
 import type { RankedMode, SearchOptions, VectorProgress } from "./options.ts";
+import { DEFAULT_EXACT, type ExactWeights } from "./exact.ts";
 
 /** How the two sides are fused; the defaults are tuned by `bench/search_quality.ts`. */
 export interface FusionParams {
@@ -50,6 +51,8 @@ export interface FusionParams {
    */
   calibration?: Readonly<Record<"lexical" | "dense", readonly [number, number]>> | null;
   bm25: Bm25Params;
+  /** The exact forms' evidence after fusion (`exact.ts`); null: not counted. */
+  exact?: ExactWeights | null;
 }
 
 /** Tuned on the development half of the evaluation set (see `bench/search_quality.ts`). */
@@ -65,6 +68,7 @@ export const DEFAULT_FUSION: FusionParams = {
   // results of the evaluated ones then read as chances within 0.01 in every band to 0.3).
   calibration: { lexical: [4.324, -4.142], dense: [5.764, -5.616] },
   bm25: DEFAULT_BM25,
+  exact: DEFAULT_EXACT,
 };
 
 const FILE_CLASSES = slot(

@@ -208,6 +208,23 @@ export function restoredE(token: string): string | null {
   return token.length > 2 && /(?:ch|sh|x|ss)$/.test(token) ? `${token}e` : null;
 }
 
+/**
+ * A one-word token written with an `_` between two parts of at least 2 letters, the way a
+ * snake_case name holds it (`gitignore` → `gi_tignore`, `git_ignore`, …): only the ones the
+ * index knows are used.
+ *
+ * @example
+ * ```ts
+ * splitForms("gitignore").includes("git_ignore"); // true
+ * ```
+ */
+export function splitForms(token: string): string[] {
+  if (token.length < 6 || !/^[a-z]+$/.test(token)) return [];
+  const out: string[] = [];
+  for (let i = 2; i <= token.length - 2; i++) out.push(`${token.slice(0, i)}_${token.slice(i)}`);
+  return out;
+}
+
 /** A query's terms with their weights (repeats summed). */
 export interface WeightedTerms {
   terms: string[];
@@ -265,6 +282,18 @@ export function expandQuery(
     for (const c of compounds(query)) {
       if (weight.has(c) || !known(c)) continue;
       weight.set(c, COMPOUND_WEIGHT);
+    }
+  }
+  // A number the question writes apart (`32-bit`): names keep theirs (`WriteInts32` → 32).
+  for (const d of query.match(/(?<![\p{L}_$0-9])[0-9]{2,}/gu) ?? []) {
+    if (!weight.has(d) && known(d)) weight.set(d, 1);
+  }
+  // A word the question writes joined that the code writes split (`gitignore` →
+  // `git_ignore`), when the index does not know it as written.
+  for (const t of own) {
+    if (known(t)) continue;
+    for (const v of splitForms(t)) {
+      if (!weight.has(v) && known(v)) weight.set(v, VARIANT_WEIGHT);
     }
   }
   return { terms: [...weight.keys()], weights: [...weight.values()] };

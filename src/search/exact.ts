@@ -1,0 +1,284 @@
+/**
+ * The exact forms of a question, and the stage that counts them (issue 30): the index and
+ * the first stages fold words (`writes` = `write`, `dates` = `date`) and drop the numbers a
+ * question writes apart (`32-bit`), so siblings that differ by one token (`WriteInts32`,
+ * `WriteInt32`, `WriteInts64`) score alike. After fusion and the second stage, each of the
+ * fused list's candidates gets evidence read from its own name, signature and text:
+ *
+ * - **form**: how much of its qualified name the question holds as written — a part the
+ *   question writes as is (or the short form of it, plural as the question's word is,
+ *   `integers` → `ints`; or two parts the question writes joined, `gitignore` for
+ *   `git_ignore`) counts 1, a part met only once folded (`compares` for `compare`) 0, a
+ *   part the question does not hold −½ (the share of the name's parts);
+ * - **number**: +1 when a number the question writes is in the name, −1 when the name holds
+ *   numbers and none of the question's;
+ * - **object**: the question's words past its opening verb ("removes *the given listener*")
+ *   in the name or the parameters (idf-weighted share), against a name that holds the verb
+ *   alone;
+ * - **literal**: a string the question quotes (`"github.com/acme/render"`) in its text;
+ * - **code**: the share of the words it writes as code (`.fdignore`, `parse_args`, `net/http`)
+ *   that its text holds as written (a dot file's name also bare or split: `git_ignore`).
+ *
+ * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
+ * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
+ * evidence of each member's name too. The weights are chosen by leave-packages-out folds
+ * over `bench/search_breadth.ts`'s cv packages (`--grid`); the stage runs in every ranked
+ * mode, on the main thread, after a search worker's fusion.
+ *
+ * @module
+ */
+
+import { chunkSymbol, type ChunkTable } from "./table.ts";
+import { slot } from "../util/memo.ts";
+import { splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
+import { ABBREVIATIONS, splitForms } from "./variants.ts";
+import { topEntries } from "./top_k.ts";
+
+/** The weight of each kind of evidence (0: not counted). */
+export interface ExactWeights {
+  form: number;
+  number: number;
+  object: number;
+  literal: number;
+  /** Form and number evidence in member pointing (`members.ts`), on the cosine's scale. */
+  member: number;
+  /**
+   * The share of the question's code-like words (`.fdignore`, `git_ignore`, `parseArgs`,
+   * `net/http`) that a candidate's text holds as written.
+   */
+  code: number;
+}
+
+/** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
+export const DEFAULT_EXACT: ExactWeights = {
+  form: 1,
+  number: 1,
+  object: 1,
+  literal: 3,
+  member: 0.1,
+  code: 1,
+};
+
+/** Each row's parameter words (folded), read from its symbol when first a candidate. */
+const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+
+function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
+  const held = table.memo.get(PARAM_WORDS);
+  let words = held.get(row);
+  if (!words) {
+    const sig = chunkSymbol(table, row)?.signature ?? "";
+    const open = sig.indexOf("(");
+    words = new Set(open >= 0 ? nameParts(sig.slice(open + 1)).map(stem) : []);
+    held.set(row, words);
+  }
+  return words;
+}
+
+/** How many of the fused list's best rows the stage reads. */
+export const EXACT_ROWS = 40;
+
+/** A question's words as written and folded, its numbers, its quoted strings. */
+export interface QueryForms {
+  /** Words as written (lower case), their short forms, and neighbouring words joined. */
+  exact: ReadonlySet<string>;
+  /** The same, folded (plural cut). */
+  folded: ReadonlySet<string>;
+  /** Digit runs the question writes (`32` of `32-bit`, `16` of `uint16`). */
+  numbers: ReadonlySet<string>;
+  /**
+   * The opening verb (folded; null when the question starts with a function word) and the
+   * folded words past it (the sentence's object).
+   */
+  first: string | null;
+  rest: readonly string[];
+  /** Quoted strings (at least 3 characters). */
+  quoted: readonly string[];
+  /**
+   * Words written as code: a dot file, a path, snake_case or camelCase (outside quotes),
+   * each with the forms it is found in (a dot file's name also bare and split:
+   * `.gitignore` → `gitignore`, `git_ignore`, …).
+   */
+  code: readonly (readonly string[])[];
+}
+
+const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
+
+/**
+ * Reads a question once.
+ *
+ * @example
+ * ```ts
+ * const f = queryForms("writes an array of 32-bit integers");
+ * f.numbers; // Set {"32"}
+ * f.exact.has("ints"); // true: the short form of `integers`, plural as written
+ * ```
+ */
+export function queryForms(query: string): QueryForms {
+  const exact = new Set<string>(), folded = new Set<string>(), numbers = new Set<string>();
+  const content: string[] = [];
+  const words = query.match(/[\p{L}\p{N}_$]+/gu) ?? [];
+  // The opening verb: the question's first word, when it is no function word ("returns",
+  // "the") — "Removes …", "Converts …" as doc sentences start once the name is dropped.
+  const opening = (words[0] ?? "").toLowerCase();
+  const verb = /^[a-z]{3,}$/.test(opening) && !STOP_WORDS.has(opening) ? stem(opening) : null;
+  const add = (w: string) => {
+    exact.add(w);
+    folded.add(stem(w));
+  };
+  const lower: string[] = [];
+  for (const raw of words) {
+    for (const d of raw.match(/[0-9]+/g) ?? []) numbers.add(d);
+    const parts = splitIdentifier(raw);
+    const whole = raw.toLowerCase().replace(/^[_$]+|[_$]+$/g, "");
+    add(whole);
+    lower.push(whole);
+    for (const p of parts) {
+      add(p);
+      const base = stem(p);
+      const plural = base !== p;
+      if (Object.hasOwn(ABBREVIATIONS, base)) {
+        for (const a of ABBREVIATIONS[base]) {
+          folded.add(a);
+          exact.add(plural ? `${a}s` : a);
+        }
+      }
+      if (p.length > 1 && !STOP_WORDS.has(p) && !/^[0-9]+$/.test(p)) content.push(base);
+    }
+  }
+  // Two neighbouring words written as one name (`git ignore` for `gitignore`).
+  for (let i = 0; i + 1 < lower.length; i++) add(lower[i] + lower[i + 1]);
+  const quoted: string[] = [];
+  for (const m of query.matchAll(QUOTED)) quoted.push(m[1] ?? m[2] ?? m[3]);
+  const code = new Map<string, string[]>();
+  for (const m of query.replace(QUOTED, " ").matchAll(/[\w$./-]+/g)) {
+    const w = m[0].replace(/^[/-]+|[./-]+$/g, "");
+    if (w.length < 4 || !CODE_WORD.test(w) || code.has(w)) continue;
+    const bare = w.startsWith(".") ? w.slice(1).toLowerCase() : "";
+    code.set(w, bare ? [w, bare, ...splitForms(bare)] : [w]);
+  }
+  return {
+    exact,
+    folded,
+    numbers,
+    first: verb,
+    rest: verb === null ? [] : [...new Set(content.filter((w) => w !== verb))],
+    quoted,
+    code: [...code.values()],
+  };
+}
+
+/** A dot file (`.fdignore`), a path or dotted name, snake_case, or a camelCase hump. */
+const CODE_WORD = /^\.[A-Za-z]|[A-Za-z0-9][_./][A-Za-z0-9]|[a-z][A-Z]/;
+
+/** A name's parts, lower case, digits kept (`WriteInts32` → write, ints, 32). */
+function nameParts(name: string): string[] {
+  return splitIdentifier(name).filter((p) => !STOP_WORDS.has(p));
+}
+
+/**
+ * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
+ * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
+ */
+export function formEvidence(f: QueryForms, name: string): number {
+  const parts = nameParts(name);
+  if (parts.length === 0) return 0;
+  const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
+  // Two parts the question writes joined (`gitignore` for `git_ignore`).
+  for (let i = 0; i + 1 < parts.length; i++) {
+    if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
+  }
+  return score.reduce((a, b) => a + b, 0) / parts.length;
+}
+
+/** +1: the name holds a number of the question; −1: numbers, none of them; else 0. */
+export function numberEvidence(f: QueryForms, name: string): number {
+  if (f.numbers.size === 0) return 0;
+  const own = name.match(/[0-9]+/g);
+  if (!own) return 0;
+  return own.some((n) => f.numbers.has(n)) ? 1 : -1;
+}
+
+/**
+ * The share (by `weight`) of the question's words past its first that the name or the
+ * parameters hold; −½ when the name holds the first word and none of the others.
+ */
+export function objectEvidence(
+  f: QueryForms,
+  name: string,
+  inParams: (word: string) => boolean,
+  weight: (term: string) => number,
+): number {
+  if (f.rest.length === 0) return 0;
+  const own = new Set(nameParts(name).map(stem));
+  let hit = 0, all = 0;
+  for (const w of f.rest) {
+    const x = weight(w) || 1;
+    all += x;
+    if (own.has(w) || inParams(w)) hit += x;
+  }
+  if (hit === 0) return f.first !== null && own.has(f.first) ? -0.5 : 0;
+  return hit / all;
+}
+
+/**
+ * Adds each candidate's evidence to its score (logit scale) — the fused list's every
+ * candidate, which is what the results are taken from.
+ */
+export function preferExact(
+  table: ChunkTable,
+  scored: Map<number, number>,
+  f: QueryForms,
+  termWeight: (term: string) => number,
+  w: ExactWeights = DEFAULT_EXACT,
+  /** Rows of prose (docs): a heading is no name, only their text is read. */
+  isDocs: (row: number) => boolean = () => false,
+): Map<number, number> {
+  const out = new Map<number, number>();
+  // The best rows only: the results are taken from the head of the list (hybrid's second
+  // stage leaves about 30; lexical and dense modes give ~200, whose tail stays as it is).
+  const head = scored.size <= EXACT_ROWS
+    ? new Set(scored.keys())
+    : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
+  for (const [row, s] of scored) {
+    const c = table.chunks[row];
+    let z = 0;
+    if (!head.has(row)) {
+      out.set(row, s);
+      continue;
+    }
+    if (c.symbol !== null && !isDocs(row)) {
+      if (w.form) z += w.form * formEvidence(f, c.symbol);
+      if (w.number) z += w.number * numberEvidence(f, c.symbol);
+      if (w.object && f.rest.length > 0) {
+        const params = paramWords(table, row);
+        z += w.object * objectEvidence(f, c.symbol, (t) => params.has(t), termWeight);
+      }
+    }
+    if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
+      const text = c.text;
+      if (w.literal && f.quoted.some((q) => text.includes(q))) z += w.literal;
+      if (w.code && f.code.length > 0) {
+        const found = f.code.filter((forms) => forms.some((v) => text.includes(v))).length;
+        z += w.code * found / f.code.length;
+      }
+    }
+    if (z === 0 || !(s > 0 && s < 1)) {
+      out.set(row, s);
+      continue;
+    }
+    out.set(row, 1 / (1 + Math.exp(-(Math.log(s / (1 - s)) + z))));
+  }
+  return out;
+}
+
+/**
+ * What member pointing adds for a member's name: its form and number evidence at the
+ * `member` weight (undefined when that weight is 0).
+ */
+export function memberPreference(
+  f: QueryForms,
+  w: ExactWeights = DEFAULT_EXACT,
+): ((qualifiedName: string) => number) | undefined {
+  if (!w.member) return undefined;
+  return (name) => w.member * (formEvidence(f, name) + numberEvidence(f, name));
+}
