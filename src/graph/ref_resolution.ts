@@ -37,6 +37,8 @@ export interface RefTargets {
 }
 
 const NOTHING: RefTargets = { symbols: [], resolution: "name", external: false };
+/** A member of a value whose type is a library's or the runtime's. */
+const EXTERNAL: RefTargets = { symbols: [], resolution: "inferred", external: true };
 
 function targetsOf(targets: readonly Target[], resolution: Sureness): RefTargets {
   const symbols = symbolsOf(targets);
@@ -100,7 +102,7 @@ export class RefResolution {
         const type = space < 0 ? receiver : receiver.slice(0, space);
         const start = this.chains.typeValue(f, type, r.scope);
         if (start.instances.length === 0 && start.elements.length === 0) {
-          if (isExternal(start)) return { symbols: [], resolution: "inferred", external: true };
+          if (isExternal(start)) return EXTERNAL;
           return byName(this.names.unique(f, r.name));
         }
         const steps = space < 0 ? [] : this.chains.split(receiver.slice(space + 1)).steps;
@@ -114,6 +116,9 @@ export class RefResolution {
         const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);
         const owners = this.names.path(f, segments, r.scope);
         if (owners === null) {
+          // A bare receiver bound nowhere in scope and defined nowhere in the project is
+          // the runtime's (`console`, `window`, `process`): its members are not ours.
+          if (segments.length === 1 && this.undefinedAnywhere(f, receiver)) return EXTERNAL;
           if (!f.resolver?.implicitThis) return byName(this.names.unique(f, r.name));
           return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
         }
@@ -132,6 +137,14 @@ export class RefResolution {
       default:
         return byName(this.names.unique(f, r.name));
     }
+  }
+
+  /** Whether no file of `f`'s language family defines `name` (at any depth). */
+  private undefinedAnywhere(f: GraphFile, name: string): boolean {
+    if (f.resolver?.implicitThis || f.resolver?.scoping === "global") return false;
+    return !(this.names.graph.symbolsByName.get(name) ?? []).some((s) =>
+      this.names.fileOf(s)?.resolver === f.resolver
+    );
   }
 
   /**
