@@ -64,11 +64,13 @@ type Place = { name: string; file: string; line: number; resolution?: string };
 function printExplanation(p: Payload): void {
   const s = p.symbol as Sym & { signature: string };
   console.log(`${s.qualified_name} (${s.kind}) — ${s.file}:${s.line}-${s.end_line}`);
+  const others = p.candidates as Sym[];
+  if (others.length) console.log(otherSymbolsNote(others));
   if (p.doc) console.log(`\n${p.doc}`);
   console.log(`\n${p.source}`);
-  const places = (title: string, list: Place[], total: number) => {
+  const places = (title: string, list: Place[], total: number, count = String(total)) => {
     if (!list.length) return;
-    console.log(`\n${title} (${total}):`);
+    console.log(`\n${title} (${count}):`);
     for (const c of list) {
       // A receiver of unknown type: the one member of that name, which may not be the one.
       const sure = c.resolution === "name" ? "  (by name only)" : "";
@@ -77,7 +79,14 @@ function printExplanation(p: Payload): void {
   };
   // A type's or a constant's "callers" are its uses.
   const called = CALLABLE_KINDS.has(s.kind);
-  places(called ? "Called from" : "Used by", p.callers as Place[], p.callers_total as number);
+  const callers = p.callers as Place[];
+  const total = p.callers_total as number;
+  places(
+    called ? "Called from" : "Used by",
+    callers,
+    total,
+    called ? callSites(callers, total) : String(total),
+  );
   places("Calls", p.callees as Place[], p.callees_total as number);
   const children = p.children as Sym[];
   if (children.length) {
@@ -87,11 +96,35 @@ function printExplanation(p: Payload): void {
   console.log(`\nReferences: ${p.references}`);
   const candidates = p.candidates as Sym[];
   if (candidates.length) {
-    console.log(`\nOther symbols named so (use --file to pick one):`);
+    console.log(`\nOther symbols named so (--file picks one):`);
     for (const c of candidates) {
       console.log(`  ${c.qualified_name} (${c.kind})  ${c.file}:${c.line}`);
     }
   }
+}
+
+/**
+ * "24 callers, 33 call sites", counted as the web page and `calls` count them: a caller is
+ * a symbol that calls (or a file's top level), a call site each call it makes.
+ */
+function callSites(callers: Place[], total: number): string {
+  const sites = `${total} call site${total === 1 ? "" : "s"}`;
+  if (callers.length < total) return `${sites}, first ${callers.length} listed`;
+  const distinct = new Set(callers.map((c) => c.name === "<top level>" ? c.file : c.name)).size;
+  return `${distinct} caller${distinct === 1 ? "" : "s"}, ${sites}`;
+}
+
+/**
+ * The line that says a name means several symbols and which one is shown, printed under
+ * the answer's first line so that it is not missed.
+ */
+export function otherSymbolsNote(
+  others: ReadonlyArray<string | { file: string; line: number }>,
+): string {
+  const where = others.slice(0, 3).map((c) => typeof c === "string" ? c : `${c.file}:${c.line}`)
+    .join(", ");
+  return `(${others.length} other symbol${others.length === 1 ? " is" : "s are"} named so: ` +
+    `${where}${others.length > 3 ? ", …" : ""}; --file picks one)`;
 }
 
 /** `codectx explain NAME`. */
@@ -145,6 +178,8 @@ export async function cmdContext(args: string[]): Promise<number> {
     return 0;
   }
   console.log(payload.text);
+  const others = (payload.candidates as string[] | undefined) ?? [];
+  if (others.length) console.error(otherSymbolsNote(others));
   const sources = payload.sources as unknown[];
   console.error(
     `${payload.tokens}/${payload.max_tokens} tokens, ${sources.length} sources${

@@ -10,6 +10,7 @@
 
 import { callTreeRows } from "../mcp/render_graph.ts";
 import { intOption, parse, runTool, TOOL_COMMAND_HELP, UsageError } from "./args.ts";
+import { otherSymbolsNote } from "./context.ts";
 
 const REFS_HELP = `Usage: codectx refs NAME [options]
 
@@ -166,6 +167,8 @@ export async function cmdCalls(args: string[]): Promise<number> {
   }
   const def = payload.definition as Payload;
   console.log(`${payload.symbol} (${def.file}:${def.line})`);
+  const others = list(payload.candidates) as Array<{ file: string; line: number }>;
+  if (others.length) console.log(otherSymbolsNote(others));
   // A tree: a node two hops away hangs under the node that calls it (or that it calls).
   const root = String(def.qualified_name ?? payload.symbol);
   const edges = list(payload.edges);
