@@ -171,8 +171,17 @@ export function parseRequirement(line: string): { name: string; version: string 
   return { name: m[1], version };
 }
 
+/** A requirements line that installs the project itself (`-e .`, `.[cli]`, `-e file:.`). */
+const SELF_INSTALL = /^(-e\s+|--editable\s+)?(file:)?\.\/?(\[[^\]]*\])?$/;
+
 function readRequirements(text: string, path: string): ManifestInfo {
-  const scope = /dev|test|lint|doc/i.test(path.split("/").pop()!) ? "dev" : "runtime";
+  // A file that installs the project itself pins the environment to develop it in.
+  const installsSelf = text.split("\n").some((l) =>
+    SELF_INSTALL.test(l.replace(/\s+#.*$/, "").trim())
+  );
+  const scope = installsSelf || /dev|test|lint|doc/i.test(path.split("/").pop()!)
+    ? "dev"
+    : "runtime";
   const deps: Dependency[] = [];
   for (const raw of text.split("\n")) {
     const line = raw.replace(/\s+#.*$/, "").trim();
@@ -377,6 +386,35 @@ function readGradle(text: string, path: string): ManifestInfo {
     if (project) deps.push({ name: project, version: "project", scope, manifest: path });
   }
   return { dependencies: deps, entries: [] };
+}
+
+/**
+ * Requirements pins beside a Python package manifest that declares its own runtime
+ * dependencies (`pyproject.toml`'s `[project] dependencies`, Poetry's): such a file pins an
+ * environment (tools, docs, tests), so its entries the package does not declare are `dev`.
+ *
+ * @example
+ * ```ts
+ * const deps = [
+ *   { name: "idna", version: "", scope: "runtime", manifest: "pyproject.toml" },
+ *   { name: "black", version: "==23.3.0", scope: "runtime", manifest: "requirements.txt" },
+ * ];
+ * environmentPins(deps)[1].scope; // "dev"
+ * ```
+ */
+export function environmentPins(deps: readonly Dependency[]): Dependency[] {
+  const declared = new Set(
+    deps.filter((d) => d.scope === "runtime" && d.manifest.endsWith("pyproject.toml"))
+      .map((d) => `${dirOf(d.manifest)}\0${d.name.toLowerCase()}`),
+  );
+  const packaged = new Set([...declared].map((k) => k.slice(0, k.indexOf("\0"))));
+  return deps.map((d) => {
+    const base = d.manifest.split("/").pop()!;
+    if (d.scope !== "runtime" || !/^requirements/.test(base)) return d;
+    const dir = dirOf(d.manifest);
+    if (!packaged.has(dir) || declared.has(`${dir}\0${d.name.toLowerCase()}`)) return d;
+    return { ...d, scope: "dev" };
+  });
 }
 
 /**
