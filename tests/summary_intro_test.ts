@@ -1,9 +1,8 @@
 /**
  * summarize_repo on READMEs and requirement files as real projects write them: the intro is
  * the first sentence of prose, not a line of translation links or badges; a
- * `requirements.txt` that pins a development environment (it installs the project itself, or
- * sits beside a `pyproject.toml` that declares the runtime dependencies) lists no runtime
- * dependency.
+ * `requirements.txt` that pins a development environment (it installs the project itself,
+ * `-e .[extras]`) lists no runtime dependency.
  */
 
 import assert from "node:assert/strict";
@@ -62,7 +61,7 @@ Deno.test("requirements pins of a development environment are not runtime depend
     assert.ok(deps.includes("idna runtime pyproject.toml"), deps.join("\n"));
     assert.ok(deps.includes("mkdocs dev requirements.txt"), deps.join("\n"));
     assert.ok(deps.includes("black dev requirements.txt"), deps.join("\n"));
-    // A requirements file of another folder, with no package manifest beside it, is as it was.
+    // A requirements file that does not install the project is as it was.
     assert.ok(deps.includes("pyyaml runtime tools/requirements.txt"), deps.join("\n"));
     assert.match(s.text as string, /`fd` is a program to find entries/);
     assert.doesNotMatch(s.text as string, /中文/);

@@ -389,35 +389,6 @@ function readGradle(text: string, path: string): ManifestInfo {
 }
 
 /**
- * Requirements pins beside a Python package manifest that declares its own runtime
- * dependencies (`pyproject.toml`'s `[project] dependencies`, Poetry's): such a file pins an
- * environment (tools, docs, tests), so its entries the package does not declare are `dev`.
- *
- * @example
- * ```ts
- * const deps = [
- *   { name: "idna", version: "", scope: "runtime", manifest: "pyproject.toml" },
- *   { name: "black", version: "==23.3.0", scope: "runtime", manifest: "requirements.txt" },
- * ];
- * environmentPins(deps)[1].scope; // "dev"
- * ```
- */
-export function environmentPins(deps: readonly Dependency[]): Dependency[] {
-  const declared = new Set(
-    deps.filter((d) => d.scope === "runtime" && d.manifest.endsWith("pyproject.toml"))
-      .map((d) => `${dirOf(d.manifest)}\0${d.name.toLowerCase()}`),
-  );
-  const packaged = new Set([...declared].map((k) => k.slice(0, k.indexOf("\0"))));
-  return deps.map((d) => {
-    const base = d.manifest.split("/").pop()!;
-    if (d.scope !== "runtime" || !/^requirements/.test(base)) return d;
-    const dir = dirOf(d.manifest);
-    if (!packaged.has(dir) || declared.has(`${dir}\0${d.name.toLowerCase()}`)) return d;
-    return { ...d, scope: "dev" };
-  });
-}
-
-/**
  * Reads one manifest from its text; `exists` tells whether a project-relative file exists
  * (to point declared entry points at real files). Returns null for a file it does not read
  * or that does not parse.

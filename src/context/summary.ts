@@ -11,13 +11,7 @@ import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import { type SymbolKind, type SymbolRecord, TYPE_KINDS } from "../types.ts";
 import { graphFor } from "./graph.ts";
-import {
-  type DeclaredEntry,
-  type Dependency,
-  environmentPins,
-  isManifest,
-  readManifest,
-} from "./manifests.ts";
+import { type DeclaredEntry, type Dependency, isManifest, readManifest } from "./manifests.ts";
 import { clampText, fitBudget } from "./pack.ts";
 import { symbolRanks } from "./rank.ts";
 import { isAuxiliary } from "../graph/lookup.ts";
@@ -279,7 +273,6 @@ async function readManifests(
     entries: [],
   };
   const seen = new Set<string>();
-  const read: Dependency[] = [];
   for (const path of found) {
     let text: string;
     try {
@@ -290,14 +283,13 @@ async function readManifests(
     const info = readManifest(path, text, exists);
     if (!info) continue;
     if (!path.includes("/") && info.name && out.name === undefined) out.name = info.name;
-    read.push(...info.dependencies);
+    for (const d of info.dependencies) {
+      const key = `${d.name}\0${d.scope}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.dependencies.push(d);
+    }
     out.entries.push(...info.entries);
-  }
-  for (const d of environmentPins(read)) {
-    const key = `${d.name}\0${d.scope}`;
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.dependencies.push(d);
   }
   return out;
 }
