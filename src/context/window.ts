@@ -33,7 +33,8 @@ function rankItems(items: Item[], centrality: (s: SymbolRecord) => number): Item
     it.score *= 0.5 + 0.5 * Math.sqrt(pr);
   }
   return [...items].sort((a, b) =>
-    b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)
+    Number(b.first ?? false) - Number(a.first ?? false) || b.score - a.score ||
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)
   );
 }
 
