@@ -142,3 +142,28 @@ Deno.test("the index report names each folder skipped by default and how to inde
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("a bundle that ends with a sourceMappingURL comment is left out as generated", async () => {
+  const root = await makeProject({
+    "src/lib.js":
+      "function getAttrGetter(a) {\n  return a;\n}\nexports.getAttrGetter = getAttrGetter;\n",
+    "browser/bundle.js": "/*! bundle */\nfunction getAttrGetter(a) {\n  return a;\n}\n" +
+      "//# sourceMappingURL=bundle.js.map\n",
+  });
+  const indexDir = await tempIndexDir();
+  const ex = await createExecutor(root, { indexDir, workers: 0, embedder: "none", timeoutMs: 0 });
+  try {
+    const report = await callTool(ex, "index_project", {});
+    const listed = report.skipped_files as Array<{ file: string; reason: string; detail?: string }>;
+    assert.match(
+      listed.find((s) => s.file === "browser/bundle.js")?.detail ?? "",
+      /sourceMappingURL/,
+    );
+    const explained = await callTool(ex, "explain_symbol", { symbol_name: "getAttrGetter" });
+    assert.equal((explained.symbol as { file: string }).file, "src/lib.js");
+    assert.deepEqual(explained.candidates, []);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+});

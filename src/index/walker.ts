@@ -347,6 +347,10 @@ const MINIFIED_LONGEST_LINE = 64 * 1024;
  * ```
  */
 export function minifiedReason(bytes: Uint8Array): string | null {
+  if (endsWithSourceMap(bytes)) {
+    return "generated: it ends with a sourceMappingURL comment (a bundle or compiled output " +
+      "whose sources are elsewhere)";
+  }
   if (bytes.length < MINIFIED_MIN_BYTES) return null;
   let lines = 1;
   let longest = 0;
@@ -362,6 +366,25 @@ export function minifiedReason(bytes: Uint8Array): string | null {
     return `minified or generated: ${bytes.length} bytes in ${lines} lines (longest ${longest})`;
   }
   return null;
+}
+
+/** A `//# sourceMappingURL=…` (or `/*# … *\/`) comment: the whole of a line. */
+const SOURCE_MAP_COMMENT = /^[ \t]*(?:\/\/|\/\*)[#@] sourceMappingURL=\S+[ \t]*(?:\*\/)?\s*$/;
+
+/**
+ * Whether a file's last line says where its source map is: a bundler or compiler wrote it
+ * from sources of its own (nunjucks's `browser/nunjucks.js` holds every function of `src/`
+ * again), so it is no code a person edits here.
+ */
+function endsWithSourceMap(bytes: Uint8Array): boolean {
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 10 || bytes[end - 1] === 13 || bytes[end - 1] === 32)) {
+    end--;
+  }
+  const start = bytes.lastIndexOf(10, end - 1) + 1;
+  // `//# s` at least: a short last line is no source map comment.
+  if (end - start < 20) return false;
+  return SOURCE_MAP_COMMENT.test(new TextDecoder().decode(bytes.subarray(start, end)));
 }
 
 /** C0 control characters and DEL: a line break, a tab, an escape sequence's ESC… */
