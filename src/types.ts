@@ -148,7 +148,9 @@ export type ReferenceKind =
   | "type"
   | "inherit"
   | "read"
-  | "write";
+  | "write"
+  /** A name written as a string in a module's export list (Python `__all__ = ["f"]`). */
+  | "export_list";
 
 /**
  * What is known of the object a member is reached through (`obj.name`):

@@ -48,6 +48,7 @@ export const KIND_CODES: readonly ReferenceKind[] = [
   "inherit",
   "read",
   "write",
+  "export_list",
 ];
 const KIND_INDEX = new Map(KIND_CODES.map((k, i) => [k, i]));
 

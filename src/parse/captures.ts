@@ -55,6 +55,7 @@ const REF_KINDS: ReadonlySet<string> = new Set([
   "inherit",
   "read",
   "write",
+  "export_list",
   "ignore",
 ]);
 

@@ -20,7 +20,7 @@ import { defineTool } from "./tool.ts";
 export const findReferencesTool = defineTool({
   name: "find_references",
   description:
-    "Every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write) and `resolution` (exact, inferred, name), through scopes and imports: a shadowing local is not one, an alias is. `file_path` narrows an ambiguous name.",
+    "Every reference to a symbol in code (not comments or strings), with its kind (definition, call, import, type, inherit, read, write; export_list for a name in Python's `__all__`) and `resolution` (exact, inferred, name), through scopes and imports: a shadowing local is not one, an alias is. `file_path` narrows an ambiguous name.",
   input: z.object({
     symbol_name: symbolNameArg,
     file_path: filePathArg.optional(),
