@@ -8,8 +8,17 @@
 
 import { UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
-import { TOOL_NAMES } from "./src/tools/registry.ts";
+import { TOOL_NAMES, TOOLS } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
+
+/** The tools that have a command of their own (`codectx refs` runs find_references). */
+const TOOL_COMMANDS = TOOLS.filter((t) => t.cli !== undefined);
+
+/** Their lines in the help, in the registry's order. */
+const TOOL_COMMAND_LINES = TOOL_COMMANDS.map((t) =>
+  `  ${t.cli!.command.padEnd(8)} ${t.cli!.synopsis}`
+)
+  .join("\n");
 
 const HELP = `codectx ${VERSION} — local code intelligence
 
@@ -22,13 +31,7 @@ Commands:
   search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense|exact|regex] [--threshold X]
            [--scope code|docs|tests|all] [--include-tests] [--path-prefix DIR]
            [--language L] [--embedder E] [--no-wait] [--json]
-  refs     NAME [--file F] [--limit N] [--json]        references to a symbol
-  deps     [FILE] [--json]                              imports of a file, or the whole graph
-  calls    NAME [--depth 1-5] [--file F] [--mermaid] [--json]   callers and callees
-  explain  NAME [--file F] [--json]                     a symbol: source, doc, callers, callees
-  context  NAME [--file F] [--max-tokens N] [--json]    a context window packed to a budget
-  summary  [--json]                                     the repository in ~1,500 tokens
-  ask      "QUESTION" [--top-k N] [--json]              an answer grounded in the code
+${TOOL_COMMAND_LINES}
   quality  [PATH] [--json] [--max-issues N] [--min-severity S] [--top N] [--fail-on S]
   validate FILE|- [--language L] [--file-path P] [--json]
   models   pull ID                                      the one command that downloads
@@ -67,18 +70,15 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   web: async () => (await import("./src/cli/web.ts")).cmdWeb,
   mcp: async () => (await import("./src/cli/mcp.ts")).cmdMcp,
   setup: async () => (await import("./src/cli/setup.ts")).cmdSetup,
-  explain: async () => (await import("./src/cli/context.ts")).cmdExplain,
-  context: async () => (await import("./src/cli/context.ts")).cmdContext,
-  summary: async () => (await import("./src/cli/context.ts")).cmdSummary,
-  ask: async () => (await import("./src/cli/context.ts")).cmdAsk,
   quality: async () => (await import("./src/cli/analysis.ts")).cmdQuality,
   validate: async () => (await import("./src/cli/analysis.ts")).cmdValidate,
   search: async () => (await import("./src/cli/search.ts")).cmdSearch,
   models: async () => (await import("./src/cli/search.ts")).cmdModels,
-  refs: async () => (await import("./src/cli/graph.ts")).cmdRefs,
-  deps: async () => (await import("./src/cli/graph.ts")).cmdDeps,
-  calls: async () => (await import("./src/cli/graph.ts")).cmdCalls,
   doctor: async () => (await import("./src/cli/doctor.ts")).cmdDoctor,
+  ...Object.fromEntries(TOOL_COMMANDS.map((t) => [
+    t.cli!.command,
+    async () => (await import("./src/cli/tool_command.ts")).toolCommand(t),
+  ])),
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

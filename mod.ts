@@ -4,7 +4,9 @@
  * {@linkcode Executor}; given a path it opens the project, runs the tool and closes it
  * again. Results use the wire (snake_case) shapes of the tools.
  * A failed tool call throws a {@linkcode CodectxError} with the tool's code and message.
- * Importing this module has no side effects.
+ * Importing this module has no side effects; it needs Deno KV (`--unstable-kv`, or
+ * `"unstable": ["kv"]` in the importer's `deno.json`) and fails at import with one line saying
+ * so when it is missing.
  *
  * @example
  * ```ts
@@ -20,6 +22,11 @@
 
 import { CodectxError } from "./src/errors.ts";
 import { createExecutor as openExecutor, defined } from "./src/tools/executor.ts";
+import { requireKv } from "./src/util/kv_check.ts";
+
+// Without Deno KV nothing here can work: say at import what to add, in one line, rather than
+// with Deno's error from deep inside the first call.
+requireKv();
 
 export { CodectxError, type ErrorCode, HTTP_STATUS } from "./src/errors.ts";
 export type { ExecutorEvent, ToolCall, ToolResult } from "./src/tools/executor.ts";
@@ -57,7 +64,7 @@ export interface CallOptions {
   timeoutMs?: number;
 }
 
-/** Runs the 13 tools against one open project; what every surface of codectx calls. */
+/** Runs the tools against one open project; what every surface of codectx calls. */
 export interface Executor {
   /** Runs one tool: validates its arguments, applies the time limit, never throws. */
   execute(call: ToolCall, meta?: CallOptions): Promise<ToolResult>;
@@ -303,4 +310,55 @@ async function relativeInside(root: string, real: string): Promise<string> {
     throw new CodectxError("outside_root", `'${real}' is not inside the root '${r}'`);
   }
   return real.slice(r.length + 1);
+}
+
+/** What to read a change from: one of a diff, a git revision or symbols (default: base HEAD). */
+export interface ImpactChange {
+  /** A unified diff, already applied to the project or about to be. */
+  diff?: string;
+  /** A git revision: the working tree (staged and unstaged) against it. */
+  base?: string;
+  /** Names of symbols about to change. */
+  symbols?: string[];
+  /** Hops through callers and references (1–6, default 3). */
+  depth?: number;
+  /** Count test files among the impacted (default true). */
+  include_tests?: boolean;
+  /** Most impacted definitions answered (default 200). */
+  max_results?: number;
+}
+
+/** What {@linkcode getImpact} answers (the `get_impact` payload; fields in wire shape). */
+export interface ImpactReport {
+  /** `diff`, `base` or `symbols`. */
+  source: string;
+  /** The changed definitions: `{qualified_name, kind, file, line, change, signature_changed, …}`. */
+  changed: Array<Record<string, unknown>>;
+  /** Definitions that reach them: `{qualified_name, file, line, hop, resolution, path, …}`. */
+  impacted: Array<Record<string, unknown>>;
+  /** Files with a reference on the way, with their nearest hop. */
+  impacted_files: Array<Record<string, unknown>>;
+  /** Test files and test functions that reach the change. */
+  tests_to_run: { files: string[]; functions: Array<Record<string, unknown>> };
+  /** Likely breaks (deleted-but-referenced first), public API touched, counts by hop. */
+  risk: Record<string, unknown>;
+}
+
+/**
+ * What a change touches: its changed definitions, everything that reaches them hop by hop,
+ * the files, the tests to run and the likely breaks (the `get_impact` tool).
+ *
+ * @example
+ * ```ts
+ * import { getImpact } from "@codectx/codectx";
+ * const r = await getImpact("./my-repo", { base: "HEAD~1" });
+ * console.log(r.tests_to_run.files);
+ * ```
+ */
+export async function getImpact(
+  target: Target,
+  change: ImpactChange = {},
+  opts: OpenOptions = {},
+): Promise<ImpactReport> {
+  return await call(target, "get_impact", defined({ ...change }), opts) as unknown as ImpactReport;
 }

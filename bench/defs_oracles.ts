@@ -8,7 +8,7 @@
  * @module
  */
 
-import ts from "typescript";
+import ts from "npm:typescript@5.9.3";
 
 /** What is compared: callables (functions, methods, constructors) and types. */
 export type Category = "callable" | "type";

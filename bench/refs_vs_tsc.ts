@@ -17,7 +17,7 @@
  */
 
 import { parseArgs } from "node:util";
-import ts from "typescript";
+import ts from "npm:typescript@5.9.3";
 import { callGraph } from "../src/graph/calls.ts";
 import { loadGraph } from "../src/graph/graph.ts";
 import { findSymbols } from "../src/graph/lookup.ts";

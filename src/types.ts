@@ -111,7 +111,10 @@ export interface ParseIssue {
   line?: number;
 }
 
-/** What the parser returns for one file. */
+/**
+ * What the parser returns for one file (with what it reads for the graph: `facts/records.ts`
+ * `ParsedSource`).
+ */
 export interface ParsedFile {
   language: string;
   /** Symbols in source order. */
@@ -122,35 +125,27 @@ export interface ParsedFile {
   error?: string;
   /** Count of tree-sitter ERROR/MISSING nodes (the file still yields what can be read). */
   syntaxErrors: number;
-  /**
-   * Every occurrence of a name in code (not comments or strings) that is not a local
-   * variable, in source order. Calls are the references of kind `call`; their `scope` is
-   * the calling symbol. Absent for text formats.
-   */
-  references?: ReferenceRecord[];
   /** Import statements, in source order. */
   imports?: ImportRecord[];
   /** The package or namespace the file declares (Go, Java, Kotlin, C#, PHP, Scala), if any. */
   package?: string;
-  /**
-   * Declared types, `[key, type]`: a field's or variable's type, a function's return type
-   * (key: the qualified name, `Class.field` for a field that is no symbol); `=chain` when the
-   * type is that of an assigned value (`self.x = Foo()`). Read by the graph's receiver chains.
-   */
-  types?: [string, string][];
 }
 
-/** How a name occurs. */
-export type ReferenceKind =
-  | "definition"
-  | "call"
-  | "import"
-  | "type"
-  | "inherit"
-  | "read"
-  | "write"
+/** Every way a name may occur (the graph part stores a reference's kind as its index here). */
+export const REFERENCE_KINDS = [
+  "definition",
+  "call",
+  "import",
+  "type",
+  "inherit",
+  "read",
+  "write",
   /** A name written as a string in a module's export list (Python `__all__ = ["f"]`). */
-  | "export_list";
+  "export_list",
+] as const;
+
+/** How a name occurs. */
+export type ReferenceKind = typeof REFERENCE_KINDS[number];
 
 /**
  * What is known of the object a member is reached through (`obj.name`):
@@ -160,20 +155,6 @@ export type ReferenceKind =
  * (anything else).
  */
 export type ReceiverKind = "self" | "typed" | "local" | "name" | "expr";
-
-/** One occurrence of a name. Lines and columns are 1-based (columns in UTF-16 units). */
-export interface ReferenceRecord {
-  name: string;
-  line: number;
-  column: number;
-  kind: ReferenceKind;
-  /** Index in the file's `symbols` of the innermost enclosing symbol; -1 at top level. */
-  scope: number;
-  /** Set for a member reached through an object (`obj.name`, `pkg::name`). */
-  receiverKind?: ReceiverKind;
-  /** The receiver's text (`name`), or its type (`typed`). */
-  receiver?: string;
-}
 
 /** One name an import brings in: `name` as exported, `alias` when renamed; `*` for all. */
 export interface ImportedName {

@@ -6,6 +6,7 @@
  */
 
 import assert from "node:assert/strict";
+import { declaredText, receiverText } from "../src/facts/text.ts";
 import { parseSource } from "../src/parse/parser.ts";
 
 Deno.test("references: a binding holds after its value, until the next (`let x = x.m()`, `x = x.m()`, `x := x.M()`)", async () => {
@@ -55,7 +56,11 @@ func run(cmds []*Command) {
   for (const [file, source] of Object.entries(sources)) {
     const parsed = await parseSource(file, source);
     for (const r of parsed.references ?? []) {
-      if (r.receiverKind) got.push(`${file}:${r.line} ${r.name} ${r.receiverKind} ${r.receiver}`);
+      if (r.receiverKind) {
+        got.push(
+          `${file}:${r.line} ${r.name} ${r.receiverKind} ${r.receiver && receiverText(r.receiver)}`,
+        );
+      }
     }
   }
   assert.deepEqual(got, [
@@ -89,9 +94,12 @@ func run() {
 }
 `,
   );
-  assert.deepEqual(go.types?.find(([k]) => k === "echo"), ["echo", "Command"]);
+  assert.deepEqual(go.declared?.map(declaredText).find(([k]) => k === "echo"), ["echo", "Command"]);
   const path = go.references?.find((r) => r.name === "Path" && r.line === 11);
-  assert.equal(`${path?.receiverKind} ${path?.receiver}`, "typed Command");
+  assert.equal(
+    `${path?.receiverKind} ${path?.receiver && receiverText(path.receiver)}`,
+    "typed Command",
+  );
   const py = await parseSource(
     "a.py",
     `class Context:
@@ -102,5 +110,8 @@ func run() {
 `,
   );
   // An unannotated parameter says nothing.
-  assert.deepEqual(py.types, [["Context.command", "Command"], ["Context.parent", "Context"]]);
+  assert.deepEqual(py.declared?.map(declaredText), [["Context.command", "Command"], [
+    "Context.parent",
+    "Context",
+  ]]);
 });

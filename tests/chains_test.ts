@@ -8,6 +8,7 @@
  */
 
 import assert from "node:assert/strict";
+import { declaredText, receiverText } from "../src/facts/text.ts";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
 import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
@@ -266,7 +267,7 @@ async function callers(ex: Executor, symbol: string): Promise<string[]> {
 
 Deno.test("parser: declared types of fields, properties, parameters and return types", async () => {
   const client = await parseSource("ts/client.ts", FILES["ts/client.ts"]);
-  assert.deepEqual(client.types, [
+  assert.deepEqual(client.declared?.map(declaredText), [
     ["Options.cache", "QueryCache"],
     ["QueryClient.#queryCache", "QueryCache"],
     // `<=j>`: the type of parameter j (for functions passed where they are declared).
@@ -279,9 +280,9 @@ Deno.test("parser: declared types of fields, properties, parameters and return t
   // Values that disagree give no type (`this.opts = new Emitter()`, then `this.opts = opts`);
   // a literal (`this.events = null`) says nothing.
   const store = await parseSource("js/store.js", FILES["js/store.js"]);
-  assert.deepEqual(store.types, [["Store.events", "=Emitter()"]]);
+  assert.deepEqual(store.declared?.map(declaredText), [["Store.events", "=Emitter()"]]);
   const go = await parseSource("cobra/command.go", FILES["cobra/command.go"]);
-  assert.deepEqual(go.types?.slice(0, 5), [
+  assert.deepEqual(go.declared?.map(declaredText).slice(0, 5), [
     ["Command.parent", "Command"],
     ["Command.name", "string"],
     ["NewCommand", "Command"],
@@ -289,10 +290,13 @@ Deno.test("parser: declared types of fields, properties, parameters and return t
     ["Command.Lookup", "Command"],
   ]);
   const py = await parseSource("pkg/core.py", FILES["pkg/core.py"]);
-  assert.deepEqual(py.types, [["Context.command", "Command"], ["Context.helper", "=Command()"]]);
+  assert.deepEqual(py.declared?.map(declaredText), [["Context.command", "Command"], [
+    "Context.helper",
+    "=Command()",
+  ]]);
   // A receiver chain keeps its calls, without their arguments, across lines.
   const chain = client.references?.find((r) => r.line === 22 && r.name === "notify");
-  assert.equal(chain?.receiver, "this.getQueryCache()");
+  assert.equal(chain?.receiver && receiverText(chain.receiver), "this.getQueryCache()");
   assert.equal(chain?.receiverKind, "self");
 });
 
@@ -375,7 +379,7 @@ export class Holder {
 `;
   const parsed = await parseSource("ts/holder.ts", source);
   const sites = (parsed.references ?? []).filter((r) => r.name === "notify").map((r) =>
-    `${r.line} ${r.receiverKind} ${r.receiver}`
+    `${r.line} ${r.receiverKind} ${r.receiver && receiverText(r.receiver)}`
   );
   assert.deepEqual(sites, ["9 self this.cache", "12 self this.cache"]);
 });
@@ -400,13 +404,16 @@ export class Query {
 `;
   const parsed = await parseSource("ts/query.ts", source);
   const sites = (parsed.references ?? []).filter((r) => r.name === "refetch" && r.receiverKind)
-    .map((r) => `${r.line} ${r.receiverKind} ${r.receiver}`);
+    .map((r) => `${r.line} ${r.receiverKind} ${r.receiver && receiverText(r.receiver)}`);
   assert.deepEqual(sites, [
     "10 self this.observers.find<0:0>|this.observers[]",
     "11 self this.observers.find()|this.observers[]",
     "13 self this.#list.forEach<0:0>|this.#list[]",
   ]);
-  assert.deepEqual(parsed.types, [["Query.observers", "[]Obs"], ["Query.#list", "[]Obs"]]);
+  assert.deepEqual(parsed.declared?.map(declaredText), [["Query.observers", "[]Obs"], [
+    "Query.#list",
+    "[]Obs",
+  ]]);
 });
 
 Deno.test("references: Java fields (bare or through this), return types, for-each and index elements", async () => {
@@ -456,4 +463,37 @@ Deno.test("references: C# fields, properties, return types and foreach variables
       "cs/Holder.cs:17 call inferred",
     ]);
   });
+});
+
+Deno.test("parser: receivers are stored as chains, a typed one's steps after one space", async () => {
+  // `super(C, self)` is the chain `super()`; `Op <=0>` and `.meta` make `Op <=0>.meta`.
+  const py = await parseSource(
+    "m.py",
+    `class B(A):
+    def f(self):
+        super(B, self).f()
+`,
+  );
+  assert.deepEqual(
+    (py.references ?? []).filter((r) => r.receiverKind === "self").map((r) =>
+      r.receiver && receiverText(r.receiver)
+    ),
+    ["super()"],
+  );
+  const ts = await parseSource(
+    "m.ts",
+    `type Op = (source: Obs) => void;
+class Obs { meta = new Meta(); }
+class Meta { run(): void {} }
+export const op: Op = (source) => {
+  const m = source.meta;
+  m.run();
+};
+`,
+  );
+  const run = (ts.references ?? []).find((r) => r.name === "run" && r.receiverKind);
+  assert.deepEqual([run?.receiverKind, run?.receiver && receiverText(run.receiver)], [
+    "typed",
+    "Op <=0>.meta",
+  ]);
 });

@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { getCallGraph } from "../src/mcp/render_graph.ts";
+import { renderText } from "../src/mcp/render.ts";
 import { callTool, cleanup, makeProject, runCli, tempIndexDir, withExecutor } from "./helpers.ts";
 
 const FILES = {
@@ -112,7 +112,10 @@ Deno.test("codectx explain: a callee matched by name only says so", async () => 
 
 Deno.test("MCP text of get_call_graph: an external callee is not 'by name only'", async () => {
   await withExecutor({ "u.ts": FILES["u.ts"] }, async (ex) => {
-    const text = getCallGraph(await callTool(ex, "get_call_graph", { symbol_name: "use" }));
+    const text = renderText(
+      "get_call_graph",
+      await callTool(ex, "get_call_graph", { symbol_name: "use" }),
+    );
     assert.match(text, /^- push \(external\) ← call at u\.ts:11$/m);
   });
 });

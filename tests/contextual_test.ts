@@ -11,6 +11,7 @@
  */
 
 import assert from "node:assert/strict";
+import { declaredText, receiverText } from "../src/facts/text.ts";
 import { parseSource } from "../src/parse/parser.ts";
 import type { Executor } from "../src/tools/executor.ts";
 import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
@@ -169,7 +170,7 @@ async function callers(ex: Executor, symbol: string): Promise<string[]> {
 
 Deno.test("parser: object literal methods and parameters take the type where they stand", async () => {
   const parsed = await parseSource("observable.ts", FILES["observable.ts"]);
-  const types = new Map(parsed.types);
+  const types = new Map(parsed.declared?.map(declaredText));
   assert.equal(
     types.get("observable.self.subscribe in") ?? types.get("observable.subscribe in"),
     "Observable",
@@ -177,7 +178,7 @@ Deno.test("parser: object literal methods and parameters take the type where the
   assert.equal(types.get("createRetryer.cancel in"), "Retryer");
   assert.equal(types.get("behavior.onFetch in"), "Behavior");
   const receivers = (parsed.references ?? []).filter((r) => r.receiverKind).map((r) =>
-    `${r.line} ${r.name} ${r.receiverKind} ${r.receiver}`
+    `${r.line} ${r.name} ${r.receiverKind} ${r.receiver && receiverText(r.receiver)}`
   );
   assert.ok(receivers.includes("6 next typed Observable .subscribe<=0>"), receivers.join("\n"));
   assert.ok(receivers.includes("18 subscribe typed Operator <=0>"), receivers.join("\n"));
@@ -246,7 +247,7 @@ Deno.test("references: an untyped function's returned literal, a constant's lite
 
 Deno.test("references: a member typed by a type parameter takes the type argument it is reached through", async () => {
   const parsed = await parseSource("generic.ts", FILES["generic.ts"]);
-  const types = new Map(parsed.types);
+  const types = new Map(parsed.declared?.map(declaredText));
   assert.equal(types.get("UnaryFunction<=0>"), "%0");
   assert.equal(types.get("OperatorFunction.UnaryFunction base"), "Observable,Observable");
   assert.equal(types.get("MonoTypeOperatorFunction.OperatorFunction base"), "%0,%0");

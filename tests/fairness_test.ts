@@ -11,6 +11,7 @@
 import assert from "node:assert/strict";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 import { http, post, startIndexed } from "./surfaces_helpers.ts";
+import { TOOL_NAMES } from "../src/tools/registry.ts";
 
 const BACKTRACKS = "(\\w+\\s*)+\\(";
 const MCP_HEADERS = { Accept: "application/json, text/event-stream" };
@@ -86,7 +87,7 @@ Deno.test("MCP HTTP: a batch of 100 heavy calls leaves another client's light ca
     assert.deepEqual(ping.result, {});
     const list = await rpc(child.url, "tools/list");
     order.push("tools/list");
-    assert.equal(list.result?.tools?.length, 13);
+    assert.equal(list.result?.tools?.length, TOOL_NAMES.length);
     const light = await rpc(child.url, "tools/call", {
       name: "search_symbols",
       arguments: { query: "build" },

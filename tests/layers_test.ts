@@ -31,6 +31,7 @@ const RANK: Record<string, number> = {
   index: 2,
   parse: 1,
   store: 1,
+  facts: 0.5,
   kernel: 0,
 };
 
@@ -44,6 +45,7 @@ const DOMAINS = new Set([
   "index",
   "parse",
   "store",
+  "facts",
 ]);
 /** Units that are faces or surfaces. */
 const OUTER = new Set(["cli.ts", "mod.ts", "cli", "bridge", "web", "mcp", "http"]);
@@ -173,9 +175,7 @@ Deno.test("layers: imports point down; faces and surfaces reach no domain; no cy
  * Circles among the files of one folder still to be broken (issue 36), each as its files in
  * order; a new circle fails the test, and so does one listed here that is gone.
  */
-const KNOWN_FILE_CIRCLES: string[] = [
-  "src/graph/names.ts → src/graph/ref_resolution.ts",
-];
+const KNOWN_FILE_CIRCLES: string[] = [];
 
 Deno.test("layers: no circle of imports among the files of one folder", async () => {
   const files = await sources();
@@ -242,4 +242,25 @@ Deno.test("layers: the scanner sees every kind of import", () => {
   assert.equal(unitOf("src/util/hash.ts"), "kernel");
   assert.equal(unitOf("src/types.ts"), "kernel");
   assert.equal(unitOf("model/codectx-code/manifest.json"), null);
+});
+
+Deno.test("layers: a tool's renderer and printer are strings from its payload", async () => {
+  // `tools/<name>/render.ts` and `cli.ts` run in the surfaces (MCP's text, the CLI's lines):
+  // they read the tool's payload and import only tools/ and the kernel — no domain, no
+  // transport, no console or argv of their own.
+  const found: string[] = [];
+  for (const file of await sources()) {
+    if (!/^src\/tools\/[^/]+\/(render|cli|call_tree)\.ts$/.test(file)) continue;
+    const text = await Deno.readTextFile(`${ROOT}/${file}`);
+    const { local, bare } = importsOf(file, text);
+    for (const target of local) {
+      const unit = unitOf(target);
+      if (unit !== "tools" && unit !== "kernel") found.push(`${file} → ${target}`);
+    }
+    for (const b of bare) found.push(`${file} → ${b}`);
+    if (/\bconsole\.|\bDeno\.(args|stdout|stderr|exit)\b/.test(text)) {
+      found.push(`${file} prints or reads argv itself`);
+    }
+  }
+  assert.deepEqual(found, []);
 });

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { getEncoding } from "js-tiktoken";
-import { TOOL_NAMES } from "../src/tools/registry.ts";
+import { findTool, TOOL_NAMES } from "../src/tools/registry.ts";
 import {
   CLI,
   fixtureCopy,
@@ -35,7 +35,12 @@ interface ListedTool {
   description?: string;
   inputSchema: { type: string; required?: string[] };
   outputSchema?: { type: string };
-  annotations?: { readOnlyHint?: boolean };
+  annotations?: {
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
 }
 
 /** A tools/call result. */
@@ -57,66 +62,12 @@ function structured(r: CallToolResult): JsonObject {
   return r.structuredContent as JsonObject;
 }
 
-/**
- * What each tool's text must carry on the fixture (with `TOOL_CASES`' arguments): the
- * locations and names a model needs, as Markdown rather than JSON.
- */
-const TEXT_CHECKS: Record<string, (text: string, s: JsonObject) => void> = {
-  semantic_search: (t) => assert.match(t, /^\d+ results for "greet a user"[^]*app\/main\.py:\d+/),
-  explain_symbol: (t) => {
-    assert.match(t, /^# Greeter — class in app\/main\.py:7-15/);
-    assert.match(t, /```python\nclass Greeter:/);
-    assert.match(t, /Used by:\n- main app\/main\.py:24/);
-  },
-  explain_file: (t) => {
-    assert.match(t, /^# app\/main\.py — python, \d+ lines/);
-    assert.match(
-      t,
-      /\n- 7: class Greeter: — Greets users by name\.\n {2}- 10: def __init__\([^\n]*\n {2}- 13: def greet\(/,
-    );
-    assert.match(t, /3: app\/models\.py \(Repository, User\)/);
-  },
-  summarize_repo: (t, s) => assert.equal(t, s.text),
-  find_references: (t) => assert.match(t, /app\/main\.py\n {2}4 import: from app\.utils import/),
-  get_dependencies: (t) =>
-    assert.match(t, /^# app\/main\.py \(python\)\nImports[^]*app\/utils\.py/),
-  get_call_graph: (t) => {
-    assert.match(t, /^# main \(function\) app\/main\.py:18-24/);
-    assert.match(
-      t,
-      /Callees:\n- parse_config \(function\) app\/utils\.py:14 ← call at app\/main\.py:20/,
-    );
-  },
-  get_context: (t, s) => {
-    // The window as it is, except call sites: one line each (file:line in caller: the call).
-    const [head, callers] = String(s.text).split("\n## Called from\n");
-    assert.ok(t.startsWith(head), t);
-    if (callers !== undefined) assert.match(t, /\n## Called from\n- \S+:\d+/);
-  },
-  validate_code: (t) => assert.match(t, /^not valid python\nSyntax errors:\n- 1:\d+ /),
-  analyze_quality: (t) => assert.match(t, /maintainability \d+(\.\d+)? \([A-F]\)/),
-  search_symbols: (t) =>
-    assert.match(
-      t,
-      /^\d+ of \d+ symbols\n- app\/main\.py:7 class Greeter: — Greets users by name\./,
-    ),
-  index_project: (t) => assert.match(t, /^ready: \d+ files \(/),
-  ask: (t, s) => {
-    // The answer, less what it says twice (a signature that opens the code below it).
-    const answer = String(s.answer);
-    assert.ok(t.startsWith(answer.split("\n")[0]), t);
-    for (const heading of answer.split("\n").filter((l) => l.startsWith("### "))) {
-      assert.ok(t.includes(heading), heading);
-    }
-  },
-};
-
 function call(client: Client, name: string, args: Record<string, unknown>) {
   return client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 }
 
 Deno.test({
-  name: "mcp over stdio: 13 tools with schemas; every tool's real answer; invalid calls",
+  name: "mcp over stdio: every tool with schemas; every tool's real answer; invalid calls",
   // The SDK spawns the server with node:child_process, whose handles outlive a step.
   sanitizeOps: false,
   sanitizeResources: false,
@@ -138,24 +89,33 @@ Deno.test({
       assert.equal(client.getServerVersion()?.name, "codectx");
       assert.ok(client.getServerCapabilities()?.tools);
 
-      await t.step("tools/list: all 13 tools with input and output schemas", async () => {
-        const { tools } = (await client.listTools()) as { tools: ListedTool[] };
-        assert.deepEqual(tools.map((x) => x.name), [...TOOL_NAMES]);
-        for (const tool of tools) {
-          assert.equal(tool.inputSchema.type, "object", tool.name);
-          assert.equal(tool.outputSchema?.type, "object", tool.name);
-          assert.ok((tool.description ?? "").length > 10, tool.name);
-          assert.equal(tool.annotations?.readOnlyHint, true);
-        }
-        const explain = tools.find((x) => x.name === "explain_file");
-        assert.deepEqual(explain?.inputSchema.required, ["file_path"]);
-        // What a client puts before the model: at most 4,000 tokens for all 13 tools.
-        const listed = JSON.stringify({ tools });
-        assert.ok(
-          getEncoding("cl100k_base").encode(listed).length <= 4000,
-          `${listed.length} chars`,
-        );
-      });
+      await t.step(
+        "tools/list: every tool with input and output schemas and its annotations",
+        async () => {
+          const { tools } = (await client.listTools()) as { tools: ListedTool[] };
+          assert.deepEqual(tools.map((x) => x.name), [...TOOL_NAMES]);
+          for (const tool of tools) {
+            assert.equal(tool.inputSchema.type, "object", tool.name);
+            assert.equal(tool.outputSchema?.type, "object", tool.name);
+            assert.ok((tool.description ?? "").length > 10, tool.name);
+            // As the tool declares them: index_project writes the index (never the project).
+            assert.deepEqual(tool.annotations, findTool(tool.name)?.annotations, tool.name);
+            assert.equal(tool.annotations?.readOnlyHint, tool.name !== "index_project", tool.name);
+          }
+          assert.deepEqual(tools.find((x) => x.name === "index_project")?.annotations, {
+            readOnlyHint: false,
+            destructiveHint: false,
+            idempotentHint: true,
+            openWorldHint: false,
+          });
+          const explain = tools.find((x) => x.name === "explain_file");
+          assert.deepEqual(explain?.inputSchema.required, ["file_path"]);
+          // What a client puts before the model: at most 310 tokens a tool (4,030 for 13).
+          const listed = JSON.stringify({ tools });
+          const tokens = getEncoding("cl100k_base").encode(listed).length;
+          assert.ok(tokens <= 310 * tools.length, `${tokens} tokens, ${listed.length} chars`);
+        },
+      );
 
       await t.step("explain_file answers structuredContent and a Markdown text", async () => {
         const r = await call(client, "explain_file", { file_path: "app/main.py" });
@@ -165,7 +125,7 @@ Deno.test({
         assert.equal(s.language, "python");
         const names = (s.symbols as Array<{ name: string }>).map((x) => x.name);
         assert.ok(names.includes("Greeter") && names.includes("main"));
-        TEXT_CHECKS.explain_file(textOf(r), s);
+        TOOL_CASES.explain_file.text(textOf(r), s);
         texts.push(textOf(r));
       });
 
@@ -189,7 +149,7 @@ Deno.test({
           const text = textOf(r);
           assert.ok(!text.trimStart().startsWith("{"), `${name} answered JSON text: ${text}`);
           assert.ok(text.length < JSON.stringify(structured(r)).length, `${name}: ${text}`);
-          TEXT_CHECKS[name](text, structured(r));
+          TOOL_CASES[name].text(text, structured(r));
         }
       });
 
@@ -251,7 +211,7 @@ Deno.test({
       await t.step("the SDK client lists and calls tools", async () => {
         await client.connect(new StreamableHTTPClientTransport(new URL(`${srv.url}/mcp`)));
         const { tools } = (await client.listTools()) as { tools: ListedTool[] };
-        assert.equal(tools.length, 13);
+        assert.deepEqual(tools.map((x) => x.name), [...TOOL_NAMES]);
         const r = await call(client, "explain_file", { file_path: "web/server.ts" });
         assert.equal(structured(r).file, "web/server.ts");
         const bad = await call(client, "explain_file", { file_path: "/etc/passwd" });

@@ -26,7 +26,7 @@ import {
   withExecutor,
 } from "./helpers.ts";
 import { http, obj } from "./surfaces_helpers.ts";
-import { chromium } from "playwright-core";
+import { chromium } from "npm:playwright-core@1.65.1";
 import { CHROMIUM, needChromium, open, serveProject } from "./web_browser_helpers.ts";
 
 const FILES = {

@@ -5,8 +5,9 @@
  * HTTP for headers `fetch` will not send.
  */
 
-import assert from "node:assert/strict";
+import { TOOL_NAMES } from "../src/tools/registry.ts";
 import { CLI } from "./helpers.ts";
+import type { JsonObject, ToolCase } from "./tool_case.ts";
 
 export { CLI, runCli } from "./helpers.ts";
 
@@ -20,10 +21,7 @@ export const FIXTURE = `${REPO}/tests/fixtures/project`;
 /** Text of the file outside the root; no answer may ever contain it. */
 export const SECRET_MARKER = "CODECTX_OUTSIDE_SECRET_7f3a9c";
 
-/** A JSON value. */
-export type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
-/** A JSON object. */
-export type JsonObject = { [key: string]: Json };
+export { arr, type Json, type JsonObject, obj, type ToolCase } from "./tool_case.ts";
 
 /** A temporary copy of the fixture. */
 export interface FixtureCopy {
@@ -305,149 +303,18 @@ export function parseEvents(raw: string): SseEvent[] {
   return out;
 }
 
-/** Narrows a JSON value to an object (fails the test otherwise). */
-export function obj(v: Json | undefined): JsonObject {
-  if (typeof v !== "object" || v === null || Array.isArray(v)) {
-    throw new Error(`expected a JSON object, got ${JSON.stringify(v)}`);
-  }
-  return v;
-}
-
-/** Narrows a JSON value to an array (fails the test otherwise). */
-export function arr(v: Json | undefined): Json[] {
-  if (!Array.isArray(v)) throw new Error(`expected a JSON array, got ${JSON.stringify(v)}`);
-  return v;
-}
-
-/** The `key` field of each object in a JSON array (fails the test when it is no array). */
-function names(v: Json | undefined, key = "name"): Json[] {
-  return arr(v).map((x) => obj(x)[key]);
-}
-
-/** One call of a tool on the fixture and what its payload must show. */
-export interface ToolCase {
-  /** Arguments valid on the fixture. */
-  args: JsonObject;
-  /**
-   * Fails unless `payload` could only come from the tool really run on the fixture (a
-   * symbol found, a file listed, a reference at its line), never from an empty answer.
-   */
-  check(payload: JsonObject, what: string): void;
-}
-
-/** A case for every tool, by tool name; each surface test runs them all through itself. */
-export const TOOL_CASES: Record<string, ToolCase> = {
-  semantic_search: {
-    args: { query: "greet a user", top_k: 3 },
-    check(p, what) {
-      const hits = arr(p.snippets).map(obj);
-      assert.ok(
-        hits.some((h) => h.file === "app/main.py" && /greet/.test(String(h.snippet))),
-        `${what}: no snippet of app/main.py about greeting in ${JSON.stringify(hits)}`,
-      );
-    },
-  },
-  explain_symbol: {
-    args: { symbol_name: "Greeter" },
-    check(p, what) {
-      const s = obj(p.symbol);
-      assert.deepEqual([s.file, s.line, s.kind], ["app/main.py", 7, "class"], what);
-      assert.ok(names(p.children).includes("greet"), what);
-    },
-  },
-  explain_file: {
-    args: { file_path: "app/main.py" },
-    check(p, what) {
-      assert.equal(p.language, "python", what);
-      const found = names(p.symbols);
-      for (const n of ["Greeter", "greet", "main"]) assert.ok(found.includes(n), `${what}: ${n}`);
-    },
-  },
-  summarize_repo: {
-    args: {},
-    check(p, what) {
-      // The module path is read from the fixture's go.mod.
-      assert.equal(p.package, "example.com/fixture", what);
-      assert.ok(names(p.entry_points, "file").includes("app/main.py"), what);
-    },
-  },
-  find_references: {
-    args: { symbol_name: "slugify" },
-    check(p, what) {
-      const refs = arr(p.references).map(obj);
-      assert.ok(
-        refs.some((r) => r.file === "app/main.py" && r.line === 24 && r.kind === "call"),
-        `${what}: no call at app/main.py:24 in ${JSON.stringify(refs)}`,
-      );
-    },
-  },
-  get_dependencies: {
-    args: { file_path: "app/main.py" },
-    check(p, what) {
-      assert.deepEqual(
-        names(p.imports, "resolved").sort(),
-        ["app/models.py", "app/utils.py"],
-        what,
-      );
-    },
-  },
-  get_call_graph: {
-    args: { symbol_name: "main" },
-    check(p, what) {
-      assert.equal(obj(p.definition).file, "app/main.py", what);
-      const callees = arr(p.callees).map(obj);
-      assert.ok(
-        callees.some((c) =>
-          c.name === "parse_config" && c.file === "app/utils.py" && c.call_line === 20
-        ),
-        `${what}: parse_config is not a callee at line 20 in ${JSON.stringify(callees)}`,
-      );
-    },
-  },
-  get_context: {
-    args: { symbol_name: "main", max_tokens: 400 },
-    check(p, what) {
-      assert.deepEqual([p.file, p.line], ["app/main.py", 18], what);
-      assert.match(String(p.text), /def main\(config_path: str\)/, what);
-    },
-  },
-  validate_code: {
-    args: { code: "def f(:\n  pass\n", language: "python" },
-    check(p, what) {
-      assert.equal(p.valid, false, what);
-      assert.equal(obj(arr(p.syntax_errors)[0]).line, 1, what);
-    },
-  },
-  analyze_quality: {
-    args: {},
-    check(p, what) {
-      const main = arr(p.files).map(obj).find((f) => f.file === "app/main.py");
-      // Greeter.__init__, Greeter.greet and main.
-      assert.equal(main?.functions, 3, `${what}: ${JSON.stringify(main)}`);
-    },
-  },
-  search_symbols: {
-    args: { query: "Greeter" },
-    check(p, what) {
-      const first = obj(arr(p.symbols)[0]);
-      assert.deepEqual([first.name, first.file, first.line], ["Greeter", "app/main.py", 7], what);
-    },
-  },
-  index_project: {
-    args: {},
-    check(p, what) {
-      assert.equal(p.state, "ready", what);
-      assert.ok(Number(p.files) >= 9 && Number(p.symbols) >= 15, `${what}: ${JSON.stringify(p)}`);
-    },
-  },
-  ask: {
-    args: { question: "where is the config parsed?" },
-    check(p, what) {
-      assert.match(String(p.answer), /parse_config/, what);
-      assert.match(String(p.answer), /app\/utils\.py/, what);
-    },
-  },
-};
+/**
+ * A case for every tool, by tool name, from the tool's folder (`src/tools/<name>/case_test.ts`);
+ * each surface test runs them all through itself.
+ */
+export const TOOL_CASES: Record<string, ToolCase> = Object.fromEntries(
+  await Promise.all(
+    TOOL_NAMES.map(async (name) => {
+      const { CASE } = await import(`../src/tools/${name}/case_test.ts`) as { CASE: ToolCase };
+      return [name, CASE] as const;
+    }),
+  ),
+);
 
 /** The `initialize` request a raw MCP client sends first. */
 export const MCP_INITIALIZE = {

@@ -7,6 +7,7 @@
  */
 
 import assert from "node:assert/strict";
+import { receiverText } from "../src/facts/text.ts";
 import { parseSource } from "../src/parse/parser.ts";
 import { callTool, type Payload, refLines, withExecutor } from "./helpers.ts";
 
@@ -82,7 +83,7 @@ func checkMade() {
 Deno.test("parser: a Go test table's rows give their fields' types, through range and index", async () => {
   const f = await parseSource("flags/flag_test.go", FILES["flags/flag_test.go"]);
   const calls = (f.references ?? []).filter((r) => r.kind === "call" && r.receiverKind).map((r) =>
-    `${r.line} ${r.name} ${r.receiverKind} ${r.receiver ?? ""}`
+    `${r.line} ${r.name} ${r.receiverKind} ${r.receiver ? receiverText(r.receiver) : ""}`
   );
   assert.deepEqual(calls, [
     "14 Apply typed []Flag []",
@@ -100,7 +101,7 @@ Deno.test("parser: a Go test table's rows give their fields' types, through rang
   // Method expressions and values of a type in parentheses (`(*T).M`, `(&T{}).M`).
   const reads = (f.references ?? []).filter((r) =>
     r.kind === "read" && r.line === 46 && r.receiverKind
-  ).map((r) => `${r.name} ${r.receiverKind} ${r.receiver}`);
+  ).map((r) => `${r.name} ${r.receiverKind} ${r.receiver && receiverText(r.receiver)}`);
   assert.deepEqual(reads, [
     "Apply name BoolFlag",
     "Apply typed BoolFlag",
@@ -123,7 +124,7 @@ func check() {
 `,
   );
   const calls = (f.references ?? []).filter((r) => r.kind === "call").map((r) =>
-    `${r.name} ${r.receiverKind} ${r.receiver ?? ""}`
+    `${r.name} ${r.receiverKind} ${r.receiver ? receiverText(r.receiver) : ""}`
   );
   assert.deepEqual(calls, ["Equal expr ", "Equal typed int"]);
 });

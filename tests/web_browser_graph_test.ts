@@ -9,7 +9,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
+import type { Page } from "npm:playwright-core@1.65.1";
 import { type Browser, launch, needChromium, open, serveProject } from "./web_browser_helpers.ts";
 
 const PACKAGES = 10;

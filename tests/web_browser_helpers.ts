@@ -4,7 +4,7 @@
  * recorded, `codectx web` on a project, and the waits the page's views need.
  */
 
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { type BrowserContext, chromium, type Page } from "npm:playwright-core@1.65.1";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 import { type Child, http, obj, poll, startCli } from "./surfaces_helpers.ts";
 

@@ -285,6 +285,35 @@ Deno.test("web: REST endpoints, page, errors and safety over HTTP", async (t) =>
       assert.equal(sum.json.name, "project");
     });
 
+    await t.step("POST /api/impact (a diff as text or JSON), GET /api/impact", async () => {
+      const diff = String(TOOL_CASES.get_impact.args.diff);
+      const text = await http(`${srv.url}/api/impact?depth=1`, {
+        method: "POST",
+        headers: { "Content-Type": "text/plain" },
+        body: diff,
+      });
+      assertTool(text, "get_impact");
+      assertTool(await post(`${srv.url}/api/impact`, { diff }), "get_impact");
+      const named = await get("/api/impact?symbols=slugify");
+      assert.equal(named.status, 200, named.text);
+      assert.deepEqual(arr(named.json.impacted).map((x) => obj(x).qualified_name), ["main"]);
+      // The fixture is no git work tree: a revision means nothing there.
+      assertError(
+        await get("/api/impact?base=HEAD~1"),
+        400,
+        "invalid_argument",
+        /not inside a git work tree, so base 'HEAD~1' means nothing here/,
+      );
+      assertError(
+        await post(`${srv.url}/api/impact`, {
+          diff: "--- a/app/utils.py\n+++ b/app/utils.py\n@@ -1 +1 @@\n-x\n+y\n",
+        }),
+        400,
+        "invalid_argument",
+        /hunk 1 of 1 \(@@ -1 \+1 @@\) does not apply to app\/utils\.py/,
+      );
+    });
+
     await t.step("GET /api/symbol, /api/references, /api/file, /api/quality", async () => {
       assertTool(await get("/api/symbol?name=Greeter"), "explain_symbol");
       assertError(await get("/api/symbol"), 400, "invalid_argument", /name is required/);

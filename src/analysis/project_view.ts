@@ -6,7 +6,7 @@
  * @module
  */
 
-import { GRAPH_PART, type GraphPart } from "../index/graph_part.ts";
+import { GRAPH_PART, type StoredPart } from "../facts/codec.ts";
 import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
@@ -141,7 +141,7 @@ async function build(root: string, index: LoadedIndex, store: Store): Promise<Pr
   const importing = [...index.files.values()].filter((f) =>
     !f.skipped && IMPORTING.has(family(f.language))
   );
-  const parts = await store.readAllBlobs<GraphPart>(
+  const parts = await store.readAllBlobs<StoredPart>(
     GRAPH_PART,
     new Set(importing.map((f) => f.blob)),
   );

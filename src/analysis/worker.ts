@@ -17,7 +17,7 @@ import {
   KEEP_VIEWS,
   replyError,
   viewFromData,
-} from "./pool.ts";
+} from "./job.ts";
 import { setStopFlag } from "./stop_flag.ts";
 
 const views = new Map<number, ProjectView>();

@@ -6,7 +6,12 @@
  */
 
 import { basename, extname, resolve } from "node:path";
+import { print as printQuality } from "../tools/analyze_quality/cli.ts";
+import type { AnalyzeQualityPayload } from "../tools/analyze_quality/schema.ts";
+import { print as printValidation } from "../tools/validate_code/cli.ts";
+import type { ValidateCodePayload } from "../tools/validate_code/schema.ts";
 import { openExecutor, parse, upToDate, UsageError } from "./args.ts";
+import { emit } from "./tool_command.ts";
 
 const QUALITY_HELP = `Usage: codectx quality [PATH] [--path DIR] [--json] [--max-issues N]
                        [--min-severity LOW|MEDIUM|HIGH] [--top N] [--fail-on LOW|MEDIUM|HIGH]
@@ -58,36 +63,6 @@ function count(value: unknown, option: string): number | undefined {
   return n;
 }
 
-interface QualityPayload {
-  path: string;
-  maintainability_index: number;
-  rank: string;
-  files: Array<
-    {
-      file: string;
-      maintainability_index: number;
-      rank: string;
-      sloc: number;
-      cyclomatic_complexity: number;
-    }
-  >;
-  worst_functions: Array<
-    { qualified_name: string; file: string; line: number; complexity: number; rank: string }
-  >;
-  bandit_issues: Array<
-    {
-      test_id: string;
-      severity: string;
-      confidence: string;
-      file: string;
-      line: number;
-      message: string;
-    }
-  >;
-  issue_counts: { total: number; by_severity: Record<string, number> };
-  summary: { code_files: number; sloc: number };
-}
-
 /** `codectx quality [PATH]`. */
 export async function cmdQuality(args: string[]): Promise<number> {
   const { values, positionals } = parse(args, {
@@ -129,74 +104,18 @@ export async function cmdQuality(args: string[]): Promise<number> {
       console.error(`codectx: ${r.error}`);
       return 1;
     }
-    const q = r.result_payload as unknown as QualityPayload;
+    const q = r.result_payload as AnalyzeQualityPayload;
     const failing = failOn
       ? q.bandit_issues.some((i) => LEVELS.indexOf(i.severity) >= LEVELS.indexOf(failOn))
       : false;
     if (json) {
       if (failOn) q.bandit_issues = q.bandit_issues.slice(0, maxIssues);
       console.log(JSON.stringify(q, null, 2));
-    } else printQuality(q, top, maxIssues);
+    } else emit(printQuality(q, top, maxIssues));
     return failing ? 1 : 0;
   } finally {
     await executor.close();
   }
-}
-
-function printQuality(q: QualityPayload, top: number, maxIssues: number): void {
-  console.log(
-    `${q.path}: maintainability index ${
-      q.maintainability_index.toFixed(2)
-    } (${q.rank}) over ${q.summary.code_files} code files, ${q.summary.sloc} SLOC`,
-  );
-  if (q.files.length > 1 && top > 0) {
-    console.log("\nlowest maintainability:");
-    const worst = [...q.files].sort((a, b) => a.maintainability_index - b.maintainability_index)
-      .slice(0, top);
-    for (const f of worst) {
-      console.log(
-        `  ${
-          f.maintainability_index.toFixed(2).padStart(6)
-        } ${f.rank}  ${f.file}  (CC ${f.cyclomatic_complexity}, SLOC ${f.sloc})`,
-      );
-    }
-  }
-  if (q.worst_functions.length) {
-    console.log("\nmost complex functions:");
-    for (const f of q.worst_functions.slice(0, top)) {
-      console.log(
-        `  ${String(f.complexity).padStart(4)} ${f.rank}  ${f.file}:${f.line}  ${f.qualified_name}`,
-      );
-    }
-  }
-  const c = q.issue_counts;
-  console.log(
-    `\nsecurity issues: ${c.total} (HIGH ${c.by_severity.HIGH ?? 0}, MEDIUM ${
-      c.by_severity.MEDIUM ?? 0
-    }, LOW ${c.by_severity.LOW ?? 0})`,
-  );
-  for (const i of q.bandit_issues.slice(0, maxIssues)) {
-    console.log(`  ${i.severity}/${i.confidence}  ${i.test_id}  ${i.file}:${i.line}  ${i.message}`);
-  }
-  if (c.total > maxIssues) {
-    console.log(`  … ${c.total - maxIssues} more (--max-issues N, or --json)`);
-  }
-}
-
-interface ValidatePayload {
-  valid: boolean;
-  language: string;
-  syntax_errors: Array<{ line: number; column: number; message: string }>;
-  unresolved_symbols: Array<
-    { name: string; line: number; column: number; kind: string; suggestions: string[] }
-  >;
-  security_issues: Array<{ test_id: string; severity: string; line: number; message: string }>;
-  metrics: {
-    maintainability_index: number;
-    rank: string;
-    cyclomatic_complexity: number;
-    sloc: number;
-  };
 }
 
 /** `codectx validate FILE|-`. */
@@ -251,33 +170,11 @@ export async function cmdValidate(args: string[]): Promise<number> {
       console.error(`codectx: ${r.error}`);
       return 1;
     }
-    const v = r.result_payload as unknown as ValidatePayload;
+    const v = r.result_payload as ValidateCodePayload;
     if (values.json) console.log(JSON.stringify(v, null, 2));
-    else printValidation(source === "-" ? filePath ?? "<stdin>" : source, v);
+    else emit(printValidation(source === "-" ? filePath ?? "<stdin>" : source, v));
     return v.valid && v.unresolved_symbols.length === 0 ? 0 : 1;
   } finally {
     await executor.close();
-  }
-}
-
-function printValidation(name: string, v: ValidatePayload): void {
-  const m = v.metrics;
-  console.log(
-    `${name}: ${v.language}, ${
-      v.valid ? "valid syntax" : `${v.syntax_errors.length} syntax error(s)`
-    }; ` +
-      `MI ${
-        m.maintainability_index.toFixed(2)
-      } (${m.rank}), CC ${m.cyclomatic_complexity}, SLOC ${m.sloc}`,
-  );
-  for (const e of v.syntax_errors) console.log(`  ${e.line}:${e.column}  ${e.message}`);
-  if (v.unresolved_symbols.length) console.log("unresolved names:");
-  for (const u of v.unresolved_symbols) {
-    const hint = u.suggestions.length ? `; did you mean ${u.suggestions.join(", ")}?` : "";
-    console.log(`  ${u.line}:${u.column}  ${u.name} (${u.kind}) exists nowhere${hint}`);
-  }
-  if (v.security_issues.length) console.log("security issues:");
-  for (const i of v.security_issues) {
-    console.log(`  ${i.line}  ${i.severity}  ${i.test_id}  ${i.message}`);
   }
 }

@@ -8,8 +8,10 @@
 
 import type { IndexProgress } from "../service/service.ts";
 import { defined } from "../tools/executor.ts";
-import type { IndexPayload } from "../tools/index_project.ts";
+import { print } from "../tools/index_project/cli.ts";
+import type { IndexPayload } from "../tools/index_project/schema.ts";
 import { intOption, openExecutor, parse, runTool } from "./args.ts";
+import { emit } from "./tool_command.ts";
 
 const HELP =
   `Usage: codectx index [--force] [--json] [--max-memory MIB] [--path DIR] [--index-dir DIR]
@@ -58,37 +60,6 @@ function progressPrinter(): (p: IndexProgress) => void {
   };
 }
 
-/** `indexed 1812 files (python 1790, markdown 22), 25410 chunks, 41022 symbols in 8.1 s`. */
-function summaryLine(r: IndexPayload): string {
-  const langs = Object.entries(r.languages).sort((a, b) => b[1] - a[1]).map(([l, n]) => `${l} ${n}`)
-    .join(", ");
-  const parts = [
-    `indexed ${r.files} files${
-      langs ? ` (${langs})` : ""
-    }, ${r.chunks} chunks, ${r.symbols} symbols in ${(r.elapsed_ms / 1000).toFixed(2)} s`,
-    `${r.changed} changed (${r.added} added, ${r.modified} modified, ${r.deleted} deleted), ${r.parsed} parsed`,
-  ];
-  if (r.skipped) {
-    const reasons = new Map<string, number>();
-    for (const f of r.skipped_files) reasons.set(f.reason, (reasons.get(f.reason) ?? 0) + 1);
-    const why = [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ");
-    parts.push(`${r.skipped} skipped${why ? ` (${why})` : ""}`);
-  }
-  const byDefault = r.skipped_files.filter((f) => f.reason === "default_skip").map((f) => f.file);
-  if (byDefault.length) {
-    const shown = byDefault.slice(0, 8).join(", ") + (byDefault.length > 8 ? ", …" : "");
-    parts.push(
-      `folders skipped by default: ${shown} (a \`!dir/\` line in .codectxignore indexes one)`,
-    );
-  }
-  if (r.errors.length) {
-    parts.push(
-      `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,
-    );
-  }
-  return parts.join("; ");
-}
-
 /** `codectx index [--force] [--json]`: the `index_project` tool, with progress on stderr. */
 export async function cmdIndex(args: string[]): Promise<number> {
   const { values } = parse(args, {
@@ -118,7 +89,7 @@ export async function cmdIndex(args: string[]): Promise<number> {
     if (code !== 0) return code;
     const report = payload as unknown as IndexPayload;
     if (values.json) console.log(JSON.stringify(report, null, 2));
-    else console.log(summaryLine(report));
+    else emit(print(report));
     return 0;
   } finally {
     stop();

@@ -20,7 +20,7 @@ import { createMcpServer } from "../mcp/server.ts";
 import { openExecutor, parse } from "./args.ts";
 import { SERVER_HELP, SERVER_OPTIONS, serverConfig } from "./server_options.ts";
 
-const HELP = `codectx mcp — MCP server with the 13 codectx tools
+const HELP = `codectx mcp — MCP server with the codectx tools
 
 Usage: codectx mcp --path DIR [--index-dir DIR]            (stdio)
        codectx mcp --path DIR --http [--port N] [options]  (Streamable HTTP at /mcp)

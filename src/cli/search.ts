@@ -16,7 +16,10 @@ import {
   resolveEmbedder,
 } from "../service/models.ts";
 import { defined } from "../tools/executor.ts";
+import { print } from "../tools/semantic_search/cli.ts";
+import type { SemanticSearchPayload } from "../tools/semantic_search/schema.ts";
 import { parse, runTool, UsageError } from "./args.ts";
+import { emit } from "./tool_command.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
 
@@ -54,26 +57,6 @@ function numberOption(value: unknown, name: string): number | undefined {
 }
 
 const MODES = ["hybrid", "lexical", "dense", "exact", "regex"];
-
-/** A search item as the tool answers it. */
-interface Snippet {
-  file: string;
-  line: number;
-  end_line: number;
-  score: number;
-  snippet: string;
-  symbol: string | null;
-  kind: string | null;
-}
-
-/** How far the vectors were when the search ran. */
-interface VectorsState {
-  embedder: string;
-  done: number;
-  total: number;
-  state: string;
-  error?: string;
-}
 
 /**
  * `codectx search`: brings the index up to date, waits for vectors unless `--no-wait`, runs
@@ -124,34 +107,8 @@ export async function cmdSearch(args: string[]): Promise<number> {
   );
   if (code !== 0) return code;
   if (values.json) console.log(JSON.stringify(payload, null, 2));
-  else {
-    printResults(
-      payload.snippets as Snippet[],
-      payload.mode as string,
-      payload.vectors as VectorsState,
-    );
-  }
+  else emit(print(payload as SemanticSearchPayload));
   return 0;
-}
-
-function printResults(snippets: Snippet[], mode: string, v: VectorsState): void {
-  if (snippets.length === 0) console.log("no results");
-  snippets.forEach((s, i) => {
-    const what = s.symbol ? `${s.kind ?? "symbol"} ${s.symbol}` : "";
-    console.log(
-      `${String(i + 1).padStart(2)}. ${
-        s.score.toFixed(3)
-      }  ${s.file}:${s.line}-${s.end_line}  ${what}`,
-    );
-    for (const line of s.snippet.split("\n").slice(0, 6)) console.log(`      ${line}`);
-  });
-  if (v.state !== "complete" && v.state !== "off" && (mode === "hybrid" || mode === "dense")) {
-    console.error(
-      `codectx: vectors ${v.done}/${v.total} (${v.embedder}, ${v.state}${
-        v.error ? `: ${v.error}` : ""
-      }); results are partly lexical`,
-    );
-  }
 }
 
 /** `codectx models pull <id>` / `codectx models list`. */

@@ -11,7 +11,7 @@ import { loadGraph } from "../graph/graph.ts";
 import { isAuxiliary } from "../graph/lookup.ts";
 import { namesOf } from "../graph/names.ts";
 import type { RefTargets } from "../graph/ref_resolution.ts";
-import { refAt, refCount } from "../index/graph_part.ts";
+import { refAt, refCount } from "../facts/codec.ts";
 import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
 import type { ReferenceKind, SymbolRecord } from "../types.ts";

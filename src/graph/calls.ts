@@ -14,7 +14,9 @@ import { slot } from "../util/memo.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { CLASS_LIKE, namesOf, type Sureness } from "./names.ts";
-import { refAt, refCount } from "../index/graph_part.ts";
+import { refAt, refCount } from "../facts/codec.ts";
+import { receiverText } from "../facts/text.ts";
+import type { TypeRef } from "../facts/type_ref.ts";
 import { isTestFile } from "../index/test_files.ts";
 
 /** A node of the call graph: a symbol, a file's top level, or a call outside the project. */
@@ -285,10 +287,12 @@ export class CallIndex {
       // As written (`nodeMu.Lock`), or through the receiver's declared type (`sync.Mutex.Lock`
       // for a `timeMu sync.Mutex`, when the type is a plain name); a bare member name says too
       // little of a call outside.
-      const typed = r.receiverKind === "typed" && /^[\w$.:]+$/.test(r.receiver ?? "");
-      const written = (r.receiverKind === "name" || typed) && r.receiver
-        ? `${r.receiver}.${r.name}`
-        : r.name;
+      const typed = r.receiverKind === "typed" && r.receiver?.kind === "type" &&
+        isPlainName(r.receiver.type);
+      const receiver = r.receiver && (r.receiverKind === "name" || typed)
+        ? receiverText(r.receiver)
+        : "";
+      const written = receiver ? `${receiver}.${r.name}` : r.name;
       const site: CallSite = {
         caller: source,
         file: f,
@@ -396,3 +400,11 @@ export class CallIndex {
       : [];
   }
 }
+
+/** A type that is a plain name: a path of word characters joined by `.` or `::`. */
+function isPlainName(t: TypeRef): boolean {
+  return t.kind === "path" && t.separators.every((s) => s === "." || s === "::") &&
+    t.segments.every((s) => PLAIN_SEGMENT.test(s));
+}
+
+const PLAIN_SEGMENT = /^[\w$:]*$/;

@@ -5,15 +5,16 @@
  * (`ParsedFile.types`, from the `@declared.*` captures of the query files), or the value it
  * is assigned (`this.x = new Foo()`, `x := newThing()`). Knows no language.
  *
- * A chain is the text the parser keeps for a receiver (`parse/local_scopes.ts` `chainOf`):
- * a head, then member steps (`.b`, `::b`, `->b`) and calls (`()`).
+ * A chain is what the parser keeps of a receiver or a value (`facts/type_ref.ts` `Chain`): a
+ * head, then member steps (`.b`, `::b`, `->b`), calls, elements and parameters.
  *
  * @module
  */
 
-import { BASE_KEY, FIELD_KEY, LITERAL_KEY } from "../parse/declared.ts";
-import { CHAIN_HEAD, SELF_HEAD } from "../parse/local_scopes.ts";
-import type { SymbolRecord } from "../types.ts";
+import type { Slot } from "../facts/records.ts";
+import type { Chain, Step, TypeRef } from "../facts/type_ref.ts";
+import { type SymbolRecord, VALUE_KINDS } from "../types.ts";
+import { DeclaredTypes } from "./declared_types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { CLASS_LIKE, MAX_DEPTH, symbolsOf, symbolTarget, type Target } from "./targets.ts";
 
@@ -43,38 +44,16 @@ export interface ChainValue {
   inferred: boolean;
 }
 
-/**
- * One step of a chain: a member by name, a call (null), an element (`[]`), a callback's
- * parameter (`<k:j>`: parameter j of the callback passed as argument k) or a function's
- * parameter (`<=j>`: parameter j of the function the value is).
- */
-type Step = string | null;
-const ELEMENT = "[]";
-const PARAMETER = "<=";
-
-const STEP = /(\.|::|->|\\)([$@#]*[\p{L}_][\p{L}\p{N}_]*|\d+\b)|\(\)|(\[\])|(<\d+:\d+>|<=\d+>)/gu;
-const SEPARATOR = /\.|::|->|\\/;
-const VARIABLE_KINDS = new Set(["variable", "constant", "field"]);
 /** A tuple's field: its position. */
 const POSITION = /^\d+$/;
 
 /** Follows receiver chains of one graph; owned by its name resolver. */
 export class Chains {
-  private declared: Map<GraphFile, Map<string, string>> | null = null;
+  private readonly declared = new Map<GraphFile, DeclaredTypes>();
   private standInsOf: Map<SymbolRecord, SymbolRecord[]> | null = null;
   private depth = 0;
 
   constructor(private readonly graph: CodeGraph, private readonly names: ChainLookup) {}
-
-  /** The head of a chain and its steps (`a.b().c` → `a`, [`b`, call, `c`]). */
-  split(chain: string): { head: string; steps: Step[] } {
-    const head = CHAIN_HEAD.exec(chain)?.[0] ?? "";
-    const steps: Step[] = [];
-    for (const m of chain.slice(head.length).matchAll(STEP)) {
-      steps.push(m[2] ?? (m[3] ? ELEMENT : m[4] ?? null));
-    }
-    return { head, steps };
-  }
 
   /** The value of an instance of `classes` after `steps`. */
   fromInstances(classes: SymbolRecord[], steps: readonly Step[], inferred: boolean): ChainValue {
@@ -87,47 +66,57 @@ export class Chains {
   }
 
   /** The value of a name chain (`pkg.New().x`) used in file `f` at symbol `scope`; null when its head is unknown. */
-  fromName(f: GraphFile, chain: string, scope: number): ChainValue | null {
-    const { head, steps } = this.split(chain);
+  fromName(f: GraphFile, chain: Chain, scope: number): ChainValue | null {
+    if (chain.head.kind === "self") return this.valueOf(f, chain, scope);
+    const head = chain.head.name;
+    const steps = chain.steps;
     const targets = this.names.name(f, head, scope, 0);
     if (targets.length === 0) {
       if (f.externalNames.has(head)) return external();
       // Java, C#…: a bare name in a method may be a field of the enclosing class.
       const cls = f.resolver?.implicitThis ? this.names.enclosingClass(f, scope) : null;
       if (!cls) return null;
-      const v = this.walk({ ...none(), instances: [cls] }, [head, ...steps]);
+      const v = this.walk({ ...none(), instances: [cls] }, [
+        { kind: "member", sep: ".", name: head },
+        ...steps,
+      ]);
       return isEmpty(v) ? null : v;
     }
     return this.walk({ ...none(), targets }, steps);
   }
 
   /**
-   * The value a name of type `text` holds, the type declared in `f` at symbol `scope`: a
-   * type path (`cobra.Command`), a sequence of one (`[]Command`), or `=` and the chain of
-   * the value assigned.
+   * The value a name of type `type` holds, the type declared in `f` at symbol `scope`: a
+   * type path (`cobra.Command`), a sequence of one (`[]Command`), the value of a chain, a
+   * type and steps from it. A shape, a function type or a type parameter leads nowhere here.
    */
-  typeValue(f: GraphFile, text: string, scope: number): ChainValue {
-    const space = text.indexOf(" ");
-    if (space > 0 && !text.startsWith("=")) {
-      // A type and steps from it (`Op <=0>`: parameter 0 of the function type Op).
-      const start = this.typeValue(f, text.slice(0, space), scope);
-      return isEmpty(start) ? start : this.walk(start, this.split(text.slice(space)).steps);
+  typeValue(f: GraphFile, type: TypeRef, scope: number): ChainValue {
+    switch (type.kind) {
+      case "stepped": {
+        // A type and steps from it (`Op`, then parameter 0 of the function type Op).
+        const start = this.typeValue(f, type.from, scope);
+        return isEmpty(start) ? start : this.walk(start, type.steps);
+      }
+      case "value": {
+        const v = this.valueOf(f, type.chain, scope);
+        return v ? { ...v, inferred: true } : none();
+      }
+      case "sequence": {
+        const inner = this.typeValue(f, type.of, scope);
+        return { ...none(), elements: inner.instances, inferred: true };
+      }
+      case "path": {
+        const owners = this.names.path(f, type.segments.filter(Boolean), scope) ?? [];
+        return {
+          ...none(),
+          instances: symbolsOf(owners).filter((s) => CLASS_LIKE.has(s.kind)),
+          targets: owners.filter((t) => t.kind === "external"),
+          inferred: true,
+        };
+      }
+      default:
+        return { ...none(), inferred: true };
     }
-    if (text.startsWith("=")) {
-      const v = this.valueOf(f, text.slice(1), scope);
-      return v ? { ...v, inferred: true } : none();
-    }
-    if (text.startsWith(ELEMENT)) {
-      const inner = this.typeValue(f, text.slice(ELEMENT.length), scope);
-      return { ...none(), elements: inner.instances, inferred: true };
-    }
-    const owners = this.names.path(f, text.split(SEPARATOR).filter(Boolean), scope) ?? [];
-    return {
-      ...none(),
-      instances: symbolsOf(owners).filter((s) => CLASS_LIKE.has(s.kind)),
-      targets: owners.filter((t) => t.kind === "external"),
-      inferred: true,
-    };
   }
 
   /** The members named `name` of a value: of its instances' classes and of its targets. */
@@ -144,14 +133,13 @@ export class Chains {
   }
 
   /** The value of a chain in file `f` at `scope`: headed by the enclosing instance or a name. */
-  private valueOf(f: GraphFile, chain: string, scope: number): ChainValue | null {
+  private valueOf(f: GraphFile, chain: Chain, scope: number): ChainValue | null {
     if (this.depth >= MAX_DEPTH) return null;
     this.depth++;
     try {
-      const { head, steps } = this.split(chain);
-      if (head === SELF_HEAD) {
+      if (chain.head.kind === "self") {
         const cls = this.names.enclosingClass(f, scope);
-        return cls ? this.fromInstances([cls], steps, true) : null;
+        return cls ? this.fromInstances([cls], chain.steps, true) : null;
       }
       const v = this.fromName(f, chain, scope);
       if (v) v.inferred = true;
@@ -169,20 +157,27 @@ export class Chains {
       if (this.depth >= MAX_DEPTH) return none();
       this.depth++;
       try {
-        if (step !== null && !step.startsWith("<") && next?.startsWith(PARAMETER)) {
+        if (step.kind === "member" && next?.kind === "parameter") {
           // `v.m<=j>`: parameter j of member m, a method or a function-typed property.
-          v = this.memberParameter(v, step, next);
+          v = this.memberParameter(v, step.name, next);
           i++;
         } else {
-          v = step === null
-            ? this.call(v)
-            : step === ELEMENT
-            ? this.element(v)
-            : step.startsWith(PARAMETER)
-            ? this.parameter(v, step)
-            : step.startsWith("<")
-            ? this.callbackParameter(v, step)
-            : this.member(v, step, next === null);
+          switch (step.kind) {
+            case "call":
+              v = this.call(v);
+              break;
+            case "element":
+              v = this.element(v);
+              break;
+            case "parameter":
+              v = this.parameter(v, step);
+              break;
+            case "callback":
+              v = this.callbackParameter(v, step);
+              break;
+            case "member":
+              v = this.member(v, step.name, next?.kind === "call");
+          }
         }
       } finally {
         this.depth--;
@@ -247,9 +242,9 @@ export class Chains {
    * constructor, a variable of a function type; a method of an object literal takes its
    * parameter types from the member of the literal's type it stands for.
    */
-  private parameter(v: ChainValue, slot: string): ChainValue {
+  private parameter(v: ChainValue, slot: Slot & { kind: "parameter" }): ChainValue {
     const out: ChainValue = { ...none(), inferred: true };
-    for (const c of v.instances) merge(out, this.classDeclared(c, slot));
+    for (const c of v.instances) merge(out, this.classDeclared(c, null, slot));
     for (const t of v.targets) {
       if (t.kind !== "symbol") continue;
       const s = t.symbol;
@@ -257,7 +252,7 @@ export class Chains {
         for (const ctor of this.names.members(s, "constructor")) {
           merge(out, this.ownDeclared(ctor, slot));
         }
-      } else if (VARIABLE_KINDS.has(s.kind)) {
+      } else if (VALUE_KINDS.has(s.kind)) {
         const typed = this.declaredValue(s);
         if (typed) merge(out, this.parameter(typed, slot));
       } else {
@@ -272,11 +267,15 @@ export class Chains {
   }
 
   /** `v.name<=j>`: parameter j of member `name`, a method or a property of a function type. */
-  private memberParameter(v: ChainValue, name: string, slot: string): ChainValue {
+  private memberParameter(
+    v: ChainValue,
+    name: string,
+    slot: Slot & { kind: "parameter" },
+  ): ChainValue {
     const viaMember = this.parameter(this.member(v, name, true), slot);
     if (!isEmpty(viaMember)) return viaMember;
     const out: ChainValue = { ...none(), inferred: true };
-    for (const c of this.classesOf(v)) merge(out, this.classDeclared(c, `.${name}${slot}`));
+    for (const c of this.classesOf(v)) merge(out, this.classDeclared(c, name, slot));
     return out;
   }
 
@@ -287,11 +286,11 @@ export class Chains {
    */
   literalOf(member: SymbolRecord): SymbolRecord[] {
     const f = this.names.fileOf(member);
-    const text = f ? this.declaredIn(f).get(member.qualifiedName + LITERAL_KEY) : undefined;
-    if (!f || text === undefined || this.depth >= MAX_DEPTH) return [];
+    const type = f ? this.declaredIn(f).get(member.qualifiedName, LITERAL) : undefined;
+    if (!f || type === undefined || this.depth >= MAX_DEPTH) return [];
     this.depth++;
     try {
-      const v = this.typeValue(f, text, this.names.indexOf(member));
+      const v = this.typeValue(f, type, this.names.indexOf(member));
       return symbolsOf(this.membersOf(v, member.name)).filter((m) => m !== member);
     } finally {
       this.depth--;
@@ -303,10 +302,8 @@ export class Chains {
     if (!this.standInsOf) {
       this.standInsOf = new Map();
       for (const f of this.graph.files) {
-        for (const [key] of this.declaredIn(f)) {
-          if (!key.endsWith(LITERAL_KEY)) continue;
-          const qualified = key.slice(0, -LITERAL_KEY.length);
-          const o = f.symbols.find((s) => s.qualifiedName === qualified);
+        for (const d of this.declaredIn(f).inSlots("literal")) {
+          const o = f.symbols.find((s) => s.qualifiedName === d.owner);
           for (const x of o ? this.literalOf(o) : []) {
             const list = this.standInsOf.get(x);
             if (list) list.push(o!);
@@ -322,7 +319,7 @@ export class Chains {
    * `<k:j>`: parameter j of a callback passed as argument k to the function `v` (to a
    * class: to its constructor), as the function declares it.
    */
-  private callbackParameter(v: ChainValue, slot: string): ChainValue {
+  private callbackParameter(v: ChainValue, slot: Slot & { kind: "callback" }): ChainValue {
     const out: ChainValue = { ...none(), inferred: true };
     for (const t of v.targets) {
       if (t.kind !== "symbol") continue;
@@ -332,16 +329,17 @@ export class Chains {
       const declared = this.declaredIn(f);
       if (CLASS_LIKE.has(s.kind)) {
         const prefix = `${s.qualifiedName}.`;
-        for (const [key, text] of declared) {
-          if (!key.startsWith(prefix) || !key.endsWith(slot)) continue;
-          const member = key.slice(prefix.length, key.length - slot.length);
+        for (const d of declared.inSlots("callback")) {
+          if (!d.owner.startsWith(prefix) || d.slot.arg !== slot.arg) continue;
+          if (d.slot.param !== slot.param) continue;
+          const member = d.owner.slice(prefix.length);
           const ctor = this.names.members(s, member).find((m) => m.kind === "constructor");
-          if (ctor) merge(out, this.typeValue(f, text, this.names.indexOf(ctor)));
+          if (ctor) merge(out, this.typeValue(f, d.type, this.names.indexOf(ctor)));
         }
         continue;
       }
-      const text = declared.get(s.qualifiedName + slot);
-      if (text !== undefined) merge(out, this.typeValue(f, text, this.names.indexOf(s)));
+      const type = declared.get(s.qualifiedName, slot);
+      if (type !== undefined) merge(out, this.typeValue(f, type, this.names.indexOf(s)));
     }
     return out;
   }
@@ -354,7 +352,7 @@ export class Chains {
       if (seq) out.instances.push(...seq.elements);
     }
     for (const t of v.targets) {
-      const typed = t.kind === "symbol" && VARIABLE_KINDS.has(t.symbol.kind)
+      const typed = t.kind === "symbol" && VALUE_KINDS.has(t.symbol.kind)
         ? this.declaredValue(t.symbol)
         : null;
       if (typed) out.instances.push(...typed.elements);
@@ -364,16 +362,16 @@ export class Chains {
 
   /** The instances a variable, constant or field symbol holds, from its declared type; null for other targets. */
   private declaredInstances(t: Target): SymbolRecord[] | null {
-    if (t.kind !== "symbol" || !VARIABLE_KINDS.has(t.symbol.kind)) return null;
+    if (t.kind !== "symbol" || !VALUE_KINDS.has(t.symbol.kind)) return null;
     return this.declaredValue(t.symbol)?.instances ?? null;
   }
 
   /** The value of a symbol's declared type (a function's: its return type), or null. */
   private declaredValue(s: SymbolRecord): ChainValue | null {
     const f = this.names.fileOf(s);
-    const text = f ? this.declaredIn(f).get(s.qualifiedName) : undefined;
-    if (!f || text === undefined) return null;
-    return this.typeValue(f, text, this.names.indexOf(s));
+    const type = f ? this.declaredIn(f).get(s.qualifiedName) : undefined;
+    if (!f || type === undefined) return null;
+    return this.typeValue(f, type, this.names.indexOf(s));
   }
 
   /**
@@ -382,14 +380,17 @@ export class Chains {
    * parameter).
    */
   private fieldType(cls: SymbolRecord, name: string): ChainValue {
-    return this.classDeclared(cls, POSITION.test(name) ? `<=${name}>` : `.${name}`);
+    return POSITION.test(name)
+      ? this.classDeclared(cls, null, { kind: "parameter", index: Number(name) })
+      : this.classDeclared(cls, name);
   }
 
   /**
-   * The value of what `cls` or its bases declare under the class's name and `suffix`
-   * (`.field`, `<=0>`, `.onFetch<=1>`); a field's own key (`FIELD_KEY`) first.
+   * The value of what `cls` or its bases declare for their member `member` (the class
+   * itself when null) in `slot` (a field, parameter 0, `onFetch`'s parameter 1); a field's
+   * type kept apart from a method's first.
    */
-  private classDeclared(cls: SymbolRecord, suffix: string): ChainValue {
+  private classDeclared(cls: SymbolRecord, member: string | null, slot?: Slot): ChainValue {
     const seen = new Set<SymbolRecord>();
     // Each class with the type arguments it is reached through (`%i` in a base's arguments
     // is the deriving class's own argument i).
@@ -401,34 +402,32 @@ export class Chains {
       const f = this.names.fileOf(c);
       if (!f) continue;
       const types = this.declaredIn(f);
-      const key = c.qualifiedName + suffix;
+      const owner = member === null ? c.qualifiedName : `${c.qualifiedName}.${member}`;
       const scope = this.names.indexOf(c);
-      const text = types.get(key + FIELD_KEY) ?? types.get(key);
-      if (text !== undefined) {
-        const param = GENERIC.exec(text);
-        if (!param) return this.typeValue(f, text, scope);
-        const a = args[Number(param[1])];
-        return a ? this.typeValue(a.file, a.text, a.scope) : none();
+      const type = types.get(owner, slot, true) ?? types.get(owner, slot);
+      if (type !== undefined) {
+        if (type.kind !== "generic") return this.typeValue(f, type, scope);
+        const a = args[type.index];
+        return a ? this.typeValue(a.file, a.type, a.scope) : none();
       }
       for (const b of this.names.bases(c)) {
-        const given = types.get(`${c.qualifiedName}.${b.name}${BASE_KEY}`)?.split(",") ?? [];
+        const given = types.baseArguments(c.qualifiedName, b.name) ?? [];
         queue.push([
           b,
-          given.map((t) => {
-            const param = GENERIC.exec(t);
-            return param ? args[Number(param[1])] ?? null : { file: f, text: t, scope };
-          }),
+          given.map((t): TypeArgument | null =>
+            t.kind === "generic" ? args[t.index] ?? null : { file: f, type: t, scope }
+          ),
         ]);
       }
     }
     return none();
   }
 
-  /** The value of what symbol `s` declares under its name and `suffix` (`<=0>`), or none. */
-  private ownDeclared(s: SymbolRecord, suffix: string): ChainValue {
+  /** The value of what symbol `s` declares in `slot` (its parameter 0), or none. */
+  private ownDeclared(s: SymbolRecord, slot: Slot): ChainValue {
     const f = this.names.fileOf(s);
-    const text = f ? this.declaredIn(f).get(s.qualifiedName + suffix) : undefined;
-    return f && text !== undefined ? this.typeValue(f, text, this.names.indexOf(s)) : none();
+    const type = f ? this.declaredIn(f).get(s.qualifiedName, slot) : undefined;
+    return f && type !== undefined ? this.typeValue(f, type, this.names.indexOf(s)) : none();
   }
 
   /** The classes a value is an instance of, variables' declared types included. */
@@ -441,32 +440,26 @@ export class Chains {
   /** Whether `cls` declares a field `name` whose type is kept apart from a method's of that name. */
   private fieldOnly(cls: SymbolRecord, name: string): boolean {
     const f = this.names.fileOf(cls);
-    return f !== undefined && this.declaredIn(f).has(`${cls.qualifiedName}.${name}${FIELD_KEY}`);
+    return f !== undefined &&
+      this.declaredIn(f).get(`${cls.qualifiedName}.${name}`, undefined, true) !== undefined;
   }
 
-  /** A file's declared types by key (built for every file on first use). */
-  private declaredIn(f: GraphFile): Map<string, string> {
-    if (!this.declared) {
-      this.declared = new Map();
-      for (const g of this.graph.files) {
-        if (g.part.types?.length) this.declared.set(g, new Map(g.part.types));
-      }
-    }
-    return this.declared.get(f) ?? EMPTY;
+  /** A file's declared types (read on first use). */
+  private declaredIn(f: GraphFile): DeclaredTypes {
+    let d = this.declared.get(f);
+    if (!d) this.declared.set(f, d = new DeclaredTypes(f.part.declared));
+    return d;
   }
 }
 
-const EMPTY: Map<string, string> = new Map();
+const LITERAL: Slot = { kind: "literal" };
 
 /** A type argument: its type as written and where (to resolve its names there). */
 interface TypeArgument {
   file: GraphFile;
-  text: string;
+  type: TypeRef;
   scope: number;
 }
-
-/** A declared type that is the enclosing class's type parameter i (`%i`). */
-const GENERIC = /^%(\d+)$/;
 
 function none(): ChainValue {
   return { instances: [], elements: [], targets: [], inferred: false };

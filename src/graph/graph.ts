@@ -12,12 +12,14 @@ import { Memo, slot } from "../util/memo.ts";
 import type { Store } from "../store/kv.ts";
 import type { ImportRecord, SymbolRecord } from "../types.ts";
 import {
+  decodeFacts,
   EMPTY_PART,
   GRAPH_PART,
   type GraphPart,
   refCount,
   refNameId,
-} from "../index/graph_part.ts";
+  type StoredPart,
+} from "../facts/codec.ts";
 import { resolverFor } from "./resolve/mod.ts";
 import type {
   Binding,
@@ -328,11 +330,13 @@ function projectView(
 async function fillParts(store: Store, need: Set<string>, cache: Map<string, GraphPart>) {
   if (need.size === 0) return;
   if (need.size > 64) {
-    for (const [k, v] of await store.readAllBlobs<GraphPart>(GRAPH_PART, need)) cache.set(k, v);
+    for (const [k, v] of await store.readAllBlobs<StoredPart>(GRAPH_PART, need)) {
+      cache.set(k, decodeFacts(v));
+    }
     return;
   }
   for (const k of need) {
-    const v = await store.readBlob<GraphPart>(GRAPH_PART, k);
-    if (v) cache.set(k, v);
+    const v = await store.readBlob<StoredPart>(GRAPH_PART, k);
+    if (v) cache.set(k, decodeFacts(v));
   }
 }

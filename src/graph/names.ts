@@ -12,7 +12,7 @@
  */
 
 import { slot } from "../util/memo.ts";
-import { refAt } from "../index/graph_part.ts";
+import { refAt } from "../facts/codec.ts";
 import type { SymbolRecord } from "../types.ts";
 import type { CodeGraph, GraphFile } from "./graph.ts";
 import { Chains } from "./chains.ts";
@@ -380,6 +380,12 @@ export class Names {
    * A member whose receiver is unknown: the one member of that name in the project's
    * files of the same family, if there is exactly one.
    */
+  definedInFamily(f: GraphFile, name: string): boolean {
+    return (this.graph.symbolsByName.get(name) ?? []).some((s) =>
+      this.fileOf(s)?.resolver === f.resolver
+    );
+  }
+
   unique(f: GraphFile, name: string): SymbolRecord[] {
     const all = this.membersNamed(f, name);
     return all.length === 1 ? all : [];

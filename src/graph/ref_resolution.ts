@@ -8,14 +8,33 @@
  * @module
  */
 
-import type { ReferenceRecord, SymbolRecord } from "../types.ts";
+import type { Receiver, ReferenceRecord } from "../facts/records.ts";
+import type { Chain, TypeRef } from "../facts/type_ref.ts";
+import type { SymbolRecord } from "../types.ts";
 import type { GraphFile } from "./graph.ts";
-import { type Chains, type ChainValue, isExternal } from "./chains.ts";
-import type { Names } from "./names.ts";
+import { type ChainLookup, type Chains, type ChainValue, isExternal } from "./chains.ts";
 import type { Binding } from "./resolve/types.ts";
 import { symbolsOf, type Target } from "./targets.ts";
 
-const PATH_SEPARATOR = /\.|::|->|\\/;
+/**
+ * What resolving one reference needs from the name resolver that owns it (`names.ts`
+ * satisfies it): scope and path lookups, an import binding's targets, the enclosing class and
+ * its bases, and the one definition of a name.
+ */
+export interface RefLookup
+  extends Pick<ChainLookup, "path" | "memberOfTarget" | "members" | "bases" | "enclosingClass"> {
+  /** What `name` means in file `f` at symbol `scope`; `global`: where names are global, anywhere. */
+  name(f: GraphFile, name: string, scope: number, depth: number, global?: boolean): Target[];
+  /** Every top-level definition of `name` in the family, where top-level names are global (C, Ruby…). */
+  globalName(f: GraphFile, name: string): SymbolRecord[];
+  /** What an import binding leads to. */
+  binding(b: Binding, depth: number): Target[];
+  /** The one member named `name` in the project's files of `f`'s family, if there is exactly one. */
+  unique(f: GraphFile, name: string): SymbolRecord[];
+  /** Whether any file of `f`'s family defines `name` (at any depth). */
+  definedInFamily(f: GraphFile, name: string): boolean;
+}
+
 /** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
 const SUPER = /^super\b/;
 
@@ -50,9 +69,26 @@ function byName(symbols: SymbolRecord[]): RefTargets {
   return { symbols, resolution: "name", external: false };
 }
 
+/** A receiver's chain (self, local and name receivers), or null. */
+function chainOf(r: Receiver | undefined): Chain | null {
+  return r?.kind === "chain" ? r.chain : null;
+}
+
+const NO_TYPE: TypeRef = { kind: "written", text: "" };
+const NO_CHAIN: Chain = { head: { kind: "name", name: "" }, steps: [] };
+
+/**
+ * Whether a chain is a plain dotted path (`os.path`, `pkg::sub`): names and member steps
+ * only, no private `#name` (that is a member of an instance).
+ */
+function isPath(c: Chain): boolean {
+  if (c.head.kind !== "name" || c.head.name.includes("#")) return false;
+  return c.steps.every((s) => s.kind === "member" && !s.name.includes("#"));
+}
+
 /** Resolves single references for the name resolver that owns it. */
 export class RefResolution {
-  constructor(private readonly names: Names, private readonly chains: Chains) {}
+  constructor(private readonly names: RefLookup, private readonly chains: Chains) {}
 
   /** What reference `r` of file `f` leads to, and how sure that is. */
   resolve(f: GraphFile, r: ReferenceRecord): RefTargets {
@@ -61,10 +97,10 @@ export class RefResolution {
       return s ? { symbols: [s], resolution: "exact", external: false } : NOTHING;
     }
     if (r.kind === "import" && !r.receiverKind) return targetsOf(this.imported(f, r), "exact");
-    if (r.receiver?.includes("|")) {
+    if (r.receiver?.kind === "either") {
       // Receivers to try in turn (`xs.find()`'s result, else an element of xs).
       let guess: RefTargets = NOTHING;
-      for (const receiver of r.receiver.split("|")) {
+      for (const receiver of r.receiver.options) {
         const found = this.resolve(f, { ...r, receiver });
         if (found.external || (found.symbols.length && found.resolution !== "name")) return found;
         if (guess.symbols.length === 0) guess = found;
@@ -85,9 +121,11 @@ export class RefResolution {
       case "self": {
         const cls = this.names.enclosingClass(f, r.scope);
         if (!cls) return byName(this.names.unique(f, r.name));
-        const start = SUPER.test(r.receiver ?? "") ? this.names.bases(cls) : [cls];
-        const { steps } = this.chains.split(r.receiver ?? "");
-        if (steps.length && !SUPER.test(r.receiver ?? "")) {
+        const chain = chainOf(r.receiver);
+        const viaSuper = chain?.head.kind === "name" && SUPER.test(chain.head.name);
+        const start = viaSuper ? this.names.bases(cls) : [cls];
+        const steps = chain?.steps ?? [];
+        if (steps.length && !viaSuper) {
           return this.viaChain(f, r, this.chains.fromInstances(start, steps, false));
         }
         for (const c of start) {
@@ -97,30 +135,32 @@ export class RefResolution {
         return NOTHING;
       }
       case "typed": {
-        const receiver = r.receiver ?? "";
-        const space = receiver.indexOf(" ");
-        const type = space < 0 ? receiver : receiver.slice(0, space);
+        // A type, and steps from it (`Op <=0>.meta`).
+        const typed: TypeRef = r.receiver?.kind === "type" ? r.receiver.type : NO_TYPE;
+        const type = typed.kind === "stepped" ? typed.from : typed;
         const start = this.chains.typeValue(f, type, r.scope);
         if (start.instances.length === 0 && start.elements.length === 0) {
           if (isExternal(start)) return EXTERNAL;
           return byName(this.names.unique(f, r.name));
         }
-        const steps = space < 0 ? [] : this.chains.split(receiver.slice(space + 1)).steps;
+        const steps = typed.kind === "stepped" ? typed.steps : [];
         return this.viaChain(f, r, this.chains.fromType(start, steps));
       }
       case "name": {
-        const receiver = r.receiver ?? "";
-        if (/[()#[<]/.test(receiver)) {
-          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
-        }
-        const segments = receiver.split(PATH_SEPARATOR).filter(Boolean);
+        const chain = chainOf(r.receiver) ?? NO_CHAIN;
+        if (!isPath(chain)) return this.viaChain(f, r, this.chains.fromName(f, chain, r.scope));
+        const segments = [
+          chain.head.kind === "name" ? chain.head.name : "",
+          ...chain.steps.map((s) => s.kind === "member" ? s.name : ""),
+        ].filter(Boolean);
         const owners = this.names.path(f, segments, r.scope);
         if (owners === null) {
           // A bare receiver bound nowhere in scope and defined nowhere in the project is
           // the runtime's (`console`, `window`, `process`): its members are not ours.
-          if (segments.length === 1 && this.undefinedAnywhere(f, receiver)) return EXTERNAL;
+          const bare = chain.steps.length === 0 && chain.head.kind === "name";
+          if (bare && this.undefinedAnywhere(f, segments[0])) return EXTERNAL;
           if (!f.resolver?.implicitThis) return byName(this.names.unique(f, r.name));
-          return this.viaChain(f, r, this.chains.fromName(f, receiver, r.scope));
+          return this.viaChain(f, r, this.chains.fromName(f, chain, r.scope));
         }
         const found = targetsOf(
           owners.flatMap((t) => this.names.memberOfTarget(t, r.name, 0)),
@@ -142,9 +182,7 @@ export class RefResolution {
   /** Whether no file of `f`'s language family defines `name` (at any depth). */
   private undefinedAnywhere(f: GraphFile, name: string): boolean {
     if (f.resolver?.implicitThis || f.resolver?.scoping === "global") return false;
-    return !(this.names.graph.symbolsByName.get(name) ?? []).some((s) =>
-      this.names.fileOf(s)?.resolver === f.resolver
-    );
+    return !this.names.definedInFamily(f, name);
   }
 
   /**

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { type GraphPart, refAt, refCount } from "../index/graph_part.ts";
+import { type GraphPart, refAt, refCount } from "../facts/codec.ts";
 import type { ReferenceKind } from "../types.ts";
 
 /**

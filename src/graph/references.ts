@@ -12,7 +12,7 @@ import type { CodeGraph, GraphFile } from "./graph.ts";
 import { OCC_SHIFT } from "./graph.ts";
 import { findSymbols } from "./lookup.ts";
 import { namesOf, type Sureness } from "./names.ts";
-import { refAt } from "../index/graph_part.ts";
+import { refAt } from "../facts/codec.ts";
 import { readProjectFileSync } from "../index/safe_read.ts";
 import { isTestFile } from "../index/test_files.ts";
 

@@ -24,6 +24,32 @@ export function writeAll(fd: Deno.FsFile, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length;) at += fd.writeSync(bytes.subarray(at));
 }
 
+/**
+ * Writes `parts` to `path` through a temporary file renamed over it, so a reader never sees
+ * half of it; whether it was written. Never throws (without the file, the next process builds
+ * again).
+ */
+export function writeFileAtomically(path: string, parts: Iterable<Uint8Array>): boolean {
+  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
+  try {
+    const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
+    try {
+      for (const part of parts) writeAll(file, part);
+    } finally {
+      file.close();
+    }
+    Deno.renameSync(tmp, path);
+    return true;
+  } catch {
+    try {
+      Deno.removeSync(tmp);
+    } catch {
+      // nothing was written
+    }
+    return false;
+  }
+}
+
 /** How many zero bytes bring `length` to a multiple of 8. */
 export function padLength(length: number): number {
   return (8 - (length % 8)) % 8;

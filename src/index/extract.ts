@@ -5,10 +5,11 @@
  * structured clone on each side) and the few counts the manifest entry needs.
  */
 
-import { type GraphPart, packGraph, withoutGraph } from "./graph_part.ts";
+import { encodeFacts, type StoredPart } from "../facts/codec.ts";
 import { parseSource } from "../parse/parser.ts";
 import { encodeTerms, type FileTerms, fileTerms } from "./terms.ts";
 import type { ChunkRecord, ParsedFile } from "../types.ts";
+import type { ParsedSource } from "../facts/records.ts";
 import { chunkFile } from "./chunker.ts";
 
 /** What indexing keeps of one file's content. */
@@ -17,8 +18,8 @@ export interface Extraction {
   chunks: ChunkRecord[];
   /** Lexical term statistics of the chunks (the search index's share of this file). */
   terms: FileTerms;
-  /** References, imports and package, packed (the code graph's share of this file). */
-  graph: GraphPart;
+  /** References, imports, package and declared types, packed (the code graph's share of this file). */
+  graph: StoredPart;
 }
 
 /** An extraction as stored: the blob parts as JSON bytes, and the counts of the entry. */
@@ -35,7 +36,7 @@ export interface EncodedExtraction {
 
 /** Parses and chunks one file; never throws (a failure is recorded in `parsed.error`). */
 export async function extract(path: string, text: string, language: string): Promise<Extraction> {
-  let parsed: ParsedFile;
+  let parsed: ParsedSource;
   try {
     parsed = await parseSource(path, text, language);
   } catch (err) {
@@ -47,13 +48,9 @@ export async function extract(path: string, text: string, language: string): Pro
       syntaxErrors: 0,
     };
   }
-  const chunks = chunkFile(path, parsed.language, text, parsed.symbols);
-  return {
-    parsed: withoutGraph(parsed),
-    chunks,
-    terms: fileTerms(path, chunks, parsed.symbols),
-    graph: packGraph(parsed),
-  };
+  const { file, graph } = encodeFacts(parsed);
+  const chunks = chunkFile(path, file.language, text, file.symbols);
+  return { parsed: file, chunks, terms: fileTerms(path, chunks, file.symbols), graph };
 }
 
 const encoder = new TextEncoder();

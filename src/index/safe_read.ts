@@ -37,6 +37,8 @@ export interface SafeReadOptions {
 
 const DEFAULT_MAX_BYTES = 1_048_576;
 const OPEN_TIMEOUT_MS = 3_000;
+/** How much longer an open of what is still a regular file may take (see `openBounded`). */
+const SLOW_OPEN_MS = 30_000;
 
 /** Whether `real` is `root` or below it (`root` a real path). */
 export function insideRoot(root: string, real: string): boolean {
@@ -150,8 +152,18 @@ async function openBounded(path: string, rel: string, ms: number): Promise<Deno.
     timer = setTimeout(() => resolve(null), ms);
   });
   try {
-    const file = await Promise.race([opening, late]);
+    let file = await Promise.race([opening, late]);
     if (file) return file;
+    // Still a regular file: the open is slow (a machine under load), not waiting for a FIFO's
+    // writer. It gets longer, still bounded (a regular file read as "unreadable" leaves the
+    // index without it).
+    if ((await Deno.lstat(path).catch(() => null))?.isFile) {
+      file = await Promise.race([
+        opening,
+        new Promise<null>((resolve) => timer = setTimeout(() => resolve(null), SLOW_OPEN_MS)),
+      ]);
+      if (file) return file;
+    }
     // Whoever unblocks the open later gets the handle closed.
     opening.then((f) => f.close(), () => {});
     throw new UnsafeFileError("not_regular", rel, "opening it blocked (a FIFO?)");

@@ -15,7 +15,7 @@ import { SymbolColumns, SYMBOLS_FILE } from "./symbol_columns.ts";
 import { ColumnsBuilder } from "./symbol_columns_builder.ts";
 import { ChunkColumns, ChunkColumnsWriter, CHUNKS_FILE } from "./chunk_columns.ts";
 import type { ChunkRecord } from "../types.ts";
-import { writeAll } from "./columns_io.ts";
+import { writeFileAtomically } from "./columns_io.ts";
 
 /**
  * What columns are built from: the codectx version and store format, and each indexed
@@ -89,24 +89,7 @@ export async function loadColumns(
  * half of it); whether it was written.
  */
 function write(path: string, columns: SymbolColumns, key: string): boolean {
-  const tmp = `${path}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`;
-  try {
-    const file = Deno.openSync(tmp, { write: true, create: true, truncate: true });
-    try {
-      for (const part of columns.encodeParts(key)) writeAll(file, part);
-    } finally {
-      file.close();
-    }
-    Deno.renameSync(tmp, path);
-    return true;
-  } catch {
-    try {
-      Deno.removeSync(tmp);
-    } catch {
-      // nothing was written
-    }
-    return false;
-  }
+  return writeFileAtomically(path, columns.encodeParts(key));
 }
 
 /** Symbols by file path, each file's records made on first use (a read-only map). */

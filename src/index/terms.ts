@@ -98,6 +98,18 @@ export function fileTerms(
   chunks: ChunkRecord[],
   symbols: SymbolRecord[],
 ): FileTerms {
+  const texts = fieldTexts(chunks, symbols);
+  // Every text tokenised in one place: the path, then each chunk's fields.
+  const cache: TokenCache = new Map();
+  const pathTokens = codeTokens(path.replace(/\.[^./]+$/, ""), [], cache);
+  const tokens = texts.map((fields) =>
+    fields.map((list) => {
+      const out: string[] = [];
+      for (const text of list) codeTokens(text, out, cache);
+      return out;
+    })
+  );
+
   const vocab = new Map<string, number>();
   const v: string[] = [];
   const id = (t: string) => {
@@ -109,35 +121,12 @@ export function fileTerms(
     }
     return i;
   };
-  const cache: TokenCache = new Map();
-  const pathTokens = codeTokens(path.replace(/\.[^./]+$/, ""), [], cache);
   const p = pairs(pathTokens.map(id));
-
-  // Symbols by the line that holds their name, for chunks that contain several.
-  const byLine = [...symbols].sort((a, b) => a.line - b.line);
-  const byName = byQualifiedName(symbols);
   const c: number[][] = [];
   // Counts by term index, reused field after field: `seen` lists the terms counted.
   let counts: Int32Array = new Int32Array(256);
   const seen: number[] = [];
-  for (const chunk of chunks) {
-    const fields: string[][] = Array.from({ length: CHUNK_FIELDS }, () => []);
-    const own = ownSymbol(chunk, byName);
-    if (own) {
-      codeTokens(own.name, fields[Field.Name], cache);
-      if (own.parent) codeTokens(own.parent, fields[Field.Signature], cache);
-    } else if (chunk.symbol) {
-      codeTokens(chunk.symbol.split(".").pop() ?? "", fields[Field.Name], cache);
-    }
-    for (let i = firstAtOrAfter(byLine, chunk.startLine); i < byLine.length; i++) {
-      const s = byLine[i];
-      if (s.line > chunk.endLine) break;
-      codeTokens(s.signature || s.name, fields[Field.Signature], cache);
-      if (s.doc) codeTokens(s.doc, fields[Field.Doc], cache);
-    }
-    // Only the comment lines become strings (a split would make one per line).
-    for (const m of chunk.text.matchAll(COMMENT_LINES)) codeTokens(m[0], fields[Field.Doc], cache);
-    codeTokens(chunk.text, fields[Field.Body], cache);
+  for (const fields of tokens) {
     const row: number[] = fields.map((f) => f.length);
     for (let f = 0; f < CHUNK_FIELDS; f++) {
       for (const t of fields[f]) {
@@ -154,6 +143,37 @@ export function fileTerms(
     c.push(row);
   }
   return { v, p, c };
+}
+
+/**
+ * The texts of each chunk's fields, in order: its own symbol's name (else the last part of
+ * the symbol it is named after), the signatures of its symbols (its own symbol's parent
+ * first), their docs and its comment lines, its text.
+ */
+function fieldTexts(chunks: ChunkRecord[], symbols: SymbolRecord[]): string[][][] {
+  // Symbols by the line that holds their name, for chunks that contain several.
+  const byLine = [...symbols].sort((a, b) => a.line - b.line);
+  const byName = byQualifiedName(symbols);
+  return chunks.map((chunk) => {
+    const fields: string[][] = Array.from({ length: CHUNK_FIELDS }, () => []);
+    const own = ownSymbol(chunk, byName);
+    if (own) {
+      fields[Field.Name].push(own.name);
+      if (own.parent) fields[Field.Signature].push(own.parent);
+    } else if (chunk.symbol) {
+      fields[Field.Name].push(chunk.symbol.split(".").pop() ?? "");
+    }
+    for (let i = firstAtOrAfter(byLine, chunk.startLine); i < byLine.length; i++) {
+      const s = byLine[i];
+      if (s.line > chunk.endLine) break;
+      fields[Field.Signature].push(s.signature || s.name);
+      if (s.doc) fields[Field.Doc].push(s.doc);
+    }
+    // Only the comment lines become strings (a split would make one per line).
+    for (const m of chunk.text.matchAll(COMMENT_LINES)) fields[Field.Doc].push(m[0]);
+    fields[Field.Body].push(chunk.text);
+    return fields;
+  });
 }
 
 /** The first word of a binary `terms` part: "TRM1" (32-bit numbers), "TRM2" (16-bit); JSON starts `{`. */

@@ -59,7 +59,7 @@ export function createMcpHttpApp(opts: McpHttpOptions): Hono {
       exposeHeaders: ["Mcp-Session-Id", "Mcp-Protocol-Version"],
     }, renderJsonRpcError),
   );
-  // Servers not answering a request now. Building one registers the 13 tools (1–2 ms of the
+  // Servers not answering a request now. Building one registers the tools (1–2 ms of the
   // main thread's CPU per request); each answers one request at a time over that request's
   // transport and is kept for a later one (stateless: a handler still running answers on its
   // own, closed transport). Its calls are the client's of the request it answers: the calls

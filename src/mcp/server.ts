@@ -1,5 +1,5 @@
 /**
- * The MCP server: the 13 tools of the registry, listed with the JSON Schemas of the bridge's
+ * The MCP server: the tools of the registry, listed with the JSON Schemas of the bridge's
  * `/tools/list` made compact (no bounds that only restate JavaScript's safe integers, no
  * descriptions or closed objects inside output schemas), and run by the one executor. A
  * result's `structuredContent` is the whole payload; its text is a Markdown rendering sized
@@ -20,6 +20,7 @@ import {
 import { z } from "npm:zod@4.1.9";
 import type { Executor } from "../tools/executor.ts";
 import { describeTools, findTool, TOOL_NAMES } from "../tools/registry.ts";
+import type { ToolAnnotations } from "../tools/tool.ts";
 import { VERSION } from "../version.ts";
 import { renderText } from "./render.ts";
 
@@ -43,13 +44,11 @@ export interface McpTool {
   inputSchema: ObjectSchema;
   outputSchema: ObjectSchema;
   /**
-   * Hints for the client. `destructiveHint` and `idempotentHint` mean something only when
-   * `readOnlyHint` is false, and the title is the tool's own: neither is repeated here.
+   * Hints for the client, as each tool declares them (`tools/<name>/mod.ts`).
+   * `destructiveHint` and `idempotentHint` are given only when `readOnlyHint` is false (they
+   * mean something only then), and the title is the tool's own: it is not repeated here.
    */
-  annotations: {
-    readOnlyHint: boolean;
-    openWorldHint: boolean;
-  };
+  annotations: ToolAnnotations;
 }
 
 /** A `tools/call` result. */
@@ -136,11 +135,7 @@ export function mcpTools(): McpTool[] {
     description: t.description,
     inputSchema: objectSchema(t.input_schema, false),
     outputSchema: objectSchema(t.output_schema, true),
-    annotations: {
-      // index_project writes the index, never the project.
-      readOnlyHint: true,
-      openWorldHint: false,
-    },
+    annotations: findTool(t.name)!.annotations,
   }));
 }
 

@@ -5,7 +5,7 @@
  * @module
  */
 
-import type { ReferenceKind } from "../types.ts";
+import { REFERENCE_KINDS, type ReferenceKind } from "../types.ts";
 import { CAPTURE_INTS } from "./matches.ts";
 
 /** What a reference/import/local capture means. */
@@ -48,14 +48,9 @@ export type RefRole =
       | "package";
   };
 
+/** The kinds a `@reference.KIND` capture may name (a definition is named by the definitions). */
 const REF_KINDS: ReadonlySet<string> = new Set([
-  "call",
-  "import",
-  "type",
-  "inherit",
-  "read",
-  "write",
-  "export_list",
+  ...REFERENCE_KINDS.filter((k) => k !== "definition"),
   "ignore",
 ]);
 

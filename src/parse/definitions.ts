@@ -7,7 +7,7 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { SymbolKind, SymbolRecord } from "../types.ts";
+import { type SymbolKind, type SymbolRecord, VALUE_KINDS } from "../types.ts";
 import { commentAbove, docstring, lastRow } from "./doc_comments.ts";
 import type { Loaded } from "./grammars.ts";
 import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
@@ -40,7 +40,6 @@ const LOCAL_SCOPES: ReadonlySet<SymbolKind | null> = new Set<SymbolKind | null>(
 ]);
 
 /** Kinds whose signature is their first line (`X = {`), not their whole text. */
-const WEAK_KINDS: ReadonlySet<SymbolKind> = new Set<SymbolKind>(["constant", "variable", "field"]);
 
 const SIGNATURE_MAX = 200;
 
@@ -176,7 +175,7 @@ function build(
     if (enclosing?.local) continue;
     // Inside a function, only what an outline shows is a symbol (a helper function or a
     // class, as `outer.inner`); its constants and variables are locals.
-    if (enclosing && LOCAL_SCOPES.has(enclosing.kind) && f.kind && WEAK_KINDS.has(f.kind)) {
+    if (enclosing && LOCAL_SCOPES.has(enclosing.kind) && f.kind && VALUE_KINDS.has(f.kind)) {
       continue;
     }
     if (f.local || !f.nameNode) {
@@ -253,6 +252,7 @@ function toSymbol(
   }
 
   const body = f.body ?? f.node.childForFieldName("body");
+  const sig = signature(head, body, kind, g.info.signatureFirstLine, sets, source);
   let doc = "";
   if (g.info.docStyle === "docstring" && body) doc = docstring(body, sets.comment, source);
   if (!doc) doc = commentAbove(first, above, sets.comment, source);
@@ -265,7 +265,7 @@ function toSymbol(
     line: nameNode.startPosition.row + 1,
     startLine: first.startPosition.row + 1,
     endLine: lastRow(outer) + 1,
-    signature: signature(head, body, kind, g.info.signatureFirstLine, sets, source),
+    signature: sig,
     doc,
     parent,
     language,
@@ -286,7 +286,7 @@ function signature(
 ): string {
   const start = signatureStart(head, sets);
   let end = body && body.startIndex >= start ? body.startIndex : head.endIndex;
-  if (firstLine || (!body && WEAK_KINDS.has(kind))) {
+  if (firstLine || (!body && VALUE_KINDS.has(kind))) {
     const nl = source.indexOf("\n", start);
     if (nl >= 0 && nl < end) end = nl;
   }

@@ -1,27 +1,16 @@
 /**
  * The first step of reading references: each match of a file's query read by role
  * (`captures.ts`) and gathered into candidate references (the best-ranked per name node),
- * import records, local scopes and bindings, declared and contextual types.
+ * import records and local scopes, and the nodes types are read from — names bound, names
+ * declared, values that stand where a type is known (`infer/` reads their types).
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ImportRecord, ReferenceKind } from "../types.ts";
-import { emptyCaptures, type MatchCaptures, readMatch, type RefRole } from "./captures.ts";
-import {
-  BASE_KEY,
-  callbackOwner,
-  callbackType,
-  Contexts,
-  type Declared,
-  elementType,
-  localType,
-  memberType,
-  parameterSlot,
-  slotOf,
-} from "./declared.ts";
-import { type Binding, type Scope, typeName, valueType } from "./local_scopes.ts";
+import { emptyCaptures, readMatch, type RefRole } from "./captures.ts";
+import type { Binding, Scope } from "./scopes.ts";
 import { CAPTURE_INTS, type FileMatches } from "./matches.ts";
 
 export interface RawRef {
@@ -42,6 +31,49 @@ export interface RawRef {
   typed: boolean;
 }
 
+/**
+ * A name a scope binds (`@local.definition`) and what its type is read from: a type written
+ * (`@local.type`), a value bound, a destructured object, the function a callback is passed
+ * to, a sequence whose elements it takes, or the function whose type comes from where it
+ * stands (`@local.contextual`).
+ */
+export interface LocalCapture {
+  start: number;
+  end: number;
+  name: string;
+  local: Node;
+  type: Node | null;
+  value: Node | null;
+  destructured: Node | null;
+  callee: Node | null;
+  element: Node | null;
+  contextual: Node | null;
+}
+
+/**
+ * A declaration whose type is written or assigned (`@declared.*`): the name (or the
+ * callback parameter and the argument it is), its type or value; or a base named with type
+ * arguments.
+ */
+export interface DeclaredCapture {
+  name: Node | null;
+  parameter: Node | null;
+  argument: Node | null;
+  type: Node | null;
+  value: Node | null;
+  base: Node | null;
+  arguments: Node | null;
+}
+
+/** A value whose type comes from where it stands (see `MatchCaptures.declContext`). */
+export interface ContextCapture {
+  node: Node;
+  type: Node | null;
+  holder: Node | null;
+  member: Node | null;
+  callee: Node | null;
+}
+
 /** What a file's matches hold before local names are resolved. */
 export interface Gathered {
   /** One candidate reference per name node (by start offset): the best-ranked one. */
@@ -49,19 +81,16 @@ export interface Gathered {
   /** One import record per module node (by start offset). */
   imports: Map<number, ImportRecord>;
   scopes: Scope[];
-  bindings: Binding[];
+  /** Names the scopes bind, in match order. */
+  locals: LocalCapture[];
   /** Names a scope declares bound outside it (`global x`). */
   outer: Binding[];
-  /**
-   * Names with a declared type (`@declared.*`): the name node, its type (`typeName`, or
-   * `valueType` of an assigned value; null for a value that is no chain) and whether it was
-   * declared (a type) or assigned (a value).
-   */
-  declared: Declared[];
+  /** Declarations with a type written or assigned, in match order. */
+  declared: DeclaredCapture[];
   /** The texts that name the enclosing instance (`this`, `self`, `super`): heads of receiver chains. */
   selfWords: Set<string>;
-  /** Types values get from where they stand (contextual typing). */
-  contexts: Contexts;
+  /** Values whose types come from where they stand (contextual typing). */
+  contexts: ContextCapture[];
   /** Members of object literals: the member's name and the literal. */
   literals: [Node, Node][];
   /** Type parameters by the node of the class, interface or alias that declares them. */
@@ -69,29 +98,34 @@ export interface Gathered {
   package?: string;
 }
 
-export const RANK_DEFINITION = -2;
+const RANK_DEFINITION = -2;
 const RANK_IMPORT = -1;
 
-/** Collects every match's reference, import, scope and binding. */
+/**
+ * Collects every match's reference, import, scope and binding; `definitionNames` (the name
+ * nodes of definitions) are references of kind `definition` whatever else captures them.
+ */
 export function gather(
   matches: FileMatches,
   roleAt: readonly (RefRole | undefined)[],
+  definitionNames: readonly Node[],
 ): Gathered {
   const found: Gathered = {
     refs: new Map(),
     imports: new Map(),
     scopes: [],
-    bindings: [],
+    locals: [],
     outer: [],
     declared: [],
     selfWords: new Set(),
-    contexts: new Contexts(),
+    contexts: [],
     literals: [],
     generics: new Map(),
   };
   const seenScopes = new Set<number>();
-  /** Parameters typed where their function stands: resolved once every context is read. */
-  const contextual: [Binding, Node, Node][] = [];
+  // Read in the loop, recorded after it: type parameters and import statements.
+  const generics: Node[] = [];
+  const imports: ImportCapture[] = [];
   const data = matches.data;
   const node = (c: number) => c < 0 ? null : matches.node(c);
   const c = emptyCaptures();
@@ -103,10 +137,18 @@ export function gather(
       found.selfWords.add(matches.text(c.receiver));
     }
     if (c.declParameter >= 0 || c.declName >= 0 || c.declBase >= 0) {
-      declaredOf(found, c, node);
+      found.declared.push({
+        name: node(c.declName),
+        parameter: node(c.declParameter),
+        argument: node(c.declArgument),
+        type: node(c.declType),
+        value: node(c.declValue),
+        base: node(c.declBase),
+        arguments: node(c.declArguments),
+      });
     }
     if (c.declContext >= 0) {
-      found.contexts.add({
+      found.contexts.push({
         node: matches.node(c.declContext),
         type: node(c.declType),
         holder: node(c.declHolder),
@@ -117,7 +159,7 @@ export function gather(
     if (c.declLiteral >= 0 && c.declHolder >= 0) {
       found.literals.push([matches.node(c.declLiteral), matches.node(c.declHolder)]);
     }
-    if (c.declGeneric >= 0) addGeneric(found.generics, matches.node(c.declGeneric));
+    if (c.declGeneric >= 0) generics.push(matches.node(c.declGeneric));
     if (c.ref >= 0) {
       const start = data[c.ref + 2];
       const seen = found.refs.get(start);
@@ -130,14 +172,25 @@ export function gather(
           rank: data[at],
           receiver: c.receiver,
           ...(c.receiver >= 0 && c.receiverTail >= 0
-            ? { receiverText: tokensText(matches.node(c.receiver), matches.node(c.receiverTail)) }
+            ? { receiverText: matches.tokensText(c.receiver, c.receiverTail) }
             : {}),
           self: c.self,
           typed: c.typed,
         });
       }
     }
-    if (c.module >= 0) addImport(found, matches, c);
+    if (c.module >= 0) {
+      imports.push({
+        key: data[c.module + 2],
+        module: matches.text(c.module),
+        line: data[c.module + 3] + 1,
+        kind: c.importKind >= 0 ? matches.text(c.importKind) : null,
+        name: c.name >= 0 ? [matches.text(c.name), c.name, data[c.name + 2]] : null,
+        alias: c.alias >= 0 ? matches.text(c.alias) : null,
+        default: c.default >= 0 ? [matches.text(c.default), c.default, data[c.default + 2]] : null,
+        wildcard: c.wildcard,
+      });
+    }
     if (c.scope >= 0 && !seenScopes.has(data[c.scope + 1])) {
       seenScopes.add(data[c.scope + 1]);
       found.scopes.push({
@@ -160,84 +213,38 @@ export function gather(
       // A match that captures a scope too binds the name in that scope (Go's type switch
       // case: `case T:` makes the switch's `s` a T there).
       const where = c.scope >= 0 ? c.scope : c.local;
-      const name = matches.text(c.local);
-      if (c.contextual >= 0) {
-        const b: Binding = { start: data[where + 2], end: matches.end(where), name, type: null };
-        contextual.push([b, matches.node(c.contextual), matches.node(c.local)]);
-        continue;
-      }
-      found.bindings.push({
+      found.locals.push({
         start: data[where + 2],
         end: matches.end(where),
-        name,
-        type: c.type >= 0
-          ? localType(matches.node(c.type))
-          : c.value >= 0
-          ? valueType(matches.node(c.value))
-          : c.destructured >= 0
-          ? memberType(matches.node(c.destructured), name)
-          : c.callee >= 0
-          ? callbackType(matches.node(c.callee), matches.node(c.local))
-          : elementType(node(c.element)),
-        // For one name node: a declared type beats an element's or a property's, which
-        // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
-        rank: c.type >= 0
-          ? 3
-          : c.destructured >= 0 || c.element >= 0
-          ? 2
-          : c.value >= 0 || c.callee >= 0
-          ? 1
-          : 0,
-        ...(c.value >= 0 ? { valueEnd: matches.end(c.value) } : {}),
+        name: matches.text(c.local),
+        local: matches.node(c.local),
+        type: node(c.type),
+        value: node(c.value),
+        destructured: node(c.destructured),
+        callee: node(c.callee),
+        element: node(c.element),
+        contextual: node(c.contextual),
       });
     }
   }
-  for (const [b, fn, local] of contextual) {
-    const type = found.contexts.parameterType(fn, local);
-    if (type !== null) found.bindings.push({ ...b, type, rank: 1 });
-  }
+  for (const name of generics) addGeneric(found.generics, name);
+  for (const i of imports) addImport(found, i);
+  markDefinitions(found.refs, definitionNames);
   return found;
 }
 
-/** One match's declared type (`@declared.*`), and a base's type arguments. */
-function declaredOf(
-  found: Gathered,
-  c: MatchCaptures,
-  node: (c: number) => Node | null,
-): void {
-  const declValue = node(c.declValue);
-  // A literal assigned (`this.x = null`) says nothing of the type.
-  const literal = declValue !== null && declValue.namedChildCount === 0 &&
-    !declValue.type.includes("identifier");
-  const declParameter = node(c.declParameter);
-  let declName = node(c.declName);
-  let declArgument = node(c.declArgument);
-  // A callback's parameter (`@declared.parameter`): the function declaring it names it.
-  if (declParameter && !declName) {
-    const owner = callbackOwner(declParameter);
-    if (owner) [declName, declArgument] = owner;
-  }
-  const declType = node(c.declType);
-  if (declName && (declType || (declValue && !literal))) {
-    found.declared.push({
-      name: declName,
-      type: declType ? typeName(declType.text) : valueType(declValue!),
-      assigned: !declType,
-      slot: !declParameter
-        ? ""
-        : declArgument
-        ? slotOf(declArgument, declParameter)
-        : parameterSlot(declParameter),
-    });
-  }
-  const declArguments = node(c.declArguments);
-  if (c.declBase >= 0 && declArguments) {
-    const args = declArguments.namedChildren.map((n) => n ? typeName(n.text) : "");
-    found.declared.push({
-      name: node(c.declBase)!,
-      type: args.join(","),
-      assigned: false,
-      slot: BASE_KEY,
+/** Definition names are definitions, whatever pattern also saw them. */
+function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly Node[]): void {
+  for (const node of definitionNames) {
+    refs.set(node.startIndex, {
+      start: node.startIndex,
+      at: -1,
+      node,
+      kind: "definition",
+      rank: RANK_DEFINITION,
+      receiver: -1,
+      self: false,
+      typed: false,
     });
   }
 }
@@ -253,25 +260,16 @@ function addGeneric(generics: Map<number, string[]>, name: Node): void {
   if (i >= 0) names[i] = name.text;
 }
 
-/** The text of sibling tokens `from` … `to` (a receiver in a macro's token tree: `self . cmd`). */
-function tokensText(from: Node, to: Node): string {
-  let text = "";
-  for (let n: Node | null = from; n && n.startIndex <= to.startIndex; n = n.nextSibling) {
-    text += n.text;
-  }
-  return text;
-}
-
 /** Keeps the better-ranked of two candidates for one name node. */
 function offer(refs: Map<number, RawRef>, r: RawRef): void {
   const seen = refs.get(r.start);
   if (!seen || r.rank < seen.rank) refs.set(r.start, r);
 }
 
-/** An imported name (capture `at`): a reference of kind `import` that beats every pattern. */
-function importedName(matches: FileMatches, at: number): RawRef {
+/** An imported name at `start`: a reference of kind `import` that beats every pattern. */
+function importedName(start: number, at: number): RawRef {
   return {
-    start: matches.data[at + 2],
+    start,
     at,
     node: null,
     kind: "import",
@@ -282,36 +280,44 @@ function importedName(matches: FileMatches, at: number): RawRef {
   };
 }
 
+/** One match's import captures, read: the module's offset and line, the texts, the names' captures. */
+interface ImportCapture {
+  key: number;
+  module: string;
+  line: number;
+  kind: string | null;
+  /** The name imported, its capture and offset. */
+  name: [string, number, number] | null;
+  alias: string | null;
+  /** The local name of a default import, its capture and offset. */
+  default: [string, number, number] | null;
+  wildcard: boolean;
+}
+
 /** Adds one match's import captures to the record of its module node. */
-function addImport(found: Gathered, matches: FileMatches, c: MatchCaptures): void {
-  const key = matches.data[c.module + 2];
-  let imp = found.imports.get(key);
+function addImport(found: Gathered, c: ImportCapture): void {
+  let imp = found.imports.get(c.key);
   if (!imp) {
-    imp = {
-      module: unquote(matches.text(c.module)),
-      line: matches.data[c.module + 3] + 1,
-      kind: "",
-      names: [],
-      alias: null,
-    };
-    found.imports.set(key, imp);
+    imp = { module: unquote(c.module), line: c.line, kind: "", names: [], alias: null };
+    found.imports.set(c.key, imp);
   }
-  if (c.importKind >= 0) imp.kind = matches.text(c.importKind);
-  if (c.name >= 0) {
-    const name = matches.text(c.name);
-    const alias = c.alias >= 0 ? matches.text(c.alias) : null;
+  if (c.kind !== null) imp.kind = c.kind;
+  if (c.name) {
+    const [name, at, start] = c.name;
+    const alias = c.alias;
     if (!imp.names.some((n) => n.name === name && n.alias === alias)) {
       imp.names.push({ name, alias });
     }
     // `default as x`: both name the default export (the alias has its own pattern), as the
     // TypeScript service counts them.
-    offer(found.refs, importedName(matches, c.name));
-  } else if (c.alias >= 0) {
-    imp.alias = matches.text(c.alias);
+    offer(found.refs, importedName(start, at));
+  } else if (c.alias !== null) {
+    imp.alias = c.alias;
   }
-  if (c.default >= 0 && !imp.names.some((n) => n.name === "default")) {
-    imp.names.push({ name: "default", alias: matches.text(c.default) });
-    offer(found.refs, importedName(matches, c.default));
+  if (c.default && !imp.names.some((n) => n.name === "default")) {
+    const [alias, at, start] = c.default;
+    imp.names.push({ name: "default", alias });
+    offer(found.refs, importedName(start, at));
   }
   if (c.wildcard && !imp.names.some((n) => n.name === "*")) {
     imp.names.push({ name: "*", alias: null });

@@ -204,6 +204,16 @@ export class FileMatches {
   node(c: number): Node {
     return new CapturedNode(this.data, c, this.tree) as unknown as Node;
   }
+
+  /** The text of the sibling tokens from capture `from` to capture `to` (a macro's `self . cmd`). */
+  tokensText(from: number, to: number): string {
+    const last = this.node(to).startIndex;
+    let text = "";
+    for (let n: Node | null = this.node(from); n && n.startIndex <= last; n = n.nextSibling) {
+      text += n.text;
+    }
+    return text;
+  }
 }
 
 /** What a text predicate reads of a captured node: its text. */

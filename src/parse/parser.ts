@@ -1,5 +1,5 @@
 /**
- * The parsing engine: source text in, {@link ParsedFile} out. It knows no language:
+ * The parsing engine: source text in, {@link ParsedSource} out. It knows no language:
  * grammars, query files and node-type lists come from `languages.ts`, and symbols come
  * from the captures of one query per file (`@definition.<kind>`, `@name`, `@body`,
  * `@parent`, `@scope`; see `queries/README.md`). Its stages: load the grammar and query
@@ -37,7 +37,7 @@
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { ParsedFile } from "../types.ts";
+import type { ParsedSource } from "../facts/records.ts";
 import { definitionsOf } from "./definitions.ts";
 import { type Loaded, loadGrammar } from "./grammars.ts";
 import {
@@ -85,7 +85,9 @@ export async function parseSource(
   relPath: string,
   source: string,
   language?: string,
-): Promise<ParsedFile> {
+  /** `references: false`: the symbols only (a file's other side in `get_impact`). */
+  opts: { references?: boolean } = {},
+): Promise<ParsedSource> {
   const lines = countLines(source);
   let info: LanguageInfo | undefined;
   try {
@@ -112,7 +114,7 @@ export async function parseSource(
       };
     }
     const loaded = await loadGrammar(info.id);
-    return parseWith(loaded, info.id, relPath, source, lines);
+    return parseWith(loaded, info.id, relPath, source, lines, opts.references ?? true);
   } catch (e) {
     return {
       language: info?.id ?? language ?? "unknown",
@@ -139,7 +141,8 @@ function parseWith(
   file: string,
   source: string,
   lines: number,
-): ParsedFile {
+  references: boolean,
+): ParsedSource {
   const tree = g.parser.parse(source);
   if (!tree) {
     return {
@@ -155,7 +158,9 @@ function parseWith(
     const syntaxErrors = root.hasError ? countErrors(root) : 0;
     const matches = FileMatches.of(g.query, tree, source);
     const { symbols, names } = definitionsOf(g, matches, languageId, file, source);
-    if (g.refRoles.size === 0) return { language: languageId, symbols, lines, syntaxErrors };
+    if (g.refRoles.size === 0 || !references) {
+      return { language: languageId, symbols, lines, syntaxErrors };
+    }
     const refs = collectReferences(matches, g.refRoleAt, names, symbols);
     return { language: languageId, symbols, lines, syntaxErrors, ...refs };
   } finally {

@@ -4,29 +4,22 @@
  * language: query files say where names are called, typed, inherited, written, read and
  * imported, which nodes open a local scope and which names a scope binds; this module
  * groups import captures into statements, drops the names that resolve to a local
- * binding (`local_scopes.ts`) and classifies member receivers.
+ * binding (`scopes.ts`) and classifies member receivers (`infer/`).
  *
- * The pipeline: read each match's captures and gather references, imports, scopes and
- * bindings (`gather.ts`) → mark definition names → bind locals → emit the references in
- * file order.
+ * The pipeline: read each match's captures and gather references, imports, scopes and the
+ * nodes types are read from (`gather.ts`) → mark definition names → infer the types of
+ * locals and declarations (`infer/mod.ts`) → emit the references in file order.
  *
  * @module
  */
 
 import type { Node } from "npm:web-tree-sitter@0.25.10";
-import type { ImportRecord, ReferenceRecord, SymbolRecord } from "../types.ts";
+import type { DeclaredType, ReferenceRecord } from "../facts/records.ts";
+import type { ImportRecord, SymbolRecord } from "../types.ts";
 import type { RefRole } from "./captures.ts";
-import { declaredTypes, LITERAL_KEY, selfHeaded } from "./declared.ts";
-import { gather, type Gathered, RANK_DEFINITION, type RawRef } from "./gather.ts";
-import {
-  bindLocals,
-  CHAIN_HEAD,
-  classifyReceiver,
-  type Locals,
-  lookup,
-  popEnded,
-  type Scope,
-} from "./local_scopes.ts";
+import { gather, type Gathered } from "./gather.ts";
+import { classifyReceiver, inferTypes } from "./infer/mod.ts";
+import { type Locals, lookup, popEnded, type Scope } from "./scopes.ts";
 import type { FileMatches } from "./matches.ts";
 
 export { type RefRole, refRoleOf } from "./captures.ts";
@@ -36,8 +29,8 @@ export interface FileReferences {
   references: ReferenceRecord[];
   imports: ImportRecord[];
   package?: string;
-  /** Declared types (see {@link declaredTypes}); absent when the file declares none. */
-  types?: [string, string][];
+  /** Declared types (see `infer/declared.ts`); absent when the file declares none. */
+  declared?: DeclaredType[];
 }
 
 /**
@@ -52,98 +45,17 @@ export function collectReferences(
   definitionNames: readonly Node[],
   symbols: readonly SymbolRecord[],
 ): FileReferences {
-  const found = gather(matches, roleAt);
-  markDefinitions(found.refs, definitionNames);
-  const locals = bindLocals(found.scopes, found.bindings, found.outer);
-  literalTypes(found, locals);
-  genericTypes(found);
+  const found = gather(matches, roleAt, definitionNames);
   const scopeAt = enclosingSymbols(symbols);
+  const { locals, declared } = inferTypes(found, symbols, scopeAt);
   const references = emit(matches, found, locals, symbols, scopeAt);
   const imports = [...found.imports.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v);
-  const types = declaredTypes(found.declared, symbols, scopeAt, found.selfWords);
   return {
     references,
     imports,
     ...(found.package ? { package: found.package } : {}),
-    ...(types.length ? { types } : {}),
+    ...(declared.length ? { declared } : {}),
   };
-}
-
-/**
- * Declared types that are a type parameter of the enclosing class, interface or alias are
- * written `%i` (its position): the type argument the member is reached through.
- */
-function genericTypes(found: Gathered): void {
-  if (found.generics.size === 0) return;
-  for (const d of found.declared) {
-    if (d.type === null || d.type.startsWith("=")) continue;
-    let names: string[] | undefined;
-    for (let n = d.name.parent; n && !names; n = n.parent) names = found.generics.get(n.id);
-    if (!names) continue;
-    d.type = d.type.split(",").map((t) => {
-      const i = names!.indexOf(t);
-      return i < 0 ? t : `%${i}`;
-    }).join(",");
-  }
-}
-
-/**
- * The contextual type of each object literal member that has one, as a declared type
- * (`LITERAL_KEY`); a value chain headed by a local is read through the local's type there.
- */
-function literalTypes(found: Gathered, locals: Locals): void {
-  for (const [name, holder] of found.literals) {
-    const type = found.contexts.typeOf(holder);
-    const read = type === null ? null : readValue(found, locals, type, holder.startIndex);
-    if (read !== null) {
-      found.declared.push({ name, type: read, assigned: false, slot: LITERAL_KEY });
-    }
-  }
-  // A value assigned from a local (`self.command = command`) is of the local's type there.
-  for (const d of found.declared) {
-    if (d.assigned && d.type?.startsWith("=")) {
-      d.type = readValue(found, locals, d.type, d.name.startIndex);
-    }
-  }
-}
-
-/**
- * A type written as a value chain (`=source.subscribe<=0>`) with its head read where it is
- * used at `pos`: a local of known type gives its type (`Observable .subscribe<=0>`), the
- * enclosing instance `#self`; other chains stay; a local of unknown type gives null.
- */
-function readValue(found: Gathered, locals: Locals, type: string, pos: number): string | null {
-  if (!type.startsWith("=")) return type;
-  const head = CHAIN_HEAD.exec(type.slice(1))?.[0] ?? "";
-  const steps = type.slice(1 + head.length);
-  const stack = found.scopes.filter((s) => s.start <= pos && pos < s.end);
-  const [kind, text] = classifyReceiver(
-    { text: head },
-    { self: false, typed: false, start: pos },
-    stack,
-    locals.fileTypes,
-    found.selfWords,
-  );
-  if (text === null || (kind !== "typed" && kind !== "name" && kind !== "self")) return null;
-  return kind === "typed"
-    ? `${text}${text.includes(" ") || steps === "" ? "" : " "}${steps}`
-    : selfHeaded(`=${text}${steps}`, found.selfWords);
-}
-
-/** Definition names are definitions, whatever pattern also saw them. */
-function markDefinitions(refs: Map<number, RawRef>, definitionNames: readonly Node[]): void {
-  for (const node of definitionNames) {
-    refs.set(node.startIndex, {
-      start: node.startIndex,
-      at: -1,
-      node,
-      kind: "definition",
-      rank: RANK_DEFINITION,
-      receiver: -1,
-      self: false,
-      typed: false,
-    });
-  }
 }
 
 /**
@@ -188,7 +100,7 @@ function emit(
       scope: scopeAt(line),
     };
     if (r.receiver >= 0) {
-      const [receiverKind, receiverText] = classifyReceiver(
+      const [receiverKind, receiver] = classifyReceiver(
         { text: r.receiverText ?? matches.text(r.receiver) },
         r,
         stack,
@@ -196,7 +108,7 @@ function emit(
         selfWords,
       );
       rec.receiverKind = receiverKind;
-      if (receiverText !== null) rec.receiver = receiverText;
+      if (receiver !== null) rec.receiver = receiver;
     }
     out.push(rec);
   }

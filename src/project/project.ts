@@ -114,6 +114,12 @@ export interface RunGatherer {
 export interface RunHook {
   gather?(project: Project, filesToRead: number): RunGatherer | null;
   afterCommit?(project: Project): Promise<unknown>;
+  /**
+   * What completes the index after the run (the vectors): awaited by the caller of
+   * {@link Project.reindex} once the run is over (the loaded index can be read then), not
+   * by callers that share a run in flight. Its failure is its own.
+   */
+  afterRun?(project: Project): Promise<unknown>;
 }
 
 /** Where a project's index lives and how it is built. */
@@ -256,7 +262,8 @@ export class Project {
     if (this.running) return this.running;
     const rootId = rootIdentity(this.root);
     if (rootId === null) return Promise.reject(this.rootGone());
-    const run = this.runOnce(opts).then((report) => {
+    const complete = this.runs++ === 0;
+    const run = this.runOnce(opts, complete).then((report) => {
       this.rootId = rootId;
       this.generationRead = null;
       this.lastReport = report;
@@ -268,10 +275,29 @@ export class Project {
       this.running = null;
     });
     this.running = run;
-    return run;
+    const hooks = (this.opts.hooks ?? []).filter((h) => h.afterRun);
+    if (!hooks.length) return run;
+    return run.then(async (report) => {
+      for (const hook of hooks) await hook.afterRun!(this).catch(() => {});
+      return report;
+    });
   }
 
-  private async runOnce(opts: Omit<IndexOptions, "onProgress" | "workers">): Promise<IndexReport> {
+  /** Runs started by this process (the first leaves every file a query reads). */
+  private runs = 0;
+
+  /**
+   * One run: index, commit, then what queries read beside the store. A large generation's
+   * symbol and chunk columns and the hooks' builds (`lexical.bin`) are made by every run; a
+   * small one's by the `complete` run (a process's first: `codectx index`, a command's
+   * update, a server's start), so that a fresh process opens them instead of building them —
+   * a server's later runs (a watcher's, one file each) leave them to the next process that
+   * finds them stale (the lexical build alone cost a one-file re-index 1.0 → 3.4 s of CPU).
+   */
+  private async runOnce(
+    opts: Omit<IndexOptions, "onProgress" | "workers">,
+    complete: boolean,
+  ): Promise<IndexReport> {
     await this.refuseIfOtherWriter();
     const gathering: RunGatherer[] = [];
     let unwatch = () => {};
@@ -302,24 +328,26 @@ export class Project {
       for (const g of gathering) g.written();
       // What the gatherers let go (a vocabulary map of millions of terms) goes before the builds.
       if (gathering.length) releaseFreedMemory();
-      // A large generation's symbol and chunk columns are written now, not by the first
-      // query (a small one's are built by the first load in well under a second).
+      // The symbol and chunk columns are written now, not by the first query of the next
+      // process (see above for which runs).
       const manifest = await this.store.readCurrent();
-      if (manifest && chunkCount(manifest) > LARGE_CHUNKS) {
+      const large = manifest !== null && chunkCount(manifest) > LARGE_CHUNKS;
+      if (manifest && (large || complete)) {
         // Large blocks the builds free go back to the system at once (not kept by malloc).
-        tuneNativeHeap();
+        if (large) tuneNativeHeap();
         const key = await columnsKey(manifest);
-        // What is built here is not kept: what runs next (the lexical build) needs the
-        // memory, and a load reads the files back in about a second.
+        // A large generation's are not kept: what runs next (the lexical build) needs the
+        // memory, and a load reads the files back in about a second. A small one's are kept
+        // (read back from the file) for this process's queries.
         if (storedColumnsKey(this.store.dir) !== key) {
-          const built = await this.symbolColumns(manifest, false);
-          if (built !== this.loaded?.columns) {
+          const built = await this.symbolColumns(manifest, !large);
+          if (large && built !== this.loaded?.columns) {
             built.close();
             this.columns = null;
           }
-          releaseFreedMemory();
+          if (large) releaseFreedMemory();
         }
-        if (storedChunksKey(this.store.dir) !== key) {
+        if (large && storedChunksKey(this.store.dir) !== key) {
           // Written, not read back (not kept either).
           await loadChunkColumns(this.store, manifest, key, false);
           releaseFreedMemory();

@@ -176,7 +176,8 @@ export async function grepTable(
 ): Promise<WireSearchItem[]> {
   const out: WireSearchItem[] = [];
   const started = Date.now();
-  const deadline = limits.deadline ?? started + DEFAULT_SCAN_MS;
+  // A call without a limit (the CLI, a library caller) scans to the end.
+  const deadline = limits.deadline ?? Infinity;
   const wanted: number[] = [];
   for (let fi = 0; fi < table.files.length; fi++) if (accept(fi)) wanted.push(fi);
   let done = 0;
@@ -214,9 +215,6 @@ export async function grepTable(
   if (batch.length) await flush();
   return out;
 }
-
-/** A scan's time limit when the call gave none (a library caller): the executor's default. */
-const DEFAULT_SCAN_MS = 30_000;
 
 /** A hit as a search item: the file's path and language, the symbol around the line. */
 function item(table: ChunkTable, fi: number, hit: ScanHit): WireSearchItem {

@@ -19,7 +19,7 @@ export interface ScanJob {
   flags: string;
   files: ScanFile[];
   limit: number;
-  /** `Date.now()` past which the scan stops. */
+  /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
   deadline: number;
 }
 

@@ -213,6 +213,7 @@ export async function gather(
   if (mode !== "lexical" && progress.state !== "off") {
     if (opts.wait_for_vectors) progress = await sync.settle();
     else {
+      await sync.openStored(table);
       sync.start();
       progress = sync.progress();
     }

@@ -202,8 +202,9 @@ export const countDuringRun = { minFiles: 12_000 };
 
 /**
  * What the search floor adds to a project's indexing runs (the service passes it to
- * `Project.open`): a large run counts the terms it writes, and after the commit of a large
- * generation `lexical.bin` is built from those counts (beside the symbol and chunk columns).
+ * `Project.open`): a large run counts the terms it writes, and after the commit `lexical.bin`
+ * is built (from those counts when there are some), beside the symbol and chunk columns —
+ * after every run of a large generation and a process's first run of any (`codectx index`).
  *
  * @example
  * ```ts
@@ -249,7 +250,9 @@ export function lexicalRunHook(): RunHook {
       // What the run counted is spent here either way.
       const counted = counts;
       counts = undefined;
-      return writeLexicalFile(project, DEFAULT_BM25, CACHE_MAX_ROWS, undefined, counted);
+      // Any size: the project calls this after a large generation's runs and after a
+      // process's first run of any size (see `Project.runOnce`).
+      return writeLexicalFile(project, DEFAULT_BM25, 0, undefined, counted);
     },
   };
 }

@@ -6,6 +6,49 @@
  */
 
 import { defaultIndexHome } from "../store/home.ts";
+import { importOptional, TRANSFORMERS } from "./optional_packages.ts";
+
+/** A download's progress event, as transformers.js reports it. */
+type ProgressCallback = (event: unknown) => void;
+
+/** A model, a tokenizer or a config transformers.js loads (`AutoModel` etc.). */
+interface Pretrained {
+  from_pretrained(
+    id: string,
+    opts: { progress_callback: ProgressCallback; dtype?: string },
+  ): Promise<{ dispose?(): Promise<unknown> }>;
+}
+
+/**
+ * What codectx uses of `@huggingface/transformers`, typed here: the package is fetched on
+ * first use (see `optional_packages.ts`), so no module may name it for its types.
+ */
+export interface Transformers {
+  env: {
+    allowRemoteModels: boolean;
+    allowLocalModels: boolean;
+    useFSCache: boolean;
+    cacheDir: string;
+    localModelPath: string;
+  };
+  pipeline(
+    task: "feature-extraction",
+    model: string,
+    opts: { dtype: string; local_files_only: boolean },
+  ): Promise<FeatureExtractor>;
+  AutoConfig: Pretrained;
+  AutoTokenizer: Pretrained;
+  AutoModel: Pretrained;
+}
+
+/** A feature-extraction pipeline: texts to one pooled vector each (`data` is n × `dims[1]`). */
+export interface FeatureExtractor {
+  (
+    texts: string[],
+    opts: { pooling: "mean"; normalize: boolean },
+  ): Promise<{ dims: number[]; data: Float32Array }>;
+  dispose(): Promise<unknown>;
+}
 
 /** The model folder: `$CODECTX_MODELS`, else `<codectx home>/models`. */
 export function modelsDir(): string {
@@ -123,7 +166,7 @@ export async function pullModel(
   }
   const dir = modelsDir();
   await Deno.mkdir(dir, { recursive: true });
-  const tf = await import("npm:@huggingface/transformers@3.8.1");
+  const tf = await importOptional<Transformers>(TRANSFORMERS, TRANSFORMERS.packages[0]);
   tf.env.allowRemoteModels = true;
   tf.env.allowLocalModels = true;
   tf.env.useFSCache = true;
@@ -138,7 +181,7 @@ export async function pullModel(
   await tf.AutoConfig.from_pretrained(id, { progress_callback });
   await tf.AutoTokenizer.from_pretrained(id, { progress_callback });
   const model = await tf.AutoModel.from_pretrained(id, { dtype: "fp32", progress_callback });
-  await model.dispose();
+  await model.dispose?.();
   const folder = `${dir}/${id}`;
   const problem = checkModelFolder(folder, id);
   if (problem) throw new Error(`downloaded ${id}, but ${problem}`);

@@ -8,74 +8,28 @@
  * A worker answers `retrieveFrom` → `fuse` of `scoring.ts` over the snapshot, the same code
  * the main thread runs, so the answers are the same; the main thread presents the top k.
  * A query for a generation the workers do not hold yet (or with vectors still filling) is
- * answered on the main thread meanwhile. A call past its time limit stops its worker, which
- * is replaced.
+ * answered on the main thread meanwhile. A call past its time limit ends at once; its query,
+ * a bounded scoring, ends on its own in the worker and its answer is dropped.
  *
  * @module
  */
 
 import type { Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
-import type { Bm25Params, LexicalIndex } from "./lexical.ts";
+import type { LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
-import { noRowTraits, type RowTraits, rowTraitsInSlices } from "./rerank_names.ts";
-import type { FlatVectorIndex, SharedVectors } from "./vectors.ts";
+import { noRowTraits, rowTraitsInSlices } from "./rerank_names.ts";
+import type { FlatVectorIndex } from "./vectors.ts";
 import type { RetrieveSources } from "./scoring.ts";
 import type { SearchOptions } from "./options.ts";
+import {
+  KEPT_WEIGHTS,
+  type SearchJob,
+  type SearchReply,
+  type SearchSnapshot,
+  snapshotOf,
+} from "./search_snapshot.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
-
-/** What a worker holds of one generation (all arrays over shared memory). */
-export interface SearchSnapshot {
-  id: number;
-  generation: number;
-  /** Per row: its file (index in `files`), its chunk's kind (index in `kinds`) and lines. */
-  fileOfRow: Uint32Array;
-  kindOf: Uint16Array;
-  startLine: Int32Array;
-  endLine: Int32Array;
-  /** Kind names; index 0 is a chunk named after no definition (kind null). */
-  kinds: (string | null)[];
-  files: { path: string; language: string; blob: string; start: number; end: number }[];
-  /** The BM25F index as `LexicalIndex.encode` lays it out, and what decoding checks. */
-  lexical: { bytes: Uint8Array; key: string; params: Bm25Params };
-  /** The sealed vectors, or null (none yet, or still filling: hybrid then runs here). */
-  vectors: SharedVectors | null;
-  /** What the second stage's name features read of each row (`rerank_names.ts`). */
-  traits: RowTraits;
-}
-
-/** A query for a worker. */
-export interface SearchJob {
-  id: number;
-  snapshot: number;
-  query: string;
-  mode: RetrieveSources["mode"];
-  opts: SearchOptions;
-  /**
-   * The filters' file weights: sent once per worker (then named by `weights` alone; both
-   * sides keep the last {@link KEPT_WEIGHTS} they saw, in the same order).
-   */
-  weights: number;
-  fileWeight: Float32Array | null;
-  qv: Float32Array | null;
-  depth: number;
-  /** Stamp the scoring's start and end (`$CODECTX_TRACE_STAGES`). */
-  trace?: boolean;
-}
-
-/** A worker's answer: the fused rows and scores, or an error (the query then runs here). */
-export type SearchReply =
-  | { type: "loaded"; snapshot: number }
-  | {
-    type: "fused";
-    id: number;
-    rows: Int32Array;
-    scores: Float64Array;
-    /** When the worker started and ended the scoring (epoch ms; traced jobs only). */
-    started?: number;
-    ended?: number;
-  }
-  | { type: "failed"; id: number; error: string };
 
 /**
  * Workers a server may start: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 8). One
@@ -91,9 +45,6 @@ export function searchWorkerCount(): number {
   const n = env !== undefined && env !== "" ? Number(env) : Math.max(1, cores);
   return Number.isInteger(n) && n > 0 ? Math.min(n, 8) : 0;
 }
-
-/** File weight arrays a worker keeps (one per filter set recently asked). */
-export const KEPT_WEIGHTS = 32;
 
 const weightIds = new WeakMap<Float32Array, number>();
 let weightCount = 0;
@@ -132,7 +83,6 @@ export async function searchCall<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-let snapshotIds = 0;
 let jobIds = 0;
 
 /** The search workers of one project (started on first use, ended by `close`). */
@@ -143,8 +93,8 @@ export class SearchWorkers {
   private closed = false;
   /** Workers that ended before holding a snapshot: past a few, searches stay here. */
   private failures = 0;
-  /** Queries answered by a worker, and those run on the main thread instead. */
-  readonly counts = { workers: 0, here: 0 };
+  /** Queries answered by a worker, those run on the main thread instead, workers started. */
+  readonly counts = { workers: 0, here: 0, started: 0 };
   /**
    * Calls waiting to start (the server's admission queue): while any wait, no query counts
    * as alone. Under load a freed place often passes on a later turn of the event loop, so
@@ -236,9 +186,12 @@ export class SearchWorkers {
       mark("posted", trace);
     }
     return await new Promise<Map<number, number> | null>((resolve, reject) => {
+      // The call ends now; its job, a bounded scoring, ends on its own and its answer is
+      // dropped. Replacing the worker would not stop it (Deno's terminate() does not stop a
+      // busy worker): it ran on beside its replacement, and the worker's other queries moved
+      // to the main thread.
       const onAbort = () => {
         slot.pending.delete(job.id);
-        this.replace(slot);
         reject(signal!.reason);
       };
       slot.pending.set(job.id, (fused, reply) => {
@@ -336,6 +289,7 @@ export class SearchWorkers {
 
   private spawn(slot: number): Slot {
     const worker = new Worker(new URL("./search_worker.ts", import.meta.url), { type: "module" });
+    this.counts.started++;
     const s: Slot = { worker, slot, loaded: 0, pending: new Map(), weights: new Set() };
     worker.onmessage = (e: MessageEvent<SearchReply>) => {
       const m = e.data;
@@ -381,71 +335,6 @@ export class SearchWorkers {
     for (const done of s.pending.values()) done(null);
     s.pending.clear();
   }
-}
-
-/** A typed array over a SharedArrayBuffer holding a copy of `a`. */
-function sharedCopy<T extends Uint32Array | Uint8Array>(a: T): T {
-  const out = new (a.constructor as new (b: SharedArrayBuffer) => T)(
-    new SharedArrayBuffer(a.byteLength),
-  );
-  out.set(a);
-  return out;
-}
-
-function sharedOf<T>(make: new (b: SharedArrayBuffer) => T, n: number, bytesPer: number): T {
-  return new make(new SharedArrayBuffer(n * bytesPer));
-}
-
-/** The snapshot of one generation: its row tables and lexical bytes copied to shared memory. */
-function snapshotOf(
-  table: ChunkTable,
-  lexical: LexicalIndex,
-  vectors: SharedVectors | null,
-  traits: RowTraits,
-): SearchSnapshot {
-  const n = table.chunks.length;
-  const kinds: (string | null)[] = [null];
-  const kindIds = new Map<string | null, number>([[null, 0]]);
-  const kindOf = sharedOf(Uint16Array, n, 2);
-  const startLine = sharedOf(Int32Array, n, 4);
-  const endLine = sharedOf(Int32Array, n, 4);
-  table.chunks.forEach((c, row) => {
-    let k = kindIds.get(c.kind);
-    if (k === undefined) {
-      kindIds.set(c.kind, k = kinds.length);
-      kinds.push(c.kind);
-    }
-    kindOf[row] = k;
-    startLine[row] = c.startLine;
-    endLine[row] = c.endLine;
-  });
-  const key = `snapshot-${table.generation}`;
-  const parts = lexical.encodeParts(key);
-  const bytes = sharedOf(Uint8Array, parts.reduce((s, p) => s + p.length, 0), 1);
-  let at = 0;
-  for (const p of parts) {
-    bytes.set(p, at);
-    at += p.length;
-  }
-  return {
-    id: ++snapshotIds,
-    generation: table.generation,
-    fileOfRow: sharedCopy(table.fileOfRow),
-    kindOf,
-    startLine,
-    endLine,
-    kinds,
-    files: table.files.map(({ path, language, blob, start, end }) => ({
-      path,
-      language,
-      blob,
-      start,
-      end,
-    })),
-    lexical: { bytes, key, params: lexical.params },
-    vectors,
-    traits,
-  };
 }
 
 /** A project's search workers (a server gives it some; a one-shot command none). */

@@ -16,7 +16,7 @@ import {
   type SearchJob,
   type SearchReply,
   type SearchSnapshot,
-} from "./search_pool.ts";
+} from "./search_snapshot.ts";
 import { type ChunkTable, newChunkTable } from "./table.ts";
 import { FlatVectorIndex } from "./vectors.ts";
 import { attachRowTraits } from "./rerank_names.ts";

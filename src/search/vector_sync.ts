@@ -30,6 +30,13 @@ import {
 } from "./vector_fill.ts";
 import { releaseFreedMemory } from "../util/native_heap.ts";
 import { searchWorkers } from "./search_pool.ts";
+import {
+  manifestTableFiles,
+  readVectorsFile,
+  storedVectorsHead,
+  vectorsKey,
+  writeVectorsFile,
+} from "./vector_file.ts";
 
 export { chunkDocument, type GenerationVectors } from "./vector_fill.ts";
 
@@ -90,6 +97,12 @@ export class VectorSync {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
+  /**
+   * The last pass failed (the embedder could not load: a package that could not be fetched,
+   * a model folder gone): searches do not start it again — each would fail the same way and
+   * hide the error behind "embedding" — until a new generation is committed.
+   */
+  private failed = false;
   /** The model embedding documents: a worker's (closed after a run) or the shared one. */
   private worker: Embedder | null = null;
   private ownsWorker = false;
@@ -136,7 +149,7 @@ export class VectorSync {
    * set of vectors ends at once (one store read), so callers may call this per query.
    */
   start(): void {
-    if (this.closed || this.spec === "none" || this.running) return;
+    if (this.closed || this.spec === "none" || this.running || this.failed) return;
     this.running = this.loop().finally(() => {
       this.running = null;
     });
@@ -145,8 +158,60 @@ export class VectorSync {
   /** A newer generation was committed: stop the run in flight at its next batch and redo. */
   private restart(): void {
     this.resolved = null;
+    this.failed = false;
     if (this.running) this.again = true;
     else this.start();
+  }
+
+  /**
+   * The vectors of `table`'s generation from `vectors.bin` when they are neither in memory
+   * nor being made (one read per section; the stdlib's in ~20 ms): a fresh process's first
+   * search is hybrid at once, not lexical while a pass loads them.
+   */
+  async openStored(table: ChunkTable): Promise<void> {
+    if (this.closed || this.spec === "none" || this.running || this.failed) return;
+    if (this.current?.generation === table.generation) return;
+    this.resolved ??= resolveEmbedder(this.spec);
+    const choice = await this.resolved.catch(() => null);
+    if (choice && !this.running) await this.loadStored(choice, table);
+  }
+
+  /** Reads `table`'s complete vectors from the file into memory; whether they were there. */
+  private async loadStored(choice: ResolvedEmbedder, table: ChunkTable): Promise<boolean> {
+    const rows = table.chunks.length;
+    // A server's search workers scan the sealed vectors too, each in a slot of its own.
+    const workers = searchWorkers(this.project)?.size ?? 0;
+    const key = await vectorsKey(choice.id, table.files);
+    const stored = readVectorsFile(this.project.store.dir, key, choice.id, 1 + workers);
+    if (!stored || stored.index.rows !== rows || stored.index.count !== rows) return false;
+    this.current = { generation: table.generation, choice, table, ...stored };
+    this.status = {
+      embedder: choice.id,
+      dimensions: stored.index.dimensions,
+      done: rows,
+      total: rows,
+      embedded: 0,
+      state: "complete",
+    };
+    return true;
+  }
+
+  /**
+   * What an indexing run leaves besides the index (`RunHook.afterRun`): the current
+   * generation's vectors made and written (`vectors.bin`), unless the file holds them
+   * already — read from its head and the manifest, nothing loaded, so a command's update run
+   * that changed nothing costs no chunk table.
+   */
+  async fill(): Promise<VectorProgress> {
+    if (this.spec === "none" || this.closed) return this.progress();
+    const manifest = await this.project.store.readCurrent();
+    this.resolved ??= resolveEmbedder(this.spec);
+    const choice = await this.resolved.catch(() => null);
+    if (!manifest || !choice) return this.progress();
+    const head = storedVectorsHead(this.project.store.dir);
+    const key = await vectorsKey(choice.id, manifestTableFiles(manifest));
+    if (head?.key === key && head.embedder === choice.id) return this.progress();
+    return await this.settle();
   }
 
   /** Starts the run if needed and waits until the vectors are complete (or failed). */
@@ -191,6 +256,7 @@ export class VectorSync {
       } catch (err) {
         if (this.closed) return;
         this.status = { ...this.status, state: "error", error: errorMessage(err) };
+        this.failed = true;
       } finally {
         this.dropWorker();
       }
@@ -247,6 +313,10 @@ export class VectorSync {
     if (prev?.generation === generation && this.status.state === "complete") return null;
     const table = await chunkTable(this.project);
     const rows = table.chunks.length;
+    // A server's search workers scan the sealed vectors too, each in a slot of its own.
+    const workers = searchWorkers(this.project)?.size ?? 0;
+    // The generation's complete vectors as the run that made them left them: no pass.
+    if (await this.loadStored(choice, table)) return null;
     this.status = {
       embedder: choice.id,
       dimensions: prev?.index.dimensions ?? 0,
@@ -257,8 +327,6 @@ export class VectorSync {
     };
     this.report(true);
     const dims = await this.dimensions(choice, prev);
-    // A server's search workers scan the sealed vectors too, each in a slot of its own.
-    const workers = searchWorkers(this.project)?.size ?? 0;
     const index = new FlatVectorIndex(rows, dims, "int8", true, 1 + workers);
     const hashes = new Array<string>(rows).fill("");
     this.current = { generation: table.generation, choice, index, table, hashes };
@@ -368,7 +436,16 @@ export class VectorSync {
   private async complete(run: Run): Promise<void> {
     const { store, choice, table, prev, index } = run;
     const current = (await store.currentGeneration()) === table.generation && !this.closed;
-    if (current) await index.seal();
+    // Sealed and written as search reads them, for the next process (`vector_file.ts`).
+    if (current && (await index.seal())) {
+      writeVectorsFile(
+        store.dir,
+        await vectorsKey(choice.id, table.files),
+        choice.id,
+        index,
+        run.hashes,
+      );
+    }
     this.status = { ...this.status, done: index.count, state: "complete" };
     this.report(true);
     if (!current || this.closed) return;

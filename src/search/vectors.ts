@@ -150,6 +150,49 @@ export class FlatVectorIndex {
     return index;
   }
 
+  /**
+   * The arrays a sealed int8 index is made of, as views (nothing copied), in the order a
+   * file holds them (`vector_file.ts`): scales, presence, the mean row, the rows, the codes.
+   * Null when the index is not a sealed int8 one on the kernels.
+   */
+  sections(): Uint8Array[] | null {
+    const codes = this.codes;
+    if (!codes || !this.simd8 || !this.scales) return null;
+    const bytes = (a: ArrayBufferView) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    return [
+      bytes(this.scales),
+      bytes(this.present),
+      bytes(codes.mean),
+      bytes(this.simd8.data.subarray(0, this.rows * this.stride)),
+      bytes(codes.scan.codes),
+    ];
+  }
+
+  /**
+   * A sealed int8 index of `rows` × `dimensions` whose arrays `fill` writes in place, in the
+   * order of {@link sections} (each into the view it is given: the rows and codes straight
+   * into the kernels' memory); null when the kernels cannot run here. `fill` returns false
+   * when it could not fill them (then so does this: null).
+   */
+  static sealedFrom(
+    rows: number,
+    dimensions: number,
+    slots: number,
+    fill: (views: Uint8Array[]) => boolean,
+  ): FlatVectorIndex | null {
+    const index = new FlatVectorIndex(rows, dimensions, "int8", true, slots);
+    const scan = hammingScan(rows, dimensions, slots);
+    if (!index.simd8 || !scan) return null;
+    const mean = new Float32Array(dimensions);
+    index.codes = { scan, mean };
+    const views = index.sections();
+    if (!views || !fill(views)) return null;
+    let filled = 0;
+    for (let r = 0; r < rows; r++) filled += index.present[r];
+    index.filled = filled;
+    return index;
+  }
+
   /** Whether scans run on a WebAssembly SIMD kernel. */
   get accelerated(): boolean {
     return this.simd !== null || this.simd8 !== null;

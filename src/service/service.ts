@@ -19,7 +19,12 @@
 
 import { errorMessage } from "../errors.ts";
 import type { IndexProgress, IndexReport } from "../index/indexer.ts";
-import { Project, type ProjectListener, type ProjectOptions } from "../project/project.ts";
+import {
+  Project,
+  type ProjectListener,
+  type ProjectOptions,
+  type RunHook,
+} from "../project/project.ts";
 import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
@@ -116,10 +121,21 @@ export class ProjectService implements Service {
   static async open(root: string | Project, opts: ServiceOptions = {}): Promise<ProjectService> {
     // What other domains add to the project's indexing runs is wired here, once: after the
     // commit of a large generation, its BM25F index on disk (no query builds it then).
+    // A process that does not serve (a command, an in-process executor) leaves the vectors
+    // of what its runs indexed complete and written before a run's caller goes on, so that
+    // no first query of the next process makes them; a server fills them in the background.
+    let service: ProjectService | null = null;
+    const vectors: RunHook = {
+      afterRun: () => service && !service.started ? service.vectors.fill() : Promise.resolve(),
+    };
     const project = typeof root === "string"
-      ? await Project.open(root, { ...opts, hooks: [...(opts.hooks ?? []), lexicalRunHook()] })
+      ? await Project.open(root, {
+        ...opts,
+        hooks: [...(opts.hooks ?? []), lexicalRunHook(), vectors],
+      })
       : root;
-    return new ProjectService(project, opts.embedder);
+    service = new ProjectService(project, opts.embedder);
+    return service;
   }
 
   get root(): string {

@@ -19,6 +19,7 @@
 import { CodectxError } from "../errors.ts";
 import { isLocked, keepReserve, releaseReserve, storeWriteError } from "./disk.ts";
 import { formatChange } from "./format.ts";
+import { requireKv } from "../util/kv_check.ts";
 import {
   isAlive,
   isMine,
@@ -42,8 +43,10 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 7: the `terms` part is binary (`encodeTerms` in `index/terms.ts`), not JSON.
  * 8: the `terms` part's numbers are 16-bit words where they all fit ("TRM2").
  * 9: JS/TS `f.call(…)`, `f.apply(…)` are calls of `f`; `X.prototype.m` reads X's member `m`.
- * 10: a Go conversion to a predeclared type (`uint32(x)`) is no call. */
-export const STORE_FORMAT = 10;
+ * 10: a Go conversion to a predeclared type (`uint32(x)`) is no call.
+ * 11: the graph part keeps receivers and declared types as typed records (`facts/codec.ts`),
+ *     not as marked strings. */
+export const STORE_FORMAT = 11;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;
@@ -113,6 +116,7 @@ export class Store {
 
   /** Opens (creating) the store in `dir`. */
   static async open(dir: string): Promise<Store> {
+    requireKv();
     await Deno.mkdir(dir, { recursive: true });
     const kv = await Deno.openKv(`${dir}/index.kv`);
     const store = new Store(kv, dir);

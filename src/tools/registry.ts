@@ -1,22 +1,27 @@
 /**
- * The 13 tools, in one list. Surfaces derive their tool lists and schemas from here.
+ * Every tool, in one list: each is a folder of `tools/` (`<name>/mod.ts`). Surfaces derive
+ * their tool lists, schemas, texts and commands from here; adding a tool is its folder and
+ * its import and its entry below.
+ *
+ * @module
  */
 
 import { z } from "npm:zod@4.1.9";
-import { analyzeQualityTool } from "./analyze_quality.ts";
-import { askTool } from "./ask.ts";
-import { explainFileTool } from "./explain_file.ts";
-import { explainSymbolTool } from "./explain_symbol.ts";
-import { findReferencesTool } from "./find_references.ts";
-import { getCallGraphTool } from "./get_call_graph.ts";
-import { getContextTool } from "./get_context.ts";
-import { getDependenciesTool } from "./get_dependencies.ts";
-import { indexProjectTool } from "./index_project.ts";
-import { searchSymbolsTool } from "./search_symbols.ts";
-import { semanticSearchTool } from "./semantic_search.ts";
-import { summarizeRepoTool } from "./summarize_repo.ts";
+import { analyzeQualityTool } from "./analyze_quality/mod.ts";
+import { askTool } from "./ask/mod.ts";
+import { explainFileTool } from "./explain_file/mod.ts";
+import { explainSymbolTool } from "./explain_symbol/mod.ts";
+import { findReferencesTool } from "./find_references/mod.ts";
+import { getCallGraphTool } from "./get_call_graph/mod.ts";
+import { getContextTool } from "./get_context/mod.ts";
+import { getDependenciesTool } from "./get_dependencies/mod.ts";
+import { getImpactTool } from "./get_impact/mod.ts";
+import { indexProjectTool } from "./index_project/mod.ts";
+import { searchSymbolsTool } from "./search_symbols/mod.ts";
+import { semanticSearchTool } from "./semantic_search/mod.ts";
+import { summarizeRepoTool } from "./summarize_repo/mod.ts";
 import type { Tool } from "./tool.ts";
-import { validateCodeTool } from "./validate_code.ts";
+import { validateCodeTool } from "./validate_code/mod.ts";
 
 /** Every tool, in the order the specification lists them (search first, ask last). */
 export const TOOLS: readonly Tool[] = [
@@ -33,6 +38,7 @@ export const TOOLS: readonly Tool[] = [
   searchSymbolsTool,
   indexProjectTool,
   askTool,
+  getImpactTool,
 ];
 
 /** Tool names. */

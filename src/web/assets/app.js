@@ -7,7 +7,7 @@
  * The script of the `codectx web` page: a code browser over the REST API (`/health`,
  * `/api/*`, and `/tools/stream` for an indexing run's progress). Every view has an address in the hash (`#/search?q=…`, `#/symbol/<name>`,
  * `#/file/<path>:<line>`, `#/graph/calls/<symbol>`, `#/graph/deps[/<file>]`, `#/summary`,
- * `#/ask`, `#/quality`), so links, bookmarks and the back button work. A view is drawn into
+ * `#/ask`, `#/quality`, `#/impact?base=…`), so links, bookmarks and the back button work. A view is drawn into
  * a fresh element, so nothing of the previous view stays on screen, and an error replaces
  * the result it stands for. It runs as ES modules with no build step, type-checked as
  * JavaScript with JSDoc types against the DOM.
@@ -20,6 +20,7 @@
 import { $, el, link, note } from "./dom.js";
 import { fileView } from "./file.js";
 import { graphView } from "./graph.js";
+import { impactView } from "./impact.js";
 import { qualityView } from "./quality.js";
 import { get } from "./rest.js";
 import { fileHref, href, parseRoute, splitFileLine, symbolHref } from "./route.js";
@@ -45,6 +46,7 @@ const VIEWS = {
   summary: (out) => summaryView(out),
   ask: askView,
   quality: qualityView,
+  impact: impactView,
 };
 
 /**

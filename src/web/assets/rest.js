@@ -137,6 +137,28 @@
  *   issue_counts: { total: number, by_severity: Record<string, number> } }} QualityAnswer
  */
 /**
+ * A changed definition of `/api/impact`.
+ * @typedef {Where & { qualified_name: string, kind: string, end_line: number,
+ *   change: string, signature: string, signature_changed: boolean, old_signature?: string,
+ *   public: boolean, references: number }} ChangedInfo
+ */
+/**
+ * A definition `/api/impact` reached: `path` runs from the changed one to it.
+ * @typedef {Where & { qualified_name: string, kind: string, hop: number, resolution: string,
+ *   path: string[], via: { file: string, line: number, kind: string }, test: boolean }}
+ *   ImpactedInfo
+ */
+/**
+ * `GET /api/impact`, `POST /api/impact`.
+ * @typedef {{ source: string, base: string | null,
+ *   files: { file: string, status: string, applied: boolean }[],
+ *   changed: ChangedInfo[], impacted: ImpactedInfo[], impacted_total: number,
+ *   truncated: boolean, impacted_files: { file: string, hop: number, test: boolean }[],
+ *   tests_to_run: { files: string[], functions: (Where & { qualified_name: string })[] },
+ *   risk: { likely_breaks: { qualified_name: string, file: string, reason: string,
+ *     references: number, sites: string[] }[], public_api: string[] } }} ImpactAnswer
+ */
+/**
  * The body of every failed API call.
  * @typedef {{ error?: { code: string, message: string } }} ErrorBody
  */

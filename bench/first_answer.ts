@@ -1,0 +1,387 @@
+/**
+ * The first answer of a fresh process (issue 34): what a person running `codectx search` from
+ * a shell, or an assistant starting `codectx mcp`, waits for on an index `codectx index` just
+ * wrote.
+ *
+ *   deno run -A bench/first_answer.ts [--path DIR] [--runs 5] [--cli PATH]
+ *     [--only index,cli,serve,mcp,install] [--index-dir DIR]
+ *
+ * - `index`: one `codectx index` of the tree into a fresh folder (wall, peak RSS), kept as the
+ *   index every other section starts from (each on its own copy, so each one's first run is the
+ *   first after `index`);
+ * - `cli`: `codectx search` (hybrid, waiting for vectors as the command does), `explain`,
+ *   `refs` and `tool search_symbols`, each `--no-update`, `--runs` fresh processes in a row on
+ *   its own copy of the new index: every wall time and the median (Deno's start included);
+ * - `serve`: `codectx serve --no-watch` on a copy: time to the first `/health` answer, to
+ *   `state: ready`, and to `vectors_state: complete` (polled every 25 ms), twice (the first start
+ *   after `index`, then a restart);
+ * - `mcp`: `codectx mcp` over stdio with the SDK client: `initialize`, the first
+ *   `semantic_search` answer, and the first one whose vectors were complete (hybrid);
+ * - `install`: the README's quick start in a fresh copy of this checkout (`git archive HEAD`)
+ *   with an empty `DENO_DIR`: time until `/health` answers, then the size of `node_modules`
+ *   and of the npm cache; then `deno task install:cli` into a temporary root, and what it
+ *   added. Needs the npm registry.
+ *
+ * - `cold` (with `--before PATH`: another checkout's `cli.ts`): `codectx index` into a fresh
+ *   folder with this checkout and that one alternated, `--runs` times each (3 for the figure
+ *   of record): wall times, medians, and this/that pair by pair (vectors included here: the
+ *   run leaves them).
+ *
+ * Every line carries the load average. With `--cli` another checkout's `cli.ts` runs (the
+ * "before" figures); `--index-dir DIR` uses DIR as the indexed tree instead of indexing.
+ *
+ * @module
+ */
+
+import { parseArgs } from "node:util";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { startServe } from "./serve.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    path: { type: "string" },
+    runs: { type: "string" },
+    cli: { type: "string" },
+    only: { type: "string" },
+    "index-dir": { type: "string" },
+    query: { type: "string" },
+    symbol: { type: "string" },
+    before: { type: "string" },
+  },
+});
+
+const REPO = decodeURIComponent(new URL("..", import.meta.url).pathname).replace(/\/$/, "");
+const ROOT = values.path ?? "/work/bench_data/pystd";
+const RUNS = Number(values.runs ?? 5);
+const CLI = values.cli ?? `${REPO}/cli.ts`;
+const ONLY = new Set((values.only ?? "index,cli,serve,mcp").split(",").map((s) => s.trim()));
+const QUERY = values.query ?? "parse a url into its parts";
+const SYMBOL = values.symbol ?? "urlparse";
+/** The flags the tasks and the installed command run with. */
+const V8 = "--v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown";
+
+const work = await Deno.makeTempDir({ prefix: "codectx_first_" });
+
+function load(): string {
+  try {
+    return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
+  } catch {
+    return "?";
+  }
+}
+
+function fmt(ms: number): string {
+  return (ms / 1000).toFixed(2);
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** Runs `deno run -A <V8> cli.ts ...args` and returns its wall time and output. */
+async function timed(
+  args: string[],
+  env?: Record<string, string>,
+  cli = CLI,
+): Promise<{ ms: number; code: number; out: string; err: string; rssMiB: number }> {
+  const t0 = performance.now();
+  const r = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "%M", Deno.execPath(), "run", "-A", V8, cli, ...args],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const ms = performance.now() - t0;
+  const err = new TextDecoder().decode(r.stderr);
+  const lines = err.trimEnd().split("\n");
+  const rssMiB = Number(lines.pop()) / 1024;
+  return {
+    ms,
+    code: r.code,
+    out: new TextDecoder().decode(r.stdout),
+    err: lines.join("\n"),
+    rssMiB,
+  };
+}
+
+/** A copy of the indexed folder, so each section's first run is the first after `index`. */
+async function copyIndex(from: string, name: string): Promise<string> {
+  const to = `${work}/${name}`;
+  const r = await new Deno.Command("cp", { args: ["-a", from, to] }).output();
+  if (!r.success) throw new Error(`cp ${from} ${to} failed`);
+  return to;
+}
+
+async function indexSection(): Promise<string> {
+  if (values["index-dir"]) return values["index-dir"];
+  const dir = `${work}/index`;
+  console.log(`[${load()}] codectx index --path ${ROOT}`);
+  const r = await timed(["index", "--path", ROOT, "--index-dir", dir]);
+  if (r.code !== 0) throw new Error(`index failed:\n${r.err}`);
+  console.log(`  ${r.out.trim()}`);
+  const files = [...Deno.readDirSync(dir)].map((e) => {
+    const size = Deno.statSync(`${dir}/${e.name}`).size;
+    return `${e.name} ${(size / 1048576).toFixed(1)} MiB`;
+  });
+  console.log(
+    `  wall ${fmt(r.ms)} s, peak RSS ${r.rssMiB.toFixed(0)} MiB [load ${load()}]; left: ${
+      files.join(", ")
+    }`,
+  );
+  return dir;
+}
+
+async function cliSection(indexed: string): Promise<void> {
+  const commands: Array<[string, string[]]> = [
+    ["search (hybrid)", ["search", QUERY, "--top-k", "10"]],
+    ["explain", ["explain", SYMBOL]],
+    ["refs", ["refs", SYMBOL]],
+    ["search_symbols", ["tool", "search_symbols", "--args", JSON.stringify({ query: SYMBOL })]],
+  ];
+  for (const [name, args] of commands) {
+    const dir = await copyIndex(indexed, `cli_${name.split(" ")[0]}`);
+    const times: number[] = [];
+    const rss: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      const r = await timed([
+        ...args,
+        "--no-update",
+        "--path",
+        ROOT,
+        "--index-dir",
+        dir,
+      ]);
+      if (r.code !== 0 || r.out.trim() === "") {
+        throw new Error(`${name} failed (exit ${r.code}):\n${r.err}`);
+      }
+      times.push(r.ms);
+      rss.push(r.rssMiB);
+    }
+    const left = [...Deno.readDirSync(dir)].map((e) => e.name).sort().join(" ");
+    console.log(
+      `[${load()}] ${name.padEnd(16)} median ${fmt(median(times))} s; runs ${
+        times.map(fmt).join(" ")
+      } s; peak RSS ${rss.map((m) => m.toFixed(0)).join(" ")} MiB; index folder after: ${left}`,
+    );
+  }
+}
+
+interface Health {
+  index?: { state?: string; vectors_state?: string };
+}
+
+async function serveOnce(dir: string, label: string): Promise<void> {
+  const t0 = performance.now();
+  const server = await startServe({ root: ROOT, indexDir: dir, cli: CLI, v8Flags: V8.slice(11) });
+  const listening = performance.now() - t0;
+  let firstAnswer = 0;
+  let ready = 0;
+  let complete = 0;
+  try {
+    while (performance.now() - t0 < 300_000) {
+      const h = await fetch(`${server.url}/health`).then((r) => r.json() as Promise<Health>)
+        .catch(() => null);
+      const now = performance.now() - t0;
+      if (h) {
+        firstAnswer ||= now;
+        if (h.index?.state === "ready") ready ||= now;
+        const vectors = h.index?.vectors_state;
+        if (vectors === "complete" || vectors === "off") {
+          complete = now;
+          break;
+        }
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.status;
+  }
+  console.log(
+    `[${load()}] serve, ${label}: listening ${fmt(listening)} s, /health answers ${
+      fmt(firstAnswer)
+    } s, ready ${fmt(ready)} s, vectors complete ${complete ? fmt(complete) + " s" : "never"}`,
+  );
+}
+
+async function serveSection(indexed: string): Promise<void> {
+  const dir = await copyIndex(indexed, "serve");
+  await serveOnce(dir, "first start after index");
+  await serveOnce(dir, "restart");
+}
+
+interface SearchPayload {
+  snippets: unknown[];
+  vectors: { state: string; done: number; total: number };
+}
+
+async function mcpOnce(dir: string, label: string): Promise<void> {
+  const t0 = performance.now();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", V8, CLI, "mcp", "--path", ROOT, "--index-dir", dir, "--no-watch"],
+    stderr: "ignore",
+  });
+  const client = new Client({ name: "first-answer-bench", version: "1" });
+  await client.connect(transport);
+  const initialized = performance.now() - t0;
+  let first = 0;
+  let hybrid = 0;
+  let state = "";
+  try {
+    while (performance.now() - t0 < 300_000) {
+      const r = await client.callTool({
+        name: "semantic_search",
+        arguments: { query: QUERY, top_k: 10 },
+      });
+      const now = performance.now() - t0;
+      if (r.isError) throw new Error(`semantic_search failed: ${JSON.stringify(r.content)}`);
+      first ||= now;
+      const p = r.structuredContent as unknown as SearchPayload;
+      state = `${p.vectors.state} ${p.vectors.done}/${p.vectors.total}`;
+      if (p.vectors.state === "complete") {
+        hybrid = now;
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  } finally {
+    await client.close();
+  }
+  console.log(
+    `[${load()}] mcp, ${label}: initialize ${fmt(initialized)} s, first semantic_search ${
+      fmt(first)
+    } s, first with every vector (hybrid) ${hybrid ? fmt(hybrid) + " s" : `never (${state})`}`,
+  );
+}
+
+async function mcpSection(indexed: string): Promise<void> {
+  const dir = await copyIndex(indexed, "mcp");
+  await mcpOnce(dir, "first start after index");
+  await mcpOnce(dir, "restart");
+}
+
+async function du(path: string): Promise<string> {
+  const r = await new Deno.Command("du", { args: ["-sm", path], stdout: "piped", stderr: "null" })
+    .output();
+  return `${new TextDecoder().decode(r.stdout).split("\t")[0] || "0"} MiB`;
+}
+
+/** The README's quick start in a fresh copy of this checkout with an empty Deno cache. */
+async function installSection(): Promise<void> {
+  const clone = `${work}/clone`;
+  await Deno.mkdir(clone);
+  const archive = await new Deno.Command("sh", {
+    args: ["-c", `git -C '${REPO}' archive HEAD | tar -x -C '${clone}'`],
+  }).output();
+  if (!archive.success) throw new Error("git archive failed");
+  const denoDir = `${work}/deno_dir`;
+  const env = { DENO_DIR: denoDir, CODECTX_HOME: `${work}/home` };
+  const t0 = performance.now();
+  const server = new Deno.Command(Deno.execPath(), {
+    args: ["task", "serve", "--path", ".", "--port", "0", "--no-watch"],
+    cwd: clone,
+    env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let log = "";
+  let url = "";
+  const dec = new TextDecoder();
+  const reader = server.stderr.getReader();
+  while (!url) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    log += dec.decode(value, { stream: true });
+    url = /listening on (http:\/\/\S+)/.exec(log)?.[1] ?? "";
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })().catch(() => {});
+  let answered = 0;
+  while (url && !answered && performance.now() - t0 < 600_000) {
+    if (await fetch(`${url}/health`).then((r) => r.body?.cancel()).then(() => true, () => false)) {
+      answered = performance.now() - t0;
+    } else await new Promise((r) => setTimeout(r, 50));
+  }
+  server.kill("SIGTERM");
+  await server.status;
+  if (!url) throw new Error(`the quick start did not listen:\n${log.slice(-4000)}`);
+  console.log(
+    `[${load()}] quick start (deno task serve, empty DENO_DIR): /health answers ${
+      fmt(answered)
+    } s; node_modules ${await du(`${clone}/node_modules`)}, npm cache ${await du(
+      `${denoDir}/npm`,
+    )}`,
+  );
+  const installRoot = `${work}/install_root`;
+  const denoDir2 = `${work}/deno_dir_install`;
+  const clone2 = `${work}/clone2`;
+  await Deno.mkdir(clone2);
+  await new Deno.Command("sh", {
+    args: ["-c", `git -C '${REPO}' archive HEAD | tar -x -C '${clone2}'`],
+  }).output();
+  const t1 = performance.now();
+  const inst = await new Deno.Command(Deno.execPath(), {
+    args: ["task", "install:cli"],
+    cwd: clone2,
+    env: { DENO_DIR: denoDir2, DENO_INSTALL_ROOT: installRoot },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  console.log(
+    `[${load()}] deno task install:cli (empty DENO_DIR): exit ${inst.code} in ${
+      fmt(performance.now() - t1)
+    } s; node_modules ${await du(`${clone2}/node_modules`)}, npm cache ${await du(
+      `${denoDir2}/npm`,
+    )}`,
+  );
+}
+
+/** Cold `codectx index`, this checkout and `--before` alternated. */
+async function coldSection(): Promise<void> {
+  const before = values.before;
+  if (!before) throw new Error("cold needs --before PATH/cli.ts (the checkout to compare with)");
+  const mine: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    for (const [cli, out, name] of [[CLI, mine, "this"], [before, theirs, "before"]] as const) {
+      const dir = `${work}/cold_${name}_${i}`;
+      const r = await timed(["index", "--path", ROOT, "--index-dir", dir], undefined, cli);
+      if (r.code !== 0) throw new Error(`index (${name}) failed:\n${r.err}`);
+      out.push(r.ms);
+      console.log(
+        `[${load()}] cold index ${name} #${i + 1}: ${fmt(r.ms)} s, peak RSS ${
+          r.rssMiB.toFixed(0)
+        } MiB`,
+      );
+      await Deno.remove(dir, { recursive: true });
+    }
+  }
+  const ratios = mine.map((m, i) => m / theirs[i]);
+  console.log(
+    `cold index: this median ${fmt(median(mine))} s, before ${fmt(median(theirs))} s; ` +
+      `this/before pair by pair ${ratios.map((r) => r.toFixed(2)).join(" ")}, median ${
+        median(ratios).toFixed(2)
+      }`,
+  );
+}
+
+try {
+  console.log(
+    `first_answer: ${ROOT}, cli ${CLI}, ${RUNS} runs, query '${QUERY}', symbol ${SYMBOL}`,
+  );
+  const needsIndex = ["cli", "serve", "mcp"].some((s) => ONLY.has(s));
+  const indexed = ONLY.has("index") || needsIndex ? await indexSection() : "";
+  if (ONLY.has("cli")) await cliSection(indexed);
+  if (ONLY.has("serve")) await serveSection(indexed);
+  if (ONLY.has("mcp")) await mcpSection(indexed);
+  if (ONLY.has("install")) await installSection();
+  if (ONLY.has("cold")) await coldSection();
+} finally {
+  await Deno.remove(work, { recursive: true }).catch(() => {});
+}

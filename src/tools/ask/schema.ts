@@ -1,0 +1,27 @@
+/**
+ * `ask`'s wire shapes: its arguments and its payload.
+ *
+ * @module
+ */
+
+import { z } from "npm:zod@4.1.9";
+import { DEFAULT_ASK_TOP_K } from "../../context/answer.ts";
+import { searchItemSchema, topKArg } from "../schemas.ts";
+
+/** Its arguments. */
+export const input = z.object({
+  question: z.string().min(1).max(4096).describe("The question, in words or code"),
+  top_k: topKArg.optional().describe(`How many sources (1–100, default ${DEFAULT_ASK_TOP_K})`),
+});
+
+/** Its payload. */
+export const output = z.object({
+  answer: z.string(),
+  sources: z.array(searchItemSchema),
+  mode: z.enum(["offline", "llm"]),
+  model: z.string().optional(),
+  warning: z.string().optional(),
+});
+
+/** What `ask` answers. */
+export type AskPayload = z.infer<typeof output>;

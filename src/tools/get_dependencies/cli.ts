@@ -1,0 +1,62 @@
+/**
+ * `codectx deps [FILE] [--json]`: a file's imports and importers, or the project's
+ * dependency graph in brief (external packages by use, import cycles).
+ *
+ * @module
+ */
+
+import type { CliOutput, ToolCommand } from "../tool.ts";
+import type { GetDependenciesPayload } from "./schema.ts";
+
+/** The payload as `codectx deps` prints it. */
+export function print(p: GetDependenciesPayload): CliOutput {
+  const out: string[] = [];
+  if (p.file) {
+    out.push(`${p.file} (${p.language})`);
+    for (const i of p.imports) {
+      const to = i.resolved
+        ? [i.resolved, ...(i.also ?? [])].join(", ")
+        : i.external
+        ? `external ${i.package ?? ""}`.trim()
+        : "unresolved";
+      const names = i.names.length ? `  [${i.names.join(", ")}]` : "";
+      out.push(`  ${String(i.line).padStart(4)}  ${i.module} -> ${to}${names}`);
+    }
+    const by = p.imported_by;
+    out.push(`imported by ${by.length} file${by.length === 1 ? "" : "s"}`);
+    for (const f of by) out.push(`  ${f}`);
+    return { out };
+  }
+  const nodes = p.nodes ?? [];
+  const edges = p.edges ?? [];
+  const external = p.external ?? [];
+  const cycles = p.cycles ?? [];
+  out.push(
+    `${nodes.length} files, ${edges.length} internal imports, ${external.length} external packages, ${p.unresolved} unresolved`,
+  );
+  if (external.length) {
+    out.push("external packages (imports, files):");
+    for (const e of external.slice(0, 20)) out.push(`  ${e.package}  ${e.count}, ${e.files}`);
+    if (external.length > 20) out.push(`  … ${external.length - 20} more (--json for all)`);
+  }
+  out.push(`${cycles.length} import cycle${cycles.length === 1 ? "" : "s"}`);
+  for (const c of cycles.slice(0, 10)) out.push(`  ${c.join(" -> ")}`);
+  return { out };
+}
+
+/** `codectx deps`. */
+export const command: ToolCommand<GetDependenciesPayload> = {
+  command: "deps",
+  synopsis: "[FILE] [--json]                              imports of a file, or the whole graph",
+  help: `Usage: codectx deps [FILE] [options]
+
+The imports of FILE (each resolved to a project file or marked external) and the files
+that import it; without FILE, the project's dependency graph: external packages by use
+and import cycles.
+
+Options:
+`,
+  positional: { arg: "file_path" },
+  options: {},
+  print,
+};

@@ -1,0 +1,50 @@
+/**
+ * `get_dependencies`: imports of a file (resolved to project files or marked external)
+ * and the files that import it; the whole graph when no file is given.
+ */
+
+import { fileDependencies, wholeGraph } from "../../graph/deps.ts";
+import { loadGraph } from "../../graph/graph.ts";
+import { fileNotInIndex } from "../../util/suggest.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+import { command } from "./cli.ts";
+import { render } from "./render.ts";
+import { input, output } from "./schema.ts";
+
+/** The `get_dependencies` tool. */
+export const getDependenciesTool = defineTool({
+  name: "get_dependencies",
+  description:
+    "Imports of a file (resolved to project files or marked external, with the package name) and the files that import it; with no file, the whole graph: nodes, edges, external packages with use counts, and import cycles.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  handler: async ({ file_path }, { project }) => {
+    const rel = file_path === undefined ? undefined : project.resolvePath(file_path);
+    const graph = await loadGraph(project);
+    if (rel === undefined) {
+      const g = wholeGraph(graph);
+      return {
+        file: null,
+        imports: [],
+        imported_by: [],
+        nodes: g.nodes.map((n) => ({
+          file: n.file,
+          language: n.language,
+          imports: n.imports,
+          imported_by: n.importedBy,
+        })),
+        edges: g.edges,
+        external: g.external,
+        cycles: g.cycles,
+        unresolved: g.unresolved,
+      };
+    }
+    const file = graph.byPath.get(rel);
+    if (!file) throw fileNotInIndex(rel, graph.byPath.keys());
+    const d = fileDependencies(graph, file);
+    return { file: d.file, language: d.language, imports: d.imports, imported_by: d.importedBy };
+  },
+  render,
+  cli: command,
+});

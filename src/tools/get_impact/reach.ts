@@ -1,0 +1,188 @@
+/**
+ * What reaches a changed definition: the definitions that use it (hop 1), those that use
+ * them (hop 2), … through the same references as `find_references`, each with the path that
+ * reaches it and the weakest resolution on that path. At hop 1 the uses of its name that
+ * resolve to nothing, where it can be seen, count too (`name`): all there is of a definition
+ * the index no longer has, and a method called on a receiver of unknown type.
+ *
+ * @module
+ */
+
+import type { CodeGraph, GraphFile } from "../../graph/graph.ts";
+import { OCC_SHIFT } from "../../graph/graph.ts";
+import { namesOf, type Sureness } from "../../graph/names.ts";
+import { referencesOf } from "../../graph/references.ts";
+import { refAt } from "../../facts/codec.ts";
+import type { SymbolRecord } from "../../types.ts";
+import type { Change } from "./changes.ts";
+
+const STRENGTH: Record<Sureness, number> = { name: 0, inferred: 1, exact: 2 };
+
+/** The weaker of two resolutions. */
+export function weakest(a: Sureness, b: Sureness): Sureness {
+  return STRENGTH[a] <= STRENGTH[b] ? a : b;
+}
+
+/** A use of a definition. */
+export interface Use {
+  file: string;
+  line: number;
+  kind: string;
+  resolution: Sureness;
+  /** The definition it is in (undefined at the top of a file). */
+  in: SymbolRecord | undefined;
+}
+
+/** A definition reached. */
+export interface Reached {
+  record: SymbolRecord;
+  hop: number;
+  resolution: Sureness;
+  path: string[];
+  via: { file: string; line: number; kind: string };
+}
+
+/** The walk's answer. */
+export interface Reach {
+  reached: Reached[];
+  /** Every use found, with its hop (top-of-file ones too). */
+  uses: Array<Use & { hop: number }>;
+  /** Uses of each change at hop 1 (by the change's index). */
+  direct: Use[][];
+}
+
+/** The definition of `f` holding `line` whose qualified name is `name`. */
+function enclosing(f: GraphFile | undefined, name: string | null, line: number) {
+  if (!f || name === null) return undefined;
+  let best: SymbolRecord | undefined;
+  for (const s of f.symbols) {
+    if (s.qualifiedName !== name || s.startLine > line || s.endLine < line) continue;
+    if (!best || s.endLine - s.startLine < best.endLine - best.startLine) best = s;
+  }
+  return best;
+}
+
+/** Uses of indexed definitions, by the qualified name of the one each reaches. */
+function usesOf(graph: CodeGraph, targets: SymbolRecord[]): Map<string, Use[]> {
+  const out = new Map<string, Use[]>();
+  for (const r of referencesOf(graph, targets, true)) {
+    const use = {
+      file: r.file,
+      line: r.line,
+      kind: r.kind,
+      resolution: r.resolution,
+      in: enclosing(graph.byPath.get(r.file), r.in, r.line),
+    };
+    out.set(r.symbol, [...(out.get(r.symbol) ?? []), use]);
+  }
+  return out;
+}
+
+/**
+ * Uses of a name that resolve to no definition: what pointed at a definition the change
+ * removed from `file`. Matched by name only, in the files that could see it: that file, the
+ * files that import it, and those beside it (a Go or Java package).
+ */
+function orphanUses(graph: CodeGraph, name: string, file: string): Use[] {
+  const names = namesOf(graph);
+  const dir = file.slice(0, file.lastIndexOf("/") + 1);
+  const importers = graph.importedBy.get(file) ?? new Set<string>();
+  const sees = (path: string) =>
+    path === file || importers.has(path) ||
+    (path.startsWith(dir) && !path.slice(dir.length).includes("/"));
+  const out: Use[] = [];
+  for (const code of graph.occurrences(name)) {
+    const f = graph.files[Math.floor(code / OCC_SHIFT)];
+    if (!sees(f.path)) continue;
+    const r = refAt(f.part, code % OCC_SHIFT);
+    if (r.kind === "definition" || names.resolveRefHow(f, code % OCC_SHIFT).symbols.length) {
+      continue;
+    }
+    const scope = r.scope >= 0 ? f.symbols[r.scope] : undefined;
+    out.push({ file: f.path, line: r.line, kind: r.kind, resolution: "name", in: scope });
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+}
+
+/**
+ * Walks `depth` hops out from `changes`. A definition is reached once, at its nearest hop,
+ * by the path whose weakest resolution is strongest; a definition reached only by name is
+ * not walked further (as `get_call_graph` does). Changed definitions are not "reached".
+ */
+export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach {
+  const changed = new Set(changes.flatMap((c) => c.records));
+  const changedNames = new Set(changes.map((c) => `${c.wire.file}\0${c.wire.qualified_name}`));
+  const isChanged = (s: SymbolRecord) =>
+    changed.has(s) || changedNames.has(`${s.file}\0${s.qualifiedName}`);
+  // A definition inside a changed one (a deleted function's local object and its `next`)
+  // goes with it: its bare name, looked up alone, would match every other `next`.
+  const insideChanged = (c: Change) => {
+    const q = c.wire.qualified_name;
+    const cut = q.lastIndexOf(".");
+    return cut > 0 && changedNames.has(`${c.wire.file}\0${q.slice(0, cut)}`);
+  };
+  const reached = new Map<SymbolRecord, Reached>();
+  const uses: Reach["uses"] = [];
+  const direct: Use[][] = [];
+
+  // Hop 1: the uses of each changed definition.
+  let frontier: Reached[] = [];
+  const offer = (use: Use, hop: number, from: { path: string[]; resolution: Sureness }) => {
+    uses.push({ ...use, hop });
+    const s = use.in;
+    if (!s || isChanged(s)) return;
+    const resolution = weakest(from.resolution, use.resolution);
+    const had = reached.get(s);
+    if (had && (had.hop < hop || STRENGTH[had.resolution] >= STRENGTH[resolution])) return;
+    const r: Reached = {
+      record: s,
+      hop,
+      resolution,
+      path: [...from.path, s.qualifiedName],
+      via: { file: use.file, line: use.line, kind: use.kind },
+    };
+    reached.set(s, r);
+    if (!had) frontier.push(r);
+    else frontier[frontier.indexOf(had)] = r;
+  };
+  const byTarget = usesOf(graph, changes.flatMap((c) => c.records));
+  for (const c of changes) {
+    // Resolved uses, and the uses of its name that resolve to nothing where it can be seen
+    // (a deleted definition's; a method reached through a receiver of unknown type).
+    const found = [
+      ...c.records.flatMap((r) => byTarget.get(r.qualifiedName) ?? []),
+      ...(c.wire.change === "added" || insideChanged(c)
+        ? []
+        : orphanUses(graph, c.wire.qualified_name.split(".").pop()!, c.wire.file)),
+    ];
+    // A definition using itself (recursion) is not a use from outside.
+    const outside = found.filter((u) =>
+      !(u.in && isChanged(u.in) && u.in.qualifiedName === c.wire.qualified_name)
+    );
+    direct.push(outside);
+    if (c.wire.change === "added") continue;
+    for (const u of outside) offer(u, 1, { path: [c.wire.qualified_name], resolution: "exact" });
+  }
+
+  // Hops 2…depth: the uses of what the previous hop reached (not of name-only matches).
+  for (let hop = 2; hop <= depth && frontier.length; hop++) {
+    const from = frontier.filter((r) => r.resolution !== "name");
+    frontier = [];
+    const byName = new Map<string, Reached[]>();
+    for (const r of from) {
+      byName.set(r.record.qualifiedName, [...(byName.get(r.record.qualifiedName) ?? []), r]);
+    }
+    const found = usesOf(graph, from.map((r) => r.record));
+    for (const [name, list] of found) {
+      const sources = byName.get(name) ?? [];
+      // Of several reached definitions with this name, the best-resolved path leads on.
+      const src = sources.sort((a, b) => STRENGTH[b.resolution] - STRENGTH[a.resolution])[0];
+      if (!src) continue;
+      for (const u of list) {
+        if (u.in === src.record) continue;
+        offer(u, hop, src);
+      }
+    }
+  }
+  return { reached: [...reached.values()], uses, direct };
+}

@@ -1,0 +1,29 @@
+/**
+ * `search_symbols`' wire shapes: its arguments and its payload.
+ *
+ * @module
+ */
+
+import { z } from "npm:zod@4.1.9";
+import { SYMBOL_KINDS } from "../../types.ts";
+import { symbolSchema } from "../schemas.ts";
+
+/** Its arguments. */
+export const input = z.object({
+  query: z.string().max(512).optional().describe(
+    "Name or part of it, e.g. `parseConf`, `p_c`, `Session.request`; empty or absent lists every symbol in file order",
+  ),
+  kind: z.enum(SYMBOL_KINDS).optional().describe("Only this kind"),
+  limit: z.number().int().min(1).max(500).optional().describe("Most results (1–500, default 20)"),
+  offset: z.number().int().min(0).optional().describe("Skip this many results (paging)"),
+  path_prefix: z.string().optional().describe("Only files (or folders) under this path"),
+});
+
+/** Its payload. */
+export const output = z.object({
+  symbols: z.array(symbolSchema.extend({ score: z.number() })),
+  total: z.number().int(),
+});
+
+/** What `search_symbols` answers. */
+export type SearchSymbolsPayload = z.infer<typeof output>;

