@@ -151,7 +151,9 @@ export class Names {
     const resolver = f.resolver;
     if (resolver?.implicitThis && scope >= 0) {
       for (let cls = this.enclosingClass(f, scope); cls; cls = this.classes.outerClass(cls)) {
-        const m = this.members(cls, name);
+        // A constructor (Java's `Patch(int size)` in class Patch) is named after its class
+        // and never what the bare name means: `Patch<T> patch` inside it is the class.
+        const m = this.members(cls, name).filter((s) => s.kind !== "constructor");
         if (m.length) return m.map(symbolTarget);
       }
     }
