@@ -69,3 +69,45 @@ Deno.test("use super::* in an inline mod tests imports the file's own module", a
     assert.ok(scan.includes("src/walk.rs:13 call exact"), scan.join("\n"));
   });
 });
+
+Deno.test("rust: the items of an inline module are seen by their bare names inside it", async () => {
+  await withExecutor({
+    "Cargo.toml": '[package]\nname = "globs"\nversion = "0.1.0"\n',
+    "src/lib.rs": [
+      "pub fn top() {}",
+      "",
+      "#[cfg(test)]",
+      "mod tests {",
+      "    struct Options {",
+      "        casei: bool,",
+      "    }",
+      "",
+      "    const CASEI: Options = Options { casei: true };",
+      "",
+      "    fn helper(o: Options) -> bool {",
+      "        o.casei",
+      "    }",
+      "",
+      "    #[test]",
+      "    fn t() {",
+      "        let o: Options = CASEI;",
+      "        assert!(helper(o));",
+      "    }",
+      "}",
+      "",
+    ].join("\n"),
+  }, async (ex) => {
+    const options = await refLines(ex, "tests.Options");
+    for (
+      const want of [
+        "src/lib.rs:9 type exact",
+        "src/lib.rs:11 type exact",
+        "src/lib.rs:17 type exact",
+      ]
+    ) {
+      assert.ok(options.includes(want), `${want} in\n${options.join("\n")}`);
+    }
+    const helper = await refLines(ex, "tests.helper");
+    assert.ok(helper.includes("src/lib.rs:18 call exact"), helper.join("\n"));
+  });
+});

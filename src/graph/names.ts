@@ -42,6 +42,7 @@ export class Names {
   private readonly indexOfSymbol = new Map<SymbolRecord, number>();
   private readonly aliasCache = new Map<string, Set<string>>();
   private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
+  private readonly moduleItemsCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly classes: Members;
   private readonly chains: Chains;
   private readonly refs: RefResolution;
@@ -212,14 +213,41 @@ export class Names {
    */
   private nestedIn(f: GraphFile, name: string, scope: number): SymbolRecord[] {
     const byParent = this.nestedOf(f);
-    if (byParent.size === 0) return [];
+    const inModules = this.moduleItemsOf(f);
+    if (byParent.size === 0 && inModules.size === 0) return [];
     for (let q: string | null = f.symbols[scope]?.qualifiedName ?? null; q;) {
-      const hit = byParent.get(`${q}\0${name}`);
+      const hit = byParent.get(`${q}\0${name}`) ?? inModules.get(`${q}\0${name}`);
       if (hit) return hit;
       const dot = q.lastIndexOf(".");
       q = dot < 0 ? null : q.slice(0, dot);
     }
     return [];
+  }
+
+  /**
+   * The definitions of `f` declared in a module or namespace written inside the file (Rust's
+   * `mod tests { … }`, a TypeScript or C++ namespace), by `parent\0name`: inside that
+   * module they are seen by their bare names (`const CASEI: Options` beside `struct Options`).
+   */
+  private moduleItemsOf(f: GraphFile): Map<string, SymbolRecord[]> {
+    let byParent = this.moduleItemsCache.get(f);
+    if (!byParent) {
+      byParent = new Map();
+      const modules = new Set(
+        f.symbols.filter((s) => s.kind === "module" || s.kind === "namespace").map((s) =>
+          s.qualifiedName
+        ),
+      );
+      for (const s of f.symbols) {
+        if (s.parent === null || !modules.has(s.parent)) continue;
+        const key = `${s.parent}\0${s.name}`;
+        const list = byParent.get(key);
+        if (list) list.push(s);
+        else byParent.set(key, [s]);
+      }
+      this.moduleItemsCache.set(f, byParent);
+    }
+    return byParent;
   }
 
   /** The definitions of `f` whose parent is a function or method, by `parent\0name`. */
