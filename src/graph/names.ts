@@ -230,46 +230,12 @@ export class Names {
    * module they are seen by their bare names (`const CASEI: Options` beside `struct Options`).
    */
   private moduleItemsOf(f: GraphFile): Map<string, SymbolRecord[]> {
-    let byParent = this.moduleItemsCache.get(f);
-    if (!byParent) {
-      byParent = new Map();
-      const modules = new Set(
-        f.symbols.filter((s) => s.kind === "module" || s.kind === "namespace").map((s) =>
-          s.qualifiedName
-        ),
-      );
-      for (const s of f.symbols) {
-        if (s.parent === null || !modules.has(s.parent)) continue;
-        const key = `${s.parent}\0${s.name}`;
-        const list = byParent.get(key);
-        if (list) list.push(s);
-        else byParent.set(key, [s]);
-      }
-      this.moduleItemsCache.set(f, byParent);
-    }
-    return byParent;
+    return childrenOfKinds(this.moduleItemsCache, f, MODULE_KINDS);
   }
 
   /** The definitions of `f` whose parent is a function or method, by `parent\0name`. */
   private nestedOf(f: GraphFile): Map<string, SymbolRecord[]> {
-    let byParent = this.nestedCache.get(f);
-    if (!byParent) {
-      byParent = new Map();
-      const callable = new Set(
-        f.symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) =>
-          s.qualifiedName
-        ),
-      );
-      for (const s of f.symbols) {
-        if (s.parent === null || !callable.has(s.parent)) continue;
-        const key = `${s.parent}\0${s.name}`;
-        const list = byParent.get(key);
-        if (list) list.push(s);
-        else byParent.set(key, [s]);
-      }
-      this.nestedCache.set(f, byParent);
-    }
-    return byParent;
+    return childrenOfKinds(this.nestedCache, f, CALLABLE_PARENTS);
   }
 
   /** Files of the same package as `f` (same folder and family; same declared package). */
@@ -445,4 +411,28 @@ const NAMES = slot("name resolver", (graph: CodeGraph) => new Names(graph));
 /** The name resolver of a graph (one per graph, so its caches live as long as it). */
 export function namesOf(graph: CodeGraph): Names {
   return graph.memo.get(NAMES);
+}
+
+const MODULE_KINDS: ReadonlySet<string> = new Set(["module", "namespace"]);
+const CALLABLE_PARENTS: ReadonlySet<string> = new Set(["function", "method"]);
+
+/** The definitions of `f` whose parent is of one of `kinds`, by `parent\0name` (cached in `cache`). */
+function childrenOfKinds(
+  cache: Map<GraphFile, Map<string, SymbolRecord[]>>,
+  f: GraphFile,
+  kinds: ReadonlySet<string>,
+): Map<string, SymbolRecord[]> {
+  let byParent = cache.get(f);
+  if (byParent) return byParent;
+  byParent = new Map();
+  const parents = new Set(f.symbols.filter((s) => kinds.has(s.kind)).map((s) => s.qualifiedName));
+  for (const s of f.symbols) {
+    if (s.parent === null || !parents.has(s.parent)) continue;
+    const key = `${s.parent}\0${s.name}`;
+    const list = byParent.get(key);
+    if (list) list.push(s);
+    else byParent.set(key, [s]);
+  }
+  cache.set(f, byParent);
+  return byParent;
 }
