@@ -36,7 +36,7 @@
 
 import { parseArgs } from "node:util";
 import { createExecutor, type Executor } from "../src/tools/executor.ts";
-import { deb, debSource, npm } from "./sources.ts";
+import { type Origin, originRoot } from "./answers_origin.ts";
 import { HELD_OUT } from "./search_vs_bm25.ts";
 import { EVAL_SOURCES, MODEL_SOURCES } from "../model/sources.ts";
 
@@ -49,16 +49,6 @@ const { values } = parseArgs({
     labels: { type: "string", default: new URL("./labels/answers.json", import.meta.url).pathname },
   },
 });
-
-/** Where a project comes from, and the folder of it to index. */
-interface Origin {
-  kind: "deb" | "dsc" | "npm";
-  name: string;
-  /** Folder inside the unpacked package that is the project's root. */
-  root: string;
-  /** Files copied in beside the root (a Python package's README from its doc folder). */
-  extra?: Record<string, string>;
-}
 
 type Question =
   | { id: string; kind: "where"; symbol: string; key: { file: string; line: number } }
@@ -127,18 +117,7 @@ function checkSources(projects: Project[]): void {
 /** Unpacks a project (cached) and returns the folder to index. */
 async function fetchProject(p: Project): Promise<string> {
   const o = p.origin;
-  const unpacked = o.kind === "deb"
-    ? await deb(o.name)
-    : o.kind === "dsc"
-    ? await debSource(o.name)
-    : await npm(o.name);
-  let root = `${unpacked}/${o.root}`;
-  if (o.root.includes("*")) {
-    const [head, tail] = o.root.split("*");
-    const dir = `${unpacked}/${head}`;
-    const sub = [...Deno.readDirSync(dir)].find((e) => e.isDirectory)!.name;
-    root = `${dir}${sub}${tail}`;
-  }
+  const { root, unpacked } = await originRoot(o);
   if (!o.extra) return root;
   // A copy with the extra files beside it.
   const copy = `${unpacked}/../answers-root`;

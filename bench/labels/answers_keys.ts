@@ -20,7 +20,7 @@
 
 import { parseArgs } from "node:util";
 import { LspClient } from "../lsp_client.ts";
-import { deb, debSource, npm } from "../sources.ts";
+import { type Origin, originRoot } from "../answers_origin.ts";
 
 const { values } = parseArgs({
   options: {
@@ -41,19 +41,8 @@ interface Q {
   key?: Record<string, unknown>;
 }
 
-async function rootOf(o: { kind: string; name: string; root: string }): Promise<string> {
-  const unpacked = o.kind === "deb"
-    ? await deb(o.name)
-    : o.kind === "dsc"
-    ? await debSource(o.name)
-    : await npm(o.name);
-  let root = `${unpacked}/${o.root}`;
-  if (o.root.includes("*")) {
-    const [head, tail] = o.root.split("*");
-    const sub = [...Deno.readDirSync(`${unpacked}/${head}`)].find((e) => e.isDirectory)!.name;
-    root = `${unpacked}/${head}${sub}${tail}`;
-  }
-  return await Deno.realPath(root);
+async function rootOf(o: Origin): Promise<string> {
+  return await Deno.realPath((await originRoot(o)).root);
 }
 
 async function server(language: string, root: string): Promise<LspClient> {
