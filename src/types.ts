@@ -140,6 +140,8 @@ export const REFERENCE_KINDS = [
   "inherit",
   "read",
   "write",
+  /** A name written as a string in a module's export list (Python `__all__ = ["f"]`). */
+  "export_list",
 ] as const;
 
 /** How a name occurs. */

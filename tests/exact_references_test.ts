@@ -426,7 +426,7 @@ Deno.test("references: nested definitions, __all__, 'name as name', external use
     assert.deepEqual((define.callees as Payload[]).map((c) => c.name), ["define.wrap"]);
     // `__all__` entries export the name; `import X as X` names it twice.
     const engine = await refsOf(ex, { symbol_name: "Engine" });
-    has(engine, "pkg/core.py:28 read exact");
+    has(engine, "pkg/core.py:28 export_list exact");
     const bar = await refsOf(ex, { symbol_name: "ProgressBar" });
     assert.equal(
       bar.filter((l) => l === "pkg/__init__.py:3 import exact").length,

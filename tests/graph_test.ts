@@ -143,7 +143,7 @@ Deno.test("graph: imports, references and calls across languages", async (t) => 
       assert.equal(p.symbol, "slugify");
       assert.deepEqual(refs(p), [
         "py/app/__init__.py:2 import",
-        "py/app/__init__.py:4 read", // __all__ = ["make_slug"]: the export of the alias
+        "py/app/__init__.py:4 export_list", // __all__ = ["make_slug"]: the export of the alias
         "py/app/models.py:1 import",
         "py/app/models.py:12 call",
         "py/app/shadow.py:1 import",

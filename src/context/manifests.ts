@@ -171,8 +171,17 @@ export function parseRequirement(line: string): { name: string; version: string 
   return { name: m[1], version };
 }
 
+/** A requirements line that installs the project itself (`-e .`, `.[cli]`, `-e file:.`). */
+const SELF_INSTALL = /^(-e\s+|--editable\s+)?(file:)?\.\/?(\[[^\]]*\])?$/;
+
 function readRequirements(text: string, path: string): ManifestInfo {
-  const scope = /dev|test|lint|doc/i.test(path.split("/").pop()!) ? "dev" : "runtime";
+  // A file that installs the project itself pins the environment to develop it in.
+  const installsSelf = text.split("\n").some((l) =>
+    SELF_INSTALL.test(l.replace(/\s+#.*$/, "").trim())
+  );
+  const scope = installsSelf || /dev|test|lint|doc/i.test(path.split("/").pop()!)
+    ? "dev"
+    : "runtime";
   const deps: Dependency[] = [];
   for (const raw of text.split("\n")) {
     const line = raw.replace(/\s+#.*$/, "").trim();

@@ -10,15 +10,30 @@ import type { LoadedIndex, Project } from "../project/project.ts";
 import { splitIdentifier } from "../util/tokens.ts";
 import type { WireSearchItem } from "../search/item.ts";
 import { hybridSearch } from "../search/mod.ts";
+import { fileClass, type SearchScope } from "../search/scope.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
 import { SourceReader } from "./source.ts";
 
-/** A search over the project: ranked items, best first. */
+/** A search over the project: ranked items, best first (of `scope` when given). */
 export type Searcher = (
   project: Project,
   query: string,
   topK: number,
+  scope?: SearchScope,
 ) => Promise<WireSearchItem[]>;
+
+/**
+ * Questions about the project rather than its code: how to install, use, build or
+ * contribute, its licence, its docs. Every other question is about code, and is answered
+ * from code first (prose that describes the behaviour ranks after the code that does it).
+ */
+const ABOUT_THE_PROJECT =
+  /\b(install(ed|ing|ation)?|set ?up|licen[cs]e[ds]?|contribut\w*|changelog|release notes?|documentation|docs|readme|usage|tutorial|getting started|examples?)\b/i;
+
+/** Whether a question asks about code (see {@link ABOUT_THE_PROJECT}). */
+export function asksAboutCode(question: string): boolean {
+  return !ABOUT_THE_PROJECT.test(question);
+}
 
 /** What retrieval found: items (best first) and the symbols the question names. */
 export interface Retrieval {
@@ -80,9 +95,10 @@ export async function defaultSearch(
   project: Project,
   query: string,
   topK: number,
+  scope?: SearchScope,
 ): Promise<WireSearchItem[]> {
   try {
-    return await hybridSearch(project, query, { top_k: Math.min(100, topK) });
+    return await hybridSearch(project, query, { top_k: Math.min(100, topK), scope });
   } catch {
     return await scanSearch(project, query, topK);
   }
@@ -177,7 +193,12 @@ export async function retrieve(
   const reader = new SourceReader(project.root);
   const items: WireSearchItem[] = [];
   for (const s of named) items.push(await symbolItem(s, reader, 1));
-  const found = await search(project, question, topK + named.length);
+  let found = await search(project, question, topK + named.length);
+  if (asksAboutCode(question)) {
+    // Code first, then the prose the default search found.
+    const code = await search(project, question, topK + named.length, "code");
+    found = [...code, ...found.filter((it) => fileClass(it.file, it.language) !== "code")];
+  }
   for (const it of found) {
     if (items.length >= topK) break;
     const overlaps = items.some((o) =>

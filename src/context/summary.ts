@@ -318,13 +318,25 @@ async function readmeParagraph(root: string, index: LoadedIndex): Promise<string
 
 /** A whole line that is one HTML paragraph of plain text (a centered tagline). */
 const HTML_PARAGRAPH = /^<p(\s[^>]*)?>([^<>]+)<\/p>$/i;
-/** A list item of links only (a table of contents). */
-const LINKS_ONLY = /^([-*+]|\d+\.)\s+(\[[^\]]*\]\([^)]*\)[\s,|·-]*)+$/;
+/**
+ * A line of links only, in a list or not: a table of contents, a row of badges, the links
+ * to translations (`[[中文](…)] [[한국어](…)]`). What is left once the links are taken out
+ * is brackets and separators.
+ */
+function linksOnly(line: string): boolean {
+  let rest = line.replace(/^([-*+]|\d+\.)\s+/, "");
+  if (!/\]\(/.test(rest)) return false;
+  for (let before = ""; before !== rest;) {
+    before = rest;
+    rest = rest.replace(/!?\[[^\[\]]*\]\([^()]*\)/g, "");
+  }
+  return /^[\s[\]()|,·•/-]*$/.test(rest);
+}
 
 /**
  * The first paragraph of prose of a README text. A whole-line `<p>` of plain text counts
- * as one (axios's `<p align="center">Promise based HTTP client…</p>`); a list of links
- * only (a table of contents) does not.
+ * as one (axios's `<p align="center">Promise based HTTP client…</p>`); a line of links
+ * only (a table of contents, translations) does not.
  */
 export function firstParagraph(text: string): string {
   const lines = text.replace(/<!--[\s\S]*?-->/g, "").replace(/\r\n?/g, "\n").split("\n");
@@ -340,7 +352,7 @@ export function firstParagraph(text: string): string {
     if (inFence) continue;
     const tagline = HTML_PARAGRAPH.exec(t)?.[2].trim() ?? "";
     if (para.length === 0 && tagline.split(/\s+/).length >= 3) return tagline;
-    const skip = t === "" || LINKS_ONLY.test(t) || /^#/.test(t) || /^[=\-~^*+#`]{3,}$/.test(t) ||
+    const skip = t === "" || linksOnly(t) || /^#/.test(t) || /^[=\-~^*+#`]{3,}$/.test(t) ||
       /^(\[!\[|!\[|<|\.\.\s|:\w+:|\|)/.test(t) || /^[=\-~^]{3,}$/.test(lines[i + 1]?.trim() ?? "");
     if (skip) {
       if (para.length) break;

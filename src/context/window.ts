@@ -8,7 +8,8 @@
  * @module
  */
 
-import { resolveSymbol, symbolTable } from "../graph/lookup.ts";
+import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
+import { loadGraph } from "../graph/graph.ts";
 import type { LoadedIndex, Project } from "../project/project.ts";
 import type { SymbolRecord } from "../types.ts";
 import { graphFor } from "./graph.ts";
@@ -32,7 +33,8 @@ function rankItems(items: Item[], centrality: (s: SymbolRecord) => number): Item
     it.score *= 0.5 + 0.5 * Math.sqrt(pr);
   }
   return [...items].sort((a, b) =>
-    b.score - a.score || (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)
+    Number(b.first ?? false) - Number(a.first ?? false) || b.score - a.score ||
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line)
   );
 }
 
@@ -91,12 +93,17 @@ export async function buildContextWindow(
 ): Promise<ContextWindow> {
   const max = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const index = await project.index();
+  const [graph, counter, code] = await Promise.all([
+    graphFor(project, index),
+    tokenCounter(),
+    loadGraph(project),
+  ]);
+  // The code graph's table: a member asked through a subclass resolves through its bases.
   const { symbol: target, candidates } = resolveSymbol(
-    symbolTable(index),
+    graphSymbolTable(code),
     opts.symbolName,
     { file: opts.filePath },
   );
-  const [graph, counter] = await Promise.all([graphFor(project, index), tokenCounter()]);
   const reader = new SourceReader(project.root);
 
   const { rank, max: top } = symbolRanks(graph, index.symbols.length);

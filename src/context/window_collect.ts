@@ -42,7 +42,15 @@ export interface Item {
   score: number;
   /** The symbol the item shows (the caller, for a call site); its PageRank scales the score. */
   symbol: SymbolRecord | null;
+  /**
+   * Ranked before every scored item: the call sites of a symbol with few sure callers (what
+   * it is for, which no list of what it calls tells).
+   */
+  first?: boolean;
 }
+
+/** A symbol with at most this many sure callers keeps them first in its window. */
+const FEW_CALLERS = 2;
 
 /** What a context's "types" group shows besides callables: containers, constants, namespaces. */
 const TYPE_LIKE = new Set<SymbolKind>([...CLASS_LIKE, "constant", "namespace"]);
@@ -209,6 +217,7 @@ async function callerItems({ graph, target, reader, inside, before }: Scope): Pr
     )
     .slice(0, MAX_CALLERS);
   const items: Item[] = [];
+  const sure = callerLists.filter((list) => !guessed(list)).length;
   for (const list of callerLists) {
     const first = list[0];
     const fileLines = await reader.lines(first.file);
@@ -233,6 +242,7 @@ async function callerItems({ graph, target, reader, inside, before }: Scope): Pr
       lines,
       score: BASE.callers * (1 + 0.1 * Math.log2(list.length)) *
         (isAuxiliary(first.file) ? 0.8 : 1) * (guessed(list) ? 0.5 : 1),
+      first: sure <= FEW_CALLERS && !guessed(list),
       symbol: first.from,
     });
   }

@@ -14,6 +14,8 @@
  *   `pkg/mod/__init__.py`, `index.ts`, `mod.rs`), then a qualified name written with fewer
  *   enclosing parts than indexed (`Inner.m` for `Outer.Inner.m`);
  * - when nothing matches, the same tiers are tried ignoring case;
+ * - `Class.member` that matches nothing is looked for in `Class`'s bases (`Client.send`
+ *   means `BaseClient.send` when `Client` inherits it), where the table knows them;
  * - `file` (a file or a folder) narrows the pool; a name defined only elsewhere says where;
  * - several matches answer the best ({@link compareSymbols}) and the others as candidates;
  * - an unknown name fails with `not_found` and the nearest names.
@@ -26,6 +28,7 @@ import type { SymbolKind, SymbolRecord } from "../types.ts";
 import { isTestFile } from "../index/test_files.ts";
 import { nearSymbols } from "./near_names.ts";
 import type { CodeGraph } from "./graph.ts";
+import { CLASS_LIKE, namesOf } from "./names.ts";
 import type { Generation, LoadedIndex } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 
@@ -123,6 +126,8 @@ export interface SymbolSource {
   ) => readonly SymbolRecord[];
   /** The package a file declares (Go `package uuid`, Java `package a.b`), when known. */
   readonly packageOf?: (path: string) => string | undefined;
+  /** Members named `name` of a class, its bases included, when inheritance is known. */
+  readonly membersOf?: (cls: SymbolRecord, name: string) => readonly SymbolRecord[];
 }
 
 /** The symbols of one index with the lookups the resolver needs, built once. */
@@ -142,6 +147,11 @@ export class SymbolTable {
   /** The package `path` declares, when the source knows it. */
   packageOf(path: string): string | undefined {
     return this.source.packageOf?.(path);
+  }
+
+  /** Members named `name` of `cls`, inherited ones included (empty when bases are unknown). */
+  membersOf(cls: SymbolRecord, name: string): readonly SymbolRecord[] {
+    return this.source.membersOf?.(cls, name) ?? [];
   }
 
   /** Whether `path` is an indexed file. */
@@ -262,6 +272,7 @@ const GRAPH_SYMBOL_TABLE = slot("symbol table", (graph: CodeGraph) => {
     symbolsByFile: byFile,
     files: graph.byPath,
     packageOf: (p) => graph.byPath.get(p)?.part.package,
+    membersOf: (cls, name) => namesOf(graph).members(cls, name),
   });
 });
 
@@ -406,7 +417,10 @@ function splitFilePrefix(
   return best;
 }
 
-/** The matches of the first tier that finds any: as written, then ignoring case. */
+/**
+ * The matches of the first tier that finds any: as written, then ignoring case, then a
+ * member its class inherits ({@link inheritedMatches}).
+ */
 function findMatches(
   table: SymbolTable,
   wanted: string,
@@ -417,7 +431,27 @@ function findMatches(
     const found = matchTiers(table, wanted, ignoreCase, inPool);
     if (found.length) return found;
   }
-  return [];
+  return inheritedMatches(table, wanted, pool);
+}
+
+/**
+ * `Client.build_request` when `Client` declares no `build_request` but inherits one: the
+ * classes `Client` names (in `pool`, when given), each asked for the member through its
+ * bases; the definitions found are the base's.
+ */
+function inheritedMatches(
+  table: SymbolTable,
+  wanted: string,
+  pool: readonly SymbolRecord[] | null,
+): SymbolRecord[] {
+  const dot = wanted.lastIndexOf(".");
+  if (dot <= 0) return [];
+  const member = wanted.slice(dot + 1);
+  const classes = findMatches(table, wanted.slice(0, dot), pool)
+    .filter((s) => CLASS_LIKE.has(s.kind));
+  const out = new Set<SymbolRecord>();
+  for (const cls of classes) for (const m of table.membersOf(cls, member)) out.add(m);
+  return [...out];
 }
 
 /** Plain name; or qualified name, then module path + qualified name, then a shorter suffix. */

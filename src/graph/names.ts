@@ -42,6 +42,7 @@ export class Names {
   private readonly indexOfSymbol = new Map<SymbolRecord, number>();
   private readonly aliasCache = new Map<string, Set<string>>();
   private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
+  private readonly moduleItemsCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly classes: Members;
   private readonly chains: Chains;
   private readonly refs: RefResolution;
@@ -151,7 +152,9 @@ export class Names {
     const resolver = f.resolver;
     if (resolver?.implicitThis && scope >= 0) {
       for (let cls = this.enclosingClass(f, scope); cls; cls = this.classes.outerClass(cls)) {
-        const m = this.members(cls, name);
+        // A constructor (Java's `Patch(int size)` in class Patch) is named after its class
+        // and never what the bare name means: `Patch<T> patch` inside it is the class.
+        const m = this.members(cls, name).filter((s) => s.kind !== "constructor");
         if (m.length) return m.map(symbolTarget);
       }
     }
@@ -210,9 +213,10 @@ export class Names {
    */
   private nestedIn(f: GraphFile, name: string, scope: number): SymbolRecord[] {
     const byParent = this.nestedOf(f);
-    if (byParent.size === 0) return [];
+    const inModules = this.moduleItemsOf(f);
+    if (byParent.size === 0 && inModules.size === 0) return [];
     for (let q: string | null = f.symbols[scope]?.qualifiedName ?? null; q;) {
-      const hit = byParent.get(`${q}\0${name}`);
+      const hit = byParent.get(`${q}\0${name}`) ?? inModules.get(`${q}\0${name}`);
       if (hit) return hit;
       const dot = q.lastIndexOf(".");
       q = dot < 0 ? null : q.slice(0, dot);
@@ -220,26 +224,18 @@ export class Names {
     return [];
   }
 
+  /**
+   * The definitions of `f` declared in a module or namespace written inside the file (Rust's
+   * `mod tests { … }`, a TypeScript or C++ namespace), by `parent\0name`: inside that
+   * module they are seen by their bare names (`const CASEI: Options` beside `struct Options`).
+   */
+  private moduleItemsOf(f: GraphFile): Map<string, SymbolRecord[]> {
+    return childrenOfKinds(this.moduleItemsCache, f, MODULE_KINDS);
+  }
+
   /** The definitions of `f` whose parent is a function or method, by `parent\0name`. */
   private nestedOf(f: GraphFile): Map<string, SymbolRecord[]> {
-    let byParent = this.nestedCache.get(f);
-    if (!byParent) {
-      byParent = new Map();
-      const callable = new Set(
-        f.symbols.filter((s) => s.kind === "function" || s.kind === "method").map((s) =>
-          s.qualifiedName
-        ),
-      );
-      for (const s of f.symbols) {
-        if (s.parent === null || !callable.has(s.parent)) continue;
-        const key = `${s.parent}\0${s.name}`;
-        const list = byParent.get(key);
-        if (list) list.push(s);
-        else byParent.set(key, [s]);
-      }
-      this.nestedCache.set(f, byParent);
-    }
-    return byParent;
+    return childrenOfKinds(this.nestedCache, f, CALLABLE_PARENTS);
   }
 
   /** Files of the same package as `f` (same folder and family; same declared package). */
@@ -380,6 +376,12 @@ export class Names {
    * A member whose receiver is unknown: the one member of that name in the project's
    * files of the same family, if there is exactly one.
    */
+  definedInFamily(f: GraphFile, name: string): boolean {
+    return (this.graph.symbolsByName.get(name) ?? []).some((s) =>
+      this.fileOf(s)?.resolver === f.resolver
+    );
+  }
+
   unique(f: GraphFile, name: string): SymbolRecord[] {
     const all = this.membersNamed(f, name);
     return all.length === 1 ? all : [];
@@ -409,4 +411,28 @@ const NAMES = slot("name resolver", (graph: CodeGraph) => new Names(graph));
 /** The name resolver of a graph (one per graph, so its caches live as long as it). */
 export function namesOf(graph: CodeGraph): Names {
   return graph.memo.get(NAMES);
+}
+
+const MODULE_KINDS: ReadonlySet<string> = new Set(["module", "namespace"]);
+const CALLABLE_PARENTS: ReadonlySet<string> = new Set(["function", "method"]);
+
+/** The definitions of `f` whose parent is of one of `kinds`, by `parent\0name` (cached in `cache`). */
+function childrenOfKinds(
+  cache: Map<GraphFile, Map<string, SymbolRecord[]>>,
+  f: GraphFile,
+  kinds: ReadonlySet<string>,
+): Map<string, SymbolRecord[]> {
+  let byParent = cache.get(f);
+  if (byParent) return byParent;
+  byParent = new Map();
+  const parents = new Set(f.symbols.filter((s) => kinds.has(s.kind)).map((s) => s.qualifiedName));
+  for (const s of f.symbols) {
+    if (s.parent === null || !parents.has(s.parent)) continue;
+    const key = `${s.parent}\0${s.name}`;
+    const list = byParent.get(key);
+    if (list) list.push(s);
+    else byParent.set(key, [s]);
+  }
+  cache.set(f, byParent);
+  return byParent;
 }

@@ -31,6 +31,8 @@ export interface RefLookup
   binding(b: Binding, depth: number): Target[];
   /** The one member named `name` in the project's files of `f`'s family, if there is exactly one. */
   unique(f: GraphFile, name: string): SymbolRecord[];
+  /** Whether any file of `f`'s family defines `name` (at any depth). */
+  definedInFamily(f: GraphFile, name: string): boolean;
 }
 
 /** A receiver that names the enclosing class's bases (`super`, `super()`, `super(C, self)`). */
@@ -54,6 +56,8 @@ export interface RefTargets {
 }
 
 const NOTHING: RefTargets = { symbols: [], resolution: "name", external: false };
+/** A member of a value whose type is a library's or the runtime's. */
+const EXTERNAL: RefTargets = { symbols: [], resolution: "inferred", external: true };
 
 function targetsOf(targets: readonly Target[], resolution: Sureness): RefTargets {
   const symbols = symbolsOf(targets);
@@ -136,7 +140,7 @@ export class RefResolution {
         const type = typed.kind === "stepped" ? typed.from : typed;
         const start = this.chains.typeValue(f, type, r.scope);
         if (start.instances.length === 0 && start.elements.length === 0) {
-          if (isExternal(start)) return { symbols: [], resolution: "inferred", external: true };
+          if (isExternal(start)) return EXTERNAL;
           return byName(this.names.unique(f, r.name));
         }
         const steps = typed.kind === "stepped" ? typed.steps : [];
@@ -151,6 +155,10 @@ export class RefResolution {
         ].filter(Boolean);
         const owners = this.names.path(f, segments, r.scope);
         if (owners === null) {
+          // A bare receiver bound nowhere in scope and defined nowhere in the project is
+          // the runtime's (`console`, `window`, `process`): its members are not ours.
+          const bare = chain.steps.length === 0 && chain.head.kind === "name";
+          if (bare && this.undefinedAnywhere(f, segments[0])) return EXTERNAL;
           if (!f.resolver?.implicitThis) return byName(this.names.unique(f, r.name));
           return this.viaChain(f, r, this.chains.fromName(f, chain, r.scope));
         }
@@ -169,6 +177,12 @@ export class RefResolution {
       default:
         return byName(this.names.unique(f, r.name));
     }
+  }
+
+  /** Whether no file of `f`'s language family defines `name` (at any depth). */
+  private undefinedAnywhere(f: GraphFile, name: string): boolean {
+    if (f.resolver?.implicitThis || f.resolver?.scoping === "global") return false;
+    return !this.names.definedInFamily(f, name);
   }
 
   /**

@@ -151,7 +151,8 @@ async function walkSources(root: string, exclude: string[] | undefined): Promise
     extraIgnores: exclude,
     onSkip: (path, reason, detail) => {
       skips[reason] = (skips[reason] ?? 0) + 1;
-      if (NAME_SKIP_REASONS.has(reason)) {
+      // Folders skipped by default are named with how to index them (the walk's detail).
+      if (NAME_SKIP_REASONS.has(reason) || (reason === "default_skip" && detail)) {
         badNames.push({ file: path, reason, ...(detail === undefined ? {} : { detail }) });
       }
       if (reason !== "too_large") return;

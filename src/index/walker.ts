@@ -14,7 +14,9 @@
 
 import type { Ignore } from "npm:ignore@7.0.5";
 import { matchOwn, newIgnore, readIgnoreFile } from "./ignore_rules.ts";
-import { dirname, isAbsolute, resolve } from "node:path";
+import { gitDirsAt, trackedFolders } from "./git_index.ts";
+import { declaredOutput } from "./output_dirs.ts";
+import { languageForPath } from "../parse/languages.ts";
 import type { WalkEntry } from "../types.ts";
 
 /** Options for {@linkcode walk}. */
@@ -56,9 +58,11 @@ export const NAME_SKIP_REASONS: ReadonlySet<SkipReason> = new Set<SkipReason>([
 ]);
 
 /**
- * Directory names skipped at any depth, whatever the ignore files say: version-control
- * metadata, dependency folders, virtual environments, caches, editor state and build or
- * coverage output. None of them holds code the user wrote, and several are huge.
+ * Directory names skipped by default at any depth: version-control metadata, dependency
+ * folders, virtual environments, caches, editor state, and build, coverage or vendored
+ * output. Version-control metadata is never walked; the output folders
+ * ({@linkcode OUTPUT_DIRS}) only when they look like output; the others unless the root
+ * `.codectxignore` re-includes them (`!node_modules/`).
  */
 export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
   // version control
@@ -93,6 +97,31 @@ export const DEFAULT_SKIP_DIRS: readonly string[] = Object.freeze([
   "coverage",
 ]);
 
+/**
+ * Default-skipped names that a project may also use for its own source (`src/core/build/`,
+ * Go's `vendor/`): such a folder is walked when git tracks a file in it, or — untracked or
+ * outside git — when it holds source in one of the languages of the rest of the project and
+ * no manifest beside it declares it an output folder.
+ */
+export const OUTPUT_DIRS: readonly string[] = Object.freeze([
+  "vendor",
+  "dist",
+  "build",
+  "target",
+  "coverage",
+]);
+
+/**
+ * The default-skipped names a walk never enters on its own (dependency, environment, cache
+ * and editor folders, version control): what a watcher may ignore events under.
+ */
+export const UNWALKED_DIRS: readonly string[] = Object.freeze(
+  DEFAULT_SKIP_DIRS.filter((d) => !OUTPUT_DIRS.includes(d)),
+);
+
+/** Version-control metadata: never walked, whatever the ignore files say. */
+const VCS_DIRS = new Set([".git", ".hg", ".svn"]);
+
 /** Default for {@linkcode WalkOptions.maxFileSize}: 1 MiB. */
 const DEFAULT_MAX_FILE_SIZE = 1_048_576;
 
@@ -100,6 +129,7 @@ const DEFAULT_MAX_FILE_SIZE = 1_048_576;
 const YIELD_EVERY_MS = 8;
 
 const skipDirs = new Set(DEFAULT_SKIP_DIRS);
+const outputDirs = new Set(OUTPUT_DIRS);
 
 /** Names that git never treats as part of the tree, whether file or directory. */
 const isGitMeta = (name: string) => name === ".git";
@@ -130,7 +160,7 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   const rootPrefix = realRoot.endsWith("/") ? realRoot : realRoot + "/";
   const entries: WalkEntry[] = [];
 
-  const exclude = gitInfoExclude(realRoot);
+  const exclude = readIgnoreFile(`${gitDirsAt(realRoot)?.commonDir}/info/exclude`);
   const base: Scope | null = exclude ? { dir: "", rules: exclude, parent: null } : null;
   const overrides: Ignore[] = [];
   const codectxIgnore = readIgnoreFile(`${rootPrefix}.codectxignore`);
@@ -142,6 +172,34 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   const isIgnored = (path: string, isDir: boolean, scope: Scope | null) =>
     ignoredBy(path, isDir, scope, overrides);
   const inRoot = (real: string) => real === realRoot || real.startsWith(rootPrefix);
+  /** Folders under which git tracks files (null outside git), read when first needed. */
+  let tracked: Set<string> | null | undefined;
+  /** Languages of the source files met outside default-skipped folders. */
+  const languages = new Set<string>();
+  /** Output-named folders waiting for the project's languages to be known. */
+  const deferred: Pending[] = [];
+
+  /**
+   * Why a default-skipped folder stays out (a sentence), `walk` when it is walked after all
+   * (re-included by `.codectxignore`, or git tracks files in it), `defer` when its content
+   * decides once the rest of the project is walked.
+   */
+  const byDefault = (path: string, name: string, parent: string): string => {
+    if (VCS_DIRS.has(name)) return "walk-never";
+    if (reincluded(path, overrides)) return "walk";
+    if (!outputDirs.has(name)) return `a ${name} folder holds dependencies, caches or tool state`;
+    if (tracked === undefined) tracked = trackedFolders(realRoot);
+    if (tracked?.has(path)) return "walk";
+    const declared = declaredOutput(parent, name);
+    if (declared) return `${declared} declares it an output folder`;
+    return "defer";
+  };
+  const skipByDefault = (path: string, why: string) =>
+    skip(
+      path,
+      "default_skip",
+      `skipped by default: ${why}; add \`!${path}/\` to .codectxignore to index it`,
+    );
   const stack: Pending[] = [{
     rel: "",
     realDir: realRoot,
@@ -174,14 +232,19 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
     if (typeof target === "string") return skip(path, target);
 
     if (target.isDir) {
-      if (skipDirs.has(child.name)) return skip(path, "default_skip");
+      const why = skipDirs.has(child.name) ? byDefault(path, child.name, dir.realDir) : "walk";
+      if (why === "walk-never") return skip(path, "default_skip");
+      if (why !== "walk" && why !== "defer") return skipByDefault(path, why);
       if (isIgnored(path, true, scope)) return skip(path, "ignored");
       if (dir.ancestors.has(target.real)) return skip(path, "symlink_loop");
       const ancestors = new Set(dir.ancestors).add(target.real);
-      return void stack.push({ rel: path, realDir: target.real, scope, ancestors });
+      const pending = { rel: path, realDir: target.real, scope, ancestors, deferred: dir.deferred };
+      return void (why === "defer" ? deferred : stack).push(pending);
     }
 
     if (isIgnored(path, false, scope)) return skip(path, "ignored");
+    const language = languageForPath(path);
+    if (language?.grammar && !dir.deferred) languages.add(language.id);
     if (accept && !accept(path)) return skip(path, "not_accepted");
     const absPath = rootPrefix + path;
     const info = tryFs(() => Deno.statSync(absPath));
@@ -196,8 +259,27 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   // 1.5 s async with 32 calls in flight, 0.5 s sync). The walk yields to the event loop
   // every few milliseconds so that a server stays responsive meanwhile.
   const pause = yielder();
+  /**
+   * Walks the deferred output-named folders that hold source in the project's languages
+   * (any parsed language when the rest holds none) and skips the others.
+   */
+  const settleDeferred = () => {
+    for (const dir of deferred.splice(0)) {
+      const found = sourceIn(dir.realDir, languages);
+      if (found) stack.push({ ...dir, deferred: true });
+      else {
+        const langs = [...languages].sort().join(", ") || "any parsed language";
+        const name = dir.rel.slice(dir.rel.lastIndexOf("/") + 1);
+        skipByDefault(dir.rel, `a ${name} folder with no source (${langs}) in it`);
+      }
+    }
+  };
   try {
-    for (let dir = stack.pop(); dir; dir = stack.pop()) {
+    const next = () => {
+      if (stack.length === 0) settleDeferred();
+      return stack.pop();
+    };
+    for (let dir = next(); dir; dir = next()) {
       await pause();
       const abs = dir.rel ? rootPrefix + dir.rel : realRoot;
       let children: Deno.DirEntry[];
@@ -265,6 +347,10 @@ const MINIFIED_LONGEST_LINE = 64 * 1024;
  * ```
  */
 export function minifiedReason(bytes: Uint8Array): string | null {
+  if (endsWithSourceMap(bytes)) {
+    return "generated: it ends with a sourceMappingURL comment (a bundle or compiled output " +
+      "whose sources are elsewhere)";
+  }
   if (bytes.length < MINIFIED_MIN_BYTES) return null;
   let lines = 1;
   let longest = 0;
@@ -280,6 +366,25 @@ export function minifiedReason(bytes: Uint8Array): string | null {
     return `minified or generated: ${bytes.length} bytes in ${lines} lines (longest ${longest})`;
   }
   return null;
+}
+
+/** A `//# sourceMappingURL=…` (or `/*# … *\/`) comment: the whole of a line. */
+const SOURCE_MAP_COMMENT = /^[ \t]*(?:\/\/|\/\*)[#@] sourceMappingURL=\S+[ \t]*(?:\*\/)?\s*$/;
+
+/**
+ * Whether a file's last line says where its source map is: a bundler or compiler wrote it
+ * from sources of its own (nunjucks's `browser/nunjucks.js` holds every function of `src/`
+ * again), so it is no code a person edits here.
+ */
+function endsWithSourceMap(bytes: Uint8Array): boolean {
+  let end = bytes.length;
+  while (end > 0 && (bytes[end - 1] === 10 || bytes[end - 1] === 13 || bytes[end - 1] === 32)) {
+    end--;
+  }
+  const start = bytes.lastIndexOf(10, end - 1) + 1;
+  // `//# s` at least: a short last line is no source map comment.
+  if (end - start < 20) return false;
+  return SOURCE_MAP_COMMENT.test(new TextDecoder().decode(bytes.subarray(start, end)));
 }
 
 /** C0 control characters and DEL: a line break, a tab, an escape sequence's ESC… */
@@ -337,6 +442,8 @@ interface Pending {
   realDir: string;
   scope: Scope | null;
   ancestors: ReadonlySet<string>;
+  /** Inside an output-named folder walked for its content (its files tell no language). */
+  deferred?: boolean;
 }
 
 /** Where a directory entry leads, symlinks resolved. */
@@ -380,24 +487,47 @@ function ignoredBy(
 }
 
 /**
- * Rules from `info/exclude` of the repository at `root`. `.git` is a directory in a plain
- * clone and a `gitdir:` file in a worktree or submodule, whose `commondir` holds `info/`.
+ * Whether the root `.codectxignore` (or the extra patterns) re-includes a folder skipped by
+ * default, as `!build/` does: the last rule of the last list that matches decides.
  */
-function gitInfoExclude(root: string): Ignore | null {
-  const dotGit = `${root}/.git`;
-  let gitDir = dotGit;
-  try {
-    if (Deno.lstatSync(dotGit).isFile) {
-      const line = Deno.readTextFileSync(dotGit).match(/^gitdir:\s*(.+?)\s*$/m);
-      if (!line) return null;
-      gitDir = isAbsolute(line[1]) ? line[1] : resolve(dirname(dotGit), line[1]);
-      const common = tryFs(() => Deno.readTextFileSync(`${gitDir}/commondir`));
-      if (common?.trim()) gitDir = resolve(gitDir, common.trim());
-    }
-  } catch {
-    return null;
+function reincluded(path: string, overrides: readonly Ignore[]): boolean {
+  let again = false;
+  for (const rules of overrides) {
+    const result = matchOwn(rules, `${path}/`);
+    if (result.unignored) again = true;
+    else if (result.ignored) again = false;
   }
-  return readIgnoreFile(`${gitDir}/info/exclude`);
+  return again;
+}
+
+/** How many entries {@linkcode sourceIn} looks at before it calls a folder output. */
+const SOURCE_SCAN_LIMIT = 20_000;
+
+/**
+ * The first source file under `dir` (real path) in one of `languages` (in any parsed
+ * language when `languages` is empty), or null: dot folders and default-skipped names are
+ * not entered, and the scan stops after {@linkcode SOURCE_SCAN_LIMIT} entries.
+ */
+function sourceIn(dir: string, languages: ReadonlySet<string>): string | null {
+  const stack = [dir];
+  let seen = 0;
+  for (let d = stack.pop(); d !== undefined && seen < SOURCE_SCAN_LIMIT; d = stack.pop()) {
+    const children = tryFs(() => Array.from(Deno.readDirSync(d)));
+    for (const child of children ?? []) {
+      seen++;
+      if (child.isDirectory) {
+        if (!child.name.startsWith(".") && !skipDirs.has(child.name)) {
+          stack.push(`${d}/${child.name}`);
+        }
+        continue;
+      }
+      const language = languageForPath(child.name);
+      if (language?.grammar && (languages.size === 0 || languages.has(language.id))) {
+        return `${d}/${child.name}`;
+      }
+    }
+  }
+  return null;
 }
 
 /** `Deno.realPath` gives `\` on Windows; paths here always use `/`. */

@@ -20,6 +20,11 @@ export const searchItemSchema = z.object({
   kind: z.string().nullable(),
   /** Column (1-based) of the match, in `exact` and `regex` results. */
   column: z.number().int().optional(),
+  /**
+   * The file line of the snippet's first line, when it is not `line` (a snippet that opens
+   * with the definition's doc comment, or a window inside a long body).
+   */
+  snippet_line: z.number().int().optional(),
 });
 
 /** A search result item. */

@@ -169,6 +169,7 @@ function toItem(r: Presentable, hitRow: number, score: number): WireSearchItem {
     end_line: at.endLine,
     score: Math.round(Math.min(1, Math.max(0, score)) * 10000) / 10000,
     snippet: snippet.text,
+    ...(snippet.line !== at.line ? { snippet_line: snippet.line } : {}),
     language: c.language,
     symbol: at.symbol,
     kind: at.kind,

@@ -33,13 +33,13 @@ import { errorMessage } from "../errors.ts";
 import type { IndexReport } from "../index/indexer.ts";
 import { rootIdentity } from "../index/paths.ts";
 import type { Project } from "../project/project.ts";
-import { DEFAULT_SKIP_DIRS } from "../index/walker.ts";
+import { UNWALKED_DIRS } from "../index/walker.ts";
 
 /** Options of {@linkcode watchProject}. */
 export interface WatchOptions {
   /** Quiet time after the last change before reindexing (default 300 ms). */
   debounceMs?: number;
-  /** Folder names whose events are ignored at any depth (default: the walker's skip list). */
+  /** Folder names whose events are ignored at any depth (default: those the walker never enters on its own). */
   skipDirs?: readonly string[];
   /** Absolute folders neither watched nor listened to (e.g. an index folder inside the root). */
   ignorePaths?: readonly string[];
@@ -103,7 +103,7 @@ export async function watchProject(
 ): Promise<ProjectWatcher> {
   const opts = {
     debounceMs: 300,
-    skipDirs: DEFAULT_SKIP_DIRS,
+    skipDirs: UNWALKED_DIRS,
     ignorePaths: [] as readonly string[],
     rootCheckMs: 1000,
     onReindex: () => {},

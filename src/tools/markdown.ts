@@ -153,3 +153,16 @@ export function issueLine(
   return `${i.test_id} ${i.severity}/${i.confidence} ${loc(i)}: ${i.message}` +
     `${i.code ? ` \`${firstLine(i.code, 80)}\`` : ""}`;
 }
+
+/**
+ * The line that says a name means several symbols and which one is shown (`codectx explain`,
+ * `calls` and `context` print it under the answer's first line so that it is not missed).
+ */
+export function otherSymbolsNote(
+  others: ReadonlyArray<string | { file: string; line?: number | null }>,
+): string {
+  const where = others.slice(0, 3).map((c) => typeof c === "string" ? c : loc(c, false))
+    .join(", ");
+  return `(${others.length} other symbol${others.length === 1 ? " is" : "s are"} named so: ` +
+    `${where}${others.length > 3 ? ", …" : ""}; --file picks one)`;
+}

@@ -223,8 +223,9 @@ class RustFamily implements FamilyResolver {
     let resolved: string | null = null;
     let external: string | null = null;
     let missing = false;
+    const inline = this.inlineDepth(from, imp.line);
     for (const p of paths) {
-      const r = this.walk(p, from);
+      const r = this.walk(p, from, inline);
       if (r === "external") {
         external ??= p.segments[0] === "" ? text : (STD.has(p.segments[0]) ? "std" : p.segments[0]);
         continue;
@@ -258,10 +259,25 @@ class RustFamily implements FamilyResolver {
     return { resolved, targets, external: false, package: null, names, bindings };
   }
 
-  /** Follows a path's modules; the segments left over are items of the last module. */
+  /**
+   * How many inline modules (`mod tests { … }`) of file `from` enclose `line`: a `super`
+   * written there climbs them before it leaves the file.
+   */
+  private inlineDepth(from: string, line: number): number {
+    return this.project.symbolsOf(from).filter((s) =>
+      s.kind === "module" && s.startLine < line && line <= s.endLine
+    ).length;
+  }
+
+  /**
+   * Follows a path's modules; the segments left over are items of the last module. `inline`
+   * inline modules enclose the `use`: as many `super`s stay in the file (an inline module's
+   * items are the file's, here).
+   */
   private walk(
     p: UsePath,
     from: string,
+    inline = 0,
   ): { module: ModuleRef; rest: string[] } | null | "external" {
     const segs = p.segments;
     if (segs.length === 0) return null;
@@ -269,10 +285,12 @@ class RustFamily implements FamilyResolver {
     let module: ModuleRef | null;
     const head = segs[0];
     if (head === "crate" || head === "self" || head === "super") {
-      module = this.pathHead(head, from);
+      let up = inline;
+      module = head === "super" && up > 0 ? (up--, this.moduleOf(from)) : this.pathHead(head, from);
       i = 1;
       while (module && segs[i] === "super") {
-        module = this.parentOf(module.files[0]);
+        if (up > 0) up--;
+        else module = this.parentOf(module.files[0]);
         i++;
       }
     } else if (STD.has(head)) {

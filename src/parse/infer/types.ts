@@ -31,6 +31,7 @@ const STEP = /^\s*(?:(\?\.|\.|::|->|\\)\s*([$@#]*[\p{L}_][\p{L}\p{N}_]*|\d+\b)|!
  * @example
  * ```ts
  * chainOf("this.#client\n  .getQueryCache()"); // this, then .#client, .getQueryCache, a call
+ * chainOf("walker\n  .hidden(true)\n  // no need…\n  .max_depth(d)"); // walker, .hidden, a call, .max_depth, a call
  * chainOf("a + b"); // null
  * ```
  */
@@ -41,6 +42,12 @@ export function chainOf(text: string): Chain | null {
   let i = head[0].length;
   while (i < text.length) {
     const rest = text.slice(i);
+    // A comment between two steps of a chain written over several lines.
+    const comment = COMMENT_BETWEEN.exec(rest);
+    if (comment) {
+      i += comment[0].length;
+      continue;
+    }
     const step = STEP.exec(rest);
     if (step) {
       if (step[2]) {
@@ -66,6 +73,9 @@ export function chainOf(text: string): Chain | null {
   }
   return chain;
 }
+
+/** A line comment that ends its line, or a block comment, where a chain may go on after it. */
+const COMMENT_BETWEEN = /^\s*(?:\/\/[^\n]*\n|\/\*[\s\S]*?\*\/)/;
 
 const CLOSE: Record<string, string> = { "(": ")", "[": "]" };
 /** Type arguments (two levels of nesting) right before a call's `(`. */

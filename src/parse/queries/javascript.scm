@@ -339,9 +339,15 @@
   function: (member_expression object: (_) @local.element property: (property_identifier) @_m)
   arguments: (arguments . (arrow_function parameter: (identifier) @local.definition))
   (#match? @_m "^(forEach|map|flatMap|filter|find|findLast|findIndex|some|every)$"))
+; `var lib = require("./lib")` binds a module, which its import record says: the call is no
+; value of lib (the import decides what `lib.repeat` is).
 (variable_declarator
   name: (identifier) @local.definition
-  value: [(call_expression) (member_expression) (identifier) (this)] @local.value)
+  value: [(member_expression) (identifier) (this)] @local.value)
+(variable_declarator
+  name: (identifier) @local.definition
+  value: (call_expression function: (_) @_callee) @local.value
+  (#not-eq? @_callee "require"))
 (variable_declarator name: (identifier) @local.definition)
 
 ; Declared types, read by the graph's receiver chains: a property set in a method

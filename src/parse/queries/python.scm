@@ -124,16 +124,17 @@
     name: (dotted_name . (identifier) @_name .)
     alias: (identifier) @reference.import)
   (#eq? @_name @reference.import))
-; `__all__ = ["a", "b"]` exports `a` and `b`: each entry reads the name.
+; `__all__ = ["a", "b"]` exports `a` and `b`: each entry names a definition in a string (a
+; kind of its own, `export_list`, so that a caller can tell it from a use in code).
 (assignment
   left: (identifier) @_all
-  right: [(list (string (string_content) @reference.read))
-          (tuple (string (string_content) @reference.read))]
+  right: [(list (string (string_content) @reference.export_list))
+          (tuple (string (string_content) @reference.export_list))]
   (#eq? @_all "__all__"))
 (augmented_assignment
   left: (identifier) @_all
-  right: [(list (string (string_content) @reference.read))
-          (tuple (string (string_content) @reference.read))]
+  right: [(list (string (string_content) @reference.export_list))
+          (tuple (string (string_content) @reference.export_list))]
   (#eq? @_all "__all__"))
 (keyword_argument name: (identifier) @reference.ignore)
 (import_statement (dotted_name (identifier) @reference.ignore))

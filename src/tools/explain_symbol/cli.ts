@@ -6,6 +6,7 @@
  */
 
 import { CALLABLE_KINDS } from "../../types.ts";
+import { otherSymbolsNote } from "../markdown.ts";
 import type { CliOutput, ToolCommand } from "../tool.ts";
 import { callLines, callsHead } from "./render.ts";
 import type { ExplainSymbolPayload, Neighbour } from "./schema.ts";
@@ -15,15 +16,16 @@ export function print(p: ExplainSymbolPayload): CliOutput {
   const out: string[] = [];
   const s = p.symbol;
   out.push(`${s.qualified_name} (${s.kind}) — ${s.file}:${s.line}-${s.end_line}`);
+  if (p.candidates.length) out.push(otherSymbolsNote(p.candidates));
   if (p.doc) out.push(`\n${p.doc}`);
   if (!p.calls) out.push(`\n${p.source}`);
   else {
     out.push(`\n${s.signature || s.name}`, `\n${callsHead(p)}:`);
     for (const l of callLines(p.calls)) out.push(`  ${l}`);
   }
-  const places = (title: string, list: Neighbour[], total: number) => {
+  const places = (title: string, list: Neighbour[], total: number, count = String(total)) => {
     if (!list.length) return;
-    out.push(`\n${title} (${total}):`);
+    out.push(`\n${title} (${count}):`);
     for (const c of list) {
       // A receiver of unknown type: the one member of that name, which may not be the one.
       const sure = c.resolution === "name" ? "  (by name only)" : "";
@@ -32,7 +34,12 @@ export function print(p: ExplainSymbolPayload): CliOutput {
   };
   // A type's or a constant's "callers" are its uses.
   const called = CALLABLE_KINDS.has(s.kind);
-  places(called ? "Called from" : "Used by", p.callers, p.callers_total);
+  places(
+    called ? "Called from" : "Used by",
+    p.callers,
+    p.callers_total,
+    called ? callSites(p.callers, p.callers_total) : String(p.callers_total),
+  );
   if (!p.calls) places("Calls", p.callees, p.callees_total);
   if (p.children.length) {
     out.push(`\nMembers (${p.children.length}):`);
@@ -40,12 +47,23 @@ export function print(p: ExplainSymbolPayload): CliOutput {
   }
   out.push(`\nReferences: ${p.references}`);
   if (p.candidates.length) {
-    out.push(`\nOther symbols named so (use --file to pick one):`);
+    out.push(`\nOther symbols named so (--file picks one):`);
     for (const c of p.candidates) {
       out.push(`  ${c.qualified_name} (${c.kind})  ${c.file}:${c.line}`);
     }
   }
   return { out };
+}
+
+/**
+ * "24 callers, 33 call sites", counted as the web page and `calls` count them: a caller is
+ * a symbol that calls (or a file's top level), a call site each call it makes.
+ */
+function callSites(callers: Neighbour[], total: number): string {
+  const sites = `${total} call site${total === 1 ? "" : "s"}`;
+  if (callers.length < total) return `${sites}, first ${callers.length} listed`;
+  const distinct = new Set(callers.map((c) => c.name === "<top level>" ? c.file : c.name)).size;
+  return `${distinct} caller${distinct === 1 ? "" : "s"}, ${sites}`;
 }
 
 /** `codectx explain`. */

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { otherSymbolsNote } from "../markdown.ts";
 import type { CliOutput, ToolCommand } from "../tool.ts";
 import { callSites, callTreeRows } from "./call_tree.ts";
 import type { CallGraphNode, GetCallGraphPayload } from "./schema.ts";
@@ -14,6 +15,7 @@ export function print(p: GetCallGraphPayload, values: Record<string, unknown>): 
   if (values.mermaid) return { out: [String(p.mermaid)] };
   const def = p.definition;
   const out = [`${p.symbol} (${def.file}:${def.line})`];
+  if (p.candidates.length) out.push(otherSymbolsNote(p.candidates));
   // A tree: a node two hops away hangs under the node that calls it (or that it calls).
   const root = def.qualified_name ?? p.symbol;
   const show = (title: string, nodes: CallGraphNode[], direction: "in" | "out") => {

@@ -5,6 +5,7 @@
  * @module
  */
 
+import { otherSymbolsNote } from "../markdown.ts";
 import type { CliOutput, ToolCommand } from "../tool.ts";
 import { type GetContextPayload, MAX_TOKENS_LIMIT } from "./schema.ts";
 
@@ -13,6 +14,7 @@ export function print(p: GetContextPayload): CliOutput {
   return {
     out: [p.text],
     err: [
+      ...(p.candidates.length ? [otherSymbolsNote(p.candidates)] : []),
       `${p.tokens}/${p.max_tokens} tokens, ${p.sources.length} sources${
         p.truncated ? ", truncated" : ""
       }`,

@@ -24,6 +24,13 @@ function summaryLine(r: IndexPayload): string {
     const why = [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ");
     parts.push(`${r.skipped} skipped${why ? ` (${why})` : ""}`);
   }
+  const byDefault = r.skipped_files.filter((f) => f.reason === "default_skip").map((f) => f.file);
+  if (byDefault.length) {
+    const shown = byDefault.slice(0, 8).join(", ") + (byDefault.length > 8 ? ", …" : "");
+    parts.push(
+      `folders skipped by default: ${shown} (a \`!dir/\` line in .codectxignore indexes one)`,
+    );
+  }
   if (r.errors.length) {
     parts.push(
       `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,

@@ -78,6 +78,32 @@ export function searchTerms(query) {
 }
 
 /**
+ * Where a search word may start and end inside code: at a word's edge, after `_`, or at a
+ * camelCase or letter/digit change — `config` marks `parseConfig`, `config_path` and `configs`, not
+ * `reconfigure`. An ending `s`, `es`, `d`, `ed` or `ing` may follow.
+ */
+const WORD_START =
+  "(?:(?<![\\p{L}\\p{N}])|(?<=\\p{Ll})(?=\\p{Lu})|(?<=\\p{Lu})(?=\\p{Lu}\\p{Ll})|(?<=\\p{L})(?=\\p{N})|(?<=\\p{N})(?=\\p{L}))";
+const WORD_END =
+  "(?:e?[sd]|ing)?(?:(?![\\p{L}\\p{N}])|(?=\\p{Lu})|(?<=\\p{L})(?=\\p{N})|(?<=\\p{N})(?=\\p{L}))";
+
+/**
+ * The expression that marks search words in code, whole words and name parts only (see
+ * {@link WORD_START}); case is ignored letter by letter, as the camelCase test needs it.
+ * @param {string[]} terms
+ * @returns {RegExp | null}
+ */
+export function termsPattern(terms) {
+  if (!terms.length) return null;
+  const anyCase = (/** @type {string} */ t) =>
+    [...t].map((c) => {
+      const lo = c.toLowerCase(), up = c.toUpperCase();
+      return lo === up ? escapeRe(c) : "[" + lo + up + "]";
+    }).join("");
+  return new RegExp(WORD_START + "(?:" + terms.map(anyCase).join("|") + ")" + WORD_END, "gu");
+}
+
+/**
  * One line's text with links on known names and `<mark>` on search terms.
  * @param {string} text
  * @param {Map<string, string> | undefined} names
@@ -142,9 +168,7 @@ export function renderCode(source, opts) {
       o.pattern.source,
       o.pattern.flags.includes("g") ? o.pattern.flags : o.pattern.flags + "g",
     )
-    : o.terms && o.terms.length
-    ? new RegExp(o.terms.map(escapeRe).join("|"), "gi")
-    : null;
+    : termsPattern(o.terms || []);
   /** @type {Map<number, Set<number>> | null} */
   const codeAt = o.at ? new Map() : null;
   (o.at || []).forEach(([line, column]) => {

@@ -14,9 +14,9 @@
  */
 
 /** @import { Route } from "./route.js" */
-/** @import { DepsAnswer, CallGraph } from "./rest.js" */
+/** @import { CallGraph, CallNode, DepsAnswer } from "./rest.js" */
 /** @import { Picture } from "./dot.js" */
-import { el, note } from "./dom.js";
+import { el, link, note } from "./dom.js";
 import { drawDot } from "./graphviz.js";
 import { callPicture, depsPicture, folderOf, MAX_NODES, neighbourhoodPicture } from "./pictures.js";
 import { toDot } from "./dot.js";
@@ -150,8 +150,9 @@ export async function graphView(out, route) {
     }));
     pic = callPicture(g, p.get("external") === "1");
     caption = "Calls of " + g.symbol + (g.definition ? " (" + g.definition.file + ")" : "") +
-      ", " + depth + (depth > 1 ? " hops" : " hop") + ": " + (g.callers || []).length +
-      " callers, " + (g.callees || []).length + " callees";
+      ": " + hopCount(g.callers || [], depth, "caller") + "; " +
+      hopCount(g.callees || [], depth, "callee");
+    if (g.candidates && g.candidates.length) out.insertBefore(otherSymbols(g), box);
   } else if (kind === "deps") {
     const whole = /** @type {DepsAnswer} */ (await get("/api/deps"));
     if (subject) {
@@ -207,6 +208,48 @@ export async function graphView(out, route) {
       : toDot(pic.nodes, pic.edges, "LR", pic.bundle),
   );
   box.appendChild(legend(kind));
+}
+
+/**
+ * How many callers (or callees) a picture holds: the direct ones, and within `depth` hops
+ * when it goes further ("3 direct callers, 88 within 2 hops").
+ * @param {CallNode[]} nodes
+ * @param {number} depth
+ * @param {string} what
+ * @returns {string}
+ */
+function hopCount(nodes, depth, what) {
+  const direct = nodes.filter((n) => (n.depth || 1) === 1).length;
+  const plural = (/** @type {number} */ n) => n + " " + what + (n === 1 ? "" : "s");
+  if (depth <= 1) return plural(direct);
+  return plural(direct).replace(" ", " direct ") + ", " + nodes.length + " within " + depth +
+    " hops";
+}
+
+/**
+ * The note that a name means several symbols: this picture is of the first, the others
+ * open their own.
+ * @param {CallGraph} g
+ * @returns {HTMLElement}
+ */
+function otherSymbols(g) {
+  const list = g.candidates || [];
+  return el("p", { class: "candidates", id: "graph-candidates" }, [
+    el("span", {
+      text: list.length + (list.length === 1 ? " other symbol is" : " other symbols are") +
+        " named so; this picture is of " + g.symbol +
+        (g.definition ? " in " + g.definition.file : "") + ". Others: ",
+    }),
+    ...list.map((c) =>
+      el("span", null, [
+        link(
+          href("graph", "calls/" + c.qualified_name, { file: c.file }),
+          c.qualified_name + " (" + c.file + ":" + c.line + ")",
+        ),
+        " ",
+      ])
+    ),
+  ]);
 }
 
 /**

@@ -19,7 +19,8 @@
  * One search hit of `/api/search`.
  * `column` is where an exact or regex match starts on its line.
  * @typedef {Where & { end_line: number, symbol?: string | null, kind?: string | null,
- *   score: number, snippet: string, language: string, column?: number }} SearchHit
+ *   score: number, snippet: string, language: string, column?: number,
+ *   snippet_line?: number }} SearchHit
  */
 /**
  * One symbol, as every endpoint answers it.

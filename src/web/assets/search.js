@@ -124,6 +124,20 @@ function filterBar(route, languages, query) {
   return form;
 }
 
+/** What a result's score is, shown beside the results and over each score. */
+const SCORE_MEANS = "score: how closely a result matches this search, from 0 to 1 (words and " +
+  "meaning fused, then re-ranked); it ranks the results of one search and means nothing " +
+  "across searches";
+
+/**
+ * A score as a person reads it: three decimals, and a score too small to show as "< 0.001".
+ * @param {number} score
+ * @returns {string}
+ */
+function scoreText(score) {
+  return score > 0 && score < 0.0005 ? "< 0.001" : score.toFixed(3);
+}
+
 /**
  * One result: a title that opens the symbol (or the file at the line), where it is, its
  * score, and the snippet with the query's words highlighted.
@@ -146,12 +160,15 @@ function result(hit, terms, pattern) {
           (hit.column ? ":" + hit.column : hit.end_line !== hit.line ? "–" + hit.end_line : ""),
         "where",
       ),
-      el("span", {
-        class: "muted",
-        text: hit.language + (hit.column ? "" : " · score " + hit.score.toFixed(3)),
+      el("span", { class: "muted", text: hit.language }),
+      hit.column ? "" : el("span", {
+        class: "muted score",
+        title: SCORE_MEANS,
+        text: "score " + scoreText(hit.score),
       }),
     ]),
-    renderCode(hit.snippet, { first: hit.line, terms, pattern }),
+    // A snippet that opens with the definition's doc comment starts above `line`.
+    renderCode(hit.snippet, { first: hit.snippet_line || hit.line, terms, pattern }),
   ]);
 }
 
@@ -194,7 +211,8 @@ export async function searchView(out, route, languages, query) {
       " in " + Math.round(answer.took_ms) + " ms" +
       (answer.index_state && answer.index_state !== "ready"
         ? " (index " + answer.index_state + ")"
-        : ""),
+        : "") +
+      (pattern ? "" : " · " + SCORE_MEANS),
   }));
   if (!answer.results.length) {
     results.appendChild(note("Nothing found for “" + text + "” with these filters.", "muted"));

@@ -275,7 +275,9 @@ export async function symbolView(out, route) {
   const maybe = g.unresolved_candidates || 0;
   out.appendChild(el("div", { class: "columns" }, [
     el("section", null, [
-      el("h3", { text: "Callers (" + (g.callers || []).length + ")" }),
+      // One count everywhere: callers are the symbols (or files' top level) that call it,
+      // call sites the places they do (the CLI's "Called from" counts call sites too).
+      el("h3", { text: callerHeading(g, s) }),
       callTable(g.callers || [], "Nothing calls it.", "callers"),
       maybe
         ? note(
@@ -293,6 +295,22 @@ export async function symbolView(out, route) {
   out.appendChild(el("h3", { text: "References (" + refs.total + ")" }));
   out.append(resolutionCounts(refs.by_resolution));
   out.appendChild(referenceList(refs));
+}
+
+/**
+ * "Callers (3 · 5 call sites)": the symbols that call it, and the calls they make.
+ * @param {CallGraph} g
+ * @param {SymbolAnswer} s
+ * @returns {string}
+ */
+function callerHeading(g, s) {
+  const callers = (g.callers || []).length;
+  // A type's or a constant's callers_total counts its uses, not calls.
+  const callable = ["function", "method", "constructor"].includes(s.symbol.kind);
+  const sites = s.callers_total;
+  return "Callers (" + callers +
+    (callable && sites !== callers ? " · " + sites + " call site" + (sites === 1 ? "" : "s") : "") +
+    ")";
 }
 
 /**
