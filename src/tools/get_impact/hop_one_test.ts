@@ -73,3 +73,26 @@ Deno.test("get_impact hop 1: functions declared inside an anonymous function", a
     assert.deepEqual(found, ["drainAttempts"]);
   });
 });
+
+Deno.test("get_impact hop 1: a function a barrel re-exports from a file of its name", async () => {
+  // rxjs.dev's decision-tree tools: `import { flattenApiList } from './src/lib'`, whose
+  // index.ts says `export * from './flattenApiList'` — the name was read as the file.
+  const found = await hopOne({
+    "src/lib/flattenApiList.ts": [
+      "export function flattenApiList(list: number[]): number[] {",
+      "  return list;",
+      "}",
+      "",
+    ].join("\n"),
+    "src/lib/index.ts": "export * from './flattenApiList';\n",
+    "index.ts": [
+      "import { flattenApiList } from './src/lib';",
+      "",
+      "export function generate(docs: number[]): number[] {",
+      "  return flattenApiList(docs);",
+      "}",
+      "",
+    ].join("\n"),
+  }, ["flattenApiList"]);
+  assert.deepEqual(found, ["generate"]);
+});
