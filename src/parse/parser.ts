@@ -39,7 +39,7 @@
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ParsedSource } from "../facts/records.ts";
 import { definitionsOf } from "./definitions.ts";
-import { type Loaded, loadGrammar } from "./grammars.ts";
+import { loadDefinitionGrammar, type Loaded, loadGrammar } from "./grammars.ts";
 import {
   languageById,
   languageForPath,
@@ -113,8 +113,9 @@ export async function parseSource(
         syntaxErrors: 0,
       };
     }
-    const loaded = await loadGrammar(info.id);
-    return parseWith(loaded, info.id, relPath, source, lines, opts.references ?? true);
+    const references = opts.references ?? true;
+    const loaded = await (references ? loadGrammar : loadDefinitionGrammar)(info.id);
+    return parseWith(loaded, info.id, relPath, source, lines, references);
   } catch (e) {
     return {
       language: info?.id ?? language ?? "unknown",
