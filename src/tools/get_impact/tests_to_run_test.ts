@@ -36,6 +36,27 @@ const FILES: Record<string, string> = {
     "    assert three() == 1",
     "",
   ].join("\n"),
+  // click: `for param in …: param.handle_parse_result(…)` — an untyped receiver, matched by
+  // name; the walk stopped there and the tests above it were not named.
+  "runner.py": [
+    "class Runner:",
+    "    def process_items(self):",
+    "        return 1",
+    "",
+    "",
+    "def drive(runners):",
+    "    for r in runners:",
+    "        r.process_items()",
+    "",
+  ].join("\n"),
+  "tests/test_runner.py": [
+    "from runner import drive",
+    "",
+    "",
+    "def test_drive():",
+    "    drive([])",
+    "",
+  ].join("\n"),
   // remeda: type tests live in `*.test-d.ts` (vitest's typecheck).
   "src/greet.ts": "export function greet(name: string): string {\n  return name;\n}\n",
   "src/greet.test-d.ts": [
@@ -74,6 +95,12 @@ Deno.test("get_impact tests to run: past the listed hops, and type-test files", 
         p.tests_to_run.functions.map((f) => `${f.hop} ${f.qualified_name}`),
         ["4 test_three"],
       );
+    });
+    await t.step("on through a name matched alone when the project defines it once", async () => {
+      const p = await impact({ symbols: ["Runner.process_items"] });
+      const drive = p.impacted.find((x) => x.qualified_name === "drive");
+      assert.deepEqual([drive?.hop, drive?.resolution], [1, "name"]);
+      assert.deepEqual(p.tests_to_run.functions.map((f) => f.qualified_name), ["test_drive"]);
     });
     await t.step("a *.test-d.ts file is a test file", async () => {
       const p = await impact({ symbols: ["greet"] });
