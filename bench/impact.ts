@@ -525,21 +525,32 @@ async function testsToRun(dir: string, runner: string): Promise<void> {
         continue;
       }
       const pay = r.result_payload as GetImpactPayload;
-      await Deno.writeTextFile(path, changed.join("\n"));
-      let broke: Set<string>;
-      try {
-        broke = new Set([...await failing(runner, root)].filter((x) => !before.has(x)));
-      } finally {
-        await Deno.writeTextFile(path, original);
-      }
-      // A test that fails again with the change undone is flaky, not broken by it.
+      // The oracle: the tests failing with the change (and not before it). A test get_impact
+      // does not name must fail again with the change, alone, and pass with it undone: timer
+      // tests fail now and then on a loaded machine.
       const named = new Set([
         ...pay.tests_to_run.files,
         ...pay.tests_to_run.functions.map((f) =>
           `${f.file}::${f.qualified_name.replace(/\./g, "::")}`
         ),
       ]);
-      const unnamed = [...broke].filter((x) => !named.has(x));
+      await Deno.writeTextFile(path, changed.join("\n"));
+      let broke: Set<string>;
+      let unnamed: string[] = [];
+      try {
+        broke = new Set([...await failing(runner, root)].filter((x) => !before.has(x)));
+        unnamed = [...broke].filter((x) => !named.has(x) && !named.has(x.split("::")[0]));
+        if (unnamed.length) {
+          const again = await failing(runner, root, unnamed);
+          for (const x of unnamed.filter((x) => !again.has(x))) {
+            broke.delete(x);
+            console.log(`  ${x} passes with the change on a second run (flaky): left out`);
+          }
+          unnamed = unnamed.filter((x) => again.has(x));
+        }
+      } finally {
+        await Deno.writeTextFile(path, original);
+      }
       if (unnamed.length) {
         for (const x of await failing(runner, root, unnamed)) {
           broke.delete(x);
