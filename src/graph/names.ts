@@ -283,15 +283,18 @@ export class Names {
         if (out.length) return out;
       }
     }
-    const family = files[0] ? this.family(files[0]) : this.familyOfDir(m);
-    const sub = family?.submodule?.(m, name);
-    if (sub) return [{ kind: "module", module: sub }];
+    // What a wildcard re-exports comes before a submodule of that name: a barrel's
+    // `export * from './parse'` names parse.ts's `parse` (a JS index's "submodule" is a guess),
+    // and Python's `from pkg import x` takes pkg's attribute before pkg/x.py.
     for (const g of files) {
       for (const w of g.wildcards) {
         const out = this.moduleMember(w, name, depth + 1);
         if (out.length) return out;
       }
     }
+    const family = files[0] ? this.family(files[0]) : this.familyOfDir(m);
+    const sub = family?.submodule?.(m, name);
+    if (sub) return [{ kind: "module", module: sub }];
     if (name === "default" && family?.defaultExport) {
       for (const g of files) {
         const local = family.defaultExport(g.path);

@@ -40,7 +40,7 @@
 import type { Node } from "npm:web-tree-sitter@0.25.10";
 import type { ParsedSource } from "../facts/records.ts";
 import { definitionsOf } from "./definitions.ts";
-import { loadGrammar } from "./grammars.ts";
+import { loadDefinitionGrammar, loadGrammar } from "./grammars.ts";
 import {
   languageById,
   languageForPath,
@@ -116,7 +116,8 @@ export async function parseSource(
         syntaxErrors: 0,
       };
     }
-    const loaded = await loadGrammar(info.id);
+    // Symbols only (the other side of a change in get_impact): the definition patterns alone.
+    const loaded = await (opts.references === false ? loadDefinitionGrammar : loadGrammar)(info.id);
     const tree = loaded.parser.parse(source);
     if (!tree) {
       return {

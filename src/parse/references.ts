@@ -29,6 +29,8 @@ export function emitReferences(
   const data = matches.data;
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
   const nested = nestedDefinitions(symbols);
+  const lines = new Map<string, number[]>();
+  for (const s of symbols) lines.set(s.name, [...(lines.get(s.name) ?? []), s.line]);
   const out: ReferenceRecord[] = [];
   const stack: Scope[] = [];
   let next = 0;
@@ -45,7 +47,7 @@ export function emitReferences(
       if (locals.sites.has(r.start)) continue;
       if (r.receiver < 0 && lookup(stack, name) !== undefined) {
         // A local bound by a nested definition (`def wrap` in a decorator) is a symbol: kept.
-        if (!nested(name, scopeAt(row + 1))) continue;
+        if (!nested(name, scopeAt(row + 1)) && !definedIn(stack, name, lines)) continue;
       }
     }
     const line = row + 1;
@@ -101,4 +103,23 @@ function nestedDefinitions(
     }
     return false;
   };
+}
+
+/**
+ * Whether the innermost scope of `stack` that binds `name` holds a symbol of that name
+ * (`lines`: the lines each name is defined at): a
+ * function declared in an anonymous one (`module.exports = function () { function f() {} }`,
+ * `create((subscriber) => { function attempt() {} … })`) is a symbol with no parent, and its
+ * name a local of the anonymous scope.
+ */
+function definedIn(stack: readonly Scope[], name: string, lines: Map<string, number[]>) {
+  const at = lines.get(name);
+  if (!at) return false;
+  for (let i = stack.length - 1; i >= 0; i--) {
+    if (!stack[i].bindings.has(name)) continue;
+    const from = stack[i].node.startPosition.row + 1;
+    const to = stack[i].node.endPosition.row + 1;
+    return at.some((l) => l >= from && l <= to);
+  }
+  return false;
 }

@@ -46,8 +46,10 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 10: a Go conversion to a predeclared type (`uint32(x)`) is no call.
  * 11: the graph part keeps receivers and declared types as typed records (`facts/codec.ts`),
  *     not as marked strings.
- * 12: the graph part keeps each import statement's lines (`@import.statement`). */
-export const STORE_FORMAT = 12;
+ * 12: the graph part keeps each import statement's lines (`@import.statement`).
+ * 13: a function declared inside an anonymous one (`module.exports = function () {…}`) is
+ *     referenced where its name is that scope's local (`parse/references.ts`). */
+export const STORE_FORMAT = 13;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;

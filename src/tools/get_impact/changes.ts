@@ -75,9 +75,13 @@ function wireOf(
   };
 }
 
-/** The indexed path a diff's path names: as written, else without leading folders (`patch -p`). */
-function locate(graph: CodeGraph, path: string): string {
+/**
+ * The indexed path a diff's path names: as written, else without leading folders (`patch -p`)
+ * — not for git's own diff, whose paths are the project's (`src/README.md` is not `README.md`).
+ */
+function locate(graph: CodeGraph, path: string, from: OldSide): string {
   let p = path.replace(/^\.\//, "");
+  if (from.kind === "git") return p;
   while (true) {
     if (graph.byPath.has(p)) return p;
     const cut = p.indexOf("/");
@@ -106,6 +110,26 @@ async function parsed(path: string, lines: string[]): Promise<SymbolRecord[]> {
   return (await parseSource(path, lines.join("\n"), undefined, { references: false })).symbols;
 }
 
+/**
+ * The lines of a file at the base of git's diff: the working tree's file with the hunks
+ * undone (git's diff is of the working tree; no `git show` per file), a deleted file's
+ * removed lines, or git's copy when the file cannot be read.
+ */
+async function baseText(
+  project: Project,
+  patch: FilePatch,
+  base: string,
+  oldPath: string,
+  newPath: string | null,
+  removed: string[],
+): Promise<string[] | null> {
+  if (newPath === null && !patch.binary) return removed;
+  const now = newPath === null || patch.binary ? null : await readLines(project, newPath);
+  if (now !== null) return otherSide(patch, now, "new");
+  const text = await showAt(project.root, base, oldPath);
+  return text === null ? null : text.split("\n");
+}
+
 /** Both sides of one file of the diff, and whether the index holds the new one. */
 async function sides(
   project: Project,
@@ -113,26 +137,27 @@ async function sides(
   patch: FilePatch,
   from: OldSide,
 ): Promise<{ old: Side | null; new: Side | null; applied: boolean }> {
-  const oldPath = patch.oldPath === null ? null : locate(graph, patch.oldPath);
-  const newPath = patch.newPath === null ? null : locate(graph, patch.newPath);
+  const oldPath = patch.oldPath === null ? null : locate(graph, patch.oldPath, from);
+  const newPath = patch.newPath === null ? null : locate(graph, patch.newPath, from);
   const indexed = (p: string | null): Side | null => {
     const f = p === null ? undefined : graph.byPath.get(p);
     return f ? { path: f.path, symbols: f.symbols, indexed: true } : null;
   };
   const none = (applied: boolean) => ({ old: null, new: null, applied });
+  const only = (mark: "+" | "-") =>
+    patch.hunks.flatMap((h) => h.lines.filter((l) => l.mark === mark).map((l) => l.text));
   if (from.kind === "git") {
     // The working tree is the new side (as indexed); the old one is the file at the base.
     const now = indexed(newPath);
     if (newPath !== null && now === null) return none(true); // not code the index reads
-    const text = oldPath === null ? null : await showAt(project.root, from.base, oldPath);
-    const old = oldPath === null || text === null
+    if (oldPath === null) return { old: null, new: now, applied: true };
+    const text = await baseText(project, patch, from.base, oldPath, newPath, only("-"));
+    const old = text === null
       ? null
-      : { path: oldPath, symbols: await parsed(oldPath, text.split("\n")), indexed: false };
+      : { path: oldPath, symbols: await parsed(oldPath, text), indexed: false };
     return { old, new: now, applied: true };
   }
   if (patch.binary) return none(true);
-  const only = (mark: "+" | "-") =>
-    patch.hunks.flatMap((h) => h.lines.filter((l) => l.mark === mark).map((l) => l.text));
   if (oldPath === null) {
     // A new file: in the tree already, or about to be added.
     const now = indexed(newPath);

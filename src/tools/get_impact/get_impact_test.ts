@@ -98,12 +98,15 @@ async function write(root: string, files: Record<string, string>): Promise<void>
   }
 }
 
-/** A repository with FILES committed, then EDITED written over them (not committed). */
-async function repository(): Promise<{ root: string; base: string; cleanup(): Promise<void> }> {
+/** A repository with `files` committed, then `edited` written over them (not committed). */
+async function repository(
+  files = FILES,
+  edited = EDITED,
+): Promise<{ root: string; base: string; cleanup(): Promise<void> }> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "codectx-impact-" }));
   const root = `${base}/repo`;
   await Deno.mkdir(root);
-  await write(root, FILES);
+  await write(root, files);
   await run(root, "init", "-q");
   await run(root, "add", ".");
   await run(
@@ -117,7 +120,7 @@ async function repository(): Promise<{ root: string; base: string; cleanup(): Pr
     "-m",
     "first",
   );
-  await write(root, EDITED);
+  await write(root, edited);
   return { root, base, cleanup: () => Deno.remove(base, { recursive: true }) };
 }
 
@@ -272,5 +275,26 @@ Deno.test("get_impact: a root without git works for diff and symbols, not for ba
   } finally {
     await ex.close();
     await Deno.remove(base, { recursive: true });
+  }
+});
+
+Deno.test("get_impact: a file git changed that the index does not read is no indexed file", async () => {
+  // `src/README.md` (not indexed) was read as `README.md`, its hunks as that file's.
+  const repo = await repository(
+    { ...FILES, ".codectxignore": "vendor/\n", "vendor/lib.py": FILES["lib.py"] },
+    { "vendor/lib.py": EDITED["lib.py"] },
+  );
+  const ex = await createExecutor(repo.root, {
+    indexDir: `${repo.base}/index`,
+    embedder: "none",
+  });
+  try {
+    assert.ok((await ex.execute({ tool_name: "index_project", arguments: {} })).success);
+    const p = await payload(ex, {});
+    assert.deepEqual(changedOf(p), []);
+    assert.deepEqual(p.files.map((f) => f.file), ["vendor/lib.py"]);
+  } finally {
+    await ex.close();
+    await repo.cleanup();
   }
 });

@@ -91,7 +91,14 @@ export const getImpactTool = defineTool({
     const depth = args.depth ?? DEFAULT_DEPTH;
     const includeTests = args.include_tests ?? true;
     const keep = (file: string) => includeTests || !isTestFile(file);
-    const r = reach(graph, changes, depth);
+    // Tests reach a change through any number of hops (a test of `open_file` runs a helper
+    // six calls down): the walk goes to its end, `depth` bounds what is listed as impacted.
+    const whole = reach(graph, changes, Number.POSITIVE_INFINITY);
+    const r = {
+      ...whole,
+      reached: whole.reached.filter((x) => x.hop <= depth),
+      uses: whole.uses.filter((u) => u.hop <= depth),
+    };
 
     const reached = r.reached.filter((x) => keep(x.record.file)).sort((a, b) =>
       a.hop - b.hop || STRENGTH[b.resolution] - STRENGTH[a.resolution] ||
@@ -108,7 +115,7 @@ export const getImpactTool = defineTool({
         f.references++;
       } else byFile.set(u.file, { hop: u.hop, references: 1 });
     }
-    const testFiles = new Set(r.uses.map((u) => u.file).filter(isTestFile));
+    const testFiles = new Set(whole.uses.map((u) => u.file).filter(isTestFile));
     for (const f of files) if (isTestFile(f.file) && f.status !== "deleted") testFiles.add(f.file);
     const sites = (uses: Use[]) => uses.slice(0, 5).map((u) => `${u.file}:${u.line}`);
     const likely = changes.flatMap((c, i) => {
@@ -162,7 +169,7 @@ export const getImpactTool = defineTool({
       })).sort((a, b) => a.hop - b.hop || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
       tests_to_run: {
         files: [...testFiles].sort(),
-        functions: r.reached.filter((x) => isTestFile(x.record.file)).sort((a, b) =>
+        functions: whole.reached.filter((x) => isTestFile(x.record.file)).sort((a, b) =>
           a.record.file < b.record.file
             ? -1
             : a.record.file > b.record.file

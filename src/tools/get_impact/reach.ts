@@ -40,6 +40,12 @@ export interface Reached {
   resolution: Sureness;
   path: string[];
   via: { file: string; line: number; kind: string };
+  /**
+   * Whether the walk goes on from it: every step matched by name only on its path named a
+   * definition whose name the project defines once (`param.handle_parse_result(…)` on an
+   * untyped loop variable leads on; `x.run()` does not).
+   */
+  leads: boolean;
 }
 
 /** The walk's answer. */
@@ -106,8 +112,9 @@ function orphanUses(graph: CodeGraph, name: string, file: string): Use[] {
 
 /**
  * Walks `depth` hops out from `changes`. A definition is reached once, at its nearest hop,
- * by the path whose weakest resolution is strongest; a definition reached only by name is
- * not walked further (as `get_call_graph` does). Changed definitions are not "reached".
+ * by the path whose weakest resolution is strongest; a definition reached by a name-only
+ * match is walked further only when that name is defined once in the project (see
+ * {@link Reached.leads}). Changed definitions are not "reached".
  */
 export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach {
   const changed = new Set(changes.flatMap((c) => c.records));
@@ -127,11 +134,18 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
 
   // Hop 1: the uses of each changed definition.
   let frontier: Reached[] = [];
-  const offer = (use: Use, hop: number, from: { path: string[]; resolution: Sureness }) => {
+  const once = (name: string) => (graph.symbolsByName.get(name) ?? []).length === 1;
+  const offer = (
+    use: Use,
+    hop: number,
+    from: { path: string[]; resolution: Sureness; leads: boolean },
+    target: string,
+  ) => {
     uses.push({ ...use, hop });
     const s = use.in;
     if (!s || isChanged(s)) return;
     const resolution = weakest(from.resolution, use.resolution);
+    const leads = from.leads && (use.resolution !== "name" || once(target));
     const had = reached.get(s);
     if (had && (had.hop < hop || STRENGTH[had.resolution] >= STRENGTH[resolution])) return;
     const r: Reached = {
@@ -140,6 +154,7 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
       resolution,
       path: [...from.path, s.qualifiedName],
       via: { file: use.file, line: use.line, kind: use.kind },
+      leads,
     };
     reached.set(s, r);
     if (!had) frontier.push(r);
@@ -161,12 +176,15 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
     );
     direct.push(outside);
     if (c.wire.change === "added") continue;
-    for (const u of outside) offer(u, 1, { path: [c.wire.qualified_name], resolution: "exact" });
+    const name = c.wire.qualified_name.split(".").pop()!;
+    for (const u of outside) {
+      offer(u, 1, { path: [c.wire.qualified_name], resolution: "exact", leads: true }, name);
+    }
   }
 
   // Hops 2…depth: the uses of what the previous hop reached (not of name-only matches).
   for (let hop = 2; hop <= depth && frontier.length; hop++) {
-    const from = frontier.filter((r) => r.resolution !== "name");
+    const from = frontier.filter((r) => r.leads);
     frontier = [];
     const byName = new Map<string, Reached[]>();
     for (const r of from) {
@@ -180,7 +198,7 @@ export function reach(graph: CodeGraph, changes: Change[], depth: number): Reach
       if (!src) continue;
       for (const u of list) {
         if (u.in === src.record) continue;
-        offer(u, hop, src);
+        offer(u, hop, src, src.record.name);
       }
     }
   }

@@ -1,0 +1,113 @@
+/**
+ * `get_impact`'s tests to run: every test that reaches a changed definition, however many
+ * calls down (`depth` bounds the impacted list, not the tests), in every test file the one
+ * rule names (`index/test_files.ts`). Each case a test `bench/impact.ts --tests` saw fail
+ * that get_impact did not name.
+ */
+
+import assert from "node:assert/strict";
+import { createExecutor } from "../executor.ts";
+import type { GetImpactPayload } from "./schema.ts";
+
+const FILES: Record<string, string> = {
+  // click: test_open_file_ignore_errors_stdin → open_file → … → _make_text_stream, six hops.
+  "lib.py": [
+    "def base():",
+    "    return 1",
+    "",
+    "",
+    "def one():",
+    "    return base()",
+    "",
+    "",
+    "def two():",
+    "    return one()",
+    "",
+    "",
+    "def three():",
+    "    return two()",
+    "",
+  ].join("\n"),
+  "tests/test_lib.py": [
+    "from lib import three",
+    "",
+    "",
+    "def test_three():",
+    "    assert three() == 1",
+    "",
+  ].join("\n"),
+  // click: `for param in …: param.handle_parse_result(…)` — an untyped receiver, matched by
+  // name; the walk stopped there and the tests above it were not named.
+  "runner.py": [
+    "class Runner:",
+    "    def process_items(self):",
+    "        return 1",
+    "",
+    "",
+    "def drive(runners):",
+    "    for r in runners:",
+    "        r.process_items()",
+    "",
+  ].join("\n"),
+  "tests/test_runner.py": [
+    "from runner import drive",
+    "",
+    "",
+    "def test_drive():",
+    "    drive([])",
+    "",
+  ].join("\n"),
+  // remeda: type tests live in `*.test-d.ts` (vitest's typecheck).
+  "src/greet.ts": "export function greet(name: string): string {\n  return name;\n}\n",
+  "src/greet.test-d.ts": [
+    'import { greet } from "./greet";',
+    "",
+    "export function typeTest(): void {",
+    '  greet("x");',
+    "}",
+    "",
+  ].join("\n"),
+};
+
+Deno.test("get_impact tests to run: past the listed hops, and type-test files", async (t) => {
+  const base = await Deno.makeTempDir({ prefix: "codectx-tests-to-run-" });
+  for (const [path, text] of Object.entries(FILES)) {
+    await Deno.mkdir(`${base}/p/${path}`.replace(/\/[^/]+$/, ""), { recursive: true });
+    await Deno.writeTextFile(`${base}/p/${path}`, text);
+  }
+  const ex = await createExecutor(`${base}/p`, { indexDir: `${base}/index`, embedder: "none" });
+  const impact = async (args: Record<string, unknown>) => {
+    const r = await ex.execute({ tool_name: "get_impact", arguments: args });
+    assert.ok(r.success, r.error ?? "");
+    return r.result_payload as GetImpactPayload;
+  };
+  try {
+    assert.ok((await ex.execute({ tool_name: "index_project", arguments: {} })).success);
+    await t.step("a test four hops down is to run; the listed hops stay three", async () => {
+      const p = await impact({ symbols: ["base"] });
+      assert.deepEqual(p.impacted.map((x) => `${x.hop} ${x.qualified_name}`), [
+        "1 one",
+        "2 two",
+        "3 three",
+      ]);
+      assert.deepEqual(p.tests_to_run.files, ["tests/test_lib.py"]);
+      assert.deepEqual(
+        p.tests_to_run.functions.map((f) => `${f.hop} ${f.qualified_name}`),
+        ["4 test_three"],
+      );
+    });
+    await t.step("on through a name matched alone when the project defines it once", async () => {
+      const p = await impact({ symbols: ["Runner.process_items"] });
+      const drive = p.impacted.find((x) => x.qualified_name === "drive");
+      assert.deepEqual([drive?.hop, drive?.resolution], [1, "name"]);
+      assert.deepEqual(p.tests_to_run.functions.map((f) => f.qualified_name), ["test_drive"]);
+    });
+    await t.step("a *.test-d.ts file is a test file", async () => {
+      const p = await impact({ symbols: ["greet"] });
+      assert.deepEqual(p.tests_to_run.files, ["src/greet.test-d.ts"]);
+    });
+  } finally {
+    await ex.close();
+    await Deno.remove(base, { recursive: true });
+  }
+});
