@@ -29,8 +29,12 @@ export function emitReferences(
   const data = matches.data;
   const ordered = [...refs.values()].sort((a, b) => a.start - b.start);
   const nested = nestedDefinitions(symbols);
+  // Symbols with no parent: a function declared in an anonymous scope is one (a member of an
+  // object literal, `{ read: () => read() }`, has its parent and does not bind `read` there).
   const lines = new Map<string, number[]>();
-  for (const s of symbols) lines.set(s.name, [...(lines.get(s.name) ?? []), s.line]);
+  for (const s of symbols) {
+    if (s.parent === null) lines.set(s.name, [...(lines.get(s.name) ?? []), s.line]);
+  }
   const out: ReferenceRecord[] = [];
   const stack: Scope[] = [];
   let next = 0;
