@@ -8,7 +8,7 @@
 import { CALLABLE_KINDS } from "../../types.ts";
 import { otherSymbolsNote } from "../markdown.ts";
 import type { CliOutput, ToolCommand } from "../tool.ts";
-import { callLines, callsHead } from "./render.ts";
+import { callLines, callsHead, docShown } from "./render.ts";
 import type { ExplainSymbolPayload, Neighbour } from "./schema.ts";
 
 /** The payload as `codectx explain` prints it. */
@@ -17,7 +17,7 @@ export function print(p: ExplainSymbolPayload): CliOutput {
   const s = p.symbol;
   out.push(`${s.qualified_name} (${s.kind}) — ${s.file}:${s.line}-${s.end_line}`);
   if (p.candidates.length) out.push(otherSymbolsNote(p.candidates));
-  if (p.doc) out.push(`\n${p.doc}`);
+  if (p.doc) out.push(`\n${docShown(p.doc, s.file, s.line)}`);
   if (!p.calls) out.push(`\n${p.source}`);
   else {
     out.push(`\n${s.signature || s.name}`, `\n${callsHead(p)}:`);

@@ -59,6 +59,29 @@ export function callsHead(p: ExplainSymbolPayload): string {
   return `Body: ${n} lines, over the token budget (read lines ${s.line}-${s.end_line} for all of it); its calls in order`;
 }
 
+/** Lines of a doc shown whole; a longer one is shown to the end of its first paragraph. */
+const DOC_LINES = 12;
+
+/**
+ * The doc as the texts show it: whole when short; else its first paragraph (at most
+ * {@link DOC_LINES} lines) and how many lines are left and where (the JSON keeps all of it). A
+ * long JSDoc printed whole was the costliest read of an assistant's run (issue 35).
+ *
+ * @example
+ * ```ts
+ * docShown("One.\n\n" + "more\n".repeat(20), "a.ts", 40); // "One.\n(21 more lines of doc above a.ts:40)"
+ * ```
+ */
+export function docShown(doc: string, file: string, line: number): string {
+  const lines = doc.trim().split("\n");
+  if (lines.length <= DOC_LINES) return doc.trim();
+  const blank = lines.findIndex((l) => l.trim() === "");
+  const keep = Math.min(DOC_LINES, blank > 0 ? blank : DOC_LINES);
+  return `${lines.slice(0, keep).join("\n")}\n(${
+    lines.length - keep
+  } more lines of doc above ${file}:${line})`;
+}
+
 /** The definition, its source (doc once), members, callers and callees. */
 export function render(p: ExplainSymbolPayload): string {
   const s = p.symbol;
@@ -72,7 +95,7 @@ export function render(p: ExplainSymbolPayload): string {
   return join([
     `# ${s.qualified_name || s.name} — ${s.kind} in ${loc(s)}`,
     parent ? `In ${parent}.` : "",
-    docInSource && whole ? "" : doc,
+    docInSource && whole ? "" : docShown(doc, s.file, s.line),
     whole
       ? fence(p.source, s.language) + (p.source_truncated ? "\n(source truncated)" : "")
       : fence(s.signature || s.name, s.language),
