@@ -132,16 +132,20 @@ export function scanFiles(re: RegExp, files: readonly ScanFile[], limit: number)
     for (let m = re.exec(text); m; m = re.exec(text)) {
       // An empty match would loop forever: step past it.
       if (m[0] === "") re.lastIndex++;
-      if (m.index <= lineEnd) continue; // one result per line, like grep
-      const nl = text.indexOf("\n", m.index);
+      // A match is where its text is: `\s*import x` may begin with the blank lines above.
+      const lead = m[0].length - m[0].trimStart().length;
+      const start = lead < m[0].length ? m.index + lead : m.index;
+      const last = Math.max(start, m.index + m[0].trimEnd().length - 1);
+      if (start <= lineEnd) continue; // one result per line, like grep
+      const nl = text.indexOf("\n", start);
       lineEnd = nl < 0 ? text.length : nl;
       map ??= lineMap(text, chunkTexts, f.startLines);
-      const li = lineIndex(map.starts, m.index);
+      const li = lineIndex(map.starts, start);
       out.push({
         file,
         line: map.lineOf[li],
-        endLine: map.lineOf[lineIndex(map.starts, Math.max(m.index, m.index + m[0].length - 1))],
-        column: m.index - map.starts[li] + 1,
+        endLine: map.lineOf[lineIndex(map.starts, last)],
+        column: start - map.starts[li] + 1,
         snippet: text.slice(map.starts[li], nl < 0 ? undefined : nl),
       });
       if (out.length >= limit) break;
