@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { dirname, join } from "node:path";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
-import { REPO } from "./surfaces_helpers.ts";
+import { denoInfo, REPO } from "./surfaces_helpers.ts";
 
 /** Runs `cmd args` with `env` added to this process's environment; never throws. */
 async function run(
@@ -119,21 +119,7 @@ Deno.test("mod.ts imported from another folder and from another Deno project, no
  * (`deno info --json`), as specifiers (npm packages as `npm:/name@version…`).
  */
 async function staticGraph(file: string): Promise<Set<string>> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", file],
-    cwd: REPO,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    roots: string[];
-    redirects: Record<string, string>;
-    modules: Array<{
-      specifier: string;
-      dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean }>;
-    }>;
-  };
+  const info = await denoInfo(file);
   const bySpecifier = new Map(info.modules.map((m) => [m.specifier, m]));
   const seen = new Set<string>();
   const todo = [...info.roots];

@@ -9,7 +9,7 @@
 
 import assert from "node:assert/strict";
 import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
-import { REPO } from "./surfaces_helpers.ts";
+import { denoInfo, REPO } from "./surfaces_helpers.ts";
 import { OPTIONAL_PACKAGES, USE_LITE } from "../src/search/optional_packages.ts";
 
 /** Packages only tests and benches use. */
@@ -45,17 +45,7 @@ Deno.test("light install: deno.json and deno.lock name no optional or test-only 
 
 /** Every npm package a file's module graph names, dynamic imports included (`deno info`). */
 async function npmPackages(file: string): Promise<string[]> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", file],
-    cwd: REPO,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
-  const info = JSON.parse(new TextDecoder().decode(out.stdout)) as {
-    modules: Array<{ specifier: string; dependencies?: Array<{ code?: { specifier: string } }> }>;
-    npmPackages?: Record<string, unknown>;
-  };
+  const info = await denoInfo(file);
   const specs = new Set<string>(Object.keys(info.npmPackages ?? {}));
   for (const m of info.modules) {
     for (const d of m.dependencies ?? []) {

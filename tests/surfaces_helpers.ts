@@ -370,3 +370,26 @@ export function startMcpStdio(root: string, indexDir: string): McpStdio {
     },
   };
 }
+
+/** One module of `deno info --json`'s graph. */
+export interface InfoModule {
+  specifier: string;
+  dependencies?: Array<{ code?: { specifier: string }; isDynamic?: boolean }>;
+}
+
+/** What `deno info --json FILE` says of a file's module graph (run in the repository). */
+export async function denoInfo(file: string): Promise<{
+  roots: string[];
+  redirects: Record<string, string>;
+  modules: InfoModule[];
+  npmPackages?: Record<string, unknown>;
+}> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", file],
+    cwd: REPO,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.code !== 0) throw new Error(new TextDecoder().decode(out.stderr));
+  return JSON.parse(new TextDecoder().decode(out.stdout));
+}
