@@ -5,7 +5,7 @@
  */
 
 import { z } from "npm:zod@4.1.9";
-import { issueSchema, severitySchema as level } from "../schemas.ts";
+import { issueSchema, severitySchema as level, symbolSchema } from "../schemas.ts";
 
 const fileSchema = z.object({
   file: z.string(),
@@ -26,13 +26,14 @@ const fileSchema = z.object({
   issues: z.number().int(),
 });
 
-const functionSchema = z.object({
-  name: z.string(),
-  qualified_name: z.string(),
-  kind: z.string(),
-  file: z.string(),
-  line: z.number().int(),
-  end_line: z.number().int(),
+const functionSchema = symbolSchema.pick({
+  name: true,
+  qualified_name: true,
+  kind: true,
+  file: true,
+  line: true,
+  end_line: true,
+}).extend({
   complexity: z.number().int(),
   rank: z.string(),
 });
