@@ -25,7 +25,7 @@ export interface BenchProject {
   root: string;
 }
 
-/** The projects, of four languages and sizes (django holds more than 1,000 files). */
+/** The projects, of five languages and sizes (django and cesium hold more than 1,000 files). */
 export const PROJECTS: BenchProject[] = [
   // The Debian source package: Django with its tests and docs (2,697 .py of 6,484 files).
   { name: "django", language: "python", source: "deb-src:python-django", root: "Django-3.2.25" },
@@ -42,6 +42,9 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:librust-toml-dev=0.5.11-1",
     root: "usr/share/cargo/registry/toml-0.5.11",
   },
+  // CesiumJS's engine as its npm package ships it: authored ES modules (1,033 .js) and the
+  // shaders its build turned into .js strings (320), 1,353 .js files under Source/.
+  { name: "cesium", language: "javascript", source: "npm:@cesium/engine@26.3.0", root: "Source" },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
