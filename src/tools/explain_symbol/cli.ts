@@ -69,7 +69,7 @@ function callSites(callers: Neighbour[], total: number): string {
 /** `codectx explain`. */
 export const command: ToolCommand<ExplainSymbolPayload> = {
   command: "explain",
-  synopsis: "NAME [--file F] [--json]                     a symbol: source, doc, callers, callees",
+  synopsis: "NAME  what it does: signature, doc, body or its calls, callers",
   help: `Usage: codectx explain NAME [options]
 
 A symbol's definition, doc, members, callers (with their lines of code) and callees; its

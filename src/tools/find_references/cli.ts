@@ -24,7 +24,7 @@ export function print(p: FindReferencesPayload): CliOutput {
 /** `codectx refs`. */
 export const command: ToolCommand<FindReferencesPayload> = {
   command: "refs",
-  synopsis: "NAME [--file F] [--limit N] [--json]        references to a symbol",
+  synopsis: "NAME  every use as file:line and enclosing function (--file F)",
   help: `Usage: codectx refs NAME [options]
 
 Every reference to a symbol (definitions, calls, imports, types, inheritance, reads,

@@ -39,7 +39,7 @@ export function print(p: GetCallGraphPayload, values: Record<string, unknown>): 
 /** `codectx calls`. */
 export const command: ToolCommand<GetCallGraphPayload> = {
   command: "calls",
-  synopsis: "NAME [--depth 1-5] [--file F] [--mermaid] [--json]   callers and callees",
+  synopsis: "NAME  callers and callees (--depth N)",
   help: `Usage: codectx calls NAME [options]
 
 Callers and callees of a function or method, walked up to --depth hops.

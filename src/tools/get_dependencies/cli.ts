@@ -60,8 +60,7 @@ export function print(p: GetDependenciesPayload): CliOutput {
 /** `codectx deps`. */
 export const command: ToolCommand<GetDependenciesPayload> = {
   command: "deps",
-  synopsis:
-    "[FILE | --package P] [--json]                imports of a file, importers of P, or the graph",
+  synopsis: "[FILE]  a file's imports and importers; --package P: who imports P",
   help: `Usage: codectx deps [FILE] [options]
 
 The imports of FILE (each resolved to a project file or marked external) and the files
