@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { runCli } from "./helpers.ts";
+import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
 
 Deno.test("codectx --help: what each command answers, a line each, under 1,000 characters", async () => {
   const { COMMAND_NAMES } = await import("../cli.ts");
@@ -15,4 +15,27 @@ Deno.test("codectx --help: what each command answers, a line each, under 1,000 c
   for (const name of COMMAND_NAMES) assert.match(help.stdout, new RegExp(`\\b${name}\\b`), name);
   assert.match(help.stdout, /--mode exact\|regex/);
   assert.match(help.stdout, /--package P/);
+});
+
+Deno.test("codectx refs: a line per reference with its enclosing function, a test file's as its line numbers", async () => {
+  const lib = "def parse(text):\n    return text.split()\n";
+  const use = "from lib import parse\n\n\ndef load(path):\n    return parse(open(path).read())\n";
+  const test = "from lib import parse\n\n\ndef test_a():\n    assert parse('a b')\n\n\n" +
+    "def test_b():\n    assert parse('c')\n";
+  const root = await makeProject({ "lib.py": lib, "app/use.py": use, "tests/test_lib.py": test });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["refs", "parse", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: `app/use.py:5:12  call  return parse(open(path).read())`, a path a line and no
+    // enclosing function (an assistant read the file again to name the caller).
+    assert.match(r.stdout, /^parse \(function lib\.py:1-2\): 6 references in 3 files$/m);
+    assert.match(
+      r.stdout,
+      /^app\/use\.py\n {2}1 import: from lib import parse\n {2}5 call in load: /m,
+    );
+    assert.match(r.stdout, /^tests\/test_lib\.py \(test, 3\): 1 5 9$/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
 });

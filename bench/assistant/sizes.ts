@@ -12,6 +12,7 @@
  * @module
  */
 
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -26,7 +27,7 @@ const { values } = parseArgs({
 });
 const clis = (values.cli ?? []).map((c) => {
   const at = c.indexOf("=");
-  return { label: c.slice(0, at), path: c.slice(at + 1) };
+  return { label: c.slice(0, at), path: resolve(c.slice(at + 1)) };
 });
 if (!values.path || !values.commands || clis.length === 0 || clis.some((c) => !c.label)) {
   console.error(
@@ -48,8 +49,9 @@ async function run(cli: string, line: string): Promise<string> {
     ...(values["index-dir"] ? ["--index-dir", values["index-dir"]] : []),
   ];
   const out = await new Deno.Command("deno", {
+    // Run from the checkout (its deno.json and node_modules), on the project of --path.
     args: ["run", "-A", cli, ...words, ...where],
-    cwd: values.path,
+    cwd: dirname(cli),
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
