@@ -39,3 +39,30 @@ Deno.test("codectx refs: a line per reference with its enclosing function, a tes
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx search: a hit is its place and name and its line that best matches; literal hits are lines by file", async () => {
+  const body = Array.from({ length: 12 }, (_, i) => `    step_${i} = ${i}\n`).join("");
+  const files = {
+    "net/retry.py":
+      `def backoff_delay(attempt):\n${body}    return min(60, 2 ** attempt) * jitter()\n`,
+    "net/util.py": "def jitter():\n    return 1\n\n\ndef log(msg):\n    print('retry later')\n",
+  };
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const base = ["--path", root, "--index-dir", indexDir, "--embedder", "none"];
+  try {
+    const r = await runCli(["search", "min jitter attempt", ...base]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: six lines of each hit's code under it; now the line with most of the words.
+    assert.match(
+      r.stdout,
+      /^1\. net\/retry\.py:1-14 backoff_delay \(function\)\n {3}14: return min/m,
+    );
+    assert.doesNotMatch(r.stdout, /step_3/);
+    const exact = await runCli(["search", "retry later", "--mode", "exact", ...base]);
+    assert.equal(exact.code, 0, exact.stderr);
+    assert.match(exact.stdout, /^net\/util\.py\n {2}6 in log: print\('retry later'\)$/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
