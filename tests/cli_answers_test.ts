@@ -66,3 +66,56 @@ Deno.test("codectx search: a hit is its place and name and its line that best ma
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx explain: numbered body without its docstring, callers as file:line, tests counted", async () => {
+  const lib = [
+    "class Box:",
+    "    def pack(self, items):",
+    '        """Pack items into the box.',
+    "",
+    "        Longer notes that an assistant does not need for the answer.",
+    '        """',
+    "",
+    "        if not items:",
+    '            raise ValueError("nothing to pack")',
+    "        return list(items)",
+    "",
+  ].join("\n");
+  const use = "from lib import Box\n\n\ndef ship(xs):\n    return Box().pack(xs)\n";
+  const tests = Array.from({ length: 30 }, (_, i) => `def test_${i}():\n    Box().pack([${i}])\n`);
+  const root = await makeProject({
+    "lib.py": lib,
+    "app/ship.py": use,
+    "tests/test_box.py": `from lib import Box\n\n\n${tests.join("\n\n")}`,
+  });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["explain", "Box.pack", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: the source as it is (the docstring twice, no line numbers) and each caller with
+    // its line of code, tests first, so an assistant read the raise's line again with sed.
+    assert.match(
+      r.stdout,
+      /^```python\n2 def pack\(self, items\):\n8 {5}if not items:\n9 {9}raise/m,
+    );
+    assert.equal(r.stdout.split("Pack items into the box.").length, 2, r.stdout);
+    assert.match(r.stdout, /^- ship app\/ship\.py:5$/m);
+    assert.match(r.stdout, /^- 30 in 1 test file$/m);
+    assert.doesNotMatch(r.stdout, /Box\(\)\.pack\(\[/);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("numberedBody: a one-line docstring and blank lines are left out, indentation kept relative", async () => {
+  const { numberedBody } = await import("../src/util/numbered_body.ts");
+  assert.equal(
+    numberedBody('    def f():\n        """Do."""\n\n        return 1', 10, "Do."),
+    "10 def f():\n13     return 1",
+  );
+  // A doc comment above the code is not in the body: nothing is left out but blanks.
+  assert.equal(
+    numberedBody("func F() {\n\n\treturn\n}", 4, "F does."),
+    "4 func F() {\n6 \treturn\n7 }",
+  );
+});

@@ -10,8 +10,10 @@ import { loadGraph } from "../graph/graph.ts";
 import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { namesOf, type Sureness } from "../graph/names.ts";
 import { referencesOf } from "../graph/references.ts";
+import { isTestFile } from "../index/test_files.ts";
 import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
+import { numberedBody } from "../util/numbered_body.ts";
 import { SourceReader } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 
@@ -20,7 +22,7 @@ export const MAX_SOURCE_LINES = 200;
 /** Most callers and callees listed. */
 export const MAX_NEIGHBOURS = 50;
 /** Tokens the text of an explanation may take by default: body or call lines, callers' lines. */
-export const EXPLAIN_TOKENS = 1500;
+export const EXPLAIN_TOKENS = 1000;
 /** Share of the budget the body may take before its call lines stand in for it. */
 const BODY_SHARE = 0.6;
 /** Tokens a listed line takes besides its code (`- name file:line: `). */
@@ -185,7 +187,8 @@ export async function explainSymbol(
   // The budget: the body when it fits its share, else its call lines; then callers' lines.
   const tokens = await tokenCounter();
   let budget = opts.maxTokens ?? EXPLAIN_TOKENS;
-  const sourceTokens = tokens.count(source);
+  // What the text shows of a body: numbered lines, without blanks and the docstring.
+  const sourceTokens = tokens.count(numberedBody(shown.join("\n"), symbol.startLine, symbol.doc));
   const body = sourceTokens <= budget * BODY_SHARE ? "source" : "calls";
   const callLines = bodyCalls(calls, inside, all, symbol.startLine);
   let shownCalls = callLines;
@@ -208,7 +211,11 @@ export async function explainSymbol(
     shownCalls = callLines.filter((c) => kept.has(c.line));
     budget -= budget * BODY_SHARE - left;
   }
-  const shownCallers = callers.slice(0, MAX_NEIGHBOURS);
+  // Callers in code before callers in tests: a capped list names the ones an answer needs.
+  const shownCallers = [
+    ...callers.filter((c) => !isTestFile(c.file)),
+    ...callers.filter((c) => isTestFile(c.file)),
+  ].slice(0, MAX_NEIGHBOURS);
   for (const c of shownCallers) {
     const text = quote((await reader.span(c.file, c.line, c.line))[0] ?? "");
     budget -= tokens.count(text) + LINE_OVERHEAD;

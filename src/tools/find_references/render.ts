@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isTestFile } from "../../index/test_files.ts";
+import { isTestFile } from "../../util/test_files.ts";
 import { commonResolution, join, loc, sureness } from "../markdown.ts";
 import type { FindReferencesPayload } from "./schema.ts";
 
