@@ -119,3 +119,44 @@ Deno.test("numberedBody: a one-line docstring and blank lines are left out, inde
     "4 func F() {\n6 \treturn\n7 }",
   );
 });
+
+Deno.test("exact search finds a message split over two string literals", async () => {
+  const py = [
+    "def reverse(view):",
+    "    raise NoReverseMatch(",
+    "        \"Reverse for '%s' not found. '%s' is not \"",
+    '        "a valid view function or pattern name." % (view, view)',
+    "    )",
+    "",
+  ].join("\n");
+  const go =
+    'package x\n\nfunc f() error {\n\treturn errors.New("value is " +\n\t\t"out of range")\n}\n';
+  const root = await makeProject({ "urls.py": py, "x.go": go, "note.md": "is not a valid view\n" });
+  const indexDir = await tempIndexDir();
+  const exact = async (q: string) => {
+    const r = await runCli([
+      "search",
+      q,
+      "--mode",
+      "exact",
+      "--scope",
+      "all",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    return r.stdout;
+  };
+  try {
+    // Before: "0 results" for each, the assistant then searched for a piece of the message.
+    assert.match(await exact("is not a valid view function or pattern name"), /^urls\.py\n {2}3 /m);
+    assert.match(await exact("value is out of range"), /^x\.go\n {2}4 /m);
+    // Written in one piece it is found as before; spaces still match spaces.
+    assert.match(await exact("is not a valid view"), /^note\.md\n {2}1/m);
+    assert.match(await exact("is not a valid view"), /^urls\.py\n {2}3 /m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
