@@ -87,8 +87,8 @@ Deno.test("codectx calls and explain print the recursive call sites", async () =
   try {
     const out = await cli("calls", "walk", "--depth", "1");
     assert.match(out, /^callers: 2$/m);
-    assert.match(out, /^ {2}walk {2}walk\.py:1 {2}\(recursive, calls at walk\.py:4, 5\)$/m);
-    assert.match(out, /^ {2}main {2}walk\.py:9 {2}\(calls at walk\.py:10, 11\)$/m);
+    assert.match(out, /^ {2}walk walk\.py:4, 5 \(recursive\)$/m);
+    assert.match(out, /^ {2}main walk\.py:10, 11$/m);
     const explain = await cli("explain", "walk");
     assert.match(explain, /^- walk walk\.py:4, 5$/m);
   } finally {

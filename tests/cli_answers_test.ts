@@ -160,3 +160,28 @@ Deno.test("exact search finds a message split over two string literals", async (
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx calls: a caller is its name and call sites, its file said once", async () => {
+  const lib = "def parse(text):\n    return text.split()\n";
+  const use =
+    "from lib import parse\n\n\ndef load(path):\n    a = parse(path)\n    return parse(a)\n";
+  const root = await makeProject({ "lib.py": lib, "app/use.py": use });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli([
+      "calls",
+      "parse",
+      "--depth",
+      "1",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: `  load  app/use.py:4  (calls at app/use.py:5, 6)`, the path twice.
+    assert.match(r.stdout, /^callers: 1\n {2}load app\/use\.py:5, 6$/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

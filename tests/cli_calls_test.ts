@@ -76,21 +76,21 @@ Deno.test("codectx calls: depth 2 prints a tree, name-only matches say so", asyn
   try {
     // d is b's callee and e is c's: each under its own caller, not both under c.
     assert.deepEqual(callees(await calls("a", "--depth", "2")), [
-      "  b  m.py:5  (call at m.py:2)",
-      "    d  m.py:11  (call at m.py:6)",
-      "  c  m.py:8  (call at m.py:3)",
-      "    e  m.py:14  (call at m.py:9)",
+      "  b m.py:5 (line 2)",
+      "    d m.py:11 (line 6)",
+      "  c m.py:8 (line 3)",
+      "    e m.py:14 (line 9)",
     ]);
     // outer's local helper is no member of x; K.only_here is the one member of its name.
     assert.deepEqual(callees(await calls("g")), [
-      "  helper  external  (call at m.py:23)",
-      "  K.only_here  m.py:27 (by name only)  (call at m.py:24)",
+      "  helper external (line 23)",
+      "  K.only_here m.py:27 (by name only) (line 24)",
     ]);
     // kept.push is not the `push` local to table.view; t.view is the object's method.
     const use = callees(await calls("use"));
     assert.ok(!use.some((l) => l.includes("table.view.push")), use.join("\n"));
-    assert.ok(use.some((l) => /^ {2}push {2}(unresolved|external) /.test(l)), use.join("\n"));
-    assert.ok(use.some((l) => /^ {2}table\.view {2}u\.ts:3\b/.test(l)), use.join("\n"));
+    assert.ok(use.some((l) => /^ {2}push (unresolved|external) /.test(l)), use.join("\n"));
+    assert.ok(use.some((l) => /^ {2}table\.view u\.ts:3\b/.test(l)), use.join("\n"));
   } finally {
     await cleanup(root, indexDir);
   }
