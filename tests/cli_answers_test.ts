@@ -185,3 +185,41 @@ Deno.test("codectx calls: a caller is its name and call sites, its file said onc
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx explain: a call of an attribute names what was assigned to it in the class", async () => {
+  const h = [
+    "class Handler:",
+    "    def load(self):",
+    "        handler = self._wrap(self.inner)",
+    "        self._chain = handler",
+    "",
+    "    def _wrap(self, f):",
+    "        return f",
+    "",
+    "    def inner(self, request):",
+    "        return request",
+    "",
+    "    def get_response(self, request):",
+    "        response = self._chain(request)",
+    "        return response",
+    "",
+  ].join("\n");
+  const root = await makeProject({ "h.py": h });
+  const indexDir = await tempIndexDir();
+  try {
+    const explain = (...more: string[]) =>
+      runCli(["explain", "Handler.get_response", "--path", root, "--index-dir", indexDir, ...more]);
+    // Before: no callee at all (the attribute is no method), so an assistant searched for
+    // `_chain` to learn what get_response calls (Django's `self._middleware_chain`).
+    const r = await explain();
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Calls[^\n]*: self\._chain :4[^\n]*\(self\._chain = handler\)$/m);
+    const json = JSON.parse((await explain("--json")).stdout);
+    assert.deepEqual(
+      json.callees.map((c: { name: string; line: number }) => `${c.name}:${c.line}`),
+      ["self._chain:4"],
+    );
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

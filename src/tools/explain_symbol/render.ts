@@ -130,8 +130,9 @@ function body(p: ExplainSymbolPayload): string {
 /** The callees as one line: `name file:line`, `name :line` in the symbol's own file. */
 function callees(p: ExplainSymbolPayload): string {
   if (!p.callees.length) return "";
+  // A callee with a line of code is an attribute and its assignment (`self._chain = handler`).
   const shown = p.callees.map((c) =>
-    `${c.name} ${at(c.file, c.line, p.symbol.file)}${sureness(c)}`
+    `${c.name} ${at(c.file, c.line, p.symbol.file)}${sureness(c)}${c.text ? ` (${c.text})` : ""}`
   );
   const more = p.callees_total > shown.length ? `, ${p.callees_total - shown.length} more` : "";
   const here = p.callees.some((c) => c.file === p.symbol.file) ? " (:N in this file)" : "";
