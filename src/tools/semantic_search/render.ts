@@ -67,22 +67,30 @@ function queryWords(query: string): string[] {
 }
 
 /**
- * The snippet's line that holds the most of the query's words (the first of those, the
- * definition's line last; when none holds one, its first line of code), with its file line.
+ * The snippet's line (from its line `from` on) that holds the most of the query's words (the
+ * first of those, the definition's line last; when none holds one, its first line of code),
+ * with its file line.
  */
-export function bestLine(h: WireSearchItem, query: string): { line: number; text: string } {
+export function bestLine(
+  h: WireSearchItem,
+  query: string,
+  from = 0,
+): { line: number; text: string } {
   const lines = h.snippet.split("\n");
   const first = h.snippet_line ?? h.line;
   const words = queryWords(query);
   let best = -1;
   let most = 0;
   lines.forEach((l, i) => {
+    if (i < from) return;
     const low = l.toLowerCase();
     // The definition's own line loses a tie: the heading names it already.
     const n = words.filter((w) => low.includes(w)).length - (first + i === h.line ? 0.5 : 0);
     if (n > most) [best, most] = [i, n];
   });
-  if (best < 0) best = Math.max(0, lines.findIndex((l) => /^\s*[^\s#/*@"'\\]/.test(l)));
+  if (best < 0) {
+    best = Math.max(0, lines.findIndex((l, i) => i >= from && /^\s*[^\s#/*@"'\\]/.test(l)));
+  }
   return { line: first + best, text: quoteLine(lines[best] ?? "") };
 }
 
@@ -117,8 +125,10 @@ function snippets(items: WireSearchItem[], query: string, literal: boolean): str
     ).join("\n");
   }
   return items.map((h, i) => {
-    const { summary } = splitLeadingComment(h.snippet.replace(/\s+$/, "").split("\n"));
-    const best = bestLine(h, query);
+    const lines = h.snippet.replace(/\s+$/, "").split("\n");
+    const { summary, code } = splitLeadingComment(lines);
+    // The leading comment is the heading's summary: the line quoted is one of the code.
+    const best = bestLine(h, query, summary ? lines.length - code.length : 0);
     return `${i + 1}. ${loc(h)}${h.symbol ? ` ${h.symbol}` : ""}${h.kind ? ` (${h.kind})` : ""}${
       summary ? ` — ${summary}` : ""
     }\n   ${best.line}: ${best.text}`;
