@@ -8,48 +8,35 @@
 
 import { UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
-import { TOOL_NAMES, TOOLS } from "./src/tools/registry.ts";
+import { TOOLS } from "./src/tools/registry.ts";
 import { VERSION } from "./src/version.ts";
 
 /** The tools that have a command of their own (`codectx refs` runs find_references). */
 const TOOL_COMMANDS = TOOLS.filter((t) => t.cli !== undefined);
 
-/** Their lines in the help, in the registry's order. */
-const TOOL_COMMAND_LINES = TOOL_COMMANDS.map((t) =>
-  `  ${t.cli!.command.padEnd(8)} ${t.cli!.synopsis}`
-)
-  .join("\n");
+/** A command's line in the help: its arguments, then what it answers, in one column. */
+function helpLine(command: string, args: string, answer: string): string {
+  return `  ${`${command} ${args}`.trimEnd().padEnd(17)} ${answer}`;
+}
 
-const HELP = `codectx ${VERSION} — local code intelligence
+/** The tool commands' lines (`synopsis`: arguments, two spaces, what it answers). */
+const TOOL_COMMAND_LINES = TOOL_COMMANDS.map((t) => {
+  const [args, answer] = t.cli!.synopsis.split(/ {2,}/);
+  return helpLine(t.cli!.command, args, answer);
+}).join("\n");
 
-Usage: codectx <command> [options]
-
-Commands:
-  index    [--force] [--json] [--max-memory MIB]   index the project (incremental), print a summary
-  tool     NAME [--args JSON]             run one tool, print its JSON result
-                                          tools: ${TOOL_NAMES.join(", ")}
-  search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense|exact|regex] [--threshold X]
-           [--scope code|docs|tests|all] [--include-tests] [--path-prefix DIR]
-           [--language L] [--embedder E] [--no-wait] [--json]
+/**
+ * The help: what each command answers, a line each (an assistant reads it once a session, so
+ * it is short; each command's options are in `codectx COMMAND --help`).
+ */
+const HELP = `codectx ${VERSION} — answers about code from a local index
+Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
+${helpLine("search", '"QUERY"', "code by meaning; --mode exact|regex: literal text")}
 ${TOOL_COMMAND_LINES}
-  quality  [PATH] [--json] [--max-issues N] [--min-severity S] [--top N] [--fail-on S]
-  validate FILE|- [--language L] [--file-path P] [--json]
-  models   pull ID                                      the one command that downloads
-  serve    [--host|-h H] [--port|-p N] [--max-memory MIB]   JSON/HTTP bridge (127.0.0.1:24842)
-  web      [--host H] [--port N]              REST API and web page (default port 24843)
-  mcp      [--http --port N]                  MCP server over stdio (or Streamable HTTP)
-           serve, web and mcp --http also take: --token T (required for a non-loopback
-           --host; or CODECTX_TOKEN), --allow-origin O (repeatable; '*' = any, needs --token),
-           --max-body BYTES (default 1 MiB), --no-watch (do not re-index on changes)
-  setup    CLIENT [--write] [--config-file F]   MCP entry for claude-desktop, claude-code,
-                                          cursor, vscode or codex (--write merges it)
-  doctor   [--json]                     check Deno, grammars, model, index folder, free space
-
-Options for every command:
-  --path DIR        project root (default: current directory)
-  --index-dir DIR   where the index lives (default: $CODECTX_HOME, $XDG_CACHE_HOME/codectx or ~/.cache/codectx)
-  --help            this help; 'codectx COMMAND --help' (or 'codectx help COMMAND') for one command
-  --version         the version
+${helpLine("index", "", "build or update the index (other commands update it first)")}
+${helpLine("tool", "NAME", "run any tool with --args JSON, print its JSON")}
+Also: quality, validate, serve, web, mcp, setup, doctor, models.
+'codectx COMMAND --help' gives a command's options.
 `;
 
 function help(): number {

@@ -71,7 +71,7 @@ Deno.test("get_call_graph MCP text and explain_symbol: recursive call sites are 
     assert.deepEqual(sites, ["Fib:7", "Fib:8"]);
     assert.match(
       renderText("explain_symbol", explain),
-      /^- Fib fib\.go:7, 8: a := Fib\(n - 1\) · b := Fib\(n - 2\)$/m,
+      /^- Fib fib\.go:7, 8$/m,
     );
   });
 });
@@ -87,11 +87,10 @@ Deno.test("codectx calls and explain print the recursive call sites", async () =
   try {
     const out = await cli("calls", "walk", "--depth", "1");
     assert.match(out, /^callers: 2$/m);
-    assert.match(out, /^ {2}walk {2}walk\.py:1 {2}\(recursive, calls at walk\.py:4, 5\)$/m);
-    assert.match(out, /^ {2}main {2}walk\.py:9 {2}\(calls at walk\.py:10, 11\)$/m);
+    assert.match(out, /^ {2}walk walk\.py:4, 5 \(recursive\)$/m);
+    assert.match(out, /^ {2}main walk\.py:10, 11$/m);
     const explain = await cli("explain", "walk");
-    assert.match(explain, /^ {2}walk {2}walk\.py:4 {2}left = walk\(node\.left, depth \+ 1\)$/m);
-    assert.match(explain, /^ {2}walk {2}walk\.py:5 {2}right = walk/m);
+    assert.match(explain, /^- walk walk\.py:4, 5$/m);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -42,7 +42,7 @@ Deno.test("explain: a long doc shown to its first paragraph, the rest counted", 
     for (const [surface, text] of [["cli", cli], ["mcp", md]]) {
       assert.match(text, /Starts the engine and returns its handle\./, surface);
       assert.doesNotMatch(text, /Detail 1 of/, surface);
-      assert.match(text, /\(21 more lines of doc above src\/engine\.ts:\d+\)/, surface);
+      assert.match(text, /\(21 more lines of doc at src\/engine\.ts:\d+\)/, surface);
     }
     // A short doc is shown whole, with nothing added.
     const short = await callTool(ex, "explain_symbol", {

@@ -131,14 +131,14 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     assert.equal(ticked.split("advances the wall clock by one step").length, 2, ticked);
 
     // Search hits in the MCP text: a hit that is a comment line is quoted, not cut to the
-    // comment's first sentence (which dropped the match) above an empty code block.
+    // comment's first sentence (which dropped the match); a literal hit is its file's line.
     const literal = renderText(
       "semantic_search",
       await run("semantic_search", { query: "new reading", mode: "exact" }),
     );
     assert.match(
       literal,
-      /^1 results for "new reading" \(exact; scores 1\.00–1\.00\)\n1\. clock\/clock\.go:3\n```go\n\/\/ Tick advances/,
+      /^1 results for "new reading" \(exact; scores 1\.00–1\.00\)\nclock\/clock\.go\n {2}3[^:\n]*: \/\/ Tick advances/,
       literal,
     );
     assert.match(literal, /It returns the new reading\./, literal);

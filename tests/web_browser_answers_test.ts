@@ -122,7 +122,7 @@ Deno.test("CLI: calls, explain and context say when a name means several symbols
     const context = await runCli(["context", "main", ...args]);
     assert.match(context.stderr, /1 other symbol is named so/);
     const explainParse = await runCli(["explain", "parseConfig", ...args]);
-    assert.match(explainParse.stdout, /^Called from \(1 caller, 2 call sites\):$/m);
+    assert.match(explainParse.stdout, /^Callers \(2\):$/m);
   } finally {
     await project.stop();
     await Deno.remove(indexDir, { recursive: true }).catch(() => {});

@@ -23,10 +23,13 @@ import { emit } from "./tool_command.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
 
-Finds code by meaning (hybrid lexical + vector search) and prints ranked snippets.
+Finds code by meaning (hybrid lexical + vector search): a line a hit (file:lines, symbol) and
+its line that best matches the query. --mode exact or regex finds literal text (a message, an
+import) and prints the matching lines, grouped by file.
 
 Options:
-  --top-k N          results (1-100, default 10)
+  --top-k N          results (1-100, default 10; unasked, hits far weaker than the first
+                     are left out)
   --mode M           hybrid (default), lexical, dense, exact or regex
   --scope S          code, docs, tests or all (default: code, then docs)
   --include-tests    also search test files
@@ -107,7 +110,7 @@ export async function cmdSearch(args: string[]): Promise<number> {
   );
   if (code !== 0) return code;
   if (values.json) console.log(JSON.stringify(payload, null, 2));
-  else emit(print(payload as SemanticSearchPayload));
+  else emit(print(payload as SemanticSearchPayload, values["top-k"] === undefined));
   return 0;
 }
 

@@ -10,8 +10,10 @@ import { loadGraph } from "../graph/graph.ts";
 import { graphSymbolTable, resolveSymbol } from "../graph/lookup.ts";
 import { namesOf, type Sureness } from "../graph/names.ts";
 import { referencesOf } from "../graph/references.ts";
+import { isTestFile } from "../index/test_files.ts";
 import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
+import { numberedBody } from "../util/numbered_body.ts";
 import { SourceReader } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 
@@ -20,7 +22,7 @@ export const MAX_SOURCE_LINES = 200;
 /** Most callers and callees listed. */
 export const MAX_NEIGHBOURS = 50;
 /** Tokens the text of an explanation may take by default: body or call lines, callers' lines. */
-export const EXPLAIN_TOKENS = 1500;
+export const EXPLAIN_TOKENS = 1000;
 /** Share of the budget the body may take before its call lines stand in for it. */
 const BODY_SHARE = 0.6;
 /** Tokens a listed line takes besides its code (`- name file:line: `). */
@@ -181,13 +183,24 @@ export async function explainSymbol(
     }
   }
   const callees = [...calleeSet.values()];
+  const callLines = bodyCalls(calls, inside, all, symbol.startLine);
+  // A call of an attribute (`self._chain(request)`) reaches what was assigned to it elsewhere
+  // in the class (`self._chain = handler`): that line is its definition here.
+  const assigned = await attributeAssignments(reader, callLines, parent ?? symbol);
+  for (const c of callLines) {
+    const a = c.file === null ? assigned.get(c.callee) : undefined;
+    if (!a) continue;
+    Object.assign(c, { callee: a.name, file: a.file, defLine: a.line, external: false });
+    c.resolution = a.resolution;
+    if (!callees.some((n) => n.name === a.name)) callees.push(a);
+  }
 
   // The budget: the body when it fits its share, else its call lines; then callers' lines.
   const tokens = await tokenCounter();
   let budget = opts.maxTokens ?? EXPLAIN_TOKENS;
-  const sourceTokens = tokens.count(source);
+  // What the text shows of a body: numbered lines, without blanks and the docstring.
+  const sourceTokens = tokens.count(numberedBody(shown.join("\n"), symbol.startLine, symbol.doc));
   const body = sourceTokens <= budget * BODY_SHARE ? "source" : "calls";
-  const callLines = bodyCalls(calls, inside, all, symbol.startLine);
   let shownCalls = callLines;
   if (body === "source") budget -= sourceTokens;
   else {
@@ -208,7 +221,11 @@ export async function explainSymbol(
     shownCalls = callLines.filter((c) => kept.has(c.line));
     budget -= budget * BODY_SHARE - left;
   }
-  const shownCallers = callers.slice(0, MAX_NEIGHBOURS);
+  // Callers in code before callers in tests: a capped list names the ones an answer needs.
+  const shownCallers = [
+    ...callers.filter((c) => !isTestFile(c.file)),
+    ...callers.filter((c) => isTestFile(c.file)),
+  ].slice(0, MAX_NEIGHBOURS);
   for (const c of shownCallers) {
     const text = quote((await reader.span(c.file, c.line, c.line))[0] ?? "");
     budget -= tokens.count(text) + LINE_OVERHEAD;
@@ -233,6 +250,45 @@ export async function explainSymbol(
     calls: shownCalls,
     callsTotal: callLines.length,
   };
+}
+
+/** `self.name(` or `this.name(` in a line of code: a call of an attribute. */
+const ATTRIBUTE_CALL = /\b(self|this)\.([A-Za-z_$][\w$]*)\s*\(/g;
+
+/**
+ * The attributes the calls in `lines` call (`self._chain(request)`, which the graph finds no
+ * definition of) that are assigned in `owner`'s lines (`self._chain = handler`), by the name
+ * the call is written with: each as a callee at its first assignment, with its line of code.
+ */
+async function attributeAssignments(
+  reader: SourceReader,
+  lines: CallLine[],
+  owner: SymbolRecord,
+): Promise<Map<string, Neighbour>> {
+  const out = new Map<string, Neighbour>();
+  const wanted = new Map<string, string>();
+  for (const c of lines) {
+    if (c.file !== null) continue;
+    for (const m of c.text.matchAll(ATTRIBUTE_CALL)) {
+      if (m[2] === c.callee || c.callee.endsWith(`.${m[2]}`)) wanted.set(m[2], c.callee);
+    }
+  }
+  if (!wanted.size) return out;
+  const text = await reader.span(owner.file, owner.startLine, owner.endLine);
+  text.forEach((line, i) => {
+    const m = line.match(/^\s*(self|this)\.([A-Za-z_$][\w$]*)\s*=(?!=)/);
+    const written = m && wanted.get(m[2]);
+    if (!m || !written || out.has(written)) return;
+    out.set(written, {
+      name: `${m[1]}.${m[2]}`,
+      file: owner.file,
+      line: owner.startLine + i,
+      // Through the receiver's type (its class), as far as an assignment tells.
+      resolution: "inferred",
+      text: quote(line),
+    });
+  });
+  return out;
 }
 
 /** A line of code trimmed and cut to {@link MAX_QUOTE} characters. */

@@ -30,7 +30,7 @@ export function compilePattern(query: string, mode: "exact" | "regex"): RegExp {
     ? query.replace(/\\[pPk][{<][^}>]*[}>]|\\.|\(\?<[A-Za-z_$][\w$]*>/gu, "")
     : query;
   const flags = /\p{Lu}/u.test(letters) ? "gmu" : "gimu";
-  const source = mode === "exact" ? query.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&") : query;
+  const source = mode === "exact" ? literalSource(query) : query;
   try {
     return new RegExp(source, flags);
   } catch (e) {
@@ -41,6 +41,26 @@ export function compilePattern(query: string, mode: "exact" | "regex"): RegExp {
       }); the syntax is JavaScript's RegExp, e.g. 'def \\w+_config\\(' — or use mode exact for a literal`,
     );
   }
+}
+
+/**
+ * Where a message is split over string literals (`"is not "` then `"a valid"` on the next line,
+ * joined by nothing, `+`, `.` or a `\\`): the quote that ends one, what joins them, the quote
+ * that opens the next (with its prefix: `f"`, `r'`).
+ */
+const LITERAL_BREAK = String.raw`\s*["'\x60][\s+.\\]*[rbufRBUF]{0,2}["'\x60]\s*`;
+
+/**
+ * An exact query as a pattern: its text escaped, and each run of spaces in it also matching a
+ * break between two string literals, so that a message written in two pieces is found by its
+ * whole text (on Django, "is not a valid view function or pattern name" was split so, and an
+ * exact search found nothing).
+ */
+function literalSource(query: string): string {
+  return query.split(/(\s+)/).map((part, i) => {
+    const text = part.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+    return i % 2 === 1 ? `(?:${text}|${LITERAL_BREAK})` : text;
+  }).join("");
 }
 
 /**

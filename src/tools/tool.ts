@@ -71,7 +71,7 @@ export interface CliOutput {
 export interface ToolCommand<P> {
   /** The command's name. */
   command: string;
-  /** Its line in `codectx --help`, after the name. */
+  /** Its line in `codectx --help`: its arguments, two spaces, what it answers (one short line). */
   synopsis: string;
   /** Its `--help` text, up to the options every tool command takes. */
   help: string;

@@ -20,7 +20,7 @@ export function print(p: AskPayload): CliOutput {
 /** `codectx ask`. */
 export const command: ToolCommand<AskPayload> = {
   command: "ask",
-  synopsis: '"QUESTION" [--top-k N] [--json]              an answer grounded in the code',
+  synopsis: '"QUESTION"  an answer citing the code',
   help: `Usage: codectx ask "QUESTION" [options]
 
 Answers a question from the code, citing file:line. Offline by default; set

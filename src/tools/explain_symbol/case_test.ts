@@ -15,7 +15,7 @@ export const CASE: ToolCase = {
   },
   text: (t) => {
     assert.match(t, /^# Greeter — class in app\/main\.py:7-15/);
-    assert.match(t, /```python\nclass Greeter:/);
-    assert.match(t, /Used by:\n- main app\/main\.py:24/);
+    assert.match(t, /```python\n7 class Greeter:/);
+    assert.match(t, /Used by \(\d+\):\n- main app\/main\.py:24/);
   },
 };

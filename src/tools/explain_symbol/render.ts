@@ -1,54 +1,82 @@
 /**
- * `explain_symbol` as Markdown: the definition, its source (doc once), members, callers and
- * callees grouped by who and where.
+ * `explain_symbol` as text (the MCP text and `codectx explain` alike): the definition, its doc's
+ * first paragraph, its body as numbered lines (or, over the budget, its call lines), members,
+ * callers as `file:line` lists and callees.
  *
  * @module
  */
 
+import { numberedBody } from "../../util/numbered_body.ts";
+import { isTestFile } from "../../util/test_files.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
-import { fence, join, listOf, loc, sureness, symbolLine } from "../markdown.ts";
+import { fence, join, listOf, loc, otherSymbolsNote, sureness } from "../markdown.ts";
 import type { CallLine, ExplainSymbolPayload, Neighbour } from "./schema.ts";
+
+/** Lines of callers listed before the rest are counted. */
+const MAX_SITE_LINES = 12;
+
+/** The call sites of one caller in one file. */
+interface SiteGroup {
+  o: Neighbour;
+  lines: number[];
+}
 
 /**
  * Call sites grouped by who and where, `name file:l1, l2` one line per (name, file), in the
- * payload's order, with the sites' lines of code when the payload has them (`: code · code`);
- * how sure the match is goes in the title when every site shares it.
+ * payload's order, at most {@link MAX_SITE_LINES}; test files' sites are counted on one line
+ * (`codectx refs` lists their lines). How sure the match is goes in the title when every site
+ * shares it.
  */
 function sites(title: string, items: Neighbour[], total: number): string {
   if (items.length === 0) return "";
-  const groups = new Map<string, { o: Neighbour; lines: number[]; code: string[] }>();
+  const groups = new Map<string, SiteGroup>();
   for (const o of items) {
     const key = `${o.name}\0${o.file}\0${o.resolution}`;
-    const g = groups.get(key) ?? { o, lines: [], code: [] };
+    const g = groups.get(key) ?? { o, lines: [] };
     groups.set(key, g);
     g.lines.push(o.line);
-    if (o.text) g.code.push(o.text);
   }
   const shared = items.every((o) => o.resolution === items[0].resolution)
     ? sureness(items[0])
     : undefined;
-  const more = total > items.length ? `${items.length} of ${total}` : "";
-  const head = [more, shared?.replace(/^, /, "")].filter(Boolean).join(", ");
-  const lines = [...groups.values()].map(({ o, lines, code }) =>
-    `- ${o.name} ${o.file}${lines.length ? `:${lines.join(", ")}` : ""}${
-      shared === undefined ? sureness(o) : ""
-    }${code.length ? `: ${code.join(" · ")}` : ""}`
+  const all = [...groups.values()];
+  const tests = all.filter((g) => isTestFile(g.o.file));
+  const code = all.filter((g) => !isTestFile(g.o.file));
+  const count = (gs: SiteGroup[]) => gs.reduce((n, g) => n + g.lines.length, 0);
+  const listed = code.slice(0, MAX_SITE_LINES);
+  const lines = listed.map(({ o, lines }) =>
+    `- ${o.name} ${o.file}:${lines.join(", ")}${shared === undefined ? sureness(o) : ""}`
   );
-  return `${title}${head ? ` (${head})` : ""}:\n${lines.join("\n")}`;
+  const unlisted = code.slice(MAX_SITE_LINES);
+  if (unlisted.length) lines.push(`- ${count(unlisted)} more in ${unlisted.length} places`);
+  if (tests.length) {
+    const files = new Set(tests.map((g) => g.o.file)).size;
+    lines.push(`- ${count(tests)} in ${files} test file${files === 1 ? "" : "s"}`);
+  }
+  const more = total > items.length ? `${items.length} of ${total}` : `${total}`;
+  const head = [more, shared?.replace(/^, /, "")].filter(Boolean).join(", ");
+  return `${title} (${head}):\n${lines.join("\n")}`;
+}
+
+/** `file:line`, or `:line` in `here` (the explained symbol's file). */
+function at(file: string, line: number | null, here: string): string {
+  return `${file === here ? "" : file}:${line}`;
 }
 
 /**
  * The calls of a body too long to show, one line of code each with the project symbols it
- * reaches (`→ name file:line`); a library call's line speaks for itself.
+ * reaches (`→ name file:line`, `:line` in the symbol's own file); a library call's line speaks
+ * for itself.
  */
-export function callLines(calls: CallLine[]): string[] {
-  const byLine = new Map<number, CallLine[]>();
-  for (const c of calls) byLine.set(c.line, [...(byLine.get(c.line) ?? []), c]);
+export function callLines(calls: CallLine[], here = ""): string[] {
+  const byLine = Map.groupBy(calls, (c) => c.line);
   return [...byLine].map(([line, list]) => {
-    const to = list.filter((c) => c.file).map((c) =>
-      `${c.callee} ${c.file}:${c.def_line}${sureness(c)}`
+    const to = new Set(
+      list.filter((c) => c.file).map((c) =>
+        `${c.callee} ${at(c.file!, c.def_line, here)}${sureness(c)}`
+      ),
     );
-    return `${line}: ${list[0].text}${to.length ? ` → ${to.join("; ")}` : ""}`;
+    return `${line}: ${list[0].text}${to.size ? ` → ${[...to].join("; ")}` : ""}`;
   });
 }
 
@@ -56,11 +84,12 @@ export function callLines(calls: CallLine[]): string[] {
 export function callsHead(p: ExplainSymbolPayload): string {
   const s = p.symbol;
   const n = (s.end_line ?? s.line) - s.line + 1;
-  return `Body: ${n} lines, over the token budget (read lines ${s.line}-${s.end_line} for all of it); its calls in order`;
+  const here = p.calls?.some((c) => c.file === s.file) ? " (:N is a line of this file)" : "";
+  return `Body: ${n} lines (${s.line}-${s.end_line}), over the budget; its calls in order${here}`;
 }
 
 /** Lines of a doc shown whole; a longer one is shown to the end of its first paragraph. */
-const DOC_LINES = 12;
+const DOC_LINES = 6;
 
 /**
  * The doc as the texts show it: whole when short; else its first paragraph (at most
@@ -69,7 +98,7 @@ const DOC_LINES = 12;
  *
  * @example
  * ```ts
- * docShown("One.\n\n" + "more\n".repeat(20), "a.ts", 40); // "One.\n(21 more lines of doc above a.ts:40)"
+ * docShown("One.\n\n" + "more\n".repeat(20), "a.ts", 40); // "One.\n(21 more lines of doc at a.ts:40)"
  * ```
  */
 export function docShown(doc: string, file: string, line: number): string {
@@ -79,31 +108,54 @@ export function docShown(doc: string, file: string, line: number): string {
   const keep = Math.min(DOC_LINES, blank > 0 ? blank : DOC_LINES);
   return `${lines.slice(0, keep).join("\n")}\n(${
     lines.length - keep
-  } more lines of doc above ${file}:${line})`;
+  } more lines of doc at ${file}:${line})`;
 }
 
-/** The definition, its source (doc once), members, callers and callees. */
+/**
+ * The source as numbered lines (its docstring, shown above, left out); a source cut at
+ * 200 lines keeps the line that says so.
+ */
+function body(p: ExplainSymbolPayload): string {
+  const lines = p.source.split("\n");
+  const cut = p.source_truncated ? lines.pop() : undefined;
+  // The source's first line: counted back from the end, or from where the cut source goes on.
+  const from = cut?.match(/\((\d+) more lines, (\d+)/);
+  const first = from
+    ? Number(from[2]) - lines.length
+    : (p.symbol.end_line ?? p.symbol.line) - lines.length + 1;
+  return fence(numberedBody(lines.join("\n"), first, p.doc), p.symbol.language) +
+    (cut ? `\n${cut}` : "");
+}
+
+/** The callees as one line: `name file:line`, `name :line` in the symbol's own file. */
+function callees(p: ExplainSymbolPayload): string {
+  if (!p.callees.length) return "";
+  // A callee with a line of code is an attribute and its assignment (`self._chain = handler`).
+  const shown = p.callees.map((c) =>
+    `${c.name} ${at(c.file, c.line, p.symbol.file)}${sureness(c)}${c.text ? ` (${c.text})` : ""}`
+  );
+  const more = p.callees_total > shown.length ? `, ${p.callees_total - shown.length} more` : "";
+  const here = p.callees.some((c) => c.file === p.symbol.file) ? " (:N in this file)" : "";
+  return `Calls${here}: ${shown.join("; ")}${more}`;
+}
+
+/** The definition, its doc, its body or call lines, members, callers and callees. */
 export function render(p: ExplainSymbolPayload): string {
   const s = p.symbol;
   const parent = p.parent
     ? `${p.parent.qualified_name || p.parent.name} (${p.parent.kind}) ${loc(p.parent, false)}`
     : "";
-  // The doc once: a docstring inside the source is not repeated above it.
-  const doc = p.doc.trim();
-  const docInSource = doc !== "" && p.source.includes(doc.split("\n")[0].trim());
   const whole = p.calls === undefined;
   return join([
     `# ${s.qualified_name || s.name} — ${s.kind} in ${loc(s)}`,
+    p.candidates.length ? otherSymbolsNote(p.candidates) : "",
     parent ? `In ${parent}.` : "",
-    docInSource && whole ? "" : docShown(doc, s.file, s.line),
-    whole
-      ? fence(p.source, s.language) + (p.source_truncated ? "\n(source truncated)" : "")
-      : fence(s.signature || s.name, s.language),
-    whole ? "" : listOf(callsHead(p), callLines(p.calls ?? []), (l) => l) || "Calls: none",
-    listOf("Members", p.children, (c) => `${c.signature || c.name} :${c.line}`),
+    docShown(p.doc, s.file, s.line),
+    whole ? body(p) : fence(s.signature || s.name, s.language),
+    whole ? "" : listOf(callsHead(p), callLines(p.calls ?? [], s.file), (l) => l) || "Calls: none",
+    p.children.length ? `Members: ${p.children.map((c) => `${c.name} :${c.line}`).join(", ")}` : "",
     sites(CALLABLE_KINDS.has(s.kind) ? "Callers" : "Used by", p.callers, p.callers_total),
-    whole ? sites("Callees", p.callees, p.callees_total) : "",
+    whole ? callees(p) : "",
     `References: ${p.references}`,
-    listOf("Other symbols with this name", p.candidates, symbolLine),
   ]);
 }

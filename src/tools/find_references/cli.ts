@@ -1,30 +1,24 @@
 /**
- * `codectx refs NAME [--file F] [--limit N] [--json]`: every reference to a symbol, a line
- * each, then how many and to what.
+ * `codectx refs NAME [--file F] [--limit N] [--json]`: every reference to a symbol, as the
+ * tool's text says them (what and how many, then a line each, grouped by file).
  *
  * @module
  */
 
 import type { CliOutput, ToolCommand } from "../tool.ts";
+import { render } from "./render.ts";
 import type { FindReferencesPayload } from "./schema.ts";
 
-/** The payload as `codectx refs` prints it. */
+/** The payload as `codectx refs` prints it: the tool's text, with how to see more. */
 export function print(p: FindReferencesPayload): CliOutput {
-  const out = p.references.map((r) =>
-    `${r.file}:${r.line}:${r.column}  ${r.kind.padEnd(10)}  ${r.context}`
-  );
-  const defs = p.definitions.map((d) => `${d.qualified_name} (${d.file}:${d.line})`);
-  out.push(
-    `${p.total} reference${p.total === 1 ? "" : "s"} to ${defs.join(", ")}` +
-      (p.truncated ? ` (first ${p.references.length} shown; --limit N for more)` : ""),
-  );
-  return { out };
+  const more = p.truncated ? [`(--limit N prints more than ${p.references.length})`] : [];
+  return { out: [render(p), ...more] };
 }
 
 /** `codectx refs`. */
 export const command: ToolCommand<FindReferencesPayload> = {
   command: "refs",
-  synopsis: "NAME [--file F] [--limit N] [--json]        references to a symbol",
+  synopsis: "NAME  every use as file:line and enclosing function (--file F)",
   help: `Usage: codectx refs NAME [options]
 
 Every reference to a symbol (definitions, calls, imports, types, inheritance, reads,

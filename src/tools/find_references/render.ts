@@ -1,39 +1,66 @@
 /**
- * `find_references` as Markdown: references grouped by file, how sure said once.
+ * `find_references` as text (the MCP text and `codectx refs` alike): what is referenced and
+ * how often in one line, then each file's references, a line each with the enclosing
+ * definition; a test file's references are its line numbers on one line.
  *
  * @module
  */
 
-import { commonResolution, join, listOf, sureness, symbolLine } from "../markdown.ts";
+import { isTestFile } from "../../util/test_files.ts";
+import { commonResolution, join, loc, sureness } from "../markdown.ts";
 import type { FindReferencesPayload } from "./schema.ts";
 
 type Reference = FindReferencesPayload["references"][number];
 
-/** The count by resolution, the definitions, then each file's references. */
+/** Longest line of code quoted for a reference; a longer one is cut around the name. */
+const MAX_CONTEXT = 100;
+
+/** `context` trimmed, cut to {@link MAX_CONTEXT} characters around `name` when longer. */
+export function quoteAround(context: string, name: string): string {
+  const t = context.trim();
+  if (t.length <= MAX_CONTEXT) return t;
+  const at = Math.max(0, t.indexOf(name));
+  const start = Math.max(0, Math.min(at - 30, t.length - MAX_CONTEXT + 2));
+  const end = start + MAX_CONTEXT - 2;
+  return `${start > 0 ? "…" : ""}${t.slice(start, end).trim()}${end < t.length ? "…" : ""}`;
+}
+
+/** The references of one file: a line each, the enclosing definition once per run inside it. */
+function fileLines(rs: Reference[], usual: string | undefined, name: string): string[] {
+  return rs.map((r, i) => {
+    if (r.kind === "definition") return `  ${r.line} definition: ${quoteAround(r.context, name)}`;
+    const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${r.in}` : "";
+    const sure = r.resolution === usual ? "" : sureness(r);
+    return `  ${r.line} ${r.kind}${sure}${inside}: ${quoteAround(r.context, name)}`;
+  });
+}
+
+/**
+ * The symbol and its count in one line (its definition in it when there is one), then each
+ * file's references; a test file's are its line numbers (`file (test, n): l1 l2 …`), which
+ * is all an assistant takes from them unless it asks about a test.
+ */
 export function render(p: FindReferencesPayload): string {
   const refs = p.references;
-  const byFile = new Map<string, Reference[]>();
-  for (const r of refs) byFile.set(r.file, [...(byFile.get(r.file) ?? []), r]);
+  const byFile = Map.groupBy(refs, (r) => r.file);
   const usual = commonResolution(refs);
+  const name = p.symbol.split(/[.:#]/).pop() ?? p.symbol;
   const groups = [...byFile].map(([file, rs]) =>
-    `${file}\n${
-      rs.map((r, i) => {
-        // The enclosing definition once per run of lines inside it.
-        const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${r.in}` : "";
-        const sure = r.resolution === usual ? "" : sureness(r);
-        return `  ${r.line} ${r.kind}${sure}${inside}: ${r.context.trim()}`;
-      }).join("\n")
-    }`
+    isTestFile(file) && rs.every((r) => r.kind !== "definition")
+      ? `${file} (test, ${rs.length}): ${rs.map((r) => r.line).join(" ")}`
+      : [file, ...fileLines(rs, usual, name)].join("\n")
   );
   const by = p.by_resolution;
   const counts = ([["exact", "exact"], ["inferred", "inferred"], ["name", "by name only"]] as const)
-    .filter(([k]) => by[k] > 0).map(([k, label]) => `${label} ${by[k]}`).join(", ");
+    .filter(([k]) => by[k] > 0).map(([k, label]) => `${label} ${by[k]}`);
   const usualWord = usual === undefined ? "" : sureness({ resolution: usual }).replace(/^, /, "");
+  const defs = p.definitions.map((d) => `${d.kind} ${loc(d)}`).join(", ");
+  const shown = p.truncated ? `, first ${refs.length} shown` : "";
   return join([
-    `${p.symbol}: ${p.total} references${p.truncated ? ` (first ${refs.length} shown)` : ""}${
-      counts ? `; ${counts}` : ""
-    }${usualWord ? `; lines below are ${usualWord} unless marked` : ""}`,
-    listOf("Defined at", p.definitions, symbolLine),
+    `${p.symbol} (${defs}): ${p.total} reference${p.total === 1 ? "" : "s"} in ${byFile.size} ` +
+    `file${byFile.size === 1 ? "" : "s"}${shown}${
+      counts.length > 1 ? `; ${counts.join(", ")}` : ""
+    }${counts.length > 1 && usualWord ? `; lines are ${usualWord} unless marked` : ""}`,
     groups.join("\n"),
   ]);
 }

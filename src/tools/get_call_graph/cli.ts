@@ -1,6 +1,7 @@
 /**
  * `codectx calls NAME [--depth N] [--file F] [--mermaid] [--json]`: callers and callees as
- * trees, or the Mermaid graph.
+ * trees, or the Mermaid graph. A caller is a line with its call sites (`name file:l1, l2`), a
+ * callee one with where it is defined and the line that calls it.
  *
  * @module
  */
@@ -22,13 +23,21 @@ export function print(p: GetCallGraphPayload, values: Record<string, unknown>): 
     out.push(`${title}: ${nodes.length}`);
     for (const r of callTreeRows(root, nodes, p.edges, direction)) {
       const n = r.node;
+      const pad = `  ${"  ".repeat(r.depth)}`;
+      const recursive = r.recursive ? " (recursive)" : "";
+      // A caller is where it calls (its call sites); a callee is where it is defined and the
+      // line that calls it ("line N" in the explained symbol's file).
+      if (direction === "in") {
+        out.push(`${pad}${n.name} ${callSites(r)}${recursive}`);
+        continue;
+      }
       const where = n.file
         ? `${n.file}:${n.line}${n.resolution === "name" ? " (by name only)" : ""}`
         : n.external
         ? "external"
         : "unresolved";
-      const how = `${r.recursive ? "recursive, " : ""}${r.lines.length > 1 ? "calls" : "call"} at`;
-      out.push(`  ${"  ".repeat(r.depth)}${n.name}  ${where}  (${how} ${callSites(r)})`);
+      const at = r.edge.file === def.file ? `line ${r.lines.join(", ")}` : callSites(r);
+      out.push(`${pad}${n.name} ${where} (${at})${recursive}`);
     }
   };
   show("callers", p.callers, "in");
@@ -39,7 +48,7 @@ export function print(p: GetCallGraphPayload, values: Record<string, unknown>): 
 /** `codectx calls`. */
 export const command: ToolCommand<GetCallGraphPayload> = {
   command: "calls",
-  synopsis: "NAME [--depth 1-5] [--file F] [--mermaid] [--json]   callers and callees",
+  synopsis: "NAME  callers and callees (--depth N)",
   help: `Usage: codectx calls NAME [options]
 
 Callers and callees of a function or method, walked up to --depth hops.

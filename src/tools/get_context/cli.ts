@@ -25,7 +25,7 @@ export function print(p: GetContextPayload): CliOutput {
 /** `codectx context`. */
 export const command: ToolCommand<GetContextPayload> = {
   command: "context",
-  synopsis: "NAME [--file F] [--max-tokens N] [--json]    a context window packed to a budget",
+  synopsis: "NAME  its code and neighbours packed to a token budget",
   help: `Usage: codectx context NAME [options]
 
 A Markdown context window for NAME: its definition, then the file's imports, the

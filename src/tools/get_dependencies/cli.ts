@@ -9,7 +9,7 @@ import type { CliOutput, ToolCommand } from "../tool.ts";
 import type { GetDependenciesPayload } from "./schema.ts";
 
 /** The payload as `codectx deps` prints it. */
-export function print(p: GetDependenciesPayload): CliOutput {
+export function print(p: GetDependenciesPayload, values: Record<string, unknown> = {}): CliOutput {
   const out: string[] = [];
   if (p.importers) {
     const files = p.imported_by.length;
@@ -18,9 +18,15 @@ export function print(p: GetDependenciesPayload): CliOutput {
         p.importers.length === 1 ? "" : "s"
       })`,
     );
-    for (const i of p.importers) {
-      const names = i.names.length ? `  [${i.names.join(", ")}]` : "";
-      out.push(`  ${i.file}:${i.line}  ${i.module}${names}`);
+    // A file a line: its import lines, each with the module when it is not the one asked
+    // for (`os.path` under `--package os`) and the names it takes.
+    for (const [file, imports] of Map.groupBy(p.importers, (i) => i.file)) {
+      const lines = imports.map((i) =>
+        `${i.line}${i.module === values.package ? "" : ` ${i.module}`}${
+          i.names.length ? ` [${i.names.join(", ")}]` : ""
+        }`
+      );
+      out.push(`  ${file}:${lines.join(", ")}`);
     }
     return { out };
   }
@@ -60,8 +66,7 @@ export function print(p: GetDependenciesPayload): CliOutput {
 /** `codectx deps`. */
 export const command: ToolCommand<GetDependenciesPayload> = {
   command: "deps",
-  synopsis:
-    "[FILE | --package P] [--json]                imports of a file, importers of P, or the graph",
+  synopsis: "[FILE]  a file's imports and importers; --package P: who imports P",
   help: `Usage: codectx deps [FILE] [options]
 
 The imports of FILE (each resolved to a project file or marked external) and the files

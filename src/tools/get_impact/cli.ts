@@ -17,8 +17,7 @@ export function print(p: GetImpactPayload): CliOutput {
 /** `codectx impact`. */
 export const command: ToolCommand<GetImpactPayload> = {
   command: "impact",
-  synopsis:
-    "[--base REV | --diff FILE|- | --symbols A,B] [--depth N] [--json]  what a change touches",
+  synopsis: "  what a change touches (--base REV, --symbols A,B)",
   help: `Usage: codectx impact [options]
 
 What a change touches: the definitions it adds, edits and removes, everything that reaches

@@ -1,28 +1,34 @@
 /**
- * How `codectx search` prints `semantic_search`'s payload: a ranked line per hit and its
- * first six lines; on standard error, how far the vectors were when the results are partly
- * lexical. (The command itself, which waits for the vectors, is `cli/search.ts`.)
+ * How `codectx search` prints `semantic_search`'s payload: the tool's text (a line or two a
+ * hit); on standard error, how far the vectors were when the results are partly lexical. (The command itself, which waits for the vectors, is `cli/search.ts`.)
  *
  * @module
  */
 
 import type { CliOutput } from "../tool.ts";
+import { render } from "./render.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 
-/** The results as `codectx search` prints them. */
-export function print(p: SemanticSearchPayload): CliOutput {
+/** A hit scoring under this share of the first's is left out when the count was not asked. */
+const WEAK = 0.25;
+/** Hits always printed (when there are so many). */
+const KEEP = 3;
+
+/**
+ * The results as `codectx search` prints them: the tool's text. When the number was not asked
+ * for (`cut`), a ranked search stops at the first hit that scores under {@link WEAK} of the
+ * top one (after {@link KEEP}): a clear answer is not followed by seven weak ones.
+ */
+export function print(p: SemanticSearchPayload, cut = false): CliOutput {
   const out: string[] = [];
   const err: string[] = [];
-  if (p.snippets.length === 0) out.push("no results");
-  p.snippets.forEach((s, i) => {
-    const what = s.symbol ? `${s.kind ?? "symbol"} ${s.symbol}` : "";
-    out.push(
-      `${String(i + 1).padStart(2)}. ${
-        s.score.toFixed(3)
-      }  ${s.file}:${s.line}-${s.end_line}  ${what}`,
-    );
-    for (const line of s.snippet.split("\n").slice(0, 6)) out.push(`      ${line}`);
-  });
+  const top = p.snippets[0]?.score ?? 0;
+  const weak = p.snippets.findIndex((s, i) => i >= KEEP && s.score < top * WEAK);
+  const shown = cut && weak > 0 ? { ...p, snippets: p.snippets.slice(0, weak) } : p;
+  out.push(p.snippets.length === 0 ? "no results" : render(shown));
+  if (shown !== p) {
+    out.push(`(${p.snippets.length - weak} weaker hits left out; --top-k N lists them)`);
+  }
   const v = p.vectors;
   if (v.state !== "complete" && v.state !== "off" && (p.mode === "hybrid" || p.mode === "dense")) {
     err.push(

@@ -1,16 +1,13 @@
 /**
- * `semantic_search` as Markdown: numbered hits, each a heading and at most six lines of its
- * code; a leading comment becomes the heading's summary.
+ * `semantic_search` as text (the MCP text and `codectx search` alike): a line or two a hit,
+ * the hit's place and name and its line that best matches the query.
  *
  * @module
  */
 
 import type { WireSearchItem } from "../schemas.ts";
-import { fence, firstLine, join, loc } from "../markdown.ts";
+import { firstLine, join, loc } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
-
-/** Lines of a search result's code shown; the rest is a `file:line` away. */
-const SNIPPET_LINES = 6;
 
 /**
  * A snippet's leading comment block, cut off: its first sentence goes to the heading, the
@@ -33,22 +30,108 @@ function splitLeadingComment(lines: string[]): { summary: string; code: string[]
   return { summary: firstLine(text.join(" ").split(/(?<=\.)\s/)[0]), code: lines.slice(end) };
 }
 
+/** Words of a query too common to pick a line by. */
+const COMMON = new Set([
+  "the",
+  "and",
+  "for",
+  "with",
+  "when",
+  "where",
+  "what",
+  "how",
+  "that",
+  "this",
+  "from",
+  "into",
+  "are",
+  "is",
+  "a",
+  "an",
+  "of",
+  "to",
+  "in",
+  "on",
+  "or",
+  "by",
+  "be",
+  "it",
+  "its",
+  "which",
+]);
+
+/** A query's words, lower case, identifiers split (`parseAddr`, `parse_addr`: parse, addr). */
+function queryWords(query: string): string[] {
+  const words = query.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase().split(/[^a-z0-9]+/);
+  return [...new Set(words.filter((w) => w.length > 1 && !COMMON.has(w)))];
+}
+
 /**
- * Numbered hits, each a heading and its code. A leading comment becomes the heading's summary,
- * unless the lines are the match themselves (`literal`: an exact or regex search) or nothing
- * but the comment would be left: then the lines are quoted as they are.
+ * The snippet's line (from its line `from` on) that holds the most of the query's words (the
+ * first of those, the definition's line last; when none holds one, its first line of code),
+ * with its file line.
  */
-function snippets(items: WireSearchItem[], literal: boolean): string {
+export function bestLine(
+  h: WireSearchItem,
+  query: string,
+  from = 0,
+): { line: number; text: string } {
+  const lines = h.snippet.split("\n");
+  const first = h.snippet_line ?? h.line;
+  const words = queryWords(query);
+  let best = -1;
+  let most = 0;
+  lines.forEach((l, i) => {
+    if (i < from) return;
+    const low = l.toLowerCase();
+    // The definition's own line loses a tie: the heading names it already.
+    const n = words.filter((w) => low.includes(w)).length - (first + i === h.line ? 0.5 : 0);
+    if (n > most) [best, most] = [i, n];
+  });
+  if (best < 0) {
+    best = Math.max(0, lines.findIndex((l, i) => i >= from && /^\s*[^\s#/*@"'\\]/.test(l)));
+  }
+  return { line: first + best, text: quoteLine(lines[best] ?? "") };
+}
+
+/** Longest line of code quoted for a hit. */
+const MAX_QUOTE = 120;
+
+/** A line of code trimmed and cut to {@link MAX_QUOTE} characters. */
+function quoteLine(line: string): string {
+  const t = line.trim();
+  return t.length > MAX_QUOTE ? `${t.slice(0, MAX_QUOTE - 1)}…` : t;
+}
+
+/**
+ * Hits a line or two each. A literal (exact or regex) search's hits are lines: grouped by
+ * file, `  line in Symbol: code` each. Another search's are definitions or chunks:
+ * `n. file:start-end Symbol (kind) — its leading comment's first sentence`, then its line
+ * that holds the most of the query's words. The code is a `file:line` away.
+ */
+function snippets(items: WireSearchItem[], query: string, literal: boolean): string {
+  if (literal) {
+    return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) =>
+      [
+        file,
+        ...hs.map((h, i) => {
+          const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
+            ? ` in ${h.symbol}`
+            : "";
+          const best = bestLine(h, query);
+          return `  ${best.line}${inside}: ${best.text}`;
+        }),
+      ].join("\n")
+    ).join("\n");
+  }
   return items.map((h, i) => {
     const lines = h.snippet.replace(/\s+$/, "").split("\n");
-    const split = splitLeadingComment(lines);
-    const { summary, code } = literal || split.code.every((l) => l.trim() === "")
-      ? { summary: "", code: lines }
-      : split;
-    const more = code.length > SNIPPET_LINES ? `\n(${code.length - SNIPPET_LINES} more lines)` : "";
+    const { summary, code } = splitLeadingComment(lines);
+    // The leading comment is the heading's summary: the line quoted is one of the code.
+    const best = bestLine(h, query, summary ? lines.length - code.length : 0);
     return `${i + 1}. ${loc(h)}${h.symbol ? ` ${h.symbol}` : ""}${h.kind ? ` (${h.kind})` : ""}${
       summary ? ` — ${summary}` : ""
-    }\n${fence(code.slice(0, SNIPPET_LINES).join("\n"), h.language)}${more}`;
+    }\n   ${best.line}: ${best.text}`;
   }).join("\n");
 }
 
@@ -71,6 +154,6 @@ export function render(p: SemanticSearchPayload): string {
     : "";
   return join([
     `${hits.length} results for "${p.query}" (${p.mode}${range}${vectors})`,
-    snippets(hits, literal),
+    snippets(hits, p.query, literal),
   ]);
 }

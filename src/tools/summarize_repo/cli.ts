@@ -10,7 +10,7 @@ import type { SummarizeRepoPayload } from "./schema.ts";
 /** `codectx summary`. */
 export const command: ToolCommand<SummarizeRepoPayload> = {
   command: "summary",
-  synopsis: "[--json]                                     the repository in ~1,500 tokens",
+  synopsis: "  the repository in ~1,500 tokens",
   help: `Usage: codectx summary [options]
 
 The repository at a glance: size, languages, layout, entry points, dependencies and the
