@@ -12,7 +12,7 @@
  * | every language                | under a folder `test/`, `tests/`, `__tests__/`, `testing/`, `spec/`, `specs/`, `testdata/`, or `src/test/` (Maven, Gradle) |
  * | Python                        | `test_*.py`, `*_test.py`, `conftest.py`                        |
  * | Go                            | `*_test.go`                                                    |
- * | JavaScript, TypeScript        | `*.test.*` and `*.spec.*` (`.js`, `.jsx`, `.ts`, `.tsx`, `.mjs`, `.cjs`, `.mts`, `.cts`), and type tests `*.test-d.*` (vitest, tsd) |
+ * | JavaScript, TypeScript        | `*.test.*` and `*.spec.*` (`.js`, `.jsx`, `.ts`, `.tsx`, `.mjs`, `.cjs`, `.mts`, `.cts`), type tests `*.test-d.*` (vitest, tsd), and Deno's `*_test.*` |
  * | Java, Kotlin, C#, Swift, Scala | `*Test.*`, `*Tests.*`                                          |
  * | Ruby                          | `*_spec.rb`, `*_test.rb`                                       |
  * | Elixir, Dart                  | `*_test.exs`, `*_test.ex`, `*_test.dart`                       |
@@ -25,7 +25,7 @@
 const TEST_DIR = /(^|\/)(tests?|__tests__|testing|spec|specs|testdata|src\/test)\//;
 /** Test file names, per language (see the table above). */
 const TEST_FILE =
-  /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|dart)|conftest\.py|[^/]*\.(test|spec|test-d)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|swift|scala)|[^/]*_spec\.rb)$/;
+  /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|dart|[cm]?[jt]sx?)|conftest\.py|[^/]*\.(test|spec|test-d)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|swift|scala)|[^/]*_spec\.rb)$/;
 
 /**
  * Whether a project-relative path is a test file.
