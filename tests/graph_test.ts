@@ -390,7 +390,7 @@ Deno.test("graph: the CLI prints references, dependencies and calls", async () =
   try {
     const r = await runCli(["refs", "slugify", "--path", FIXTURE, "--index-dir", indexDir]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^py\/main\.py\n(  .*\n)* {2}12 call in main: sl\("Hello"\)$/m);
+    assert.match(r.stdout, /^py\/main\.py\n( {2}.*\n)* {2}12 call in main: sl\("Hello"\)$/m);
     assert.match(
       r.stdout,
       /^slugify \(function py\/app\/util\.py:4-6\): 12 references in 5 files$/m,
