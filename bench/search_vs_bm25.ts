@@ -389,7 +389,7 @@ export async function mrrPerCorpus(
       const r = await retrieve(p, q.query, { top_k: 10, mode }, fusion);
       const fused = fuse(r, fusion, 20);
       ranks.push(
-        rankOf(q, presentRanked(q.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
+        rankOf(q, presentRanked(r.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
       );
     }
     out.push(metrics(ranks).mrr);

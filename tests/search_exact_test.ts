@@ -286,7 +286,8 @@ Deno.test("a quoted string in the question is found as written", async () => {
 });
 
 Deno.test("a question is read once: numbers, written forms, its verb and object, code words", async () => {
-  const { queryForms, formEvidence, numberEvidence } = await import("../src/search/exact.ts");
+  const { formEvidence, numberEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
   const f = queryForms("Writes an array of 32-bit integers to .fdignore");
   assert.deepEqual([...f.numbers], ["32"]);
   assert.ok(f.exact.has("ints") && !f.exact.has("int"), "the short form, plural as written");
