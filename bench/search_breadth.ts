@@ -61,18 +61,21 @@ import {
 
 const deb = (language: string, names: string[]): Source[] =>
   names.map((name) => ({ language, kind: "deb", name }));
-const goDeb = (names: string[]) => deb("go", names.map((n) => `golang-github-${n}-dev`));
+/** Go `-dev` packages by their GitHub owner and name (`golang-github-<n>-dev`). */
+export const goDeb = (names: string[]) => deb("go", names.map((n) => `golang-github-${n}-dev`));
 const npm = (language: string, specs: Array<[string, string]>): Source[] =>
   specs.map(([name, dir]) => ({ language, kind: "npm", name, include: [`package/${dir}`] }));
 
-const py = (names: string[]): Source[] =>
+/** Python packages (`python3-<n>`), their modules under dist-packages. */
+export const py = (names: string[]): Source[] =>
   names.map((n) => ({
     language: "python",
     kind: "deb",
     name: `python3-${n}`,
     include: ["usr/lib/python3/dist-packages"],
   }));
-const rust = (names: string[]) => deb("rust", names.map((n) => `librust-${n}-dev`));
+/** Rust crates (`librust-<n>-dev`). */
+export const rust = (names: string[]) => deb("rust", names.map((n) => `librust-${n}-dev`));
 const dsc = (language: string, names: string[]): Source[] =>
   names.map((name) => ({ language, kind: "dsc", name }));
 
@@ -306,17 +309,26 @@ type SetKey = keyof typeof SETS;
 /** A source's name without its version. */
 const bare = (name: string) => name.replace(/(.)@[^@]*$/, "$1");
 
-/** Throws when a set holds a package that trained the model or was tuned or looked at. */
-function checkSources(): void {
+/**
+ * Throws when one of `sources` trained the model, is a package of another bench's set
+ * (`others`: the set's name per package list) or is listed twice.
+ */
+export function checkSources(
+  sources: readonly Source[],
+  others: Record<string, readonly Source[]> = {},
+): void {
   const banned = new Map<string, string>();
   for (const s of MODEL_SOURCES) banned.set(bare(s.name), "a training source of codectx-code");
   for (const s of EVAL_SOURCES) banned.set(bare(s.name), "a tuning package of search_vs_bm25");
   for (const s of HELD_OUT) banned.set(bare(s.name), "search_vs_bm25's held-out set");
+  for (const [set, list] of Object.entries(others)) {
+    for (const s of list) banned.set(bare(s.name), `in ${set}`);
+  }
   const seen = new Set<string>();
-  for (const s of [...CV, ...FINAL]) {
+  for (const s of sources) {
     const why = banned.get(bare(s.name));
-    if (why) throw new Error(`${s.name} is ${why}: it cannot be in the breadth sets`);
-    if (seen.has(bare(s.name))) throw new Error(`${s.name} is in the breadth sets twice`);
+    if (why) throw new Error(`${s.name} is ${why}: it cannot be in this set`);
+    if (seen.has(bare(s.name))) throw new Error(`${s.name} is in the set twice`);
     seen.add(bare(s.name));
   }
 }
@@ -493,7 +505,7 @@ async function main(): Promise<void> {
     throw new Error("--dir DIR: a folder to fetch the packages into and build the corpora in");
   }
   if (!Object.hasOwn(SETS, values.set)) throw new Error(`--set: use cv or final`);
-  checkSources();
+  checkSources([...CV, ...FINAL]);
   const dir = values.dir.replace(/\/+$/, "");
   // Indexes of two checkouts must not be shared: each gets its own folder.
   const indexes = values.indexes ?? `${dir}/indexes`;

@@ -41,36 +41,10 @@ import { searchProject } from "../src/search/hybrid.ts";
 import { parseSource } from "../src/parse/parser.ts";
 import type { SymbolRecord } from "../src/types.ts";
 import { splitIdentifier } from "../src/util/tokens.ts";
-import {
-  EVAL_SOURCES,
-  fetchSource,
-  fnv,
-  MODEL_SOURCES,
-  type Source,
-  sourceFiles,
-} from "../model/sources.ts";
+import { fetchSource, fnv, type Source, sourceFiles } from "../model/sources.ts";
 import { buildBaseline, isFunction, lightStem } from "./search_baseline.ts";
-import {
-  HELD_OUT,
-  openCorpus,
-  type Query,
-  rankOf,
-  ratioInterval,
-  runFooter,
-} from "./search_vs_bm25.ts";
-import { CV, FINAL } from "./search_breadth.ts";
-
-const goDeb = (names: string[]): Source[] =>
-  names.map((n) => ({ language: "go", kind: "deb", name: `golang-github-${n}-dev` }));
-const rust = (names: string[]): Source[] =>
-  names.map((n) => ({ language: "rust", kind: "deb", name: `librust-${n}-dev` }));
-const py = (names: string[]): Source[] =>
-  names.map((n) => ({
-    language: "python",
-    kind: "deb",
-    name: `python3-${n}`,
-    include: ["usr/lib/python3/dist-packages"],
-  }));
+import { openCorpus, type Query, rankOf, ratioInterval, runFooter } from "./search_vs_bm25.ts";
+import { checkSources, CV, FINAL, goDeb, py, rust } from "./search_breadth.ts";
 
 /** Packages that ship their tests, outside every other set of the benches. */
 export const TEST_SOURCES: readonly Source[] = [
@@ -116,23 +90,6 @@ export const TEST_SOURCES: readonly Source[] = [
   ]),
   ...py(["pint", "mpmath", "bitarray", "patsy", "uncertainties", "isodate", "numexpr", "erfa"]),
 ];
-
-/** A source's name without its version. */
-const bare = (name: string) => name.replace(/(.)@[^@]*$/, "$1");
-
-/** Throws when a package here is in another set of the benches or trained the model. */
-function checkSources(): void {
-  const banned = new Map<string, string>();
-  for (const s of MODEL_SOURCES) banned.set(bare(s.name), "a training source of codectx-code");
-  for (const s of EVAL_SOURCES) banned.set(bare(s.name), "a tuning package of search_vs_bm25");
-  for (const s of HELD_OUT) banned.set(bare(s.name), "search_vs_bm25's held-out set");
-  for (const s of CV) banned.set(bare(s.name), "in search_breadth's cv set");
-  for (const s of FINAL) banned.set(bare(s.name), "in search_breadth's final set");
-  for (const s of TEST_SOURCES) {
-    const why = banned.get(bare(s.name));
-    if (why) throw new Error(`${s.name} is ${why}: it cannot be a package of this bench`);
-  }
-}
 
 /** A test file: its questions are read, it is not in the project. */
 const TEST_FILE =
@@ -410,7 +367,10 @@ async function main(): Promise<void> {
     );
     Deno.exit(2);
   }
-  checkSources();
+  checkSources(TEST_SOURCES, {
+    "search_breadth's cv set": CV,
+    "search_breadth's final set": FINAL,
+  });
   const started = performance.now();
   const dir = values.dir;
   const langs = values.languages.split(",");

@@ -2,7 +2,8 @@
  * Search keeps the token that tells siblings apart (issue 30): numbers inside names and
  * questions, the plural the question wrote, the object of a sentence over its verb, a word
  * written joined in the question and split in the code, and a quoted string found as
- * written. Each test fails at c0fd09f.
+ * written. Each test fails at c0fd09f; the sibling classes' passes at 3c4a978 too (it pins what
+ * holds).
  */
 
 import assert from "node:assert/strict";
@@ -240,6 +241,64 @@ Deno.test("plain-language question: a joined word meets the split one in the cod
     const rank = hybrid.snippets.findIndex((s) => s.symbol === "build_walker");
     assert.ok(rank >= 0 && rank < 5, JSON.stringify(hybrid.snippets.map((s) => s.symbol)));
   }, FINDER);
+});
+
+/** Two classes with the same method; the question names which. */
+const SIBLING_CLASSES: Record<string, string> = {
+  "src/date.ts": `export class Date {
+  constructor(readonly year: number, readonly month: number, readonly day: number) {}
+
+  compare(other: Date): number {
+    return this.year - other.year || this.month - other.month || this.day - other.day;
+  }
+
+  addDays(n: number): Date {
+    return new Date(this.year, this.month, this.day + n);
+  }
+}
+`,
+  "src/datetime.ts": `import { Date } from "./date.ts";
+
+export class DateTime extends Date {
+  constructor(year: number, month: number, day: number, readonly hour: number, readonly minute: number) {
+    super(year, month, day);
+  }
+
+  compare(other: DateTime): number {
+    return super.compare(other) || this.hour - other.hour || this.minute - other.minute;
+  }
+
+  addHours(n: number): DateTime {
+    return new DateTime(this.year, this.month, this.day, this.hour + n, this.minute);
+  }
+}
+`,
+  "src/interval.ts": `import { DateTime } from "./datetime.ts";
+
+export class Interval {
+  constructor(readonly start: DateTime, readonly end: DateTime) {}
+
+  contains(t: DateTime): boolean {
+    return this.start.compare(t) <= 0 && t.compare(this.end) <= 0;
+  }
+}
+`,
+};
+
+Deno.test("sibling class: the class the question names picks the method", async () => {
+  await withProject("codectx-code", async (p) => {
+    for (
+      const [q, want] of [
+        ["Compares this date with another", "Date.compare"],
+        ["compares this date and time with another", "DateTime.compare"],
+      ]
+    ) {
+      for (const mode of ["hybrid", "lexical"] as const) {
+        const r = await searchProject(p, q, { mode, wait_for_vectors: true });
+        assert.equal(r.snippets[0]?.symbol, want, `${mode} '${q}': ${JSON.stringify(r.snippets)}`);
+      }
+    }
+  }, SIBLING_CLASSES);
 });
 
 /** Files that share an import path's words; one imports it. */
