@@ -11,11 +11,12 @@
  * None of the packages is a training source of codectx-code, a tuning package of
  * `search_vs_bm25.ts` or one of its held-out packages (checked at start).
  *
- * Two sets per language:
+ * The sets per language:
  * - `cv`: the packages anything is chosen on, always by leave-packages-out folds (a weight or
  *   a feature is chosen on the other folds' packages and judged on the fold's);
  * - `final`: the held-out packages, opened once, at the end of a piece of work. Their names
- *   are written here so that nobody chooses them after seeing figures.
+ *   are written here so that nobody chooses them after seeing figures. `final` has been
+ *   opened twice; `final2` replaces it (opened once, at the end of the session of 06:21).
  *
  * A query whose answer is a TypeScript overload signature (no body) is also answered by a
  * result naming it in its file: the search points at the implementation below the
@@ -27,7 +28,7 @@
  * packages below 1.05×. `--out FILE` keeps every query's ranks (JSON), `--compare FILE`
  * prints the per-package change against such a file.
  *
- *   deno run -A bench/search_breadth.ts --dir DIR [--set cv|final] [--languages go,typescript]
+ *   deno run -A bench/search_breadth.ts --dir DIR [--set cv|final|final2] [--languages go,typescript]
  *     [--queries 60] [--min 12] [--embedder codectx-code] [--out FILE] [--compare FILE]
  *     [--indexes DIR] [--survey] [--grid "none;form=1,number=1;…"]
  *
@@ -303,7 +304,47 @@ export const FINAL: readonly Source[] = [
   ...dsc("java", ["jopt-simple", "commons-email", "jcommon", "trove3", "jzlib"]),
 ];
 
-const SETS = { cv: CV, final: FINAL } as const;
+/**
+ * The second held-out set: `final` was opened twice (issue 30's notes), so these packages,
+ * in no other set, are opened once, at the end of the session of 06:21, on that session's last
+ * commit, and then are no longer held out.
+ */
+export const FINAL2: readonly Source[] = [
+  ...goDeb([
+    "hashicorp-go-retryablehttp",
+    "juju-ratelimit",
+    "avast-retry-go",
+    "tidwall-btree",
+    "gabriel-vasile-mimetype",
+    "gorilla-securecookie",
+  ]),
+  ...npm("typescript", [
+    ["@tanstack/form-core@1.0.0", "src"],
+    ["@mistralai/mistralai@1.3.5", "src"],
+    ["together-ai@0.9.0", "src"],
+    ["@tiptap/extension-table@2.10.3", "src"],
+    ["@tiptap/extension-link@2.10.3", "src"],
+  ]),
+  ...py(["boltons", "sortedcontainers", "webob", "inflect", "jmespath", "pyrsistent"]),
+  ...rust(["camino", "bumpalo", "ordered-float", "mime", "vec-map", "bit-set"]),
+  ...npm("javascript", [
+    ["nodemailer@6.9.16", "lib"],
+    ["sinon@19.0.2", "lib"],
+    ["eslint-scope@8.2.0", "lib"],
+    ["espree@10.3.0", "lib"],
+    ["http-proxy@1.18.1", "lib"],
+  ]),
+  ...dsc("java", [
+    "xmlunit",
+    "httpcomponents-core",
+    "ini4j",
+    "jackson-dataformat-yaml",
+    "guice",
+    "jflex",
+  ]),
+];
+
+const SETS = { cv: CV, final: FINAL, final2: FINAL2 } as const;
 type SetKey = keyof typeof SETS;
 
 /** A source's name without its version. */
@@ -504,8 +545,8 @@ async function main(): Promise<void> {
   if (!values.dir) {
     throw new Error("--dir DIR: a folder to fetch the packages into and build the corpora in");
   }
-  if (!Object.hasOwn(SETS, values.set)) throw new Error(`--set: use cv or final`);
-  checkSources([...CV, ...FINAL]);
+  if (!Object.hasOwn(SETS, values.set)) throw new Error(`--set: use cv, final or final2`);
+  checkSources([...CV, ...FINAL, ...FINAL2]);
   const dir = values.dir.replace(/\/+$/, "");
   // Indexes of two checkouts must not be shared: each gets its own folder.
   const indexes = values.indexes ?? `${dir}/indexes`;

@@ -44,7 +44,7 @@ import { splitIdentifier } from "../src/util/tokens.ts";
 import { fetchSource, fnv, type Source, sourceFiles } from "../model/sources.ts";
 import { buildBaseline, isFunction, lightStem } from "./search_baseline.ts";
 import { openCorpus, type Query, rankOf, ratioInterval, runFooter } from "./search_vs_bm25.ts";
-import { checkSources, CV, FINAL, goDeb, py, rust } from "./search_breadth.ts";
+import { checkSources, CV, FINAL, FINAL2, goDeb, py, rust } from "./search_breadth.ts";
 
 /** Packages that ship their tests, outside every other set of the benches. */
 export const TEST_SOURCES: readonly Source[] = [
@@ -370,6 +370,7 @@ async function main(): Promise<void> {
   checkSources(TEST_SOURCES, {
     "search_breadth's cv set": CV,
     "search_breadth's final set": FINAL,
+    "search_breadth's final2 set": FINAL2,
   });
   const started = performance.now();
   const dir = values.dir;
