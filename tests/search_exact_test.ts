@@ -2,8 +2,9 @@
  * Search keeps the token that tells siblings apart (issue 30): numbers inside names and
  * questions, the plural the question wrote, the object of a sentence over its verb, a word
  * written joined in the question and split in the code, and a quoted string found as
- * written. Each test fails at c0fd09f; the sibling classes' passes at 3c4a978 too (it pins what
- * holds).
+ * written, and a question that opens with a verb finds code, not the interface beside it. Each
+ * test fails at c0fd09f (the verb-vs-type one at 3c4a978 too); the sibling classes' passes at
+ * 3c4a978 (it pins what holds).
  */
 
 import assert from "node:assert/strict";
@@ -299,6 +300,78 @@ Deno.test("sibling class: the class the question names picks the method", async 
       }
     }
   }, SIBLING_CLASSES);
+});
+
+/** A generated SDK's resource: its methods beside the interfaces of their bodies and answers. */
+const SDK: Record<string, string> = {
+  "src/resources/fine-tune.ts": `import { APIResource, type RequestOptions } from "../resource.ts";
+
+export class FineTuneResource extends APIResource {
+  create(body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+    return this._client.post("/fine-tunes", { body, ...options });
+  }
+
+  cancel(id: string, options?: RequestOptions): Promise<FineTune> {
+    return this._client.post(\`/fine-tunes/\${id}/cancel\`, options);
+  }
+
+  list(options?: RequestOptions): Promise<FineTuneListResponse> {
+    return this._client.get("/fine-tunes", options);
+  }
+
+  listEvents(id: string, options?: RequestOptions): Promise<FineTuneEventsResponse> {
+    return this._client.get(\`/fine-tunes/\${id}/events\`, options);
+  }
+}
+
+export interface FineTune {
+  id: string;
+  model: string;
+  status: "pending" | "running" | "cancelled" | "completed";
+}
+
+export interface FineTuneCreateParams {
+  model: string;
+  training_file: string;
+  n_epochs?: number;
+}
+
+export interface FineTuneListResponse {
+  data: Array<FineTune>;
+}
+
+export interface FineTuneEvent {
+  created_at: string;
+  message: string;
+}
+
+export interface FineTuneEventsResponse {
+  data: Array<FineTuneEvent>;
+}
+`,
+  "src/resource.ts": `export interface RequestOptions {
+  headers?: Record<string, string>;
+  timeout?: number;
+}
+
+export class APIResource {
+  constructor(protected _client: Client) {}
+}
+`,
+};
+
+Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+  await withProject("codectx-code", async (p) => {
+    for (
+      const [q, want] of [
+        ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
+        ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
+      ]
+    ) {
+      const r = await searchProject(p, q, { wait_for_vectors: true });
+      assert.equal(r.snippets[0]?.symbol, want, `'${q}': ${JSON.stringify(r.snippets)}`);
+    }
+  }, SDK);
 });
 
 /** Files that share an import path's words; one imports it. */

@@ -17,7 +17,10 @@
  *   alone;
  * - **literal**: a string the question quotes (`"github.com/acme/render"`) in its text;
  * - **code**: the share of the words it writes as code (`.fdignore`, `parse_args`, `net/http`)
- *   that its text holds as written (a dot file's name also bare or split: `git_ignore`).
+ *   that its text holds as written (a dot file's name also bare or split: `git_ignore`);
+ * - **action**: a question that opens with a verb ("Cancel a running job") asks for code that
+ *   does it: an interface or type alias among the candidates (the SDK's
+ *   `FineTuneCreateParams` beside `FineTuneResource.cancel`) loses, the code does not.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -47,6 +50,12 @@ export interface ExactWeights {
    * `net/http`) that a candidate's text holds as written.
    */
   code: number;
+  /**
+   * A question that opens with a verb ("Cancel a running job", "Upload a file") asks for
+   * code that does it: a type-only declaration among its candidates (an interface, a type
+   * alias: `FineTuneCreateParams` beside `FineTunes.cancel`) loses this much.
+   */
+  action: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -57,7 +66,11 @@ export const DEFAULT_EXACT: ExactWeights = {
   literal: 3,
   member: 0.1,
   code: 1,
+  action: 1,
 };
+
+/** Kinds that declare a shape and run nothing. */
+const TYPE_ONLY = new Set(["interface", "type"]);
 
 /** Each row's parameter words (folded), read from its symbol when first a candidate. */
 const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
@@ -154,6 +167,7 @@ export function preferExact(
       continue;
     }
     if (c.symbol !== null && !isDocs(row)) {
+      if (w.action && f.first !== null && TYPE_ONLY.has(c.kind ?? "")) z -= w.action;
       if (w.form) z += w.form * formEvidence(f, c.symbol);
       if (w.number) z += w.number * numberEvidence(f, c.symbol);
       if (w.object && f.rest.length > 0) {
