@@ -389,7 +389,7 @@ export async function mrrPerCorpus(
       const r = await retrieve(p, q.query, { top_k: 10, mode }, fusion);
       const fused = fuse(r, fusion, 20);
       ranks.push(
-        rankOf(q, presentRanked(q.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
+        rankOf(q, presentRanked(r.query, r, fused, fusion, 10, 0, r.dense ? r.mode : "lexical")),
       );
     }
     out.push(metrics(ranks).mrr);
@@ -433,11 +433,17 @@ const f3 = (x: number) => x.toFixed(3).replace(/^0/, "");
 const rr = (rank: number) => (rank > 0 && rank <= 10 ? 1 / rank : 0);
 
 /**
- * The 2.5th and 97.5th percentiles of mean(rr(a)) ÷ mean(rr(b)) over `resamples` paired
+ * The 2.5th and 97.5th percentiles of mean(gain(a)) ÷ mean(gain(b)) over `resamples` paired
  * resamples of the queries (one query's two ranks always drawn together; seeded, so the
- * interval of the same ranks is the same every run).
+ * interval of the same ranks is the same every run). `gain`: reciprocal rank (MRR@10) unless
+ * given (NDCG@10 in `search_tests.ts`); NaN when b never gains.
  */
-export function ratioInterval(a: number[], b: number[], resamples = 2000): [number, number] {
+export function ratioInterval(
+  a: number[],
+  b: number[],
+  resamples = 2000,
+  gain: (rank: number) => number = rr,
+): [number, number] {
   const n = a.length;
   let seed = 0x2545f491;
   const next = () => {
@@ -451,11 +457,12 @@ export function ratioInterval(a: number[], b: number[], resamples = 2000): [numb
     let sa = 0, sb = 0;
     for (let i = 0; i < n; i++) {
       const j = Math.floor(next() * n);
-      sa += rr(a[j]);
-      sb += rr(b[j]);
+      sa += gain(a[j]);
+      sb += gain(b[j]);
     }
     if (sb > 0) ratios.push(sa / sb);
   }
+  if (ratios.length === 0) return [NaN, NaN];
   ratios.sort((x, y) => x - y);
   const at = (q: number) => ratios[Math.min(ratios.length - 1, Math.floor(q * ratios.length))];
   return [at(0.025), at(0.975)];

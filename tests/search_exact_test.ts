@@ -2,7 +2,9 @@
  * Search keeps the token that tells siblings apart (issue 30): numbers inside names and
  * questions, the plural the question wrote, the object of a sentence over its verb, a word
  * written joined in the question and split in the code, and a quoted string found as
- * written. Each test fails at c0fd09f.
+ * written, and a question that opens with a verb finds code, not the interface beside it. Each
+ * test fails at c0fd09f (the verb-vs-type one at 3c4a978 too); the sibling classes' passes at
+ * 3c4a978 (it pins what holds).
  */
 
 import assert from "node:assert/strict";
@@ -242,6 +244,136 @@ Deno.test("plain-language question: a joined word meets the split one in the cod
   }, FINDER);
 });
 
+/** Two classes with the same method; the question names which. */
+const SIBLING_CLASSES: Record<string, string> = {
+  "src/date.ts": `export class Date {
+  constructor(readonly year: number, readonly month: number, readonly day: number) {}
+
+  compare(other: Date): number {
+    return this.year - other.year || this.month - other.month || this.day - other.day;
+  }
+
+  addDays(n: number): Date {
+    return new Date(this.year, this.month, this.day + n);
+  }
+}
+`,
+  "src/datetime.ts": `import { Date } from "./date.ts";
+
+export class DateTime extends Date {
+  constructor(year: number, month: number, day: number, readonly hour: number, readonly minute: number) {
+    super(year, month, day);
+  }
+
+  compare(other: DateTime): number {
+    return super.compare(other) || this.hour - other.hour || this.minute - other.minute;
+  }
+
+  addHours(n: number): DateTime {
+    return new DateTime(this.year, this.month, this.day, this.hour + n, this.minute);
+  }
+}
+`,
+  "src/interval.ts": `import { DateTime } from "./datetime.ts";
+
+export class Interval {
+  constructor(readonly start: DateTime, readonly end: DateTime) {}
+
+  contains(t: DateTime): boolean {
+    return this.start.compare(t) <= 0 && t.compare(this.end) <= 0;
+  }
+}
+`,
+};
+
+Deno.test("sibling class: the class the question names picks the method", async () => {
+  await withProject("codectx-code", async (p) => {
+    for (
+      const [q, want] of [
+        ["Compares this date with another", "Date.compare"],
+        ["compares this date and time with another", "DateTime.compare"],
+      ]
+    ) {
+      for (const mode of ["hybrid", "lexical"] as const) {
+        const r = await searchProject(p, q, { mode, wait_for_vectors: true });
+        assert.equal(r.snippets[0]?.symbol, want, `${mode} '${q}': ${JSON.stringify(r.snippets)}`);
+      }
+    }
+  }, SIBLING_CLASSES);
+});
+
+/** A generated SDK's resource: its methods beside the interfaces of their bodies and answers. */
+const SDK: Record<string, string> = {
+  "src/resources/fine-tune.ts": `import { APIResource, type RequestOptions } from "../resource.ts";
+
+export class FineTuneResource extends APIResource {
+  create(body: FineTuneCreateParams, options?: RequestOptions): Promise<FineTune> {
+    return this._client.post("/fine-tunes", { body, ...options });
+  }
+
+  cancel(id: string, options?: RequestOptions): Promise<FineTune> {
+    return this._client.post(\`/fine-tunes/\${id}/cancel\`, options);
+  }
+
+  list(options?: RequestOptions): Promise<FineTuneListResponse> {
+    return this._client.get("/fine-tunes", options);
+  }
+
+  listEvents(id: string, options?: RequestOptions): Promise<FineTuneEventsResponse> {
+    return this._client.get(\`/fine-tunes/\${id}/events\`, options);
+  }
+}
+
+export interface FineTune {
+  id: string;
+  model: string;
+  status: "pending" | "running" | "cancelled" | "completed";
+}
+
+export interface FineTuneCreateParams {
+  model: string;
+  training_file: string;
+  n_epochs?: number;
+}
+
+export interface FineTuneListResponse {
+  data: Array<FineTune>;
+}
+
+export interface FineTuneEvent {
+  created_at: string;
+  message: string;
+}
+
+export interface FineTuneEventsResponse {
+  data: Array<FineTuneEvent>;
+}
+`,
+  "src/resource.ts": `export interface RequestOptions {
+  headers?: Record<string, string>;
+  timeout?: number;
+}
+
+export class APIResource {
+  constructor(protected _client: Client) {}
+}
+`,
+};
+
+Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+  await withProject("codectx-code", async (p) => {
+    for (
+      const [q, want] of [
+        ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
+        ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
+      ]
+    ) {
+      const r = await searchProject(p, q, { wait_for_vectors: true });
+      assert.equal(r.snippets[0]?.symbol, want, `'${q}': ${JSON.stringify(r.snippets)}`);
+    }
+  }, SDK);
+});
+
 /** Files that share an import path's words; one imports it. */
 const IMPORTS: Record<string, string> = {
   "render/render.go": `package render
@@ -286,7 +418,8 @@ Deno.test("a quoted string in the question is found as written", async () => {
 });
 
 Deno.test("a question is read once: numbers, written forms, its verb and object, code words", async () => {
-  const { queryForms, formEvidence, numberEvidence } = await import("../src/search/exact.ts");
+  const { formEvidence, numberEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
   const f = queryForms("Writes an array of 32-bit integers to .fdignore");
   assert.deepEqual([...f.numbers], ["32"]);
   assert.ok(f.exact.has("ints") && !f.exact.has("int"), "the short form, plural as written");

@@ -6,7 +6,13 @@
 
 import assert from "node:assert/strict";
 import { ProjectService } from "../src/service/service.ts";
-import { DEFAULT_FUSION, gather, type SearchOptions, searchProject } from "../src/search/hybrid.ts";
+import {
+  analyseQuery,
+  DEFAULT_FUSION,
+  gather,
+  type SearchOptions,
+  searchProject,
+} from "../src/search/hybrid.ts";
 import { closeSearchWorkers, enableSearchWorkers, searchCall } from "../src/search/search_pool.ts";
 import { filterMask, FlatVectorIndex } from "../src/search/vectors.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
@@ -181,7 +187,7 @@ Deno.test("search workers: an aborted call ends at once; the worker answers the 
     // Aborted in the same turn as the job is posted: before the worker can answer.
     const g = await gather(p, "check the password", {});
     const ctrl = new AbortController();
-    const call = pool.fuse(g.sources, "check the password", {}, 20, ctrl.signal);
+    const call = pool.fuse(g.sources, analyseQuery("check the password"), {}, 20, ctrl.signal);
     ctrl.abort(new Error("past the time limit"));
     await assert.rejects(call, /past the time limit/);
     assert.equal(pool.counts.started, 1, "the worker is kept: a replacement would run beside it");

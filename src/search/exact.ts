@@ -17,7 +17,10 @@
  *   alone;
  * - **literal**: a string the question quotes (`"github.com/acme/render"`) in its text;
  * - **code**: the share of the words it writes as code (`.fdignore`, `parse_args`, `net/http`)
- *   that its text holds as written (a dot file's name also bare or split: `git_ignore`).
+ *   that its text holds as written (a dot file's name also bare or split: `git_ignore`);
+ * - **action**: a question that opens with a verb ("Cancel a running job") asks for code that
+ *   does it: an interface or type alias among the candidates (the SDK's
+ *   `FineTuneCreateParams` beside `FineTuneResource.cancel`) loses, the code does not.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -31,7 +34,7 @@
 import { chunkSymbol, type ChunkTable } from "./table.ts";
 import { slot } from "../util/memo.ts";
 import { splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
-import { ABBREVIATIONS, splitForms } from "./variants.ts";
+import type { QueryForms } from "./query.ts";
 import { topEntries } from "./top_k.ts";
 
 /** The weight of each kind of evidence (0: not counted). */
@@ -47,6 +50,12 @@ export interface ExactWeights {
    * `net/http`) that a candidate's text holds as written.
    */
   code: number;
+  /**
+   * A question that opens with a verb ("Cancel a running job", "Upload a file") asks for
+   * code that does it: a type-only declaration among its candidates (an interface, a type
+   * alias: `FineTuneCreateParams` beside `FineTunes.cancel`) loses this much.
+   */
+  action: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -57,7 +66,11 @@ export const DEFAULT_EXACT: ExactWeights = {
   literal: 3,
   member: 0.1,
   code: 1,
+  action: 1,
 };
+
+/** Kinds that declare a shape and run nothing. */
+const TYPE_ONLY = new Set(["interface", "type"]);
 
 /** Each row's parameter words (folded), read from its symbol when first a candidate. */
 const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
@@ -76,99 +89,6 @@ function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
 
 /** How many of the fused list's best rows the stage reads. */
 export const EXACT_ROWS = 40;
-
-/** A question's words as written and folded, its numbers, its quoted strings. */
-export interface QueryForms {
-  /** Words as written (lower case), their short forms, and neighbouring words joined. */
-  exact: ReadonlySet<string>;
-  /** The same, folded (plural cut). */
-  folded: ReadonlySet<string>;
-  /** Digit runs the question writes (`32` of `32-bit`, `16` of `uint16`). */
-  numbers: ReadonlySet<string>;
-  /**
-   * The opening verb (folded; null when the question starts with a function word) and the
-   * folded words past it (the sentence's object).
-   */
-  first: string | null;
-  rest: readonly string[];
-  /** Quoted strings (at least 3 characters). */
-  quoted: readonly string[];
-  /**
-   * Words written as code: a dot file, a path, snake_case or camelCase (outside quotes),
-   * each with the forms it is found in (a dot file's name also bare and split:
-   * `.gitignore` → `gitignore`, `git_ignore`, …).
-   */
-  code: readonly (readonly string[])[];
-}
-
-const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
-
-/**
- * Reads a question once.
- *
- * @example
- * ```ts
- * const f = queryForms("writes an array of 32-bit integers");
- * f.numbers; // Set {"32"}
- * f.exact.has("ints"); // true: the short form of `integers`, plural as written
- * ```
- */
-export function queryForms(query: string): QueryForms {
-  const exact = new Set<string>(), folded = new Set<string>(), numbers = new Set<string>();
-  const content: string[] = [];
-  const words = query.match(/[\p{L}\p{N}_$]+/gu) ?? [];
-  // The opening verb: the question's first word, when it is no function word ("returns",
-  // "the") — "Removes …", "Converts …" as doc sentences start once the name is dropped.
-  const opening = (words[0] ?? "").toLowerCase();
-  const verb = /^[a-z]{3,}$/.test(opening) && !STOP_WORDS.has(opening) ? stem(opening) : null;
-  const add = (w: string) => {
-    exact.add(w);
-    folded.add(stem(w));
-  };
-  const lower: string[] = [];
-  for (const raw of words) {
-    for (const d of raw.match(/[0-9]+/g) ?? []) numbers.add(d);
-    const parts = splitIdentifier(raw);
-    const whole = raw.toLowerCase().replace(/^[_$]+|[_$]+$/g, "");
-    add(whole);
-    lower.push(whole);
-    for (const p of parts) {
-      add(p);
-      const base = stem(p);
-      const plural = base !== p;
-      if (Object.hasOwn(ABBREVIATIONS, base)) {
-        for (const a of ABBREVIATIONS[base]) {
-          folded.add(a);
-          exact.add(plural ? `${a}s` : a);
-        }
-      }
-      if (p.length > 1 && !STOP_WORDS.has(p) && !/^[0-9]+$/.test(p)) content.push(base);
-    }
-  }
-  // Two neighbouring words written as one name (`git ignore` for `gitignore`).
-  for (let i = 0; i + 1 < lower.length; i++) add(lower[i] + lower[i + 1]);
-  const quoted: string[] = [];
-  for (const m of query.matchAll(QUOTED)) quoted.push(m[1] ?? m[2] ?? m[3]);
-  const code = new Map<string, string[]>();
-  for (const m of query.replace(QUOTED, " ").matchAll(/[\w$./-]+/g)) {
-    const w = m[0].replace(/^[/-]+|[./-]+$/g, "");
-    if (w.length < 4 || !CODE_WORD.test(w) || code.has(w)) continue;
-    const bare = w.startsWith(".") ? w.slice(1).toLowerCase() : "";
-    code.set(w, bare ? [w, bare, ...splitForms(bare)] : [w]);
-  }
-  return {
-    exact,
-    folded,
-    numbers,
-    first: verb,
-    rest: verb === null ? [] : [...new Set(content.filter((w) => w !== verb))],
-    quoted,
-    code: [...code.values()],
-  };
-}
-
-/** A dot file (`.fdignore`), a path or dotted name, snake_case, or a camelCase hump. */
-const CODE_WORD = /^\.[A-Za-z]|[A-Za-z0-9][_./][A-Za-z0-9]|[a-z][A-Z]/;
 
 /** A name's parts, lower case, digits kept (`WriteInts32` → write, ints, 32). */
 function nameParts(name: string): string[] {
@@ -247,6 +167,7 @@ export function preferExact(
       continue;
     }
     if (c.symbol !== null && !isDocs(row)) {
+      if (w.action && f.first !== null && TYPE_ONLY.has(c.kind ?? "")) z -= w.action;
       if (w.form) z += w.form * formEvidence(f, c.symbol);
       if (w.number) z += w.number * numberEvidence(f, c.symbol);
       if (w.object && f.rest.length > 0) {

@@ -1,7 +1,9 @@
 /**
- * Hybrid search: BM25F over code-aware tokens and cosine over the embedder's vectors,
- * fused as a weighted sum of max-normalised scores plus a boost for symbol-name matches;
- * filters, de-duplication per symbol, and snippets of the most relevant lines.
+ * `semantic_search` over an open project: the filters checked, the sources of a ranked
+ * search gathered (the rows, the filters' file weights, the lexical index, the vectors and
+ * the query's vector), then the stages of `pipeline.ts` — analyse → retrieve → fuse →
+ * rerank (in a search worker when one holds the generation) → exact forms → present; modes
+ * `exact` and `regex` scan instead (`grep.ts`).
  *
  * @module
  */
@@ -20,39 +22,26 @@ import { inProcessEmbedder } from "./providers.ts";
 import { lexicalIndexFor } from "./lexical_cache.ts";
 import { slot } from "../util/memo.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
-import { present, type Presentable } from "./present.ts";
-import { memberPreference, preferExact, queryForms } from "./exact.ts";
 import { compilePattern, grepTable } from "./grep.ts";
 import { runScan } from "./grep_pool.ts";
 import type { CallLimits } from "../util/bounded.ts";
-import { classWeights, SCOPES } from "./scope.ts";
+import { classWeights, fileClasses, SCOPES } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
 import { searchWorkers } from "./search_pool.ts";
-import {
-  DEFAULT_FUSION,
-  fileClasses,
-  fuse,
-  type FusionParams,
-  queryTerms,
-  type Retrieved,
-  retrieveFrom,
-  type RetrieveSources,
-} from "./scoring.ts";
+import { analyseQuery } from "./query.ts";
+import { type Retrieved, retrieveFrom, type RetrieveSources, termWeights } from "./retrieve.ts";
+import type { FusionParams } from "./fuse.ts";
+import { DEFAULT_FUSION, presentRanked, rankQuery } from "./pipeline.ts";
 
-export {
-  DEFAULT_FUSION,
-  fileClasses,
-  fuse,
-  type FusionParams,
-  queryTerms,
-  rerankInput,
-  type Retrieved,
-  retrieveFrom,
-  type RetrieveSources,
-} from "./scoring.ts";
+export { analyseQuery } from "./query.ts";
+export { fileClasses } from "./scope.ts";
+export { type Retrieved, retrieveFrom, type RetrieveSources } from "./retrieve.ts";
+export type { FusionParams } from "./fuse.ts";
+export { rerankInput } from "./rerank.ts";
+export { DEFAULT_FUSION, fuse, presentRanked, rankQuery } from "./pipeline.ts";
 
 export { type RankedMode, SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
-import { type RankedMode, SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
+import { SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
 
 /** What `semantic_search` answers. */
 export interface SearchOutcome {
@@ -181,7 +170,10 @@ export async function retrieve(
   fusion: FusionParams = DEFAULT_FUSION,
 ): Promise<Retrieved> {
   const g = await gather(project, query, opts, fusion);
-  return { ...retrieveFrom(g.sources, query, opts, fusion), similarity: g.similarity };
+  return {
+    ...retrieveFrom(g.sources, analyseQuery(query), opts, fusion.candidates),
+    similarity: g.similarity,
+  };
 }
 
 /** The sources of a query, and what presenting its results needs besides. */
@@ -318,15 +310,22 @@ export async function searchProject(
   const g = await gather(project, query, opts, fusion);
   const { sources } = g;
   const k = opts.top_k ?? 10;
-  // Scoring and fusion in a search worker when one holds this generation (the default
-  // fusion only), else here; the results are the same.
+  // The question read once; every stage below reads this value.
+  const q = analyseQuery(query);
+  // Retrieve → fuse → rerank in a search worker when one holds this generation (the
+  // default fusion only), else here; the results are the same.
   const workers = fusion === DEFAULT_FUSION ? searchWorkers(project) : null;
-  const fused = await workers?.fuse(sources, query, opts, 2 * k, limits.signal) ??
-    fuse(retrieveFrom(sources, query, opts, fusion), fusion, 2 * k);
-  const { terms, termWeight } = queryTerms(query, sources.lexical, sources.table.chunks.length);
-  const presentable = { table: sources.table, terms, termWeight, similarity: g.similarity };
+  const fused = await workers?.fuse(sources, q, opts, 2 * k, limits.signal) ??
+    rankQuery(sources, q, opts, fusion, 2 * k);
+  const termWeight = termWeights(q, sources.lexical, sources.table.chunks.length);
+  const presentable = {
+    table: sources.table,
+    terms: q.terms,
+    termWeight,
+    similarity: g.similarity,
+  };
   const snippets = presentRanked(
-    query,
+    q,
     presentable,
     fused,
     fusion,
@@ -342,33 +341,6 @@ export async function searchProject(
     mode: sources.mode,
     vectors: sources.progress,
   };
-}
-
-/**
- * The last stages of a ranked search: the exact forms' evidence over the fused scores
- * (`exact.ts`), then the items. In lexical mode only the text's evidence (quoted strings,
- * code words) counts: its fusion already boosts names, and the names' evidence on top cost
- * lexical alone on `bench/search_breadth.ts` (pooled ÷ BM25 1.13 → 1.08 in Python, 1.26 →
- * 1.17 in JavaScript) while it lifts hybrid and dense.
- */
-export function presentRanked(
-  query: string,
-  r: Presentable,
-  fused: Map<number, number>,
-  fusion: FusionParams = DEFAULT_FUSION,
-  k = 10,
-  threshold = 0,
-  mode: RankedMode = "hybrid",
-): WireSearchItem[] {
-  if (!fusion.exact) return present(r, fused, k, threshold);
-  const w = mode === "lexical"
-    ? { ...fusion.exact, form: 0, number: 0, object: 0, member: 0 }
-    : fusion.exact;
-  const forms = queryForms(query);
-  const classes = fileClasses(r.table);
-  const isDocs = (row: number) => classes[r.table.fileOfRow[row]] === "docs";
-  const ranked = preferExact(r.table, fused, forms, r.termWeight, w, isDocs);
-  return present({ ...r, byName: memberPreference(forms, w) }, ranked, k, threshold);
 }
 
 /**

@@ -1,8 +1,8 @@
 /**
  * What a search is asked and what it tells of its vectors: the types every stage of search
- * reads (`hybrid.ts` gathers and presents, `scoring.ts` retrieves and fuses, `search_pool.ts`
- * runs the scoring on workers, `vector_sync.ts` fills the vectors), in a module none of them
- * owns, so that they import it and not each other.
+ * reads (`hybrid.ts` gathers the sources, the stages of `pipeline.ts` retrieve, fuse, rerank
+ * and present, `search_pool.ts` runs them on workers, `vector_sync.ts` fills the vectors), in
+ * a module none of them owns, so that they import it and not each other.
  *
  * @module
  */

@@ -19,6 +19,9 @@ import type { ChunkTable } from "./table.ts";
 import { nameFeatures } from "./rerank_names.ts";
 import { FUNCTION_KINDS, TYPE_KINDS } from "../types.ts";
 import { codeTokens } from "../util/tokens.ts";
+import { topEntries } from "./top_k.ts";
+import type { Hit } from "./vectors.ts";
+import type { Retrieved } from "./retrieve.ts";
 
 /**
  * Languages whose lexical and dense sides get their own weights (the ones the model is
@@ -241,6 +244,84 @@ export function rerank(
     out.set(row, 1 / (1 + Math.exp(-(model.scale * raw + model.bias))));
   }
   return out;
+}
+
+/**
+ * The second stage over a retrieval's fused list: its best `depth` candidates (at least the
+ * model's depth) re-scored by `model`, the others dropped; the scope's factors (docs below
+ * code) hold after re-scoring too.
+ */
+export function rerankRetrieved(
+  model: RerankModel,
+  r: Retrieved,
+  fused: Map<number, number>,
+  depth: number,
+): Map<number, number> {
+  const keep = Math.max(depth, model.depth);
+  const out = rerank(model, rerankInput(r), bestOf(fused, keep), keep);
+  for (const [row, s] of out) out.set(row, s * r.fileWeight[r.table.fileOfRow[row]]);
+  return out;
+}
+
+/**
+ * The `n` best entries of `fused` (score, then the lower row): all the second stage takes
+ * of it (it sorts what it is given; ~400 entries cost it ~0.05–0.1 ms a query). A list with a
+ * NaN score is given whole, as before.
+ */
+function bestOf(fused: Map<number, number>, n: number): Map<number, number> {
+  if (fused.size <= n) return fused;
+  for (const s of fused.values()) if (Number.isNaN(s)) return fused;
+  return new Map(topEntries(fused, n).map((h) => [h.row, h.score]));
+}
+
+/** What the second stage needs of a query's retrieval. */
+export function rerankInput(r: Retrieved): RerankInput {
+  const rank = (hits: Hit[]) => new Map(hits.map((h, i) => [h.row, i]));
+  const fileLex = new Map<number, number>();
+  const fileDense = new Map<number, number>();
+  const fileCount = new Map<number, number>();
+  const perFile = (hits: Hit[], best: Map<number, number>) => {
+    for (const h of hits) {
+      const fi = r.table.fileOfRow[h.row];
+      if (!(h.score <= (best.get(fi) ?? -Infinity))) best.set(fi, h.score);
+      fileCount.set(fi, (fileCount.get(fi) ?? 0) + 1);
+    }
+  };
+  perFile(r.lexTop, fileLex);
+  perFile(r.denseTop, fileDense);
+  return {
+    fileLex,
+    fileDense,
+    fileCount,
+    table: r.table,
+    lex: r.lex,
+    dense: r.dense,
+    lexRank: rank(r.lexTop),
+    denseRank: rank(r.denseTop),
+    topLex: r.lexTop[0]?.score ?? 0,
+    topDense: r.denseTop[0]?.score ?? 0,
+    coverage: r.lexMax > 0 ? (r.lexTop[0]?.score ?? 0) / r.lexMax : 0,
+    cover: r.lexCover,
+    coverMax: r.coverMax,
+    lexStats: stats(r.lexTop),
+    denseStats: stats(r.denseTop),
+    terms: r.terms,
+    nameCover: r.nameCover,
+    queryInName: r.queryInName,
+    isDocs: r.isDocs,
+  };
+}
+
+/** Mean and standard deviation of a side's candidate scores. */
+function stats(hits: readonly Hit[]): readonly [number, number] {
+  if (hits.length < 2) return [0, 0];
+  let sum = 0, sq = 0;
+  for (const h of hits) {
+    sum += h.score;
+    sq += h.score * h.score;
+  }
+  const mean = sum / hits.length;
+  return [mean, Math.sqrt(Math.max(0, sq / hits.length - mean * mean))];
 }
 
 /** Numbers written as one space-separated block (compact in the source). */

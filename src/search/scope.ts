@@ -7,6 +7,8 @@
  */
 
 import { isTestFile } from "../index/test_files.ts";
+import { slot } from "../util/memo.ts";
+import type { ChunkTable } from "./table.ts";
 
 /** The kinds of file. */
 export type FileClass = "code" | "docs" | "tests";
@@ -63,4 +65,14 @@ export function classWeights(
     default:
       return { code: 1, docs: DEFAULT_DOCS_WEIGHT, tests: includeTests ? 1 : null };
   }
+}
+
+const FILE_CLASSES = slot(
+  "file classes",
+  (table: ChunkTable) => table.files.map((f) => fileClass(f.path, f.language)),
+);
+
+/** The class (code, docs, tests…) of each file of the table, made once per table. */
+export function fileClasses(table: ChunkTable): FileClass[] {
+  return table.memo.get(FILE_CLASSES);
 }

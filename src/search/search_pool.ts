@@ -5,7 +5,7 @@
  * Per generation the main thread builds a snapshot once: the row tables (file of each row,
  * kind and lines of each chunk), the BM25F index's bytes and the sealed int8 vectors, all in
  * shared memory (the vectors are made shared from the start: nothing is copied per worker).
- * A worker answers `retrieveFrom` → `fuse` of `scoring.ts` over the snapshot, the same code
+ * A worker answers `rankQuery` of `pipeline.ts` (retrieve → fuse → rerank) over the snapshot, the same code
  * the main thread runs, so the answers are the same; the main thread presents the top k.
  * A query for a generation the workers do not hold yet (or with vectors still filling) is
  * answered on the main thread meanwhile. A call past its time limit ends at once; its query,
@@ -20,7 +20,8 @@ import type { LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import { noRowTraits, rowTraitsInSlices } from "./rerank_names.ts";
 import type { FlatVectorIndex } from "./vectors.ts";
-import type { RetrieveSources } from "./scoring.ts";
+import type { RetrieveSources } from "./retrieve.ts";
+import type { AnalysedQuery } from "./query.ts";
 import type { SearchOptions } from "./options.ts";
 import {
   KEPT_WEIGHTS,
@@ -100,13 +101,13 @@ export class SearchWorkers {
   constructor(readonly size: number) {}
 
   /**
-   * The fused scores of `src`'s query (`fuse(retrieveFrom(src…), DEFAULT_FUSION, depth)`)
+   * The fused scores of `src`'s query (`rankQuery(src, query, opts, DEFAULT_FUSION, depth)`)
    * from a worker, or null when no worker holds `src`'s generation yet (it is prepared
    * meanwhile) or the query is lexical — the caller then runs the query itself.
    */
   async fuse(
     src: RetrieveSources,
-    query: string,
+    query: AnalysedQuery,
     opts: SearchOptions,
     depth: number,
     signal?: AbortSignal,

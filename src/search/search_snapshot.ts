@@ -11,7 +11,8 @@ import type { Bm25Params, LexicalIndex } from "./lexical.ts";
 import type { ChunkTable } from "./table.ts";
 import type { RowTraits } from "./rerank_names.ts";
 import type { SharedVectors } from "./vectors.ts";
-import type { RetrieveSources } from "./scoring.ts";
+import type { RetrieveSources } from "./retrieve.ts";
+import type { AnalysedQuery } from "./query.ts";
 import type { SearchOptions } from "./options.ts";
 
 /** File weight arrays a worker keeps (one per filter set recently asked). */
@@ -41,7 +42,8 @@ export interface SearchSnapshot {
 export interface SearchJob {
   id: number;
   snapshot: number;
-  query: string;
+  /** The question, analysed on the main thread (plain data: it is copied over). */
+  query: AnalysedQuery;
   mode: RetrieveSources["mode"];
   opts: SearchOptions;
   /**

@@ -1,6 +1,6 @@
 /**
  * A search worker (see `search_pool.ts`): holds one generation's snapshot in shared memory
- * and answers queries with `retrieveFrom` → `fuse` of `scoring.ts` over it.
+ * and answers queries with `rankQuery` of `pipeline.ts` (retrieve → fuse → rerank) over it.
  *
  * @module
  */
@@ -9,7 +9,8 @@
 
 import type { ChunkRecord, SymbolKind } from "../types.ts";
 import type { LoadedIndex } from "../project/project.ts";
-import { DEFAULT_FUSION, fuse, retrieveFrom } from "./scoring.ts";
+import { DEFAULT_FUSION, rankQuery } from "./pipeline.ts";
+import { analyseQuery } from "./query.ts";
 import { decodeLexicalIndex, type LexicalIndex } from "./lexical.ts";
 import {
   KEPT_WEIGHTS,
@@ -120,7 +121,7 @@ function answer(job: SearchJob, fileWeight: Float32Array | undefined): SearchRep
   if (!h || h.id !== job.snapshot || !h.lexical || (job.qv && !h.vectors) || !fileWeight) {
     return { type: "failed", id: job.id, error: "snapshot or file weights not held" };
   }
-  const r = retrieveFrom(
+  const fused = rankQuery(
     {
       table: h.table,
       mode: job.mode,
@@ -134,8 +135,8 @@ function answer(job: SearchJob, fileWeight: Float32Array | undefined): SearchRep
     job.query,
     job.opts,
     DEFAULT_FUSION,
+    job.depth,
   );
-  const fused = fuse(r, DEFAULT_FUSION, job.depth);
   const rows = new Int32Array(fused.size);
   const scores = new Float64Array(fused.size);
   let i = 0;
@@ -154,7 +155,7 @@ function warm(h: Held): void {
   const job: SearchJob = {
     id: 0,
     snapshot: h.id,
-    query: "warm up the search",
+    query: analyseQuery("warm up the search"),
     mode: "lexical",
     opts: {},
     weights: 0,

@@ -1,0 +1,135 @@
+/**
+ * Stage 0 of a ranked search: the question read once (issue 30). Every later stage —
+ * retrieve (`retrieve.ts`), fuse (`fuse.ts`), the second stage (`rerank.ts`), the exact
+ * forms (`exact.ts`) and presenting (`present.ts`) — reads this one value instead of
+ * splitting the text again: its code-aware tokens, their set, and its exact forms (words as
+ * written and folded, numbers, the opening verb and its object, quoted strings, code words).
+ * What depends on an index (the variants of its words the index knows, each term's idf) is
+ * bound to it where the index is: `retrieve.ts`.
+ *
+ * @module
+ */
+
+import { queryTokens, splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
+import { ABBREVIATIONS, splitForms } from "./variants.ts";
+
+/** A question, analysed. Plain data: it crosses to a search worker as it is. */
+export interface AnalysedQuery {
+  /** The question as written. */
+  text: string;
+  /** Its code-aware tokens, in order (`util/tokens.ts` `queryTokens`). */
+  tokens: readonly string[];
+  /** The same tokens as a set: the terms every stage counts. */
+  terms: ReadonlySet<string>;
+  /** Its exact forms (`exact.ts` counts them on candidates). */
+  forms: QueryForms;
+}
+
+/**
+ * Reads a question once, for every stage of a ranked search.
+ *
+ * @example
+ * ```ts
+ * const q = analyseQuery("parses the input uint16");
+ * q.tokens; // ["parse", "input", "uint16", "uint", "16"] (folded, stop words dropped)
+ * q.forms.numbers; // Set {"16"}
+ * q.forms.first; // "parse": the opening verb; q.forms.rest: ["input", "uint"], its object
+ * ```
+ */
+export function analyseQuery(text: string): AnalysedQuery {
+  const tokens = queryTokens(text);
+  return { text, tokens, terms: new Set(tokens), forms: queryForms(text) };
+}
+
+/** A question's words as written and folded, its numbers, its quoted strings. */
+export interface QueryForms {
+  /** Words as written (lower case), their short forms, and neighbouring words joined. */
+  exact: ReadonlySet<string>;
+  /** The same, folded (plural cut). */
+  folded: ReadonlySet<string>;
+  /** Digit runs the question writes (`32` of `32-bit`, `16` of `uint16`). */
+  numbers: ReadonlySet<string>;
+  /**
+   * The opening verb (folded; null when the question starts with a function word) and the
+   * folded words past it (the sentence's object).
+   */
+  first: string | null;
+  rest: readonly string[];
+  /** Quoted strings (at least 3 characters). */
+  quoted: readonly string[];
+  /**
+   * Words written as code: a dot file, a path, snake_case or camelCase (outside quotes),
+   * each with the forms it is found in (a dot file's name also bare and split:
+   * `.gitignore` → `gitignore`, `git_ignore`, …).
+   */
+  code: readonly (readonly string[])[];
+}
+
+const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
+
+/**
+ * A question's exact forms.
+ *
+ * @example
+ * ```ts
+ * const f = queryForms("writes an array of 32-bit integers");
+ * f.numbers; // Set {"32"}
+ * f.exact.has("ints"); // true: the short form of `integers`, plural as written
+ * ```
+ */
+export function queryForms(query: string): QueryForms {
+  const exact = new Set<string>(), folded = new Set<string>(), numbers = new Set<string>();
+  const content: string[] = [];
+  const words = query.match(/[\p{L}\p{N}_$]+/gu) ?? [];
+  // The opening verb: the question's first word, when it is no function word ("returns",
+  // "the") — "Removes …", "Converts …" as doc sentences start once the name is dropped.
+  const opening = (words[0] ?? "").toLowerCase();
+  const verb = /^[a-z]{3,}$/.test(opening) && !STOP_WORDS.has(opening) ? stem(opening) : null;
+  const add = (w: string) => {
+    exact.add(w);
+    folded.add(stem(w));
+  };
+  const lower: string[] = [];
+  for (const raw of words) {
+    for (const d of raw.match(/[0-9]+/g) ?? []) numbers.add(d);
+    const parts = splitIdentifier(raw);
+    const whole = raw.toLowerCase().replace(/^[_$]+|[_$]+$/g, "");
+    add(whole);
+    lower.push(whole);
+    for (const p of parts) {
+      add(p);
+      const base = stem(p);
+      const plural = base !== p;
+      if (Object.hasOwn(ABBREVIATIONS, base)) {
+        for (const a of ABBREVIATIONS[base]) {
+          folded.add(a);
+          exact.add(plural ? `${a}s` : a);
+        }
+      }
+      if (p.length > 1 && !STOP_WORDS.has(p) && !/^[0-9]+$/.test(p)) content.push(base);
+    }
+  }
+  // Two neighbouring words written as one name (`git ignore` for `gitignore`).
+  for (let i = 0; i + 1 < lower.length; i++) add(lower[i] + lower[i + 1]);
+  const quoted: string[] = [];
+  for (const m of query.matchAll(QUOTED)) quoted.push(m[1] ?? m[2] ?? m[3]);
+  const code = new Map<string, string[]>();
+  for (const m of query.replace(QUOTED, " ").matchAll(/[\w$./-]+/g)) {
+    const w = m[0].replace(/^[/-]+|[./-]+$/g, "");
+    if (w.length < 4 || !CODE_WORD.test(w) || code.has(w)) continue;
+    const bare = w.startsWith(".") ? w.slice(1).toLowerCase() : "";
+    code.set(w, bare ? [w, bare, ...splitForms(bare)] : [w]);
+  }
+  return {
+    exact,
+    folded,
+    numbers,
+    first: verb,
+    rest: verb === null ? [] : [...new Set(content.filter((w) => w !== verb))],
+    quoted,
+    code: [...code.values()],
+  };
+}
+
+/** A dot file (`.fdignore`), a path or dotted name, snake_case, or a camelCase hump. */
+const CODE_WORD = /^\.[A-Za-z]|[A-Za-z0-9][_./][A-Za-z0-9]|[a-z][A-Z]/;
