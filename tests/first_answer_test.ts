@@ -43,7 +43,7 @@ async function indexedProject() {
 Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
   const { root, indexDir, open } = await indexedProject();
   try {
-    for (const f of ["symbols.bin", "lexical.bin", VECTORS_FILE]) {
+    for (const f of ["symbols.bin", "chunks.bin", "lexical.bin", VECTORS_FILE]) {
       assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
     }
     const written = Deno.statSync(`${indexDir}/${VECTORS_FILE}`).mtime?.getTime();
@@ -80,6 +80,18 @@ Deno.test("first answer: index_project leaves the files a fresh process's first 
       await again.close();
     }
     assert.ok(folder(indexDir).includes(VECTORS_FILE));
+
+    // Without the chunk columns, a process reads the chunk blobs, gives the same answer, and
+    // writes the file for the next.
+    Deno.removeSync(`${indexDir}/chunks.bin`);
+    const third = await open();
+    try {
+      const r = await callTool(third, "semantic_search", { query: "split a url", top_k: 3 });
+      assert.deepEqual(r.snippets, first.snippets);
+    } finally {
+      await third.close();
+    }
+    assert.ok(folder(indexDir).includes("chunks.bin"), `${folder(indexDir)}`);
   } finally {
     await cleanup(root, indexDir);
   }
