@@ -12,6 +12,7 @@ import { VECTORS_FILE } from "../src/search/vector_file.ts";
 import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
 import type { ProjectService } from "../src/service/service.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
 
 const FILES = {
   "net/url.py":
@@ -120,6 +121,37 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
       await fresh.close();
     }
     assert.ok(!folder(indexDir).includes(VECTORS_FILE), `${folder(indexDir)}`);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fresh process's refs", async () => {
+  // The first `explain` or `refs` after `codectx index` parsed every file's graph part from
+  // the store's JSON and wrote graph.bin for the next process; the run leaves it now.
+  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
+  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  try {
+    const indexing = await open();
+    try {
+      await callTool(indexing, "index_project", {});
+    } finally {
+      await indexing.close();
+    }
+    assert.equal(partsFileBlobs(indexDir)?.size, 81, `${folder(indexDir)}`);
+    const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
+    const fresh = await open();
+    try {
+      await upToDate(fresh, { "no-update": true });
+      const r = await callTool(fresh, "find_references", { symbol_name: "greet" });
+      assert.equal((r.references as unknown[]).length, 1 + 160);
+    } finally {
+      await fresh.close();
+    }
+    assert.equal(Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime(), written);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -31,8 +31,7 @@ import type {
 } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
 import { readProjectFileSync } from "../index/safe_read.ts";
-import { parseJson } from "../store/parts.ts";
-import { partsFileBlobs, PartsFileWriter, readPartsFile } from "./parts_file.ts";
+import { eachGraphPart, MANY_PARTS } from "./parts_file.ts";
 
 /** One import with where it leads. */
 export interface ResolvedImport extends Resolution {
@@ -374,30 +373,14 @@ function projectView(
 }
 
 /**
- * Loads graph parts into `cache`: when many are needed, those `graph.bin` holds from it and
- * the rest in one pass over the store. A process's first build (nothing cached yet) writes
- * the file again when it lacked any or held many others, for the next process.
+ * Loads graph parts into `cache`: when many are needed, through `graph.bin` (a process's
+ * first build, nothing cached yet, writes the file again when it lacked any or held many
+ * others, for the next process); a few one by one from the store.
  */
 async function fillParts(store: Store, need: Set<string>, cache: Map<string, GraphPart>) {
   if (need.size === 0) return;
-  if (need.size > 64) {
-    const listed = cache.size === 0 ? partsFileBlobs(store.dir) : null;
-    const stale = cache.size === 0 &&
-      (listed === null || listed.size > need.size * 1.25 || [...need].some((k) => !listed.has(k)));
-    const writer = stale ? new PartsFileWriter(store.dir) : null;
-    const put = (k: string, bytes: Uint8Array) => {
-      cache.set(k, decodeFacts(parseJson<StoredPart>(bytes)));
-      writer?.add(k, bytes);
-    };
-    const read = readPartsFile(store.dir, need, put);
-    const rest = read.size ? new Set([...need].filter((k) => !read.has(k))) : need;
-    try {
-      if (rest.size) await store.eachBlobBytes(GRAPH_PART, rest, put);
-      writer?.finish();
-    } catch (err) {
-      writer?.abort();
-      throw err;
-    }
+  if (need.size > MANY_PARTS) {
+    await eachGraphPart(store, need, cache.size === 0, (k, part) => cache.set(k, part));
     return;
   }
   for (const k of need) {

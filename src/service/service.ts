@@ -29,6 +29,7 @@ import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts"
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
 import { warmSearch } from "../search/warm.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";
+import { graphPartsRunHook } from "../graph/parts_file.ts";
 import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
 import { holdScanWorker } from "../search/grep_pool.ts";
 import { holdToolPool } from "../analysis/pool.ts";
@@ -133,7 +134,8 @@ export class ProjectService implements Service {
    */
   static async open(root: string | Project, opts: ServiceOptions = {}): Promise<ProjectService> {
     // What other domains add to the project's indexing runs is wired here, once: after the
-    // commit of a large generation, its BM25F index on disk (no query builds it then).
+    // commit of a large generation, its BM25F index and its graph parts on disk (no query
+    // builds them then).
     // A process that does not serve (a command, an in-process executor) leaves the vectors
     // of what its runs indexed complete and written before a run's caller goes on, so that
     // no first query of the next process makes them; a server fills them in the background.
@@ -144,7 +146,7 @@ export class ProjectService implements Service {
     const project = typeof root === "string"
       ? await Project.open(root, {
         ...opts,
-        hooks: [...(opts.hooks ?? []), lexicalRunHook(), vectors],
+        hooks: [...(opts.hooks ?? []), graphPartsRunHook(), lexicalRunHook(), vectors],
       })
       : root;
     service = new ProjectService(project, opts.embedder);
