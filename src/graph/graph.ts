@@ -70,6 +70,12 @@ export interface CodeGraph {
   families: Map<Resolver, FamilyResolver>;
   /** Every symbol with its file, by name (made on first use). */
   readonly symbolsByName: Map<string, SymbolRecord[]>;
+  /** The symbols of each file, made when a file is first asked. */
+  readonly symbolsByFile: ReadonlyMap<string, readonly SymbolRecord[]>;
+  /** The index's look-up of symbols by a field, without making every record. */
+  readonly symbolsBy?: LoadedIndex["symbolsBy"];
+  /** The symbols named `name`, as {@link symbolsByName} lists them (without making them all). */
+  symbolsNamed(name: string): readonly SymbolRecord[];
   /** Occurrences of each name: `file id * 2^22 + reference index`. */
   occurrences(name: string): readonly number[];
   view: ProjectView;
@@ -127,23 +133,25 @@ async function build(
   for (const k of [...parts.keys()]) if (!wanted.has(k)) parts.delete(k);
 
   const files: GraphFile[] = entries.map((e, id) => {
-    const symbols = index.symbolsByFile.get(e.path) ?? [];
-    // A file's top-level names are made when a name is first looked up in it (a command
-    // asks a few files; making them for every file was a tenth of a fresh `explain`).
+    // A file's symbol records and top-level names are made when it is first asked (a
+    // command asks a few files; making them for every file was a tenth of a fresh `explain`).
+    let symbols: readonly SymbolRecord[] | null = null;
     let top: Map<string, SymbolRecord[]> | null = null;
     return {
       id,
       path: e.path,
       language: e.language,
       part: parts.get(e.blob) ?? EMPTY_PART,
-      symbols,
+      get symbols() {
+        return symbols ??= index.symbolsByFile.get(e.path) ?? [];
+      },
       resolver: resolverFor(e.language) ?? null,
       imports: [],
       env: new Map(),
       wildcards: [],
       externalNames: new Set(),
       get top() {
-        return top ??= topLevel(symbols);
+        return top ??= topLevel(this.symbols);
       },
     };
   });
@@ -234,6 +242,12 @@ async function build(
     get symbolsByName() {
       return symbolsByName();
     },
+    symbolsByFile: index.symbolsByFile,
+    symbolsBy: index.symbolsBy,
+    symbolsNamed: (name) =>
+      byName || !index.symbolsBy
+        ? symbolsByName().get(name) ?? []
+        : index.symbolsBy("name", "exact", exactName, name),
     occurrences,
     view,
     get memo() {
@@ -258,6 +272,8 @@ function boundNames(record: ImportRecord, resolved: readonly string[]): string[]
   }
   return out;
 }
+
+const exactName = (name: string) => name;
 
 /** Names whose occurrences are scanned for before every name's are indexed. */
 const SCANNED_NAMES = 32;

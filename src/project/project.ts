@@ -75,7 +75,7 @@ export interface LoadedIndex {
    * `keyName` (one `key` function per name) is built once, over the distinct values only.
    */
   symbolsBy(
-    field: "name" | "qualifiedName",
+    field: "name" | "qualifiedName" | "parent",
     keyName: string,
     key: (value: string) => string,
     value: string,
