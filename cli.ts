@@ -8,19 +8,18 @@
 
 import { UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
-import { TOOL_NAMES, TOOLS } from "./src/tools/registry.ts";
+import { TOOL_ENTRIES, TOOL_NAMES } from "./src/tools/tool_index.ts";
 import { VERSION } from "./src/version.ts";
 
 /** The tools that have a command of their own (`codectx refs` runs find_references). */
-const TOOL_COMMANDS = TOOLS.filter((t) => t.cli !== undefined);
+const TOOL_COMMANDS = TOOL_ENTRIES.filter((e) => e.command !== undefined);
 
-/** Their lines in the help, in the registry's order. */
-const TOOL_COMMAND_LINES = TOOL_COMMANDS.map((t) =>
-  `  ${t.cli!.command.padEnd(8)} ${t.cli!.synopsis}`
-)
-  .join("\n");
-
-const HELP = `codectx ${VERSION} — local code intelligence
+/** The help: the tool commands' lines come from their tools (loaded for it), in the registry's order. */
+async function helpText(): Promise<string> {
+  const tools = await Promise.all(TOOL_COMMANDS.map((e) => e.load()));
+  const lines = tools.map((t) => `  ${t.cli!.command.padEnd(8)} ${t.cli!.synopsis}`)
+    .join("\n");
+  return `codectx ${VERSION} — local code intelligence
 
 Usage: codectx <command> [options]
 
@@ -31,7 +30,7 @@ Commands:
   search   "QUERY" [--top-k N] [--mode hybrid|lexical|dense|exact|regex] [--threshold X]
            [--scope code|docs|tests|all] [--include-tests] [--path-prefix DIR]
            [--language L] [--embedder E] [--no-wait] [--json]
-${TOOL_COMMAND_LINES}
+${lines}
   quality  [PATH] [--json] [--max-issues N] [--min-severity S] [--top N] [--fail-on S]
   validate FILE|- [--language L] [--file-path P] [--json]
   models   pull ID                                      the one command that downloads
@@ -51,9 +50,10 @@ Options for every command:
   --help            this help; 'codectx COMMAND --help' (or 'codectx help COMMAND') for one command
   --version         the version
 `;
+}
 
-function help(): number {
-  console.log(HELP);
+async function help(): Promise<number> {
+  console.log(await helpText());
   return 0;
 }
 
@@ -75,17 +75,17 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   search: async () => (await import("./src/cli/search.ts")).cmdSearch,
   models: async () => (await import("./src/cli/search.ts")).cmdModels,
   doctor: async () => (await import("./src/cli/doctor.ts")).cmdDoctor,
-  ...Object.fromEntries(TOOL_COMMANDS.map((t) => [
-    t.cli!.command,
-    async () => (await import("./src/cli/tool_command.ts")).toolCommand(t),
+  ...Object.fromEntries(TOOL_COMMANDS.map((e) => [
+    e.command!,
+    async () => (await import("./src/cli/tool_command.ts")).toolCommand(await e.load()),
   ])),
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === "--help") return help();
-  if (cmd === "help") return rest[0] ? await main([rest[0], "--help"]) : help();
+  if (cmd === undefined || cmd === "--help") return await help();
+  if (cmd === "help") return rest[0] ? await main([rest[0], "--help"]) : await help();
   if (cmd === "--version" || cmd === "-V") {
     console.log(`codectx ${VERSION}`);
     return 0;
