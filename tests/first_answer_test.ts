@@ -152,6 +152,29 @@ Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fre
       await fresh.close();
     }
     assert.equal(Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime(), written);
+
+    // A run that changed nothing reads the file's head only (its key): a file cut off after
+    // the head is left as it is by that run; the next graph reads the rest from the store
+    // and writes the file whole again.
+    const path = `${indexDir}/${GRAPH_PARTS_FILE}`;
+    const head = Deno.readFileSync(path).subarray(0, 128);
+    Deno.writeFileSync(path, head);
+    const again = await open();
+    try {
+      await callTool(again, "index_project", {});
+    } finally {
+      await again.close();
+    }
+    assert.equal(Deno.statSync(path).size, head.length, "the run read the head only");
+    const third = await open();
+    try {
+      await upToDate(third, { "no-update": true });
+      const r = await callTool(third, "find_references", { symbol_name: "greet" });
+      assert.equal((r.references as unknown[]).length, 1 + 160);
+    } finally {
+      await third.close();
+    }
+    assert.equal(partsFileBlobs(indexDir)?.size, 81);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -10,9 +10,10 @@
  * when it lacked any.
  *
  * Layout: a head line (`codectx graph parts 2 <version> <store format>`) padded with NULs to
- * a multiple of 4 bytes, then per entry the blob's name length and the part's length (32-bit
- * little-endian words), the name padded to a multiple of 4 bytes and the part (a multiple of
- * 4 bytes).
+ * a multiple of 4 bytes, the key of the blobs it was written for (64 hex digits: a run that
+ * changed nothing reads that much of it), then per entry the blob's name length and the part's
+ * length (32-bit little-endian words), the name padded to a multiple of 4 bytes and the part
+ * (a multiple of 4 bytes).
  *
  * @module
  */
@@ -20,6 +21,7 @@
 import { type Store, STORE_FORMAT } from "../store/kv.ts";
 import { parseJson } from "../store/parts.ts";
 import { VERSION } from "../version.ts";
+import { sha256Hex } from "../util/hash.ts";
 import { AtomicFile } from "../index/columns_io.ts";
 import {
   decodeFacts,
@@ -45,23 +47,58 @@ function padded(bytes: Uint8Array): Uint8Array {
 }
 
 const decoder = new TextDecoder();
+/** Bytes of the key after the head. */
+const KEY_LENGTH = 64;
+
+/** The key of a set of blobs: what the file's head names. */
+export async function partsKey(blobs: ReadonlySet<string>): Promise<string> {
+  return await sha256Hex(new TextEncoder().encode([...blobs].sort().join("\n")));
+}
+
+/** The key in the head of `bytes` (a file's start), or null when not a file of this version. */
+function keyOf(bytes: Uint8Array): string | null {
+  if (bytes.length < HEAD.length + KEY_LENGTH || !HEAD.every((b, i) => b === bytes[i])) {
+    return null;
+  }
+  return decoder.decode(bytes.subarray(HEAD.length, HEAD.length + KEY_LENGTH));
+}
+
+/** The key `graph.bin` was written for (its head only), or null. */
+export function partsFileKey(dir: string): string | null {
+  try {
+    using file = Deno.openSync(`${dir}/${GRAPH_PARTS_FILE}`, { read: true });
+    const head = new Uint8Array(HEAD.length + KEY_LENGTH);
+    let filled = 0;
+    while (filled < head.length) {
+      const got = file.readSync(head.subarray(filled));
+      if (got === null) return null;
+      filled += got;
+    }
+    return keyOf(head);
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The parts `graph.bin` holds, by blob (views into one read of the file, each 4-byte
- * aligned), or null without a readable file of this version.
+ * aligned), and the key it was written for; null without a readable file of this version.
  */
-export function readPartsFile(dir: string): Map<string, Uint8Array> | null {
+export function readPartsFile(
+  dir: string,
+): { key: string; parts: Map<string, Uint8Array> } | null {
   let bytes: Uint8Array;
   try {
     bytes = Deno.readFileSync(`${dir}/${GRAPH_PARTS_FILE}`);
   } catch {
     return null;
   }
-  if (bytes.length < HEAD.length || !HEAD.every((b, i) => b === bytes[i])) return null;
+  const key = keyOf(bytes);
+  if (key === null) return null;
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const out = new Map<string, Uint8Array>();
   // A cut-off file: the entries before the cut are whole, the rest comes from the store.
-  for (let at = HEAD.length; at + 8 <= bytes.length;) {
+  for (let at = HEAD.length + KEY_LENGTH; at + 8 <= bytes.length;) {
     const nameLength = view.getUint32(at, true);
     const partLength = view.getUint32(at + 4, true);
     const partAt = at + 8 + ((nameLength + 3) & ~3);
@@ -72,13 +109,13 @@ export function readPartsFile(dir: string): Map<string, Uint8Array> | null {
     );
     at = partAt + partLength;
   }
-  return out;
+  return { key, parts: out };
 }
 
 /** The blobs the file holds, or null without a readable file. */
 export function partsFileBlobs(dir: string): Set<string> | null {
-  const parts = readPartsFile(dir);
-  return parts && new Set(parts.keys());
+  const file = readPartsFile(dir);
+  return file && new Set(file.parts.keys());
 }
 
 /**
@@ -88,9 +125,11 @@ export function partsFileBlobs(dir: string): Set<string> | null {
 export class PartsFileWriter {
   private readonly file: AtomicFile;
 
-  constructor(dir: string) {
+  /** `key`: {@link partsKey} of the blobs it is written for. */
+  constructor(dir: string, key: string) {
     this.file = new AtomicFile(`${dir}/${GRAPH_PARTS_FILE}`);
     this.file.write(HEAD);
+    this.file.write(new TextEncoder().encode(key));
   }
 
   /** Adds a blob's part, in packed form (a multiple of 4 bytes). */
@@ -122,7 +161,8 @@ export const MANY_PARTS = 64;
 /**
  * The graph parts of the blobs in `need`, each handed to `put` when given: those `graph.bin`
  * holds from it, the rest in one pass over the store. With `rewrite`, the file is written
- * again when it lacked any of them or held many others.
+ * again when it was written for other blobs (without `put`, only its head is read when it
+ * was written for these).
  */
 export async function eachGraphPart(
   store: Store,
@@ -130,18 +170,17 @@ export async function eachGraphPart(
   rewrite: boolean,
   put?: (blob: string, part: GraphPart) => void,
 ): Promise<void> {
+  const key = rewrite ? await partsKey(need) : null;
+  if (!put && (key === null || partsFileKey(store.dir) === key)) return;
   const file = readPartsFile(store.dir);
-  const stale = rewrite &&
-    (file === null || file.size > need.size * 1.25 || [...need].some((k) => !file.has(k)));
-  if (!stale && !put) return;
-  const writer = stale ? new PartsFileWriter(store.dir) : null;
-  const rest = new Set<string>();
+  const rest = new Set([...need].filter((k) => !file?.parts.has(k)));
+  // Written for other blobs, or cut off: written again.
+  const writer = key !== null && (file?.key !== key || rest.size > 0)
+    ? new PartsFileWriter(store.dir, key)
+    : null;
   for (const k of need) {
-    const packed = file?.get(k);
-    if (!packed) {
-      rest.add(k);
-      continue;
-    }
+    const packed = file?.parts.get(k);
+    if (!packed) continue;
     put?.(k, decodePackedPart(packed));
     writer?.add(k, packed);
   }
