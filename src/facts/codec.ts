@@ -161,17 +161,19 @@ export function decodeFacts(stored: StoredPart): GraphPart {
 // padded to a multiple of 4 bytes. The rows are viewed where they lie, not copied (the
 // machines Deno runs on are little-endian).
 
-/** Words of the head: rows, import lines, names, then the byte length of each section. */
+/** Words of the head: rows, import lines, names, the byte length of each section, flags. */
+const H = {
+  Refs: 0,
+  Lines: 1,
+  Names: 2,
+  NamesBytes: 3,
+  Imports: 4,
+  Receivers: 5,
+  Declared: 6,
+  Package: 7,
+  Flags: 8,
+} as const;
 const PACKED_HEAD = 9;
-const H_REFS = 0;
-const H_LINES = 1;
-const H_NAMES = 2;
-const H_NAMES_BYTES = 3;
-const H_IMPORTS = 4;
-const H_RECEIVERS = 5;
-const H_DECLARED = 6;
-const H_PACKAGE = 7;
-const H_FLAGS = 8;
 /** Flag: the names section is a JSON array (a name holds a NUL). */
 const NAMES_JSON = 1;
 
@@ -224,18 +226,18 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
   // A copy of its own when not aligned for the view (the file's entries are).
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
   const head = new Int32Array(bytes.buffer, bytes.byteOffset, PACKED_HEAD);
-  const refs = new Int32Array(bytes.buffer, bytes.byteOffset + PACKED_HEAD * 4, head[H_REFS]);
+  const refs = new Int32Array(bytes.buffer, bytes.byteOffset + PACKED_HEAD * 4, head[H.Refs]);
   const linesAt = refs.byteOffset + refs.byteLength;
-  const importLines = Array.from(new Int32Array(bytes.buffer, linesAt, head[H_LINES]));
-  let at = linesAt - bytes.byteOffset + head[H_LINES] * 4;
+  const importLines = Array.from(new Int32Array(bytes.buffer, linesAt, head[H.Lines]));
+  let at = linesAt - bytes.byteOffset + head[H.Lines] * 4;
   const section = (length: number) => bytes.subarray(at, at += length);
-  const namesBytes = section(head[H_NAMES_BYTES]);
-  const importsBytes = section(head[H_IMPORTS]);
-  const receiversBytes = section(head[H_RECEIVERS]);
-  const declaredBytes = section(head[H_DECLARED]);
-  const pkg = fromUtf8.decode(section(head[H_PACKAGE]));
-  const nameCount = head[H_NAMES];
-  const namesJson = (head[H_FLAGS] & NAMES_JSON) !== 0;
+  const namesBytes = section(head[H.NamesBytes]);
+  const importsBytes = section(head[H.Imports]);
+  const receiversBytes = section(head[H.Receivers]);
+  const declaredBytes = section(head[H.Declared]);
+  const pkg = fromUtf8.decode(section(head[H.Package]));
+  const nameCount = head[H.Names];
+  const namesJson = (head[H.Flags] & NAMES_JSON) !== 0;
   const json = <T>(b: Uint8Array): T[] => b.length ? JSON.parse(fromUtf8.decode(b)) : [];
   let names: string[] | undefined;
   let imports: ImportRecord[] | undefined;
