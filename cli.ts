@@ -8,39 +8,41 @@
 
 import { UsageError } from "./src/cli/args.ts";
 import { errorMessage } from "./src/errors.ts";
-import { TOOLS } from "./src/tools/registry.ts";
+import { TOOL_ENTRIES } from "./src/tools/tool_index.ts";
 import { VERSION } from "./src/version.ts";
 
 /** The tools that have a command of their own (`codectx refs` runs find_references). */
-const TOOL_COMMANDS = TOOLS.filter((t) => t.cli !== undefined);
+const TOOL_COMMANDS = TOOL_ENTRIES.filter((e) => e.command !== undefined);
 
 /** A command's line in the help: its arguments, then what it answers, in one column. */
 function helpLine(command: string, args: string, answer: string): string {
   return `  ${`${command} ${args}`.trimEnd().padEnd(17)} ${answer}`;
 }
 
-/** The tool commands' lines (`synopsis`: arguments, two spaces, what it answers). */
-const TOOL_COMMAND_LINES = TOOL_COMMANDS.map((t) => {
-  const [args, answer] = t.cli!.synopsis.split(/ {2,}/);
-  return helpLine(t.cli!.command, args, answer);
-}).join("\n");
-
 /**
  * The help: what each command answers, a line each (an assistant reads it once a session, so
- * it is short; each command's options are in `codectx COMMAND --help`).
+ * it is short; each command's options are in `codectx COMMAND --help`). The tool commands' lines
+ * come from their tools (`synopsis`: arguments, two spaces, what it answers), loaded for it.
  */
-const HELP = `codectx ${VERSION} — answers about code from a local index
+async function helpText(): Promise<string> {
+  const tools = await Promise.all(TOOL_COMMANDS.map((e) => e.load()));
+  const lines = tools.map((t) => {
+    const [args, answer] = t.cli!.synopsis.split(/ {2,}/);
+    return helpLine(t.cli!.command, args, answer);
+  }).join("\n");
+  return `codectx ${VERSION} — answers about code from a local index
 Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
 ${helpLine("search", '"QUERY"', "code by meaning; --mode exact|regex: literal text")}
-${TOOL_COMMAND_LINES}
+${lines}
 ${helpLine("index", "", "build or update the index (other commands update it first)")}
 ${helpLine("tool", "NAME", "run any tool with --args JSON, print its JSON")}
 Also: quality, validate, serve, web, mcp, setup, doctor, models.
 'codectx COMMAND --help' gives a command's options.
 `;
+}
 
-function help(): number {
-  console.log(HELP);
+async function help(): Promise<number> {
+  console.log(await helpText());
   return 0;
 }
 
@@ -62,17 +64,17 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   search: async () => (await import("./src/cli/search.ts")).cmdSearch,
   models: async () => (await import("./src/cli/search.ts")).cmdModels,
   doctor: async () => (await import("./src/cli/doctor.ts")).cmdDoctor,
-  ...Object.fromEntries(TOOL_COMMANDS.map((t) => [
-    t.cli!.command,
-    async () => (await import("./src/cli/tool_command.ts")).toolCommand(t),
+  ...Object.fromEntries(TOOL_COMMANDS.map((e) => [
+    e.command!,
+    async () => (await import("./src/cli/tool_command.ts")).toolCommand(await e.load()),
   ])),
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [cmd, ...rest] = argv;
-  if (cmd === undefined || cmd === "--help") return help();
-  if (cmd === "help") return rest[0] ? await main([rest[0], "--help"]) : help();
+  if (cmd === undefined || cmd === "--help") return await help();
+  if (cmd === "help") return rest[0] ? await main([rest[0], "--help"]) : await help();
   if (cmd === "--version" || cmd === "-V") {
     console.log(`codectx ${VERSION}`);
     return 0;

@@ -7,7 +7,14 @@
  */
 
 import assert from "node:assert/strict";
-import { decodeFacts, encodeFacts, refAt, refCount } from "../src/facts/codec.ts";
+import {
+  decodeFacts,
+  decodePackedPart,
+  encodeFacts,
+  encodePackedPart,
+  refAt,
+  refCount,
+} from "../src/facts/codec.ts";
 import { declaredText, receiverText, textOf } from "../src/facts/text.ts";
 import type { TypeRef } from "../src/facts/type_ref.ts";
 import { languageForPath } from "../src/parse/languages.ts";
@@ -38,10 +45,20 @@ Deno.test("facts: every reference, receiver and declared type of the fixtures re
     const parsed = await parseSource(path, await Deno.readTextFile(path));
     const { graph } = encodeFacts(parsed);
     const part = decodeFacts(JSON.parse(JSON.stringify(graph)));
+    // The packed form graph.bin holds (at an offset that is not a multiple of 4, too).
+    const packed = encodePackedPart(graph);
+    const shifted = new Uint8Array(packed.length + 1);
+    shifted.set(packed, 1);
     const references = parsed.references ?? [];
-    assert.equal(refCount(part), references.length, path);
-    references.forEach((r, i) => assert.deepEqual(refAt(part, i), r, `${path}:${r.line}`));
-    assert.deepEqual(part.declared, parsed.declared ?? [], path);
+    for (const p of [part, decodePackedPart(packed), decodePackedPart(shifted.subarray(1))]) {
+      assert.equal(refCount(p), references.length, path);
+      references.forEach((r, i) => assert.deepEqual(refAt(p, i), r, `${path}:${r.line}`));
+      assert.deepEqual(p.declared, parsed.declared ?? [], path);
+      assert.deepEqual(p.imports, parsed.imports ?? [], path);
+      assert.deepEqual(p.importLines, parsed.importLines ?? [], path);
+      assert.equal(p.package, parsed.package, path);
+      assert.deepEqual(p.names, graph.names, path);
+    }
     receivers += references.filter((r) => r.receiver).length;
     declared += part.declared.length;
   }
@@ -111,4 +128,22 @@ Deno.test("facts: each kind of type, receiver and declared type has its text", (
     declaredText({ kind: "type", owner: "Cmd.version", field: true, type: path("Str") }),
     ["Cmd.version field", "Str"],
   );
+});
+
+Deno.test("facts: a packed part keeps names that hold a NUL, and an empty one", () => {
+  const stored = {
+    names: ["a\0b", "", "ünï"],
+    refs: [0, 1, 2, 0, 0, 0, -1, 2, 3, 4, 0, 0, 0, -1],
+    imports: [],
+  };
+  const part = decodePackedPart(encodePackedPart(stored));
+  assert.deepEqual(part.names, stored.names);
+  assert.deepEqual([...part.refs], stored.refs);
+  const empty = decodePackedPart(encodePackedPart({ names: [], refs: [], imports: [] }));
+  assert.deepEqual([empty.names, empty.refs.length, empty.receivers, empty.package], [
+    [],
+    0,
+    [],
+    undefined,
+  ]);
 });

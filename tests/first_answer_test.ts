@@ -12,6 +12,7 @@ import { VECTORS_FILE } from "../src/search/vector_file.ts";
 import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
 import type { ProjectService } from "../src/service/service.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
 
 const FILES = {
   "net/url.py":
@@ -43,7 +44,7 @@ async function indexedProject() {
 Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
   const { root, indexDir, open } = await indexedProject();
   try {
-    for (const f of ["symbols.bin", "lexical.bin", VECTORS_FILE]) {
+    for (const f of ["symbols.bin", "chunks.bin", "lexical.bin", VECTORS_FILE]) {
       assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
     }
     const written = Deno.statSync(`${indexDir}/${VECTORS_FILE}`).mtime?.getTime();
@@ -80,6 +81,18 @@ Deno.test("first answer: index_project leaves the files a fresh process's first 
       await again.close();
     }
     assert.ok(folder(indexDir).includes(VECTORS_FILE));
+
+    // Without the chunk columns, a process reads the chunk blobs, gives the same answer, and
+    // writes the file for the next.
+    Deno.removeSync(`${indexDir}/chunks.bin`);
+    const third = await open();
+    try {
+      const r = await callTool(third, "semantic_search", { query: "split a url", top_k: 3 });
+      assert.deepEqual(r.snippets, first.snippets);
+    } finally {
+      await third.close();
+    }
+    assert.ok(folder(indexDir).includes("chunks.bin"), `${folder(indexDir)}`);
   } finally {
     await cleanup(root, indexDir);
   }
@@ -108,6 +121,60 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
       await fresh.close();
     }
     assert.ok(!folder(indexDir).includes(VECTORS_FILE), `${folder(indexDir)}`);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fresh process's refs", async () => {
+  // The first `explain` or `refs` after `codectx index` parsed every file's graph part from
+  // the store's JSON and wrote graph.bin for the next process; the run leaves it now.
+  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
+  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  try {
+    const indexing = await open();
+    try {
+      await callTool(indexing, "index_project", {});
+    } finally {
+      await indexing.close();
+    }
+    assert.equal(partsFileBlobs(indexDir)?.size, 81, `${folder(indexDir)}`);
+    const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
+    const fresh = await open();
+    try {
+      await upToDate(fresh, { "no-update": true });
+      const r = await callTool(fresh, "find_references", { symbol_name: "greet" });
+      assert.equal((r.references as unknown[]).length, 1 + 160);
+    } finally {
+      await fresh.close();
+    }
+    assert.equal(Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime(), written);
+
+    // A run that changed nothing reads the file's head only (its key): a file cut off after
+    // the head is left as it is by that run; the next graph reads the rest from the store
+    // and writes the file whole again.
+    const path = `${indexDir}/${GRAPH_PARTS_FILE}`;
+    const head = Deno.readFileSync(path).subarray(0, 128);
+    Deno.writeFileSync(path, head);
+    const again = await open();
+    try {
+      await callTool(again, "index_project", {});
+    } finally {
+      await again.close();
+    }
+    assert.equal(Deno.statSync(path).size, head.length, "the run read the head only");
+    const third = await open();
+    try {
+      await upToDate(third, { "no-update": true });
+      const r = await callTool(third, "find_references", { symbol_name: "greet" });
+      assert.equal((r.references as unknown[]).length, 1 + 160);
+    } finally {
+      await third.close();
+    }
+    assert.equal(partsFileBlobs(indexDir)?.size, 81);
   } finally {
     await cleanup(root, indexDir);
   }

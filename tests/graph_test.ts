@@ -640,3 +640,41 @@ Deno.test("graph: a fresh process reads the graph parts from graph.bin, written 
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("graph: a fresh refs and explain make the symbol records of the files they read, not of every file", async () => {
+  // The graph made every file's records at load (77,985 on the stdlib: a tenth of a fresh
+  // refs with the collector), and the symbol table, the name resolver and the members'
+  // index walked them all again; records are made per file now, names asked of the columns.
+  const files: Record<string, string> = {
+    "lib.py":
+      "class Greeter:\n    def hello(self):\n        return 1\n\ndef greet(name):\n    return name\n",
+    "app.py": "from lib import greet, Greeter\ngreet('a')\nGreeter().hello()\n",
+  };
+  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `def f${i}(x):\n    return x + ${i}\n`;
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  try {
+    const indexing = await Project.open(root, { indexDir, workers: 0 });
+    await indexing.reindex();
+    indexing.close();
+    for (
+      const [tool, args] of [
+        ["find_references", { symbol_name: "greet" }],
+        ["explain_symbol", { symbol_name: "Greeter" }],
+      ] as const
+    ) {
+      const project = await Project.open(root, { indexDir, workers: 0 });
+      const ex = await createExecutor(project, { timeoutMs: 0 });
+      try {
+        const r = await callTool(ex, tool, args);
+        assert.ok(JSON.stringify(r).includes("app.py"), JSON.stringify(r));
+        const made = project.loadedIndex!.columns.filesMade;
+        assert.ok(made <= 4, `${tool}: records of ${made} of 82 files made`);
+      } finally {
+        await ex.close();
+      }
+    }
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});

@@ -151,3 +151,23 @@ Deno.test("first run: index and its workers load no embedder library, MCP SDK or
   const cli = await staticGraph("cli.ts");
   assert.ok(![...cli].some((s) => heavy.test(s)), "cli.ts itself loads no command");
 });
+
+Deno.test("first answer: a tool's command loads its own tool's folder, not every tool's", async () => {
+  // `codectx explain` loaded all fourteen tools' folders and their domain code (analysis,
+  // search, context) through the registry before running the one it names (issue 34).
+  const graph = new Set([
+    ...await staticGraph("cli.ts"),
+    ...await staticGraph("src/cli/tool_command.ts"),
+    ...await staticGraph("src/tools/find_references/mod.ts"),
+  ]);
+  const tools = [...graph].filter((s) => /\/src\/tools\/\w+\/mod\.ts$/.test(s))
+    .map((s) => s.replace(/^.*\/src\/tools\//, ""));
+  assert.deepEqual(tools, ["find_references/mod.ts"]);
+  // The surfaces that list every tool still have them all, in the same order.
+  const { TOOLS } = await import("../src/tools/registry.ts");
+  const { TOOL_ENTRIES } = await import("../src/tools/tool_index.ts");
+  assert.deepEqual(
+    TOOLS.map((t) => [t.name, t.cli?.command]),
+    TOOL_ENTRIES.map((e) => [e.name, e.command]),
+  );
+});

@@ -6,7 +6,7 @@
  */
 
 import { errorMessage } from "../errors.ts";
-import { TOOL_NAMES } from "../tools/registry.ts";
+import { TOOL_NAMES } from "../tools/tool_index.ts";
 import { openExecutor, parse, upToDate, UsageError } from "./args.ts";
 
 const HELP = `Usage: codectx tool NAME [--args JSON] [--path DIR] [--index-dir DIR]

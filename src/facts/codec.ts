@@ -44,16 +44,20 @@ export interface StoredPart {
   importLines?: number[];
 }
 
-/** A file's graph part as read back: references packed, receivers and declared types as records. */
+/**
+ * A file's graph part as read back: references packed, receivers and declared types as
+ * records. A part read from `graph.bin` ({@link decodePackedPart}) makes its names, imports,
+ * receivers and declared types when first asked.
+ */
 export interface GraphPart {
-  names: string[];
-  refs: number[];
-  receivers: Receiver[];
-  imports: ImportRecord[];
-  package?: string;
-  declared: DeclaredType[];
+  readonly names: readonly string[];
+  readonly refs: Int32Array;
+  readonly receivers: readonly Receiver[];
+  readonly imports: readonly ImportRecord[];
+  readonly package?: string;
+  readonly declared: readonly DeclaredType[];
   /** Import statements' first and last lines, pair by pair (empty when none). */
-  importLines: number[];
+  readonly importLines: readonly number[];
 }
 
 /** Layout of one packed reference row. */
@@ -84,7 +88,7 @@ const RECEIVER_INDEX = new Map(RECEIVER_CODES.map((k, i) => [k, i]));
 /** An empty part, for files without references (text formats, parse failures). */
 export const EMPTY_PART: GraphPart = {
   names: [],
-  refs: [],
+  refs: new Int32Array(0),
   receivers: [],
   imports: [],
   declared: [],
@@ -138,16 +142,128 @@ export function encodeFacts(parsed: ParsedSource): { file: ParsedFile; graph: St
 
 /** A stored graph part read back. */
 export function decodeFacts(stored: StoredPart): GraphPart {
-  const part: GraphPart = {
+  return {
     names: stored.names,
-    refs: stored.refs,
+    refs: Int32Array.from(stored.refs),
     receivers: (stored.receivers ?? []).map(decodeReceiver),
     imports: stored.imports,
     declared: (stored.declared ?? []).map(decodeDeclared),
     importLines: stored.importLines ?? [],
+    ...(stored.package ? { package: stored.package } : {}),
   };
-  if (stored.package) part.package = stored.package;
-  return part;
+}
+
+// ---------------------------------------------------------------------------------------
+// The packed form of a stored part (what `graph.bin` holds, issue 34): read without parsing
+// the references. Little-endian 32-bit words: a head of PACKED_HEAD counts, the reference
+// rows and the import lines as integers, then UTF-8 sections — the names joined by NUL (JSON
+// when a name holds one), the imports, receivers and declared types as JSON, the package —
+// padded to a multiple of 4 bytes. The rows are viewed where they lie, not copied (the
+// machines Deno runs on are little-endian).
+
+/** Words of the head: rows, import lines, names, the byte length of each section, flags. */
+const H = {
+  Refs: 0,
+  Lines: 1,
+  Names: 2,
+  NamesBytes: 3,
+  Imports: 4,
+  Receivers: 5,
+  Declared: 6,
+  Package: 7,
+  Flags: 8,
+} as const;
+const PACKED_HEAD = 9;
+/** Flag: the names section is a JSON array (a name holds a NUL). */
+const NAMES_JSON = 1;
+
+const utf8 = new TextEncoder();
+const fromUtf8 = new TextDecoder();
+
+/** A stored part in the packed form {@link decodePackedPart} reads. */
+export function encodePackedPart(stored: StoredPart): Uint8Array {
+  const namesJson = stored.names.some((n) => n.includes("\0"));
+  const sections = [
+    utf8.encode(namesJson ? JSON.stringify(stored.names) : stored.names.join("\0")),
+    utf8.encode(JSON.stringify(stored.imports)),
+    utf8.encode(stored.receivers?.length ? JSON.stringify(stored.receivers) : ""),
+    utf8.encode(stored.declared?.length ? JSON.stringify(stored.declared) : ""),
+    utf8.encode(stored.package ?? ""),
+  ];
+  const lines = stored.importLines ?? [];
+  const words = PACKED_HEAD + stored.refs.length + lines.length;
+  const bytes = sections.reduce((n, b) => n + b.length, 0);
+  const out = new Uint8Array((words * 4 + bytes + 3) & ~3);
+  const view = new DataView(out.buffer);
+  const head = [
+    stored.refs.length,
+    lines.length,
+    stored.names.length,
+    sections[0].length,
+    sections[1].length,
+    sections[2].length,
+    sections[3].length,
+    sections[4].length,
+    namesJson ? NAMES_JSON : 0,
+  ];
+  let o = 0;
+  for (const v of [...head, ...stored.refs, ...lines]) {
+    view.setInt32(o, v, true);
+    o += 4;
+  }
+  for (const b of sections) {
+    out.set(b, o);
+    o += b.length;
+  }
+  return out;
+}
+
+/**
+ * A part from its packed form (`bytes` as {@link encodePackedPart} wrote them; kept, not
+ * copied, when 4-byte aligned): the rows are a view, the rest is read when first asked.
+ */
+export function decodePackedPart(bytes: Uint8Array): GraphPart {
+  // A copy of its own when not aligned for the view (the file's entries are).
+  if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
+  const head = new Int32Array(bytes.buffer, bytes.byteOffset, PACKED_HEAD);
+  const refs = new Int32Array(bytes.buffer, bytes.byteOffset + PACKED_HEAD * 4, head[H.Refs]);
+  const linesAt = refs.byteOffset + refs.byteLength;
+  const importLines = Array.from(new Int32Array(bytes.buffer, linesAt, head[H.Lines]));
+  let at = linesAt - bytes.byteOffset + head[H.Lines] * 4;
+  const section = (length: number) => bytes.subarray(at, at += length);
+  const namesBytes = section(head[H.NamesBytes]);
+  const importsBytes = section(head[H.Imports]);
+  const receiversBytes = section(head[H.Receivers]);
+  const declaredBytes = section(head[H.Declared]);
+  const pkg = fromUtf8.decode(section(head[H.Package]));
+  const nameCount = head[H.Names];
+  const namesJson = (head[H.Flags] & NAMES_JSON) !== 0;
+  const json = <T>(b: Uint8Array): T[] => b.length ? JSON.parse(fromUtf8.decode(b)) : [];
+  let names: string[] | undefined;
+  let imports: ImportRecord[] | undefined;
+  let receivers: Receiver[] | undefined;
+  let declared: DeclaredType[] | undefined;
+  return {
+    refs,
+    importLines,
+    ...(pkg ? { package: pkg } : {}),
+    get names() {
+      return names ??= nameCount === 0
+        ? []
+        : namesJson
+        ? json<string>(namesBytes)
+        : fromUtf8.decode(namesBytes).split("\0");
+    },
+    get imports() {
+      return imports ??= json<ImportRecord>(importsBytes);
+    },
+    get receivers() {
+      return receivers ??= json<Encoded>(receiversBytes).map(decodeReceiver);
+    },
+    get declared() {
+      return declared ??= json<Encoded>(declaredBytes).map(decodeDeclared);
+    },
+  };
 }
 
 /** Distinct values in first-seen order, each with its index. */

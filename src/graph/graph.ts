@@ -31,8 +31,7 @@ import type {
 } from "./resolve/types.ts";
 import { dirOf } from "./resolve/types.ts";
 import { readProjectFileSync } from "../index/safe_read.ts";
-import { parseJson } from "../store/parts.ts";
-import { partsFileBlobs, PartsFileWriter, readPartsFile } from "./parts_file.ts";
+import { eachGraphPart, MANY_PARTS } from "./parts_file.ts";
 
 /** One import with where it leads. */
 export interface ResolvedImport extends Resolution {
@@ -71,6 +70,12 @@ export interface CodeGraph {
   families: Map<Resolver, FamilyResolver>;
   /** Every symbol with its file, by name (made on first use). */
   readonly symbolsByName: Map<string, SymbolRecord[]>;
+  /** The symbols of each file, made when a file is first asked. */
+  readonly symbolsByFile: ReadonlyMap<string, readonly SymbolRecord[]>;
+  /** The index's look-up of symbols by a field, without making every record. */
+  readonly symbolsBy?: LoadedIndex["symbolsBy"];
+  /** The symbols named `name`, as {@link symbolsByName} lists them (without making them all). */
+  symbolsNamed(name: string): readonly SymbolRecord[];
   /** Occurrences of each name: `file id * 2^22 + reference index`. */
   occurrences(name: string): readonly number[];
   view: ProjectView;
@@ -128,23 +133,25 @@ async function build(
   for (const k of [...parts.keys()]) if (!wanted.has(k)) parts.delete(k);
 
   const files: GraphFile[] = entries.map((e, id) => {
-    const symbols = index.symbolsByFile.get(e.path) ?? [];
-    // A file's top-level names are made when a name is first looked up in it (a command
-    // asks a few files; making them for every file was a tenth of a fresh `explain`).
+    // A file's symbol records and top-level names are made when it is first asked (a
+    // command asks a few files; making them for every file was a tenth of a fresh `explain`).
+    let symbols: readonly SymbolRecord[] | null = null;
     let top: Map<string, SymbolRecord[]> | null = null;
     return {
       id,
       path: e.path,
       language: e.language,
       part: parts.get(e.blob) ?? EMPTY_PART,
-      symbols,
+      get symbols() {
+        return symbols ??= index.symbolsByFile.get(e.path) ?? [];
+      },
       resolver: resolverFor(e.language) ?? null,
       imports: [],
       env: new Map(),
       wildcards: [],
       externalNames: new Set(),
       get top() {
-        return top ??= topLevel(symbols);
+        return top ??= topLevel(this.symbols);
       },
     };
   });
@@ -235,6 +242,12 @@ async function build(
     get symbolsByName() {
       return symbolsByName();
     },
+    symbolsByFile: index.symbolsByFile,
+    symbolsBy: index.symbolsBy,
+    symbolsNamed: (name) =>
+      byName || !index.symbolsBy
+        ? symbolsByName().get(name) ?? []
+        : index.symbolsBy("name", "exact", exactName, name),
     occurrences,
     view,
     get memo() {
@@ -259,6 +272,8 @@ function boundNames(record: ImportRecord, resolved: readonly string[]): string[]
   }
   return out;
 }
+
+const exactName = (name: string) => name;
 
 /** Names whose occurrences are scanned for before every name's are indexed. */
 const SCANNED_NAMES = 32;
@@ -374,30 +389,14 @@ function projectView(
 }
 
 /**
- * Loads graph parts into `cache`: when many are needed, those `graph.bin` holds from it and
- * the rest in one pass over the store. A process's first build (nothing cached yet) writes
- * the file again when it lacked any or held many others, for the next process.
+ * Loads graph parts into `cache`: when many are needed, through `graph.bin` (a process's
+ * first build, nothing cached yet, writes the file again when it lacked any or held many
+ * others, for the next process); a few one by one from the store.
  */
 async function fillParts(store: Store, need: Set<string>, cache: Map<string, GraphPart>) {
   if (need.size === 0) return;
-  if (need.size > 64) {
-    const listed = cache.size === 0 ? partsFileBlobs(store.dir) : null;
-    const stale = cache.size === 0 &&
-      (listed === null || listed.size > need.size * 1.25 || [...need].some((k) => !listed.has(k)));
-    const writer = stale ? new PartsFileWriter(store.dir) : null;
-    const put = (k: string, bytes: Uint8Array) => {
-      cache.set(k, decodeFacts(parseJson<StoredPart>(bytes)));
-      writer?.add(k, bytes);
-    };
-    const read = readPartsFile(store.dir, need, put);
-    const rest = read.size ? new Set([...need].filter((k) => !read.has(k))) : need;
-    try {
-      if (rest.size) await store.eachBlobBytes(GRAPH_PART, rest, put);
-      writer?.finish();
-    } catch (err) {
-      writer?.abort();
-      throw err;
-    }
+  if (need.size > MANY_PARTS) {
+    await eachGraphPart(store, need, cache.size === 0, (k, part) => cache.set(k, part));
     return;
   }
   for (const k of need) {

@@ -265,11 +265,15 @@ export function tableOfSymbols(symbols: readonly SymbolRecord[]): SymbolTable {
 }
 
 const GRAPH_SYMBOL_TABLE = slot("symbol table", (graph: CodeGraph) => {
-  const symbols = graph.files.flatMap((f) => f.symbols);
-  const byFile = new Map(graph.files.map((f) => [f.path, f.symbols]));
+  // Every record is made only for a caller that walks them all: names are looked up in the
+  // index's columns (the same records, in the same order).
+  let symbols: SymbolRecord[] | null = null;
   return new SymbolTable({
-    symbols,
-    symbolsByFile: byFile,
+    get symbols() {
+      return symbols ??= graph.files.flatMap((f) => f.symbols);
+    },
+    symbolsBy: graph.symbolsBy,
+    symbolsByFile: graph.symbolsByFile,
     files: graph.byPath,
     packageOf: (p) => graph.byPath.get(p)?.part.package,
     membersOf: (cls, name) => namesOf(graph).members(cls, name),

@@ -100,7 +100,7 @@ export class Members {
     if (!home) return [];
     const global = home.resolver?.scoping === "global";
     const dir = dirOf(home.path);
-    const found = (this.childrenOf().get(cls.qualifiedName) ?? []).filter((s) => {
+    const found = this.childrenOf(cls.qualifiedName).filter((s) => {
       if (!keep(s)) return false;
       const g = this.names.fileOf(s);
       if (!g) return false;
@@ -112,13 +112,16 @@ export class Members {
   /** The symbols declared inside `s` in its own file (members, an object literal's methods…). */
   children(s: SymbolRecord): SymbolRecord[] {
     const home = this.names.fileOf(s);
-    return (this.childrenOf().get(s.qualifiedName) ?? []).filter((c) =>
-      this.names.fileOf(c) === home
-    );
+    return this.childrenOf(s.qualifiedName).filter((c) => this.names.fileOf(c) === home);
   }
 
-  /** Every symbol with a parent, by the parent's qualified name (built on first use). */
-  private childrenOf(): Map<string, SymbolRecord[]> {
+  /**
+   * The symbols whose parent is `qualifiedName`, in list order: asked of the index's columns
+   * (no record of another file made), else from every symbol by parent (built on first use).
+   */
+  private childrenOf(qualifiedName: string): readonly SymbolRecord[] {
+    const by = this.graph.symbolsBy;
+    if (by) return by("parent", "exact", sameText, qualifiedName);
     if (!this.byParent) {
       this.byParent = new Map();
       for (const f of this.graph.files) {
@@ -130,7 +133,7 @@ export class Members {
         }
       }
     }
-    return this.byParent;
+    return this.byParent.get(qualifiedName) ?? [];
   }
 
   /** The classes a class inherits from (its `inherit` references, resolved). */
@@ -220,7 +223,7 @@ export class Members {
     const home = this.names.fileOf(type);
     if (!home) return [];
     const dir = dirOf(home.path);
-    return (this.childrenOf().get(type.qualifiedName) ?? []).filter((s) => {
+    return this.childrenOf(type.qualifiedName).filter((s) => {
       const g = this.names.fileOf(s);
       return s.kind === "method" && g !== undefined && g.resolver === home.resolver &&
         dirOf(g.path) === dir;
@@ -297,3 +300,5 @@ export class Members {
       null;
   }
 }
+
+const sameText = (v: string) => v;

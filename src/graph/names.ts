@@ -38,8 +38,8 @@ const LITERAL_HOLDERS: ReadonlySet<string> = new Set(["constant", "variable"]);
 /** Resolves names of one graph; get it with {@link namesOf}. */
 export class Names {
   private readonly refCache = new Map<number, RefTargets>();
-  private readonly fileOfSymbol = new Map<SymbolRecord, GraphFile>();
-  private readonly indexOfSymbol = new Map<SymbolRecord, number>();
+  /** Per file, the position of each of its symbols (made when the file is first asked). */
+  private readonly indexInFile = new Map<GraphFile, Map<SymbolRecord, number>>();
   private readonly aliasCache = new Map<string, Set<string>>();
   private readonly nestedCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
   private readonly moduleItemsCache = new Map<GraphFile, Map<string, SymbolRecord[]>>();
@@ -51,22 +51,29 @@ export class Names {
     this.classes = new Members(graph, this);
     this.chains = new Chains(graph, this);
     this.refs = new RefResolution(this, this.chains);
-    for (const f of graph.files) {
-      f.symbols.forEach((s, i) => {
-        this.fileOfSymbol.set(s, f);
-        this.indexOfSymbol.set(s, i);
-      });
+  }
+
+  /** The positions of the symbols of the file `s` names, when `s` is one of them. */
+  private positions(s: SymbolRecord): { file: GraphFile; index: number } | undefined {
+    const file = this.graph.byPath.get(s.file);
+    if (!file) return undefined;
+    let positions = this.indexInFile.get(file);
+    if (!positions) {
+      positions = new Map(file.symbols.map((x, i) => [x, i]));
+      this.indexInFile.set(file, positions);
     }
+    const index = positions.get(s);
+    return index === undefined ? undefined : { file, index };
   }
 
   /** The file a symbol is defined in. */
   fileOf(s: SymbolRecord): GraphFile | undefined {
-    return this.fileOfSymbol.get(s);
+    return this.positions(s)?.file;
   }
 
   /** The position of a symbol in its file's symbols. */
   indexOf(s: SymbolRecord): number {
-    return this.indexOfSymbol.get(s) ?? -1;
+    return this.positions(s)?.index ?? -1;
   }
 
   private family(f: GraphFile): FamilyResolver | undefined {
@@ -201,7 +208,7 @@ export class Names {
    */
   globalName(f: GraphFile, name: string): SymbolRecord[] {
     if (f.resolver?.scoping !== "global") return [];
-    return (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+    return this.graph.symbolsNamed(name).filter((s) => {
       const g = this.fileOf(s);
       return g !== undefined && g.resolver === f.resolver && g.top.get(name)?.includes(s);
     });
@@ -380,9 +387,7 @@ export class Names {
    * files of the same family, if there is exactly one.
    */
   definedInFamily(f: GraphFile, name: string): boolean {
-    return (this.graph.symbolsByName.get(name) ?? []).some((s) =>
-      this.fileOf(s)?.resolver === f.resolver
-    );
+    return this.graph.symbolsNamed(name).some((s) => this.fileOf(s)?.resolver === f.resolver);
   }
 
   unique(f: GraphFile, name: string): SymbolRecord[] {
@@ -396,7 +401,7 @@ export class Names {
    * member, so `xs.push()` does not lead to it; an object literal's method in a function is.
    */
   membersNamed(f: GraphFile, name: string): SymbolRecord[] {
-    return (this.graph.symbolsByName.get(name) ?? []).filter((s) => {
+    return this.graph.symbolsNamed(name).filter((s) => {
       if (s.parent === null || !MEMBER_KINDS.has(s.kind)) return false;
       const g = this.fileOf(s);
       if (g === undefined || g.resolver !== f.resolver) return false;

@@ -1,151 +1,121 @@
 /**
  * The graph parts of a generation in one file beside the store (`graph.bin`), so that a
- * fresh process builds its code graph from one sequential read instead of listing every
- * blob's parts in Deno KV (issue 34: the store's listing and the parts' joining were a fifth
- * of a fresh `codectx refs`). Each entry is a blob's graph part as the store holds it (the
- * JSON `facts/codec.ts` decodes), named by the blob: parts are content-addressed, so the
- * file stays right for any generation that has the same blobs; what it lacks is read from
- * the store, and a process's first build writes the file again when it lacked any.
+ * fresh process builds its code graph from one read instead of listing every blob's parts in
+ * Deno KV and parsing their JSON (issue 34: the listing and joining were a fifth of a fresh
+ * `codectx refs`, the JSON a seventh of a fresh `explain` with the collector it fed). Each
+ * entry is a blob's graph part in the packed form of `facts/codec.ts` (its reference rows
+ * viewed where they lie, the rest read when first asked), named by the blob: parts are
+ * content-addressed, so the file stays right for any generation that has the same blobs;
+ * what it lacks is read from the store, and a process's first build writes the file again
+ * when it lacked any.
  *
- * Layout: a head line (`codectx graph parts 1 <version> <store format>`), then per entry the
- * blob's name length (1 byte), its name, the part's length (4 bytes, little-endian) and the
- * part's bytes.
+ * Layout: a head line (`codectx graph parts 2 <version> <store format>`) padded with NULs to
+ * a multiple of 4 bytes, the key of the blobs it was written for (64 hex digits: a run that
+ * changed nothing reads that much of it), then per entry the blob's name length and the part's
+ * length (32-bit little-endian words), the name padded to a multiple of 4 bytes and the part
+ * (a multiple of 4 bytes).
  *
  * @module
  */
 
-import { STORE_FORMAT } from "../store/kv.ts";
+import { type Store, STORE_FORMAT } from "../store/kv.ts";
+import { parseJson } from "../store/parts.ts";
 import { VERSION } from "../version.ts";
+import { sha256Hex } from "../util/hash.ts";
 import { AtomicFile } from "../index/columns_io.ts";
+import {
+  decodeFacts,
+  decodePackedPart,
+  encodePackedPart,
+  GRAPH_PART,
+  type GraphPart,
+  type StoredPart,
+} from "../facts/codec.ts";
+import type { RunHook } from "../project/project.ts";
 
 /** The file's name in the index folder. */
 export const GRAPH_PARTS_FILE = "graph.bin";
 
-const HEAD = new TextEncoder().encode(`codectx graph parts 1 ${VERSION} ${STORE_FORMAT}\n`);
-/** How much is read at once. */
-const CHUNK = 1 << 20;
+const HEAD = padded(new TextEncoder().encode(`codectx graph parts 2 ${VERSION} ${STORE_FORMAT}\n`));
 
-/** Reads a file front to back in chunks: `take(n)` hands the next `n` bytes. */
-class SequentialReader {
-  private buf = new Uint8Array(0);
-  private at = 0;
-  private end = 0;
-
-  constructor(private readonly file: Deno.FsFile) {}
-
-  /** The next `n` bytes (a view valid until the next call), or null at the end of the file. */
-  take(n: number): Uint8Array | null {
-    if (this.end - this.at < n) {
-      const have = this.end - this.at;
-      const next = new Uint8Array(Math.max(CHUNK, n));
-      next.set(this.buf.subarray(this.at, this.end));
-      let filled = have;
-      while (filled < n) {
-        const got = this.file.readSync(next.subarray(filled));
-        if (got === null) return null;
-        filled += got;
-      }
-      this.buf = next;
-      this.at = 0;
-      this.end = filled;
-    }
-    const out = this.buf.subarray(this.at, this.at + n);
-    this.at += n;
-    return out;
-  }
-
-  /** Passes over the next `n` bytes (read past when buffered, else sought over). */
-  skip(n: number): boolean {
-    const have = this.end - this.at;
-    if (n <= have) {
-      this.at += n;
-      return true;
-    }
-    this.at = this.end;
-    const to = this.file.seekSync(n - have, Deno.SeekMode.Current);
-    return to <= this.file.statSync().size;
-  }
-}
-
-function openReader(dir: string): { file: Deno.FsFile; reader: SequentialReader } | null {
-  let file: Deno.FsFile;
-  try {
-    file = Deno.openSync(`${dir}/${GRAPH_PARTS_FILE}`, { read: true });
-  } catch {
-    return null;
-  }
-  const reader = new SequentialReader(file);
-  const head = reader.take(HEAD.length);
-  if (!head || !head.every((b, i) => b === HEAD[i])) {
-    file.close();
-    return null;
-  }
-  return { file, reader };
+/** `bytes` followed by NULs up to a multiple of 4 bytes. */
+function padded(bytes: Uint8Array): Uint8Array {
+  if (bytes.length % 4 === 0) return bytes;
+  const out = new Uint8Array((bytes.length + 3) & ~3);
+  out.set(bytes);
+  return out;
 }
 
 const decoder = new TextDecoder();
+/** Bytes of the key after the head. */
+const KEY_LENGTH = 64;
 
-/** Each entry's blob name and part (a view valid until the next entry), in file order. */
-function eachEntry(
-  reader: SequentialReader,
-  fn: (blob: string, part: () => Uint8Array | null) => void,
-): boolean {
-  for (;;) {
-    const len = reader.take(1);
-    if (len === null) return true;
-    const name = reader.take(len[0]);
-    const size = reader.take(4);
-    if (name === null || size === null) return false;
-    const blob = decoder.decode(name);
-    const n = size[0] | size[1] << 8 | size[2] << 16 | (size[3] << 24 >>> 0);
-    let taken: Uint8Array | null | undefined;
-    fn(blob, () => taken ??= reader.take(n));
-    if (taken === undefined && !reader.skip(n)) return false;
-    if (taken === null) return false;
-  }
+/** The key of a set of blobs: what the file's head names. */
+export async function partsKey(blobs: ReadonlySet<string>): Promise<string> {
+  return await sha256Hex(new TextEncoder().encode([...blobs].sort().join("\n")));
 }
 
-/** The blobs the file holds, or null without a readable file (parts are passed over). */
-export function partsFileBlobs(dir: string): Set<string> | null {
-  const open = openReader(dir);
-  if (!open) return null;
+/** The key in the head of `bytes` (a file's start), or null when not a file of this version. */
+function keyOf(bytes: Uint8Array): string | null {
+  if (bytes.length < HEAD.length + KEY_LENGTH || !HEAD.every((b, i) => b === bytes[i])) {
+    return null;
+  }
+  return decoder.decode(bytes.subarray(HEAD.length, HEAD.length + KEY_LENGTH));
+}
+
+/** The key `graph.bin` was written for (its head only), or null. */
+export function partsFileKey(dir: string): string | null {
   try {
-    const out = new Set<string>();
-    return eachEntry(open.reader, (blob) => out.add(blob)) ? out : null;
+    using file = Deno.openSync(`${dir}/${GRAPH_PARTS_FILE}`, { read: true });
+    const head = new Uint8Array(HEAD.length + KEY_LENGTH);
+    let filled = 0;
+    while (filled < head.length) {
+      const got = file.readSync(head.subarray(filled));
+      if (got === null) return null;
+      filled += got;
+    }
+    return keyOf(head);
   } catch {
     return null;
-  } finally {
-    open.file.close();
   }
 }
 
 /**
- * Hands `put` the part of each blob in `wanted` the file holds (bytes as the store holds
- * them, valid during the call); the blobs handed. Nothing when the file is missing or of
- * another version.
+ * The parts `graph.bin` holds, by blob (views into one read of the file, each 4-byte
+ * aligned), and the key it was written for; null without a readable file of this version.
  */
 export function readPartsFile(
   dir: string,
-  wanted: ReadonlySet<string>,
-  put: (blob: string, bytes: Uint8Array) => void,
-): Set<string> {
-  const done = new Set<string>();
-  const open = openReader(dir);
-  if (!open) return done;
+): { key: string; parts: Map<string, Uint8Array> } | null {
+  let bytes: Uint8Array;
   try {
-    eachEntry(open.reader, (blob, part) => {
-      if (!wanted.has(blob) || done.has(blob)) return;
-      const bytes = part();
-      if (!bytes) return;
-      put(blob, bytes);
-      done.add(blob);
-    });
+    bytes = Deno.readFileSync(`${dir}/${GRAPH_PARTS_FILE}`);
   } catch {
-    // a damaged file: what was read is right (each part whole), the rest comes from the store
-  } finally {
-    open.file.close();
+    return null;
   }
-  return done;
+  const key = keyOf(bytes);
+  if (key === null) return null;
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
+  const out = new Map<string, Uint8Array>();
+  // A cut-off file: the entries before the cut are whole, the rest comes from the store.
+  for (let at = HEAD.length + KEY_LENGTH; at + 8 <= bytes.length;) {
+    const nameLength = view.getUint32(at, true);
+    const partLength = view.getUint32(at + 4, true);
+    const partAt = at + 8 + ((nameLength + 3) & ~3);
+    if (partAt + partLength > bytes.length) break;
+    out.set(
+      decoder.decode(bytes.subarray(at + 8, at + 8 + nameLength)),
+      bytes.subarray(partAt, partAt + partLength),
+    );
+    at = partAt + partLength;
+  }
+  return { key, parts: out };
+}
+
+/** The blobs the file holds, or null without a readable file. */
+export function partsFileBlobs(dir: string): Set<string> | null {
+  const file = readPartsFile(dir);
+  return file && new Set(file.parts.keys());
 }
 
 /**
@@ -155,20 +125,23 @@ export function readPartsFile(
 export class PartsFileWriter {
   private readonly file: AtomicFile;
 
-  constructor(dir: string) {
+  /** `key`: {@link partsKey} of the blobs it is written for. */
+  constructor(dir: string, key: string) {
     this.file = new AtomicFile(`${dir}/${GRAPH_PARTS_FILE}`);
     this.file.write(HEAD);
+    this.file.write(new TextEncoder().encode(key));
   }
 
-  /** Adds a blob's part. */
-  add(blob: string, bytes: Uint8Array): void {
+  /** Adds a blob's part, in packed form (a multiple of 4 bytes). */
+  add(blob: string, packed: Uint8Array): void {
     const name = new TextEncoder().encode(blob);
-    const head = new Uint8Array(1 + name.length + 4);
-    head[0] = name.length;
-    head.set(name, 1);
-    new DataView(head.buffer).setUint32(1 + name.length, bytes.length, true);
+    const head = new Uint8Array(8 + ((name.length + 3) & ~3));
+    const view = new DataView(head.buffer);
+    view.setUint32(0, name.length, true);
+    view.setUint32(4, packed.length, true);
+    head.set(name, 8);
     this.file.write(head);
-    this.file.write(bytes);
+    this.file.write(packed);
   }
 
   /** Puts the file in place; whether it was written. */
@@ -180,4 +153,65 @@ export class PartsFileWriter {
   abort(): void {
     this.file.abort();
   }
+}
+
+/** Above this many parts wanted, they are read through the file (fewer: one by one from the store). */
+export const MANY_PARTS = 64;
+
+/**
+ * The graph parts of the blobs in `need`, each handed to `put` when given: those `graph.bin`
+ * holds from it, the rest in one pass over the store. With `rewrite`, the file is written
+ * again when it was written for other blobs (without `put`, only its head is read when it
+ * was written for these).
+ */
+export async function eachGraphPart(
+  store: Store,
+  need: ReadonlySet<string>,
+  rewrite: boolean,
+  put?: (blob: string, part: GraphPart) => void,
+): Promise<void> {
+  const key = rewrite ? await partsKey(need) : null;
+  if (!put && (key === null || partsFileKey(store.dir) === key)) return;
+  const file = readPartsFile(store.dir);
+  const rest = new Set([...need].filter((k) => !file?.parts.has(k)));
+  // Written for other blobs, or cut off: written again.
+  const writer = key !== null && (file?.key !== key || rest.size > 0)
+    ? new PartsFileWriter(store.dir, key)
+    : null;
+  for (const k of need) {
+    const packed = file?.parts.get(k);
+    if (!packed) continue;
+    put?.(k, decodePackedPart(packed));
+    writer?.add(k, packed);
+  }
+  try {
+    if (rest.size) {
+      await store.eachBlobBytes(GRAPH_PART, rest, (k, bytes) => {
+        const stored = parseJson<StoredPart>(bytes);
+        put?.(k, decodeFacts(stored));
+        writer?.add(k, encodePackedPart(stored));
+      });
+    }
+    writer?.finish();
+  } catch (err) {
+    writer?.abort();
+    throw err;
+  }
+}
+
+/**
+ * What an indexing run leaves for the graph: after the commit of a process's first run (or
+ * a large generation's), `graph.bin` holds every part of the generation, so that the first
+ * `explain` or `refs` after `codectx index` reads it instead of writing it.
+ */
+export function graphPartsRunHook(): RunHook {
+  return {
+    async afterCommit(project) {
+      const manifest = await project.store.readCurrent();
+      if (!manifest) return;
+      const need = new Set<string>();
+      for (const f of manifest.files) if (!f.skipped) need.add(f.blob);
+      if (need.size > MANY_PARTS) await eachGraphPart(project.store, need, true);
+    },
+  };
 }

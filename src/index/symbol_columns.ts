@@ -33,7 +33,8 @@ const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
 /** A string field of a symbol (an id into the string table). */
-export type StringField = "name" | "qualifiedName";
+/** The string fields symbols are looked up by (`parent`: the symbols declared in a definition). */
+export type StringField = "name" | "qualifiedName" | "parent";
 
 /** Distinct values of a field: `ids[n]` the string, its symbols `symbols[start[n] .. start[n+1])`. */
 export interface FieldGroups {
@@ -135,6 +136,11 @@ export class SymbolColumns {
     return this.parent[i] !== NONE;
   }
 
+  /** How many files' records have been made and kept (what a test of a fresh command asks). */
+  get filesMade(): number {
+    return this.made.size;
+  }
+
   /** The index of file `path` in {@link files}, or -1. */
   fileIndex(path: string): number {
     this.fileIds ??= new Map(this.files.map((p, f) => [p, f]));
@@ -194,23 +200,30 @@ export class SymbolColumns {
   fieldGroups(field: StringField): FieldGroups {
     const hit = this.groups.get(field);
     if (hit) return hit;
-    const col = field === "name" ? this.name : this.qual;
+    const col = field === "name" ? this.name : field === "parent" ? this.parent : this.qual;
     const dense = new Int32Array(this.poolStart.length - 1).fill(-1);
-    const of = new Uint32Array(col.length);
+    // A symbol without a value (a top-level one's parent) is in no group.
+    const of = new Int32Array(col.length);
     let n = 0;
+    let valued = 0;
     for (let i = 0; i < col.length; i++) {
+      if (col[i] === NONE) {
+        of[i] = -1;
+        continue;
+      }
       let d = dense[col[i]];
       if (d < 0) d = dense[col[i]] = n++;
       of[i] = d;
+      valued++;
     }
     const ids = new Uint32Array(n);
     for (let s = 0; s < dense.length; s++) if (dense[s] >= 0) ids[dense[s]] = s;
     const start = new Uint32Array(n + 1);
-    for (let i = 0; i < of.length; i++) start[of[i] + 1]++;
+    for (let i = 0; i < of.length; i++) if (of[i] >= 0) start[of[i] + 1]++;
     for (let k = 0; k < n; k++) start[k + 1] += start[k];
     const at = start.slice(0, n);
-    const symbols = new Uint32Array(col.length);
-    for (let i = 0; i < of.length; i++) symbols[at[of[i]]++] = i;
+    const symbols = new Uint32Array(valued);
+    for (let i = 0; i < of.length; i++) if (of[i] >= 0) symbols[at[of[i]]++] = i;
     const groups = { ids, start, symbols };
     this.groups.set(field, groups);
     return groups;

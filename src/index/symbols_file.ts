@@ -127,7 +127,10 @@ export class FileSymbols implements ReadonlyMap<string, SymbolRecord[]> {
   }
 }
 
-/** Above this many chunks a generation's chunks are kept in `chunks.bin` (see `chunk_columns.ts`). */
+/**
+ * Above this many chunks a generation's chunks are always read from `chunks.bin` (see
+ * `chunk_columns.ts`), written by every run; below, when a process's first run wrote it.
+ */
 export const LARGE_CHUNKS = 250_000;
 
 /** How many chunks the generation holds. */

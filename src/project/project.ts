@@ -75,7 +75,7 @@ export interface LoadedIndex {
    * `keyName` (one `key` function per name) is built once, over the distinct values only.
    */
   symbolsBy(
-    field: "name" | "qualifiedName",
+    field: "name" | "qualifiedName" | "parent",
     keyName: string,
     key: (value: string) => string,
     value: string,
@@ -347,8 +347,9 @@ export class Project {
           }
           if (large) releaseFreedMemory();
         }
-        if (large && storedChunksKey(this.store.dir) !== key) {
-          // Written, not read back (not kept either).
+        if (storedChunksKey(this.store.dir) !== key) {
+          // Written, not read back (not kept either): a fresh process's first search reads
+          // its chunks from the file instead of parsing every chunk blob (issue 34).
           await loadChunkColumns(this.store, manifest, key, false);
           releaseFreedMemory();
         }
@@ -544,12 +545,14 @@ export class Project {
     }
     const wanted = new Set(keys.values());
     const columns = await this.symbolColumns(manifest);
+    const key = this.columns!.key;
     let all: SymbolRecord[] | null = null;
     let chunksPromise: Promise<ChunkRecord[]> | null = null;
     const store = this.store;
     const chunkCache = this.chunkCache;
     const spill = () => this.spill ??= TextSpill.create();
     const chunkColumns = (m: Manifest) => this.chunkColumns(m);
+    const nothingLoaded = () => this.chunkCols === null && chunkCache.size === 0;
     // The new generation may carry over the last one's values for a while; the one before
     // that is let go.
     const previous = this.loaded?.memo ?? null;
@@ -577,8 +580,14 @@ export class Project {
         columns.lookup(field, key, keyName, value).map((i) => columns.record(i)),
       chunks() {
         chunksPromise ??= (async () => {
-          if (chunkCount(manifest) > LARGE_CHUNKS) {
-            // Read from chunks.bin: one small record per chunk, texts left in the file.
+          // Read from chunks.bin (one small record per chunk, texts left in the file): a large
+          // generation's always; a small one's when the file is this generation's (a first
+          // run wrote it) or nothing is loaded yet (the file is written for the next process);
+          // a server's later small generations carry their blobs' chunks over instead.
+          if (
+            chunkCount(manifest) > LARGE_CHUNKS || storedChunksKey(store.dir) === key ||
+            nothingLoaded()
+          ) {
             const cols = await chunkColumns(manifest);
             if (cols) return cols.records();
           }

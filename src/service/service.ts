@@ -27,13 +27,12 @@ import {
 } from "../project/project.ts";
 import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts";
 import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
-import { warmSearch } from "../search/warm.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";
-import { closeSearchWorkers, enableSearchWorkers } from "../search/search_pool.ts";
+import { graphPartsRunHook } from "../graph/parts_file.ts";
 import { holdScanWorker } from "../search/grep_pool.ts";
 import { holdToolPool } from "../analysis/pool.ts";
 import { defaultIndexHome } from "../store/home.ts";
-import { type IndexStatus, indexStatus } from "./health.ts";
+import type { IndexStatus } from "./health.ts";
 import { Admission, type AdmitOptions } from "./admission.ts";
 
 /** How a project is opened and its vectors made. */
@@ -114,6 +113,8 @@ export class ProjectService implements Service {
    * and the regex scan workers — held while it is open (they end with their last holder).
    */
   private readonly releasePools = [holdToolPool(), holdScanWorker()];
+  /** Ends the search workers a server's start gave the project. */
+  private closeSearchWorkers: (() => void) | null = null;
 
   private constructor(
     /** The read model tools query. */
@@ -133,7 +134,8 @@ export class ProjectService implements Service {
    */
   static async open(root: string | Project, opts: ServiceOptions = {}): Promise<ProjectService> {
     // What other domains add to the project's indexing runs is wired here, once: after the
-    // commit of a large generation, its BM25F index on disk (no query builds it then).
+    // commit of a large generation, its BM25F index and its graph parts on disk (no query
+    // builds them then).
     // A process that does not serve (a command, an in-process executor) leaves the vectors
     // of what its runs indexed complete and written before a run's caller goes on, so that
     // no first query of the next process makes them; a server fills them in the background.
@@ -144,7 +146,7 @@ export class ProjectService implements Service {
     const project = typeof root === "string"
       ? await Project.open(root, {
         ...opts,
-        hooks: [...(opts.hooks ?? []), lexicalRunHook(), vectors],
+        hooks: [...(opts.hooks ?? []), graphPartsRunHook(), lexicalRunHook(), vectors],
       })
       : root;
     service = new ProjectService(project, opts.embedder);
@@ -155,8 +157,10 @@ export class ProjectService implements Service {
     return this.project.root;
   }
 
-  health(): Promise<IndexStatus> {
-    return indexStatus(this.project, this.vectors, this.watchStatus());
+  async health(): Promise<IndexStatus> {
+    // Loaded when first asked (with the indexer's summary): a command never asks.
+    const { indexStatus } = await import("./health.ts");
+    return await indexStatus(this.project, this.vectors, this.watchStatus());
   }
 
   generation(): Promise<number | null> {
@@ -191,7 +195,7 @@ export class ProjectService implements Service {
       this.watcher?.close();
       await Promise.race([this.project.settled(), delay(5_000)]);
       this.vectors.close();
-      closeSearchWorkers(this.project);
+      this.closeSearchWorkers?.();
       for (const release of this.releasePools) release();
       this.project.close();
     })();
@@ -201,8 +205,12 @@ export class ProjectService implements Service {
   private async startOnce(opts: StartOptions): Promise<void> {
     const log = opts.log ?? ((line: string) => console.error(line));
     log(`codectx: project ${this.root}`);
-    // A server scores searches on every core (`search_pool.ts`), started before the vectors.
+    // A server scores searches on every core (`search_pool.ts`), started before the vectors;
+    // what only a server runs is loaded here, not by a command.
+    const { closeSearchWorkers, enableSearchWorkers } = await import("../search/search_pool.ts");
+    const { warmSearch } = await import("../search/warm.ts");
     const workers = enableSearchWorkers(this.project);
+    this.closeSearchWorkers = () => closeSearchWorkers(this.project);
     workers.backlog = () => this.admission.waiting;
     workers.start();
     if (opts.watch ?? true) await this.watch(log);

@@ -9,7 +9,7 @@ import { CodectxError, type ErrorCode, errorCode, errorMessage } from "../errors
 import type { Project } from "../project/project.ts";
 import { ProjectService, type Service, type ServiceOptions } from "../service/service.ts";
 import { callWeight } from "../service/admission.ts";
-import { findTool, TOOL_NAMES, TOOLS } from "./registry.ts";
+import { loadTool, TOOL_NAMES } from "./tool_index.ts";
 import type { Tool } from "./tool.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
 import { assertShallow } from "../util/json_depth.ts";
@@ -67,9 +67,8 @@ export interface ExecutorOptions extends ServiceOptions {
   timeoutMs?: number;
 }
 
-/** Runs tools against one project. */
+/** Runs tools against one project (each tool's folder is loaded when first called). */
 export interface Executor {
-  readonly tools: readonly Tool[];
   /** What surfaces need besides tools: health, indexing events, background work. */
   readonly service: Service;
   execute(call: ToolCall, meta?: CallMeta): Promise<ToolResult>;
@@ -109,7 +108,6 @@ export async function createExecutor(
 
   return {
     service,
-    tools: TOOLS,
     onEvent(fn) {
       listeners.add(fn);
       return () => listeners.delete(fn);
@@ -130,7 +128,7 @@ export async function createExecutor(
       });
       let result: ToolResult;
       try {
-        const tool = findTool(toolName);
+        const tool = await loadTool(toolName);
         if (!tool) {
           throw new CodectxError(
             "unknown_tool",

@@ -1,48 +1,20 @@
 /**
- * Every tool, in one list: each is a folder of `tools/` (`<name>/mod.ts`). Surfaces derive
- * their tool lists, schemas, texts and commands from here; adding a tool is its folder and
- * its import and its entry below.
+ * Every tool, loaded: each is a folder of `tools/` (`<name>/mod.ts`), listed with its command
+ * in `tool_index.ts`. The surfaces that list every tool (MCP, the bridge, the web API,
+ * `mod.ts`) derive their tool lists, schemas and texts from here; a command loads its own
+ * tool only (`tool_index.ts`).
  *
  * @module
  */
 
 import { z } from "npm:zod@4.1.9";
-import { analyzeQualityTool } from "./analyze_quality/mod.ts";
-import { askTool } from "./ask/mod.ts";
-import { explainFileTool } from "./explain_file/mod.ts";
-import { explainSymbolTool } from "./explain_symbol/mod.ts";
-import { findReferencesTool } from "./find_references/mod.ts";
-import { getCallGraphTool } from "./get_call_graph/mod.ts";
-import { getContextTool } from "./get_context/mod.ts";
-import { getDependenciesTool } from "./get_dependencies/mod.ts";
-import { getImpactTool } from "./get_impact/mod.ts";
-import { indexProjectTool } from "./index_project/mod.ts";
-import { searchSymbolsTool } from "./search_symbols/mod.ts";
-import { semanticSearchTool } from "./semantic_search/mod.ts";
-import { summarizeRepoTool } from "./summarize_repo/mod.ts";
 import type { Tool } from "./tool.ts";
-import { validateCodeTool } from "./validate_code/mod.ts";
+import { TOOL_ENTRIES } from "./tool_index.ts";
+
+export { TOOL_NAMES } from "./tool_index.ts";
 
 /** Every tool, in the order the specification lists them (search first, ask last). */
-export const TOOLS: readonly Tool[] = [
-  semanticSearchTool,
-  explainSymbolTool,
-  explainFileTool,
-  summarizeRepoTool,
-  findReferencesTool,
-  getDependenciesTool,
-  getCallGraphTool,
-  getContextTool,
-  validateCodeTool,
-  analyzeQualityTool,
-  searchSymbolsTool,
-  indexProjectTool,
-  askTool,
-  getImpactTool,
-];
-
-/** Tool names. */
-export const TOOL_NAMES: readonly string[] = TOOLS.map((t) => t.name);
+export const TOOLS: readonly Tool[] = await Promise.all(TOOL_ENTRIES.map((e) => e.load()));
 
 /** A tool by name. */
 export function findTool(name: string): Tool | undefined {

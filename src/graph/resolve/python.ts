@@ -45,6 +45,10 @@ class PythonFamily implements FamilyResolver {
   private readonly roots: string[];
   private readonly rootOfDir = new Map<string, string>();
   private readonly cache = new Map<string, ModuleRef | null>();
+  /** {@link absolute}'s answers by source root and dotted name (a project repeats its imports). */
+  private readonly found = new Map<string, ModuleRef | null>();
+  /** Roots that are test folders (an import root only for their own files). */
+  private testRoots: Set<string> | null = null;
 
   constructor(private readonly project: ProjectView) {
     const counts = new Map<string, number>();
@@ -104,10 +108,18 @@ class PythonFamily implements FamilyResolver {
    * to that module.
    */
   private absolute(dotted: string, from: string): ModuleRef | null {
-    const segs = dotted.split(".");
     const own = this.sourceRoot(dirOf(from));
+    const key = `${own}\0${dotted}`;
+    let hit = this.found.get(key);
+    if (hit === undefined) this.found.set(key, hit = this.lookUp(dotted, own));
+    return hit;
+  }
+
+  private lookUp(dotted: string, own: string): ModuleRef | null {
+    const segs = dotted.split(".");
+    this.testRoots ??= new Set(this.roots.filter((r) => r !== "" && isTestFile(`${r}/`)));
     for (const root of [own, ...this.roots.filter((r) => r !== own)]) {
-      if (root !== own && root !== "" && isTestFile(`${root}/`)) continue;
+      if (root !== own && this.testRoots.has(root)) continue;
       const at = (n: number) => {
         const rel = segs.slice(0, n).join("/");
         return this.moduleAt(root === "" ? rel : `${root}/${rel}`);
