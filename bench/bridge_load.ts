@@ -17,7 +17,9 @@
  * bridge's `/health` shows only `vectors` and `chunks`) the vectors count as complete when they
  * reach the chunk count or stop growing for `--settle` seconds — and prints the server's memory
  * before any search, after 200 sequential searches, and after the load. `--modes default,lexical` runs one load per search mode
- * (`default` sends no `mode`).
+ * (`default` sends no `mode`). Throughout, the server's memory is sampled every 50 ms: each
+ * phase (start to index ready, vectors, first request, the searches, warm-up, each load) prints
+ * its peak VmRSS, when in the phase, and of what (RssAnon, RssFile, RssShmem, threads).
  *
  *   deno run -A bench/bridge_load.ts --tool semantic_search --path /tmp/stdlib \
  *     [--modes default,lexical] [--vectors-until 19:58] [--top-k 10] [--index-dir DIR]
@@ -85,6 +87,79 @@ function memoryMiB(pid: number): { rss: number; hwm: number } {
   const status = Deno.readTextFileSync(`/proc/${pid}/status`);
   const kib = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
   return { rss: kib("VmRSS") / 1024, hwm: kib("VmHWM") / 1024 };
+}
+
+/** Resident memory by kind (MiB) and threads of a process, from /proc/PID/status (Linux). */
+interface MemorySample {
+  rss: number;
+  anon: number;
+  file: number;
+  shmem: number;
+  threads: number;
+}
+
+function memorySample(pid: number): MemorySample {
+  const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+  const num = (key: string) => Number(new RegExp(`${key}:\\s+(\\d+)`).exec(status)?.[1] ?? 0);
+  return {
+    rss: num("VmRSS") / 1024,
+    anon: num("RssAnon") / 1024,
+    file: num("RssFile") / 1024,
+    shmem: num("RssShmem") / 1024,
+    threads: num("Threads"),
+  };
+}
+
+/**
+ * The server's resident memory sampled every 50 ms, by phase of the run: where its VmHWM was
+ * reached, and of what (anonymous memory — heaps, malloc, wasm — or mapped files).
+ */
+class MemoryTrace {
+  #phase = "start";
+  #phaseStart = performance.now();
+  #peak: MemorySample & { at: number } = { rss: 0, anon: 0, file: 0, shmem: 0, threads: 0, at: 0 };
+  #timer: ReturnType<typeof setInterval>;
+  constructor(readonly pid: number) {
+    this.#timer = setInterval(() => this.#sample(), 50);
+  }
+  #sample(): void {
+    try {
+      const s = memorySample(this.pid);
+      if (s.rss > this.#peak.rss) this.#peak = { ...s, at: performance.now() - this.#phaseStart };
+    } catch { /* the server ended */ }
+  }
+  #heap = { used: 0, external: 0, probes: 0 };
+  /** Takes `/health`'s `memory` (the server thread's heap and external memory) as seen. */
+  health(memory?: { heap_used_mib?: number; external_mib?: number }): void {
+    if (!memory) return;
+    this.#heap.used = Math.max(this.#heap.used, memory.heap_used_mib ?? 0);
+    this.#heap.external = Math.max(this.#heap.external, memory.external_mib ?? 0);
+    this.#heap.probes++;
+  }
+  /** Prints the phase that ends and starts `next`. */
+  phase(next: string): void {
+    this.#sample();
+    const p = this.#peak;
+    const h = this.#heap;
+    const seen = h.probes
+      ? `; /health: main heap used ≤ ${fmt(h.used)}, external ≤ ${fmt(h.external)} MiB`
+      : "";
+    console.log(
+      `  memory trace  ${this.#phase}: peak VmRSS ${fmt(p.rss)} MiB at +${
+        fmt(p.at / 1000)
+      } s (anon ${fmt(p.anon)}, file ${fmt(p.file)}, shmem ${
+        fmt(p.shmem)
+      } MiB; ${p.threads} threads)${seen}`,
+    );
+    this.#phase = next;
+    this.#phaseStart = performance.now();
+    this.#peak = { rss: 0, anon: 0, file: 0, shmem: 0, threads: 0, at: 0 };
+    this.#heap = { used: 0, external: 0, probes: 0 };
+  }
+  stop(): void {
+    this.phase("");
+    clearInterval(this.#timer);
+  }
 }
 
 /** CPU seconds (user + system) a process has used so far (Linux; `self` for this one). */
@@ -220,8 +295,11 @@ function deadline(hhmm: string | undefined): number {
   return d.getTime();
 }
 
-// deno-lint-ignore no-explicit-any
-type Health = { index: { state: string; chunks: number; vectors: number; [k: string]: any } };
+type Health = {
+  // deno-lint-ignore no-explicit-any
+  index: { state: string; chunks: number; vectors: number; [k: string]: any };
+  memory?: { heap_used_mib?: number; external_mib?: number };
+};
 
 // `--index-dir DIR` keeps the index (and its vectors) between runs; default: a fresh one.
 const keepIndex = values["index-dir"] !== undefined;
@@ -256,6 +334,7 @@ const { proc, url } = await startServe({
   onStdout: gc ? (line) => gc.line(line) : undefined,
 });
 if (values["v8-flags"]) console.log(`  server        --v8-flags=${values["v8-flags"]}`);
+const trace = new MemoryTrace(proc.pid);
 try {
   const health = async (): Promise<Health> => await (await fetch(`${url}/health`)).json();
   // Wait for the background index.
@@ -263,6 +342,7 @@ try {
   let lastPrint = 0;
   for (;;) {
     h = await health();
+    trace.health(h.memory);
     if (h.index.state === "ready") break;
     if (performance.now() - lastPrint > 5000) {
       lastPrint = performance.now();
@@ -280,12 +360,14 @@ try {
     } s after start: ${h.index.files} files, ${h.index.chunks} chunks; ${utc()} UTC; loadavg ${loadavg()}`,
   );
   let vectorsNote = "not waited for";
+  trace.phase("vectors");
   if (tool === "semantic_search" && !values["no-vectors"]) {
     const until = deadline(values["vectors-until"]);
     let last = -1;
     let lastChange = performance.now();
     for (;;) {
       h = await health();
+      trace.health(h.memory);
       const { vectors, chunks } = h.index;
       if (vectors !== last) {
         last = vectors;
@@ -369,6 +451,7 @@ try {
     } catch { /* not JSON: counted as not ok */ }
     return { ms, status: res.status, ok };
   };
+  trace.phase("first request");
   {
     const first = await fetch(`${url}/request`, {
       method: "POST",
@@ -391,6 +474,7 @@ try {
   }
 
   if (tool === "semantic_search") {
+    trace.phase(`${searches} sequential searches`);
     const m0 = memoryMiB(proc.pid);
     const lat: number[] = [];
     let bad = 0;
@@ -424,8 +508,9 @@ try {
       const t0 = performance.now();
       try {
         const res = await fetch(`${url}/health`);
-        await res.arrayBuffer();
+        const body = await res.json().catch(() => null);
         if (!res.ok) bad++;
+        trace.health(body?.memory);
       } catch {
         bad++;
       }
@@ -500,9 +585,11 @@ try {
   };
 
   for (const mode of modes) {
+    trace.phase(`warm-up ${warmupS} s, mode ${mode}`);
     await load(warmupS, mode);
     const before = memoryMiB(proc.pid);
     for (let round = 1; round <= rounds; round++) {
+      trace.phase(`load ${connections} × ${durationS} s, mode ${mode}, round ${round}`);
       const la0 = loadavg();
       const cpu0 = { server: cpuSeconds(proc.pid), client: cpuSeconds("self") };
       const threads0 = threadTicks(proc.pid);
@@ -589,6 +676,7 @@ try {
   }
   console.log(`  server        ${url} (pid ${proc.pid})`);
 } finally {
+  trace.stop();
   proc.kill("SIGTERM");
   await proc.status;
   if (!keepIndex) await Deno.remove(indexDir, { recursive: true }).catch(() => {});

@@ -12,17 +12,20 @@
 
 import type { Sent } from "./stages.ts";
 
-/** One collection: when its line arrived (epoch ms), its isolate, kind and pause. */
+/** One collection: when its line arrived (epoch ms), its isolate, kind, pause and heap after. */
 export interface Pause {
   at: number;
   isolate: string;
   full: boolean;
   ms: number;
+  /** Live heap after the collection and the heap's committed size, MB. */
+  liveMB: number;
+  committedMB: number;
 }
 
 // [pid:0xADDR]   12345 ms: Scavenge 78.0 (107.6) -> 54.5 (109.6) MB, pooled: 0.0 MB, 7.64 / 0.00 ms …
 const LINE =
-  /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: ([A-Za-z -]+?) [\d.]+ \([\d.]+\) -> .*? MB, .*?([\d.]+) \/ [\d.]+ ms/;
+  /^\[\d+:(0x[0-9a-f]+)\]\s+\d+ ms: ([A-Za-z -]+?) [\d.]+ \([\d.]+\) -> ([\d.]+) \(([\d.]+)\) MB, .*?([\d.]+) \/ [\d.]+ ms/;
 
 /** Collects `--trace-gc` lines; the first isolate to collect is the main thread's. */
 export class GcTrace {
@@ -38,7 +41,9 @@ export class GcTrace {
       at: performance.timeOrigin + performance.now(),
       isolate: m[1],
       full: /Mark/.test(m[2]),
-      ms: Number(m[3]),
+      ms: Number(m[5]),
+      liveMB: Number(m[3]),
+      committedMB: Number(m[4]),
     });
   }
 
@@ -52,9 +57,12 @@ export class GcTrace {
       const sum = ps.reduce((s, p) => s + p.ms, 0);
       const max = ps.reduce((s, p) => Math.max(s, p.ms), 0);
       const full = ps.filter((p) => p.full).length;
+      const committed = ps.reduce((s, p) => Math.max(s, p.committedMB), 0);
       return `${iso === this.main ? "main" : `isolate ${i}`} ${ps.length} (${full} full), ${
         sum.toFixed(0)
-      } ms in all, longest ${max.toFixed(1)} ms`;
+      } ms in all, longest ${max.toFixed(1)} ms; heap live ${ps[0].liveMB} → ${
+        ps.at(-1)!.liveMB
+      } MB, committed at most ${committed} MB`;
     });
     console.log(
       `gc (mode ${mode}): ${((to - from) / 1000).toFixed(1)} s; ${parts.join("; ") || "none"}`,

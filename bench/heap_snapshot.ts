@@ -8,6 +8,10 @@
  *   deno run -A bench/heap_snapshot.ts diff before.json after.json
  *   deno run -A bench/heap_snapshot.ts top out.json
  *   deno run -A bench/heap_snapshot.ts retainers ws://127.0.0.1:PORT/ID Uint8Array
+ *   deno run -A bench/heap_snapshot.ts sample ws://127.0.0.1:PORT/ID SECONDS
+ *
+ * `sample` says what the server's main thread allocates meanwhile (by function and by stack):
+ * what a load promotes into the old generation comes from there.
  *
  * @module
  */
@@ -20,35 +24,95 @@ export function inspectorUrl(stderr: string): string | null {
   return /Debugger listening on (ws:\/\/\S+)/.exec(stderr)?.[1] ?? null;
 }
 
-/** Collects twice and takes a heap snapshot (the parsed `.heapsnapshot` JSON). */
-export async function takeSnapshot(url: string): Promise<Snapshot> {
+/** An inspector session: a method call answered by its result; `events` gets every event. */
+async function inspect(
+  url: string,
+  events: (method: string, params: Record<string, unknown>) => void = () => {},
+): Promise<{ call: (method: string, params?: unknown) => Promise<unknown>; close: () => void }> {
   const ws = new WebSocket(url);
   await new Promise((resolve, reject) => {
     ws.onopen = resolve;
     ws.onerror = reject;
   });
   let next = 0;
-  const pending = new Map<number, () => void>();
-  const parts: string[] = [];
+  const pending = new Map<number, (result: unknown) => void>();
   ws.onmessage = (e) => {
     const m = JSON.parse(e.data);
-    if (m.method === "HeapProfiler.addHeapSnapshotChunk") parts.push(m.params.chunk);
-    else if (m.id !== undefined) pending.get(m.id)?.();
+    if (m.id !== undefined) pending.get(m.id)?.(m.result);
+    else if (m.method) events(m.method, m.params);
   };
   const call = (method: string, params: unknown = {}) =>
-    new Promise<void>((resolve) => {
+    new Promise<unknown>((resolve) => {
       const id = ++next;
       pending.set(id, resolve);
       ws.send(JSON.stringify({ id, method, params }));
     });
+  return { call, close: () => ws.close() };
+}
+
+/** Collects twice and takes a heap snapshot (the parsed `.heapsnapshot` JSON). */
+export async function takeSnapshot(url: string): Promise<Snapshot> {
+  const parts: string[] = [];
+  const { call, close } = await inspect(url, (method, params) => {
+    if (method === "HeapProfiler.addHeapSnapshotChunk") parts.push(params.chunk as string);
+  });
   await call("HeapProfiler.enable");
   await call("HeapProfiler.collectGarbage");
   await call("HeapProfiler.collectGarbage");
   parts.length = 0;
   await call("HeapProfiler.takeHeapSnapshot", { reportProgress: false });
   await call("HeapProfiler.disable");
-  ws.close();
+  close();
   return JSON.parse(parts.join(""));
+}
+
+/** A node of V8's sampling heap profile. */
+interface SampleNode {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: SampleNode[];
+}
+
+/**
+ * What the main thread allocated during `seconds` (V8's sampling heap profiler, one sample per
+ * 16 KiB on average, objects collected since included): bytes by function, and by the last
+ * `depth` frames of the stack that allocated them, largest first.
+ */
+export async function allocationSample(
+  url: string,
+  seconds: number,
+  depth = 4,
+): Promise<{ total: number; byFunction: [string, number][]; byStack: [string, number][] }> {
+  const { call, close } = await inspect(url);
+  await call("HeapProfiler.enable");
+  await call("HeapProfiler.startSampling", {
+    samplingInterval: 16384,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await new Promise((r) => setTimeout(r, seconds * 1000));
+  const { profile } = await call("HeapProfiler.stopSampling") as { profile: { head: SampleNode } };
+  await call("HeapProfiler.disable");
+  close();
+  const byFunction = new Map<string, number>();
+  const byStack = new Map<string, number>();
+  let total = 0;
+  const walk = (node: SampleNode, stack: string[]) => {
+    const f = node.callFrame;
+    const where = f.url.replace(/^.*\/(src|bench|ext)\//, "$1/");
+    const frame = `${f.functionName || "(anonymous)"} ${where}:${f.lineNumber + 1}`;
+    const path = [...stack, frame].slice(-depth);
+    if (node.selfSize) {
+      total += node.selfSize;
+      byFunction.set(frame, (byFunction.get(frame) ?? 0) + node.selfSize);
+      const key = path.join(" < ");
+      byStack.set(key, (byStack.get(key) ?? 0) + node.selfSize);
+    }
+    for (const child of node.children) walk(child, path);
+  };
+  walk(profile.head, []);
+  const sorted = (m: Map<string, number>) => [...m].sort((p, q) => q[1] - p[1]);
+  return { total, byFunction: sorted(byFunction), byStack: sorted(byStack) };
 }
 
 /** A V8 heap snapshot as the inspector writes it. */
@@ -168,13 +232,23 @@ if (import.meta.main) {
     for (const chain of retainers(snap, b, 3)) console.log(chain + "\n");
   } else if (cmd === "diff") {
     for (const line of heapDiff(read(a), read(b))) console.log(line);
+  } else if (cmd === "sample") {
+    const { total, byFunction, byStack } = await allocationSample(a, Number(b));
+    const mib = (n: number) => (n / 2 ** 20).toFixed(1).padStart(8);
+    console.log(`${mib(total)} MiB allocated in ${b} s`);
+    for (const [k, n] of byFunction.slice(0, 25)) console.log(`${mib(n)} MiB  ${k}`);
+    console.log("by stack (last 4 frames):");
+    for (const [k, n] of byStack.slice(0, 20)) console.log(`${mib(n)} MiB  ${k}`);
   } else if (cmd === "top") {
     const rows = Object.entries(read(a)).sort((p, q) => q[1][1] - p[1][1]).slice(0, 40);
     for (const [k, [c, s]] of rows) {
       console.log(`${(s / 2 ** 20).toFixed(2).padStart(8)} MiB ${String(c).padStart(9)}  ${k}`);
     }
   } else {
-    console.error("usage: heap_snapshot.ts snap <ws-url> <out.json> | diff <a> <b> | top <a>");
+    console.error(
+      "usage: heap_snapshot.ts snap <ws-url> <out.json> | diff <a> <b> | top <a> | " +
+        "retainers <ws-url> <name> | sample <ws-url> <seconds>",
+    );
     Deno.exit(2);
   }
 }

@@ -21,7 +21,7 @@
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { getEncoding } from "js-tiktoken";
+import { tokenCounter } from "../src/context/tokens.ts";
 import { createMcpServer, mcpTools } from "../src/mcp/server.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import { describeTools } from "../src/tools/registry.ts";
@@ -35,8 +35,8 @@ const { values } = parseArgs({
   },
 });
 
-const enc = getEncoding("cl100k_base");
-const tokens = (s: string) => enc.encode(s).length;
+const counter = await tokenCounter();
+const tokens = (s: string) => counter.count(s);
 const WORK = "/tmp/codectx-bench-mcp";
 
 async function sh(cmd: string, args: string[], cwd: string): Promise<string> {

@@ -53,6 +53,7 @@ import { LANGUAGES } from "./src/parse/languages.ts";
 import { analysisGrammar } from "./src/analysis/grammar.ts";
 import { ANALYSIS_LANGUAGES } from "./src/analysis/spec.ts";
 import { checkCodectxCode, loadCodectxCode } from "./src/search/codectx_code.ts";
+import { tokenCounter } from "./src/context/tokens.ts";
 const web = {};
 for (const path of ASSET_PATHS) {
   const res = await serveAsset(path);
@@ -69,7 +70,8 @@ for (const id of Object.keys(ANALYSIS_LANGUAGES)) {
 }
 const model = await checkCodectxCode();
 const vector = (await loadCodectxCode()).embedOne("parse the config file");
-console.log(JSON.stringify({ web, grammars, analysis, model, dims: vector.length }));
+const tokens = (await tokenCounter()).count("def parse_config(path):");
+console.log(JSON.stringify({ web, grammars, analysis, model, dims: vector.length, tokens }));
 `;
 
 Deno.test("assets: the compiled layout is named after the binary, in the temp folder", () => {
@@ -150,6 +152,7 @@ Deno.test("assets: codectx runs from a folder laid out as `deno task compile` em
     assert.ok(Object.values(seen.analysis).every((v) => v !== null));
     assert.equal(seen.model, null, `model check: ${seen.model}`);
     assert.equal(seen.dims, 256);
+    assert.equal(seen.tokens, 5, "the token vocabulary is in the compiled layout");
 
     // The workers (parse, analysis) run from the same layout.
     const cli = join(root, "cli.ts");

@@ -1,8 +1,9 @@
 /**
  * The default install brings only what the default path loads (issue 34): the embedders'
  * heavy packages (transformers.js with onnxruntime, TF.js) and the test-only ones
- * (playwright-core, typescript) are named in no import map entry, in no lock entry and in no
- * module codectx's commands can reach, so neither `deno install` nor the first `deno run` of
+ * (playwright-core, typescript, and js-tiktoken, which the token counter is checked against)
+ * are named in no import map entry, in no lock entry and in no module codectx's commands can
+ * reach, so neither `deno install` nor the first `deno run` of
  * the quick start fetches them; chosen without the npm registry, an embedder says what it
  * needs and the search still answers, lexically.
  */
@@ -12,8 +13,8 @@ import { cleanup, CLI, makeProject, tempIndexDir } from "./helpers.ts";
 import { denoInfo, REPO } from "./surfaces_helpers.ts";
 import { OPTIONAL_PACKAGES, USE_LITE } from "../src/search/optional_packages.ts";
 
-/** Packages only tests and benches use. */
-const TEST_ONLY = ["playwright-core@1.65.1", "typescript@5.9.3"];
+/** Packages only tests and benches use (js-tiktoken: what the token counter is checked against). */
+const TEST_ONLY = ["playwright-core@1.65.1", "typescript@5.9.3", "js-tiktoken@1.0.21"];
 
 /** `@scope/name@1.2.3` → `@scope/name`. */
 const nameOf = (pkg: string) => pkg.slice(0, pkg.lastIndexOf("@"));

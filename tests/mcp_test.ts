@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { getEncoding } from "js-tiktoken";
+import { tokenCounter } from "../src/context/tokens.ts";
 import { findTool, TOOL_NAMES } from "../src/tools/registry.ts";
 import {
   CLI,
@@ -112,7 +112,7 @@ Deno.test({
           assert.deepEqual(explain?.inputSchema.required, ["file_path"]);
           // What a client puts before the model: at most 310 tokens a tool (4,030 for 13).
           const listed = JSON.stringify({ tools });
-          const tokens = getEncoding("cl100k_base").encode(listed).length;
+          const tokens = (await tokenCounter()).count(listed);
           assert.ok(tokens <= 310 * tools.length, `${tokens} tokens, ${listed.length} chars`);
         },
       );

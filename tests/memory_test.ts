@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { Project } from "../src/project/project.ts";
 import { TextSpill } from "../src/store/texts.ts";
-import { tokenCounter } from "../src/context/tokens.ts";
 import type { ChunkRecord } from "../src/types.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
@@ -92,16 +91,6 @@ Deno.test("project: loaded chunks' texts are the store's, file by file", async (
     project.close();
     await cleanup(root, indexDir);
   }
-});
-
-Deno.test("token counter: counts as the whole-text encoder without the decoder table", async () => {
-  const tokens = await tokenCounter();
-  const texts = [
-    "def parse_config(path):\n    return json.loads(open(path).read())\n",
-    "export const x = new Map<string, number>(); // 世界 🙂",
-    "<|endoftext|> plain text",
-  ];
-  for (const t of texts) assert.equal(tokens.count(t), tokens.countExact(t));
 });
 
 /**
