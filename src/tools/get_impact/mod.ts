@@ -14,6 +14,7 @@ import type { Sureness } from "../../graph/names.ts";
 import { isTestFile } from "../../index/test_files.ts";
 import { isInternal } from "../../parse/languages.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
+import { BaseDefinitions } from "./base_cache.ts";
 import { type Change, type Changes, changesOf } from "./changes.ts";
 import { command } from "./cli.ts";
 import { type FilePatch, parseDiff } from "./diff.ts";
@@ -80,6 +81,7 @@ export const getImpactTool = defineTool({
     }
     const graph = await loadGraph(project);
     const base = args.diff === undefined && args.symbols === undefined ? args.base ?? "HEAD" : null;
+    const kept = base === null ? undefined : await BaseDefinitions.open(project.store.dir);
     const { files, changes } = args.symbols
       ? named(graph, args.symbols)
       : args.diff !== undefined
@@ -87,7 +89,9 @@ export const getImpactTool = defineTool({
       : await changesOf(project, graph, await againstBase(project.root, base!), {
         kind: "git",
         base: base!,
+        kept,
       });
+    await kept?.save();
     const depth = args.depth ?? DEFAULT_DEPTH;
     const includeTests = args.include_tests ?? true;
     const keep = (file: string) => includeTests || !isTestFile(file);
