@@ -111,6 +111,11 @@ export interface FamilyResolver {
    * {@link OBJECT_DEFAULT} for an object literal (`export default { get, set }`).
    */
   defaultExport?(file: string): string | null;
+  /**
+   * Modules whose names file `from` sees without importing them, as if it imported all of
+   * them (pytest: the `conftest.py` files of a test's folder and the folders above).
+   */
+  implicitWildcards?(from: string): ModuleRef[];
 }
 
 /**
