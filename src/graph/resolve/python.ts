@@ -36,6 +36,7 @@ export const pythonResolver: Resolver = {
   languages: ["python"],
   scoping: "imports",
   implicitThis: false,
+  callMethod: "__call__",
   prepare(project) {
     return new PythonFamily(project);
   },

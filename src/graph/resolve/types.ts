@@ -84,6 +84,8 @@ export interface Resolver {
   readonly scoping: Scoping;
   /** Members of the enclosing class are in scope without `this.`/`self.` (Java, C++, Ruby). */
   readonly implicitThis: boolean;
+  /** The method a call of an instance runs (Python `__call__`), where the language has one. */
+  readonly callMethod?: string;
   /**
    * Which other methods a method's references and callers include, labelled `inferred`:
    * `inherit` — the methods it overrides or that override it, siblings' overrides too

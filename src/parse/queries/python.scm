@@ -217,6 +217,12 @@
 (class_definition
   superclasses: (argument_list
     (attribute object: (_) @reference.receiver attribute: (identifier) @reference.inherit)))
+; A generic base (`class File(ParamType[t.IO[t.Any]])`, `(abc.Mapping[K, V])`).
+(class_definition superclasses: (argument_list (subscript value: (identifier) @reference.inherit)))
+(class_definition
+  superclasses: (argument_list
+    (subscript
+      value: (attribute object: (_) @reference.receiver attribute: (identifier) @reference.inherit))))
 
 (type (identifier) @reference.type)
 (type (attribute object: (_) @reference.receiver attribute: (identifier) @reference.type))

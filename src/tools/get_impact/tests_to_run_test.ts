@@ -114,6 +114,43 @@ const FILES: Record<string, string> = {
     "    tmp_path.invoke(None, [])",
     "",
   ].join("\n"),
+  // click: `self.type(value)` calls a ParamType instance (`__call__`), whose
+  // `self.convert(value)` runs the override of a generic base's subclass
+  // (`class File(ParamType[str])`): the walk stopped at File.convert.
+  "cli/types.py": [
+    "class ParamType:",
+    "    def __call__(self, value):",
+    "        return self.convert(value)",
+    "",
+    "    def convert(self, value):",
+    "        return value",
+    "",
+    "",
+    "class File(ParamType[str]):",
+    "    def convert(self, value):",
+    "        return close_later(value)",
+    "",
+    "",
+    "def close_later(value):",
+    "    return value",
+    "",
+    "",
+    "class Parameter:",
+    "    def __init__(self, type: ParamType):",
+    "        self.type: ParamType = type",
+    "",
+    "    def process(self, value):",
+    "        return self.type(value)",
+    "",
+  ].join("\n"),
+  "tests/test_types.py": [
+    "from cli.types import File, Parameter",
+    "",
+    "",
+    "def test_process():",
+    '    Parameter(File()).process("x")',
+    "",
+  ].join("\n"),
   // remeda: type tests live in `*.test-d.ts` (vitest's typecheck).
   "src/greet.ts": "export function greet(name: string): string {\n  return name;\n}\n",
   "src/greet.test-d.ts": [
@@ -172,6 +209,22 @@ Deno.test("get_impact tests to run: past the listed hops, and type-test files", 
         ["test_runs inferred", "test_yielded inferred"],
       );
     });
+    await t.step(
+      "an override runs where its base method is called; an instance called runs __call__",
+      async () => {
+        const p = await impact({ symbols: ["close_later"] });
+        assert.deepEqual(p.tests_to_run.functions.map((f) => [f.qualified_name, f.resolution]), [
+          ["test_process", "inferred"],
+        ]);
+        const test = p.impacted.find((x) => x.qualified_name === "Parameter.process");
+        assert.deepEqual(test?.path, [
+          "close_later",
+          "File.convert",
+          "ParamType.__call__",
+          "Parameter.process",
+        ]);
+      },
+    );
     await t.step("a *.test-d.ts file is a test file", async () => {
       const p = await impact({ symbols: ["greet"] });
       assert.deepEqual(p.tests_to_run.files, ["src/greet.test-d.ts"]);
