@@ -151,6 +151,26 @@ const FILES: Record<string, string> = {
     '    Parameter(File()).process("x")',
     "",
   ].join("\n"),
+  // click's test_context_pushing: a function declared inside a test, decorated with the
+  // change (`@ctx.call_on_close`); pytest runs the test, which was not named.
+  "cli/ctx.py": [
+    "class Context:",
+    "    def call_on_close(self, f):",
+    "        return f",
+    "",
+  ].join("\n"),
+  "tests/test_ctx.py": [
+    "from cli.ctx import Context",
+    "",
+    "",
+    "def test_pushing():",
+    "    ctx = Context()",
+    "",
+    "    @ctx.call_on_close",
+    "    def callback():",
+    "        return 42",
+    "",
+  ].join("\n"),
   // remeda: type tests live in `*.test-d.ts` (vitest's typecheck).
   "src/greet.ts": "export function greet(name: string): string {\n  return name;\n}\n",
   "src/greet.test-d.ts": [
@@ -225,6 +245,13 @@ Deno.test("get_impact tests to run: past the listed hops, and type-test files", 
         ]);
       },
     );
+    await t.step("a definition inside a test is run by that test", async () => {
+      const p = await impact({ symbols: ["Context.call_on_close"] });
+      assert.deepEqual(p.tests_to_run.functions.map((f) => `${f.hop} ${f.qualified_name}`), [
+        "1 test_pushing",
+        "1 test_pushing.callback",
+      ]);
+    });
     await t.step("a *.test-d.ts file is a test file", async () => {
       const p = await impact({ symbols: ["greet"] });
       assert.deepEqual(p.tests_to_run.files, ["src/greet.test-d.ts"]);
