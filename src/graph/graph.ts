@@ -161,12 +161,13 @@ async function build(
   const families = new Map<Resolver, FamilyResolver>();
   const importedBy = new Map<string, Set<string>>();
   for (const f of files) {
-    if (!f.resolver || f.part.imports.length === 0) continue;
+    if (!f.resolver) continue;
     let family = families.get(f.resolver);
     if (!family) {
       family = f.resolver.prepare(view);
       families.set(f.resolver, family);
     }
+    f.wildcards.push(...family.implicitWildcards?.(f.path) ?? []);
     for (const record of f.part.imports) {
       let res: Resolution;
       try {

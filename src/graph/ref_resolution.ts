@@ -132,7 +132,7 @@ export class RefResolution {
           const m = this.names.members(c, r.name);
           if (m.length) return { symbols: m, resolution: "exact", external: false };
         }
-        return NOTHING;
+        return this.instanceCalled(f, r, this.chains.fromInstances(start, [], false)) ?? NOTHING;
       }
       case "typed": {
         // A type, and steps from it (`Op <=0>.meta`).
@@ -179,6 +179,18 @@ export class RefResolution {
     }
   }
 
+  /**
+   * A field called (`self.type(value)`) whose value is an instance of a class with the
+   * language's call method (`ParamType.__call__`): that method, `inferred`.
+   */
+  private instanceCalled(f: GraphFile, r: ReferenceRecord, v: ChainValue): RefTargets | null {
+    const method = f.resolver?.callMethod;
+    if (!method || r.kind !== "call") return null;
+    const field = this.chains.fromType(v, [{ kind: "member", sep: ".", name: r.name }]);
+    const symbols = symbolsOf(this.chains.membersOf(field, method));
+    return symbols.length ? { symbols, resolution: "inferred", external: false } : null;
+  }
+
   /** Whether no file of `f`'s language family defines `name` (at any depth). */
   private undefinedAnywhere(f: GraphFile, name: string): boolean {
     if (f.resolver?.implicitThis || f.resolver?.scoping === "global") return false;
@@ -196,6 +208,8 @@ export class RefResolution {
     if (symbols.length) {
       return { symbols, resolution: v.inferred ? "inferred" : "exact", external: false };
     }
+    const called = this.instanceCalled(f, r, v);
+    if (called) return called;
     if (v.targets.some((t) => t.kind === "external")) {
       return { symbols: [], resolution: "inferred", external: true };
     }

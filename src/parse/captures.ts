@@ -33,6 +33,7 @@ export type RefRole =
       | "local.destructured"
       | "local.callee"
       | "local.contextual"
+      | "local.injected"
       | "declared.argument"
       | "declared.parameter"
       | "declared.name"
@@ -72,6 +73,7 @@ const PLAIN_ROLES: ReadonlySet<string> = new Set([
   "local.destructured",
   "local.callee",
   "local.contextual",
+  "local.injected",
   "declared.argument",
   "declared.parameter",
   "declared.name",
@@ -145,6 +147,11 @@ export interface MatchCaptures {
    * typed object literal): the parameter's type is that function type's.
    */
   contextual: number;
+  /**
+   * A parameter a framework fills with what the function of its name gives (a pytest
+   * fixture): its value is a call of that name, as seen outside the function.
+   */
+  injected: number;
   /** A function's parameter that is a callback, and that callback's parameter (typed). */
   declArgument: number;
   declParameter: number;
@@ -206,6 +213,7 @@ function clear(c: MatchCaptures): MatchCaptures {
   c.destructured = -1;
   c.callee = -1;
   c.contextual = -1;
+  c.injected = -1;
   c.declArgument = -1;
   c.declParameter = -1;
   c.declName = -1;
@@ -304,6 +312,9 @@ export function readMatch(
         break;
       case "local.contextual":
         if (c.contextual < 0) c.contextual = node;
+        break;
+      case "local.injected":
+        if (c.injected < 0) c.injected = node;
         break;
       case "declared.literal":
         if (c.declLiteral < 0) c.declLiteral = node;

@@ -48,6 +48,8 @@ export interface LocalCapture {
   callee: Node | null;
   element: Node | null;
   contextual: Node | null;
+  /** Filled by a framework with what the function of its name gives (`@local.injected`). */
+  injected: boolean;
 }
 
 /**
@@ -230,6 +232,7 @@ export function gather(
         callee: node(c.callee),
         element: node(c.element),
         contextual: node(c.contextual),
+        injected: c.injected >= 0,
       });
     }
   }

@@ -129,7 +129,9 @@ export function lookupAt(
       const last = list[list.length - 1];
       return [last.type, last.site];
     }
-    own ??= list[0];
+    // A binding is not its own value: read at its own site (a parameter filled with what
+    // the function of its name gives), the name is what it is outside.
+    if (list[0].site !== pos) own ??= list[0];
   }
   return own ? [own.type, own.site] : undefined;
 }

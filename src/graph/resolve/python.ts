@@ -14,6 +14,7 @@
 import { isTestFile } from "../../index/test_files.ts";
 import type { ImportRecord } from "../../types.ts";
 import {
+  baseOf,
   type Binding,
   dirOf,
   displayNames,
@@ -35,6 +36,7 @@ export const pythonResolver: Resolver = {
   languages: ["python"],
   scoping: "imports",
   implicitThis: false,
+  callMethod: "__call__",
   prepare(project) {
     return new PythonFamily(project);
   },
@@ -95,6 +97,20 @@ class PythonFamily implements FamilyResolver {
     if (!found && path !== "" && this.project.isDir(path)) found = { files: [], dir: path };
     this.cache.set(path, found);
     return found;
+  }
+
+  /**
+   * pytest: a test file (and a `conftest.py`) sees the fixtures of the `conftest.py` files of
+   * its folder and the folders above, nearest first, without importing them.
+   */
+  implicitWildcards(from: string): ModuleRef[] {
+    if (baseOf(from) !== "conftest.py" && !isTestFile(from)) return [];
+    const out: ModuleRef[] = [];
+    for (let dir = dirOf(from);; dir = dirOf(dir)) {
+      const path = dir === "" ? "conftest.py" : `${dir}/conftest.py`;
+      if (path !== from && this.project.has(path)) out.push({ files: [path] });
+      if (dir === "") return out;
+    }
   }
 
   submodule(module: ModuleRef, name: string): ModuleRef | null {

@@ -84,6 +84,8 @@ export interface Resolver {
   readonly scoping: Scoping;
   /** Members of the enclosing class are in scope without `this.`/`self.` (Java, C++, Ruby). */
   readonly implicitThis: boolean;
+  /** The method a call of an instance runs (Python `__call__`), where the language has one. */
+  readonly callMethod?: string;
   /**
    * Which other methods a method's references and callers include, labelled `inferred`:
    * `inherit` — the methods it overrides or that override it, siblings' overrides too
@@ -111,6 +113,11 @@ export interface FamilyResolver {
    * {@link OBJECT_DEFAULT} for an object literal (`export default { get, set }`).
    */
   defaultExport?(file: string): string | null;
+  /**
+   * Modules whose names file `from` sees without importing them, as if it imported all of
+   * them (pytest: the `conftest.py` files of a test's folder and the folders above).
+   */
+  implicitWildcards?(from: string): ModuleRef[];
 }
 
 /**

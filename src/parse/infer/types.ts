@@ -412,6 +412,8 @@ export function readTypes(found: Gathered): CapturedTypes {
 function bindingOf(l: LocalCapture): Binding {
   const type: TypeRef | null = l.type
     ? localType(l.type)
+    : l.injected
+    ? { kind: "value", chain: { head: { kind: "name", name: l.name }, steps: [{ kind: "call" }] } }
     : l.value
     ? valueType(l.value)
     : l.destructured
@@ -426,7 +428,7 @@ function bindingOf(l: LocalCapture): Binding {
     type,
     // For one name node: a declared type beats an element's or a property's, which
     // beats the value bound (`const o = xs.find(…)` is an element, not find's result).
-    rank: l.type ? 3 : l.destructured || l.element ? 2 : l.value || l.callee ? 1 : 0,
+    rank: l.type ? 3 : l.destructured || l.element ? 2 : l.value || l.callee || l.injected ? 1 : 0,
     ...(l.value ? { valueEnd: l.value.endIndex } : {}),
   };
 }

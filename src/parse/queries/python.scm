@@ -57,6 +57,13 @@
 ] @local.scope
 
 (parameters (identifier) @local.definition)
+; pytest fills a test's bare parameter with what the fixture of its name gives
+; (`def test_x(runner):`, `@pytest.fixture def runner(): return CliRunner()`).
+(function_definition
+  name: (identifier) @_test
+  parameters: (parameters (identifier) @local.definition @local.injected)
+  (#match? @_test "^test")
+  (#not-match? @local.injected "^(self|cls)$"))
 (lambda_parameters (identifier) @local.definition)
 (default_parameter name: (identifier) @local.definition)
 (typed_parameter
@@ -172,6 +179,18 @@
 (function_definition
   name: (identifier) @declared.name
   return_type: (type [(identifier) (attribute) (string (string_content))] @declared.type))
+; Without a return annotation: what the body returns at its top level (`return CliRunner()`;
+; returns that disagree give no type), and what a pytest fixture yields.
+(function_definition
+  name: (identifier) @declared.name
+  body: (block (return_statement (call function: [(identifier) (attribute)]) @declared.value)))
+(decorated_definition
+  (decorator) @_fixture
+  definition: (function_definition
+    name: (identifier) @declared.name
+    body: (block
+      (expression_statement (yield (call function: [(identifier) (attribute)]) @declared.value))))
+  (#match? @_fixture "fixture"))
 
 (call function: (identifier) @reference.call)
 (call
@@ -198,6 +217,12 @@
 (class_definition
   superclasses: (argument_list
     (attribute object: (_) @reference.receiver attribute: (identifier) @reference.inherit)))
+; A generic base (`class File(ParamType[t.IO[t.Any]])`, `(abc.Mapping[K, V])`).
+(class_definition superclasses: (argument_list (subscript value: (identifier) @reference.inherit)))
+(class_definition
+  superclasses: (argument_list
+    (subscript
+      value: (attribute object: (_) @reference.receiver attribute: (identifier) @reference.inherit))))
 
 (type (identifier) @reference.type)
 (type (attribute object: (_) @reference.receiver attribute: (identifier) @reference.type))

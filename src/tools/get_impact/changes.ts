@@ -10,9 +10,10 @@ import { CodectxError } from "../../errors.ts";
 import type { CodeGraph } from "../../graph/graph.ts";
 import type { Project } from "../../project/project.ts";
 import { readProjectFile } from "../../index/safe_read.ts";
-import { isInternal } from "../../parse/languages.ts";
+import { isInternal, languageForPath } from "../../parse/languages.ts";
 import { parseSource } from "../../parse/parser.ts";
 import type { SymbolRecord } from "../../types.ts";
+import type { BaseDefinitions } from "./base_cache.ts";
 import { changedLines, type FilePatch, otherSide, sideOf } from "./diff.ts";
 import { showAt } from "./git.ts";
 import type { ChangedFile, ChangedSymbol } from "./schema.ts";
@@ -30,8 +31,11 @@ export interface Changes {
   changes: Change[];
 }
 
-/** Where the other side of a file comes from. */
-export type OldSide = { kind: "diff" } | { kind: "git"; base: string };
+/**
+ * Where the other side of a file comes from: the diff, or git's `base` (whose files'
+ * definitions `kept` holds by blob id).
+ */
+export type OldSide = { kind: "diff" } | { kind: "git"; base: string; kept?: BaseDefinitions };
 
 /** The innermost definition holding `line`, or undefined at the top of the file. */
 export function innermost(
@@ -107,7 +111,33 @@ interface Side {
 }
 
 async function parsed(path: string, lines: string[]): Promise<SymbolRecord[]> {
-  return (await parseSource(path, lines.join("\n"), undefined, { references: false })).symbols;
+  return (await definitionsOf(path, lines)).symbols;
+}
+
+function definitionsOf(path: string, lines: string[]) {
+  return parseSource(path, lines.join("\n"), undefined, { references: false });
+}
+
+/** The definitions of `path` at git's base: kept by its blob id, or parsed (and kept). */
+async function atBase(
+  project: Project,
+  patch: FilePatch,
+  from: OldSide & { kind: "git" },
+  oldPath: string,
+  newPath: string | null,
+  removed: string[],
+): Promise<SymbolRecord[] | null> {
+  const language = languageForPath(oldPath)?.id;
+  const blob = language === undefined ? undefined : patch.oldBlob;
+  const hit = blob === undefined ? undefined : from.kept?.get(blob, oldPath, language!);
+  if (hit) return hit;
+  const text = await baseText(project, patch, from.base, oldPath, newPath, removed);
+  if (text === null) return null;
+  const file = await definitionsOf(oldPath, text);
+  if (blob !== undefined && file.error === undefined && file.language === language) {
+    from.kept?.put(blob, language!, file.symbols);
+  }
+  return file.symbols;
 }
 
 /**
@@ -151,10 +181,8 @@ async function sides(
     const now = indexed(newPath);
     if (newPath !== null && now === null) return none(true); // not code the index reads
     if (oldPath === null) return { old: null, new: now, applied: true };
-    const text = await baseText(project, patch, from.base, oldPath, newPath, only("-"));
-    const old = text === null
-      ? null
-      : { path: oldPath, symbols: await parsed(oldPath, text), indexed: false };
+    const symbols = await atBase(project, patch, from, oldPath, newPath, only("-"));
+    const old = symbols === null ? null : { path: oldPath, symbols, indexed: false };
     return { old, new: now, applied: true };
   }
   if (patch.binary) return none(true);

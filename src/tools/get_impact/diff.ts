@@ -28,6 +28,8 @@ export interface FilePatch {
   hunks: Hunk[];
   /** A binary file: no lines to read. */
   binary: boolean;
+  /** git's id of the old side's blob (its `index a..b` line), when given in full. */
+  oldBlob?: string;
 }
 
 const HUNK = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
@@ -107,7 +109,10 @@ export function parseDiff(text: string, opts: { empty?: boolean } = {}): FilePat
     else if (line.startsWith("rename from ") && file) file.oldPath = line.slice(12);
     else if (line.startsWith("rename to ") && file) file.newPath = line.slice(10);
     else if (/^Binary files .* differ$/.test(line) && file) file.binary = true;
-    else if (line.startsWith("@@")) {
+    else if (line.startsWith("index ") && file) {
+      const m = /^index ([0-9a-f]{40,64})\.\./.exec(line);
+      if (m && !/^0+$/.test(m[1])) file.oldBlob = m[1];
+    } else if (line.startsWith("@@")) {
       const m = HUNK.exec(line);
       if (!m || !file) {
         throw new CodectxError(

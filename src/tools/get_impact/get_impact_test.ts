@@ -177,6 +177,22 @@ Deno.test("get_impact: the working tree against HEAD, as a diff, and named", asy
       );
     });
 
+    await t.step("the base side's definitions are kept by git's blob id", async () => {
+      // The first call kept lib.py's definitions at HEAD; the next reads them from there
+      // (a definition renamed in the kept copy is what it reports), not from the file.
+      const blob = (await run(repo.root, "rev-parse", "HEAD:lib.py")).trim();
+      const file = `${repo.base}/index/impact_base.json`;
+      const saved = JSON.parse(await Deno.readTextFile(file));
+      const rows = saved.entries[`python:${blob}`]?.rows as string[][] | undefined;
+      assert.ok(rows, Object.keys(saved.entries).join(", "));
+      const helper = rows.find((r) => r[1] === "helper")!;
+      helper[0] = helper[1] = "helper_kept";
+      await Deno.writeTextFile(file, JSON.stringify(saved));
+      assert.ok(changedOf(await payload(ex, {})).includes("deleted helper_kept"));
+      await Deno.remove(file);
+      assert.ok(changedOf(await payload(ex, {})).includes("deleted helper"));
+    });
+
     await t.step(
       "include_tests false leaves tests out of the impacted, not of the tests",
       async () => {

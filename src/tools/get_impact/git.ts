@@ -72,11 +72,14 @@ export async function checkBase(root: string, base: string): Promise<void> {
   }
 }
 
-/** The diff of the working tree (staged and unstaged) against `base`, paths relative to `root`. */
+/**
+ * The diff of the working tree (staged and unstaged) against `base`, paths relative to
+ * `root`, with each old side's full blob id (the key its definitions are kept by).
+ */
 export function diffAgainst(root: string, base: string): Promise<string> {
   return git(
     root,
-    ["diff", "--no-color", "--no-ext-diff", "-U0", "-M", "--relative", base, "--"],
+    ["diff", "--no-color", "--no-ext-diff", "--full-index", "-U0", "-M", "--relative", base, "--"],
     "diff",
   );
 }

@@ -13,12 +13,14 @@ import { findSymbols } from "../../graph/lookup.ts";
 import type { Sureness } from "../../graph/names.ts";
 import { isTestFile } from "../../index/test_files.ts";
 import { isInternal } from "../../parse/languages.ts";
+import { FUNCTION_KINDS, type SymbolRecord } from "../../types.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
+import { BaseDefinitions } from "./base_cache.ts";
 import { type Change, type Changes, changesOf } from "./changes.ts";
 import { command } from "./cli.ts";
 import { type FilePatch, parseDiff } from "./diff.ts";
 import { checkBase, diffAgainst, untracked } from "./git.ts";
-import { reach, type Use } from "./reach.ts";
+import { reach, type Reached, type Use } from "./reach.ts";
 import { render } from "./render.ts";
 import {
   DEFAULT_DEPTH,
@@ -51,6 +53,41 @@ function named(graph: Awaited<ReturnType<typeof loadGraph>>, names: string[]): C
   return { files: [], changes };
 }
 
+/**
+ * The test functions reached: each reached definition of a test file, and the outermost
+ * function or method around it — a helper or a command declared inside a test runs (its
+ * decorators too) only when that test runs (`test_context_pushing` around
+ * `@ctx.call_on_close def test_callback()`).
+ */
+function testsReached(
+  graph: Awaited<ReturnType<typeof loadGraph>>,
+  reached: readonly Reached[],
+): Pick<Reached, "record" | "hop" | "resolution">[] {
+  const out = new Map<SymbolRecord, Pick<Reached, "record" | "hop" | "resolution">>();
+  const better = (a: { hop: number; resolution: Sureness }, b: typeof a) =>
+    a.hop < b.hop || (a.hop === b.hop && STRENGTH[a.resolution] > STRENGTH[b.resolution]);
+  for (const x of reached) {
+    if (!isTestFile(x.record.file)) continue;
+    const had = out.get(x.record);
+    if (!had || better(x, had)) out.set(x.record, x);
+    const symbols = graph.byPath.get(x.record.file)?.symbols ?? [];
+    let outer: SymbolRecord | undefined;
+    for (let q = x.record.parent; q !== null;) {
+      const s = symbols.find((s) =>
+        s.qualifiedName === q && s.startLine <= x.record.startLine && s.endLine >= x.record.endLine
+      );
+      if (s && FUNCTION_KINDS.has(s.kind)) outer = s;
+      const cut = q.lastIndexOf(".");
+      q = cut < 0 ? null : q.slice(0, cut);
+    }
+    if (!outer) continue;
+    const test = out.get(outer);
+    const via = { record: outer, hop: x.hop, resolution: x.resolution };
+    if (!test || better(via, test)) out.set(outer, via);
+  }
+  return [...out.values()];
+}
+
 /** The working tree against `base`: git's diff, and the files git does not track as added. */
 async function againstBase(root: string, base: string): Promise<FilePatch[]> {
   await checkBase(root, base);
@@ -80,6 +117,7 @@ export const getImpactTool = defineTool({
     }
     const graph = await loadGraph(project);
     const base = args.diff === undefined && args.symbols === undefined ? args.base ?? "HEAD" : null;
+    const kept = base === null ? undefined : await BaseDefinitions.open(project.store.dir);
     const { files, changes } = args.symbols
       ? named(graph, args.symbols)
       : args.diff !== undefined
@@ -87,7 +125,9 @@ export const getImpactTool = defineTool({
       : await changesOf(project, graph, await againstBase(project.root, base!), {
         kind: "git",
         base: base!,
+        kept,
       });
+    await kept?.save();
     const depth = args.depth ?? DEFAULT_DEPTH;
     const includeTests = args.include_tests ?? true;
     const keep = (file: string) => includeTests || !isTestFile(file);
@@ -169,7 +209,7 @@ export const getImpactTool = defineTool({
       })).sort((a, b) => a.hop - b.hop || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0)),
       tests_to_run: {
         files: [...testFiles].sort(),
-        functions: whole.reached.filter((x) => isTestFile(x.record.file)).sort((a, b) =>
+        functions: testsReached(graph, whole.reached).sort((a, b) =>
           a.record.file < b.record.file
             ? -1
             : a.record.file > b.record.file

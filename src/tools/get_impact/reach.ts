@@ -12,7 +12,7 @@ import type { CodeGraph, GraphFile } from "../../graph/graph.ts";
 import { OCC_SHIFT } from "../../graph/graph.ts";
 import { namesOf, type Sureness } from "../../graph/names.ts";
 import { referencesOf } from "../../graph/references.ts";
-import { refAt } from "../../facts/codec.ts";
+import { refAt, refCount } from "../../facts/codec.ts";
 import type { SymbolRecord } from "../../types.ts";
 import type { Change } from "./changes.ts";
 
@@ -68,10 +68,44 @@ function enclosing(f: GraphFile | undefined, name: string | null, line: number) 
   return best;
 }
 
-/** Uses of indexed definitions, by the qualified name of the one each reaches. */
+/**
+ * The methods `m` overrides: its class's bases' (and theirs') methods of its name. A call of
+ * one may run `m` (Python's `self.convert(…)` in `ParamType` runs `File.convert`), in every
+ * language, whether or not its references count such calls.
+ */
+function overridden(graph: CodeGraph, m: SymbolRecord): SymbolRecord[] {
+  if (m.kind !== "method" || m.parent === null) return [];
+  const names = namesOf(graph);
+  const f = graph.byPath.get(m.file);
+  const cls = f && names.enclosingClass(f, names.indexOf(m));
+  if (!cls) return [];
+  const out = new Set<SymbolRecord>();
+  const up = names.bases(cls);
+  for (let i = 0; i < up.length && i < 64; i++) {
+    for (const o of names.members(up[i], m.name)) if (o !== m) out.add(o);
+    for (const b of names.bases(up[i])) if (!up.includes(b)) up.push(b);
+  }
+  return [...out];
+}
+
+/**
+ * Uses of indexed definitions, by the qualified name of the one each reaches — a call of a
+ * method one of them overrides counts for it, `inferred` at best.
+ */
 function usesOf(graph: CodeGraph, targets: SymbolRecord[]): Map<string, Use[]> {
   const out = new Map<string, Use[]>();
-  for (const r of referencesOf(graph, targets, true)) {
+  const wanted = new Set(targets);
+  const over = new Map<SymbolRecord, SymbolRecord[]>();
+  for (const t of targets) {
+    for (const o of overridden(graph, t)) {
+      if (!wanted.has(o)) over.set(o, [...(over.get(o) ?? []), t]);
+    }
+  }
+  const bySymbol = new Map<string, SymbolRecord[]>();
+  for (const t of [...targets, ...over.keys()]) {
+    bySymbol.set(t.qualifiedName, [...(bySymbol.get(t.qualifiedName) ?? []), t]);
+  }
+  for (const r of referencesOf(graph, [...targets, ...over.keys()], true)) {
     const use = {
       file: r.file,
       line: r.line,
@@ -79,7 +113,41 @@ function usesOf(graph: CodeGraph, targets: SymbolRecord[]): Map<string, Use[]> {
       resolution: r.resolution,
       in: enclosing(graph.byPath.get(r.file), r.in, r.line),
     };
-    out.set(r.symbol, [...(out.get(r.symbol) ?? []), use]);
+    const hit = bySymbol.get(r.symbol) ?? [];
+    if (hit.some((t) => wanted.has(t))) out.set(r.symbol, [...(out.get(r.symbol) ?? []), use]);
+    if (r.kind === "definition") continue;
+    const weaker = { ...use, resolution: weakest(use.resolution, "inferred") };
+    for (const m of new Set(hit.flatMap((t) => over.get(t) ?? []))) {
+      out.set(m.qualifiedName, [...(out.get(m.qualifiedName) ?? []), weaker]);
+    }
+  }
+  for (const t of targets) {
+    const uses = instanceCalls(graph, t);
+    if (uses.length) out.set(t.qualifiedName, [...(out.get(t.qualifiedName) ?? []), ...uses]);
+  }
+  return out;
+}
+
+/**
+ * The calls of an instance that run `m`, when it is its language's call method (Python's
+ * `__call__`): `self.type(value)` names the field, not the method, so the member calls of
+ * the files of its language are resolved to find them.
+ */
+function instanceCalls(graph: CodeGraph, m: SymbolRecord): Use[] {
+  const home = graph.byPath.get(m.file);
+  if (!home?.resolver || home.resolver.callMethod !== m.name || m.kind !== "method") return [];
+  const names = namesOf(graph);
+  const out: Use[] = [];
+  for (const f of graph.files) {
+    if (f.resolver !== home.resolver) continue;
+    for (let i = 0, n = refCount(f.part); i < n; i++) {
+      const r = refAt(f.part, i);
+      if (r.kind !== "call" || r.name === m.name || !r.receiverKind) continue;
+      const how = names.resolveRefHow(f, i);
+      if (!how.symbols.includes(m)) continue;
+      const scope = r.scope >= 0 ? f.symbols[r.scope] : undefined;
+      out.push({ file: f.path, line: r.line, kind: r.kind, resolution: how.resolution, in: scope });
+    }
   }
   return out;
 }
