@@ -223,3 +223,26 @@ Deno.test("codectx explain: a call of an attribute names what was assigned to it
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("codectx search --mode exact says when it stopped at its cap and what the test files it skipped hold", async () => {
+  // Blind run on chi: 'search methodNotAllowed --mode exact' listed 10 matches with no word that
+  // more existed; on toml a literal search missed tests/…:2, which the assistant trusted.
+  const lib = Array.from({ length: 12 }, (_, i) => `def f${i}():\n    return "sentinel"\n`)
+    .join("\n");
+  const test = "from lib import f0\n\n\ndef test_a():\n    assert f0() == 'sentinel'\n";
+  const root = await makeProject({ "lib.py": lib, "tests/test_lib.py": test });
+  const indexDir = await tempIndexDir();
+  const base = ["--mode", "exact", "--path", root, "--index-dir", indexDir, "--embedder", "none"];
+  try {
+    const capped = await runCli(["search", "sentinel", ...base]);
+    assert.equal(capped.code, 0, capped.stderr);
+    assert.match(capped.stdout, /^\(stopped at 10 matches; more may match: --top-k 100\)$/m);
+    assert.match(capped.stdout, /^\(1 more in test files, not searched: --include-tests\)$/m);
+    const all = await runCli(["search", "sentinel", ...base, "--top-k", "20", "--include-tests"]);
+    assert.equal(all.code, 0, all.stderr);
+    assert.doesNotMatch(all.stdout, /stopped at|more in test files/);
+    assert.match(all.stdout, /tests\/test_lib\.py/);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
