@@ -27,6 +27,15 @@ Deno.test("assistant bench: items match as paths, lines and words", () => {
     assert.ok(names(listed, item), item);
   }
   assert.ok(!names(listed, "a/b.py:18"));
+  // A path that ends a line, then list items of its line numbers (an answer written as codectx's
+  // refs prints them: the file once, its lines under it).
+  const grouped = expandLineLists(
+    "All calls are in mux.go:\n- 108 (Handle)\n- 114, 124\n\nsrc/de.rs:\n1. 257\nThen 5 more.",
+  );
+  for (const item of ["mux.go:108", "mux.go:114", "mux.go:124", "src/de.rs:257"]) {
+    assert.ok(names(grouped, item), item);
+  }
+  assert.ok(!names(grouped, "mux.go:5") && !names(grouped, "src/de.rs:5"));
   assert.ok(!names("calls _get_raw_host()", "get_host"));
   assert.ok(names("a.py:4", "b.py:1|a.py:4"));
 });

@@ -75,16 +75,30 @@ export function names(text: string, item: string): boolean {
 }
 
 /**
- * An answer's line lists written after one path (`a/b.py:105, :188, :196` or `a/b.py:105, 188`)
- * spelled out, one
- * `path:line` each, so that each line counts as the place it names.
+ * An answer's line lists written after one path spelled out, one `path:line` each, so that each
+ * line counts as the place it names. Two forms: on one line (`a/b.py:105, :188, :196` or
+ * `a/b.py:105, 188`), and a path that ends a line (`All calls are in a/b.py:`) followed by list
+ * items that begin with line numbers (`- 108 (Handle)`, `- 257, 279`), as a reader would read them.
  */
 export function expandLineLists(text: string): string {
-  return text.replace(
+  const inline = text.replace(
     /([\w./-]+\.\w+):(\d+)((?:\s*,\s*:?\d+(?![\w./:]))+)/g,
     (_m, path: string, first: string, rest: string) =>
       `${path}:${first}` + rest.replace(/:?(\d+)/g, `${path}:$1`),
   );
+  let heading: string | null = null;
+  return inline.split("\n").map((line) => {
+    const item = /^\s*(?:[-*]|\d+\.)\s+(\d+(?:\s*,\s*\d+)*)(?![\w./:])(.*)$/.exec(line);
+    if (heading && item) {
+      return line.replace(
+        item[1],
+        item[1].split(/\s*,\s*/).map((n) => `${heading}:${n}`).join(", "),
+      );
+    }
+    const h = /([\w./-]+\.\w+):\s*$/.exec(line);
+    heading = h ? h[1] : null;
+    return line;
+  }).join("\n");
 }
 
 /** A verdict on one answer. */
