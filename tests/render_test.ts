@@ -170,3 +170,33 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     await cleanup(project, indexDir);
   }
 });
+
+Deno.test("render: semantic_search's MCP text leaves out the weak tail of a ranked search and says so", () => {
+  // Blind MCP run on chi/toml: each search printed ten hits (1,300–1,800 characters) where the
+  // CLI printed the three to five that mattered; the structured result keeps them all.
+  const hit = (i: number, score: number) => ({
+    file: `pkg/m${i}.py`,
+    line: 1,
+    end_line: 2,
+    score,
+    snippet: `def f${i}():\n    return ${i}`,
+    language: "python",
+    symbol: `f${i}`,
+    kind: "function",
+  });
+  const payload = {
+    query: "f",
+    snippets: [0.8, 0.6, 0.5, 0.4, 0.1, 0.05].map((s, i) => hit(i, s)),
+    index_state: "ready",
+    mode: "hybrid",
+    vectors: { embedder: "none", dimensions: 0, done: 0, total: 0, embedded: 0, state: "off" },
+  };
+  const text = renderText("semantic_search", payload);
+  assert.match(text, /^4 results for "f" \(hybrid; scores 0\.80–0\.40\)/);
+  assert.match(text, /\n\(2 weaker hits left out; top_k lists them\)$/);
+  assert.doesNotMatch(text, /pkg\/m4\.py/);
+  // A literal search lists every match it found.
+  const exact = renderText("semantic_search", { ...payload, mode: "exact" });
+  assert.match(exact, /pkg\/m5\.py/);
+  assert.doesNotMatch(exact, /left out/);
+});

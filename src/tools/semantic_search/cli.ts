@@ -9,11 +9,6 @@ import type { CliOutput } from "../tool.ts";
 import { render } from "./render.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 
-/** A hit scoring under this share of the first's is left out when the count was not asked. */
-const WEAK = 0.25;
-/** Hits always printed (when there are so many). */
-const KEEP = 3;
-
 /** What `codectx search` knows besides the payload. */
 export interface PrintOptions {
   /** The number of hits was not asked for: a ranked search leaves out the weak tail. */
@@ -26,25 +21,17 @@ export interface PrintOptions {
 }
 
 /**
- * The results as `codectx search` prints them: the tool's text. When the number was not asked
- * for (`cut`), a ranked search stops at the first hit that scores under {@link WEAK} of the
- * top one (after {@link KEEP}): a clear answer is not followed by seven weak ones. A literal
+ * The results as `codectx search` prints them: the tool's text (without the weak tail when the
+ * number was not asked for: `cut`). A literal
  * search says when it stopped at its cap and how many matches the test files it skipped hold,
  * as a grep user would otherwise miss them.
  */
 export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOutput {
   const out: string[] = [];
   const err: string[] = [];
-  const top = p.snippets[0]?.score ?? 0;
-  const weak = p.snippets.findIndex((s, i) => i >= KEEP && s.score < top * WEAK);
-  const literal = p.mode === "exact" || p.mode === "regex";
-  const shown = opts.cut && !literal && weak > 0
-    ? { ...p, snippets: p.snippets.slice(0, weak) }
-    : p;
-  out.push(p.snippets.length === 0 ? "no results" : render(shown));
-  if (shown !== p) {
-    out.push(`(${p.snippets.length - weak} weaker hits left out; --top-k N lists them)`);
-  }
+  out.push(
+    p.snippets.length === 0 ? "no results" : render(p, opts.cut ? "--top-k N lists them" : false),
+  );
   if (opts.limit !== undefined && p.snippets.length >= opts.limit) {
     out.push(`(stopped at ${opts.limit} matches; more may match: --top-k 100)`);
   }

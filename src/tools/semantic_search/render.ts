@@ -140,11 +140,29 @@ function fmtScore(x: number): string {
   return x >= 0.01 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
 }
 
-/** The hits, after one line saying how many, in what mode, how strong, how far the vectors are. */
-export function render(p: SemanticSearchPayload): string {
-  const hits = p.snippets;
+/** A ranked hit scoring under this share of the first's is left out of the text… */
+const WEAK = 0.25;
+/** …after this many hits, always shown (when there are so many). */
+const KEEP = 3;
+
+/**
+ * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
+ * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
+ * scoring under {@link WEAK} of the top one (after {@link KEEP}) and says how many it left out
+ * and how to list them (`more`): a clear answer is not followed by seven weak ones a model must
+ * read (the MCP structured result keeps them all).
+ */
+export function render(
+  p: SemanticSearchPayload,
+  more: string | false = "top_k lists them",
+): string {
   const v = p.vectors;
   const literal = p.mode === "exact" || p.mode === "regex";
+  const top = p.snippets[0]?.score ?? 0;
+  const weak = more !== false && !literal
+    ? p.snippets.findIndex((s, i) => i >= KEEP && s.score < top * WEAK)
+    : -1;
+  const hits = weak > 0 ? p.snippets.slice(0, weak) : p.snippets;
   // Vectors still being computed matter to a search that uses them, not to a literal one.
   const vectors = !literal && v.done < v.total ? `; vectors ${v.state} ${v.done}/${v.total}` : "";
   // Ranks are in the order; the scores' range says how strong the matches are.
@@ -155,5 +173,6 @@ export function render(p: SemanticSearchPayload): string {
   return join([
     `${hits.length} results for "${p.query}" (${p.mode}${range}${vectors})`,
     snippets(hits, p.query, literal),
+    weak > 0 ? `(${p.snippets.length - weak} weaker hits left out; ${more})` : "",
   ]);
 }
