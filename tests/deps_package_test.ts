@@ -125,3 +125,28 @@ Deno.test("GET /api/deps?package=: importers with snake_case names; a bad packag
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("get_dependencies package: a Go import path is one package — its subpackages' importers count only when nothing imports it", async () => {
+  // Blind run on chi: 'deps --package github.com/go-chi/chi/v5' listed 32 files and 45 imports,
+  // every importer of …/v5/middleware and its examples among them, to find 5 lines.
+  const files = {
+    "app/main.go":
+      'package main\n\nimport (\n\t"github.com/go-chi/chi/v5"\n\t"github.com/go-chi/chi/v5/middleware"\n)\n\nfunc main() { chi.NewRouter().Use(middleware.Logger) }\n',
+    "app/other.go":
+      'package main\n\nimport "github.com/go-chi/chi/v5/middleware"\n\nvar _ = middleware.Logger\n',
+  };
+  await withExecutor(files, async (ex) => {
+    assert.deepEqual(
+      lines(await callTool(ex, "get_dependencies", { package: "github.com/go-chi/chi/v5" })),
+      ["app/main.go:4 github.com/go-chi/chi/v5"],
+    );
+    assert.deepEqual(
+      lines(await callTool(ex, "get_dependencies", { package: "github.com/go-chi/chi" })),
+      [
+        "app/main.go:4 github.com/go-chi/chi/v5",
+        "app/main.go:5 github.com/go-chi/chi/v5/middleware",
+        "app/other.go:3 github.com/go-chi/chi/v5/middleware",
+      ],
+    );
+  });
+});

@@ -210,10 +210,14 @@ function importsPackage(i: ResolvedImport, wanted: string): boolean {
  */
 export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
   const out: Importer[] = [];
+  const sub: Importer[] = [];
   for (const f of graph.files) {
     for (const i of f.imports) {
       if (!importsPackage(i, wanted)) continue;
-      out.push({
+      // A Go import path names one package: `chi/v5/middleware` is not `chi/v5`. Its importers
+      // count only when nothing imports the path itself.
+      const into = f.language === "go" && i.record.module !== wanted ? sub : out;
+      into.push({
         file: f.path,
         line: i.record.line,
         module: i.record.module,
@@ -223,8 +227,9 @@ export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
       });
     }
   }
-  if (out.length) {
-    return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+  const found = out.length ? out : sub;
+  if (found.length) {
+    return found.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
   }
   const near = nearPackages(graph, wanted);
   throw new CodectxError(
