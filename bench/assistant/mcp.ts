@@ -5,7 +5,8 @@
  *
  * Run: `deno run -A bench/assistant/mcp.ts [--path DIR] [--index-dir DIR] TOOL ['{"json":"args"}']`
  * (`--path`: the current folder by default)
- * (under `bench/assistant/run.ts` so its output is counted); `--list` prints the tools.
+ * (under `bench/assistant/run.ts` so its output is counted); `--list` prints the tools with their
+ * input schemas, as an MCP client gives them to a model.
  *
  * @module
  */
@@ -50,7 +51,10 @@ await client.connect(transport);
 try {
   if (values.list) {
     const { tools } = await client.listTools();
-    for (const t of tools) console.log(`${t.name}: ${t.description}`);
+    // What an MCP client hands the model: each tool's name, description and input schema.
+    for (const t of tools) {
+      console.log(`${t.name}: ${t.description}\n  input: ${JSON.stringify(t.inputSchema)}`);
+    }
   } else {
     const args = positionals[1] ? JSON.parse(positionals[1]) : {};
     const r = await client.callTool({ name: positionals[0], arguments: args });
