@@ -171,3 +171,22 @@ Deno.test("first answer: a tool's command loads its own tool's folder, not every
     TOOL_ENTRIES.map((e) => [e.name, e.command]),
   );
 });
+
+Deno.test("first answer: a tool's command loads the analysis code only when it analyzes", async () => {
+  // The service held the analysis pool from its start, and the pool imported the analysis
+  // itself (rules, metrics, resolution: ~40 modules) for its inline fallback, so `codectx refs`
+  // loaded all of it and never used it (issue 34). Workers load it on their own.
+  const graph = new Set([
+    ...await staticGraph("src/cli/tool_command.ts"),
+    ...await staticGraph("src/tools/find_references/mod.ts"),
+  ]);
+  assert.ok(
+    [...graph].some((s) => s.endsWith("/src/analysis/pool.ts")),
+    "the service holds the pool",
+  );
+  const analysis = [...graph].filter((s) => /\/src\/analysis\/(analyze|validate|job)\.ts$/.test(s));
+  assert.deepEqual(analysis, []);
+  assert.ok((await staticGraph("src/analysis/worker.ts")).has(
+    new URL("../src/analysis/analyze.ts", import.meta.url).href,
+  ));
+});

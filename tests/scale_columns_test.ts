@@ -67,6 +67,10 @@ Deno.test("columns make the records they were built from, written and read back"
     assert.deepEqual(back.lookup("name", (v) => v, "exact", "alpha"), [0, 2]);
     assert.deepEqual(back.lookup("qualifiedName", (v) => v, "exact", "Outer.beta"), [1]);
     assert.deepEqual(back.lookup("name", (v) => v, "exact", "nothing"), []);
+    // A field's first exact lookup compares the values in place, later ones use the table.
+    assert.deepEqual(back.lookup("name", (v) => v, "exact", "alpha"), [0, 2]);
+    assert.deepEqual(back.lookup("name", (v) => v, "exact", "alph"), []);
+    assert.deepEqual(back.lookup("qualifiedName", (v) => v, "exact", "Outer.beta"), [1]);
     back.close();
   } finally {
     await Deno.remove(dir, { recursive: true });

@@ -6,12 +6,11 @@
  * @module
  */
 
-import { languageById, languageForPath, LANGUAGES } from "../parse/languages.ts";
+import { languageById, languageForPath } from "../parse/languages.ts";
 import { analysisGrammar } from "./grammar.ts";
 import { STOPPABLE, stopPoint } from "./stop_flag.ts";
 
-/** Languages a snippet can be validated in (those with a grammar). */
-export const VALIDATABLE: readonly string[] = LANGUAGES.filter((l) => l.grammar).map((l) => l.id);
+export { VALIDATABLE } from "./project_view.ts";
 
 /** Names people use for the languages, beyond the ids. */
 const ALIASES: Record<string, string> = {

@@ -16,7 +16,7 @@ import type { SnippetOutline } from "./explain.ts";
 import type { Validation } from "./validate.ts";
 import { assetUrl } from "../util/assets.ts";
 import { createPool, heldPool, type JobLimits } from "../util/worker_pool.ts";
-import { type AnalysisJob, handleJob, KEEP_VIEWS, viewData } from "./job.ts";
+import { type AnalysisJob, KEEP_VIEWS, viewData } from "./job_data.ts";
 
 export type { JobLimits };
 
@@ -81,7 +81,8 @@ export function createAnalysisPool(
     abandonedMs: ABANDONED_MS,
     stopFlag: true,
     expired: (job) => timeoutError(job),
-    inline: (job) => handleJob(job, () => undefined),
+    // The analysis code loads here only when a job runs on this thread (a worker loads its own).
+    inline: async (job) => (await import("./job.ts")).handleJob(job, () => undefined),
     state: () => ({ views: new Set() }),
     // A view crosses once per worker; the worker keeps the last few, this mirror forgets in
     // the same order.

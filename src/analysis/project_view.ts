@@ -9,7 +9,11 @@
 import { GRAPH_PART, type StoredPart } from "../facts/codec.ts";
 import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { Memo, slot } from "../util/memo.ts";
+import { LANGUAGES } from "../parse/languages.ts";
 import type { Store } from "../store/kv.ts";
+
+/** Languages a snippet can be validated in (those with a grammar). */
+export const VALIDATABLE: readonly string[] = LANGUAGES.filter((l) => l.grammar).map((l) => l.id);
 
 /** Language families that share names (TypeScript calls JavaScript). */
 export function family(language: string): string {

@@ -10,7 +10,8 @@
 /// <reference lib="deno.worker" />
 
 import type { ProjectView } from "./project_view.ts";
-import { type AnalysisJob, handleJob, KEEP_VIEWS, viewFromData } from "./job.ts";
+import { handleJob } from "./job.ts";
+import { type AnalysisJob, KEEP_VIEWS, viewFromData } from "./job_data.ts";
 import { setStopFlag } from "./stop_flag.ts";
 import { type JobScope, serveJobs } from "../util/worker_pool.ts";
 

@@ -63,6 +63,8 @@ export class SymbolColumns {
   private readonly made = new Map<number, SymbolRecord[]>();
   private readonly groups = new Map<StringField, FieldGroups>();
   private readonly keyed = new Map<string, KeyBuckets>();
+  /** Fields whose first exact lookup scanned the values (the next one builds the table). */
+  private readonly scanned = new Set<StringField>();
   private fileIds: Map<string, number> | null = null;
 
   /** Per symbol: string ids (`parent`: NONE at top level), positions, its file. */
@@ -242,17 +244,30 @@ export class SymbolColumns {
     const g = this.fieldGroups(field);
     const cacheKey = `${field} ${name}`;
     let table = this.keyed.get(cacheKey);
-    if (!table) {
-      table = this.hashed(g, name === "exact" ? null : key);
-      this.keyed.set(cacheKey, table);
-    }
-    // The distinct values in the value's bucket whose key is the value.
-    const bucket = hashText(value, 0, value.length) & (table.start.length - 2);
     const groupsOf: number[] = [];
-    for (let j = table.start[bucket]; j < table.start[bucket + 1]; j++) {
-      const n = table.members[j];
-      const text = this.string(g.ids[n]);
-      if ((name === "exact" ? text : key(text)) === value) groupsOf.push(n);
+    if (!table && name === "exact" && !this.scanned.has(field)) {
+      // A process's first exact lookup of a field (a command asks one or a few) compares the
+      // distinct values in place: cheaper than hashing every one of them for a table.
+      this.scanned.add(field);
+      const { pool, poolStart } = this;
+      for (let n = 0; n < g.ids.length; n++) {
+        const at = poolStart[g.ids[n]];
+        if (poolStart[g.ids[n] + 1] - at === value.length && pool.startsWith(value, at)) {
+          groupsOf.push(n);
+        }
+      }
+    } else {
+      if (!table) {
+        table = this.hashed(g, name === "exact" ? null : key);
+        this.keyed.set(cacheKey, table);
+      }
+      // The distinct values in the value's bucket whose key is the value.
+      const bucket = hashText(value, 0, value.length) & (table.start.length - 2);
+      for (let j = table.start[bucket]; j < table.start[bucket + 1]; j++) {
+        const n = table.members[j];
+        const text = this.string(g.ids[n]);
+        if ((name === "exact" ? text : key(text)) === value) groupsOf.push(n);
+      }
     }
     const out: number[] = [];
     for (const n of groupsOf) {
