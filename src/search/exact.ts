@@ -27,7 +27,8 @@
  *   the action penalty does not apply to it — the question "returns a new LogSink with the
  *   name appended" is answered by `LogSink.WithName`, not lost to `discardLogSink.WithName`;
  * - **owner**: +1 when the question writes a member's owner as is, whole (`LogSink` of
- *   `LogSink.Enabled`; `discardLogSink.Enabled`'s owner is not written).
+ *   `LogSink.Enabled`; `discardLogSink.Enabled`'s owner is not written). Off (0): it helped
+ *   Go and cost Python and JavaScript, and the folds over all six languages chose it nowhere.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -85,7 +86,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   code: 1,
   action: 1,
   declared: 1,
-  owner: 1,
+  owner: 0,
 };
 
 /** Kinds that declare a shape and run nothing. */
