@@ -30,12 +30,14 @@
  *
  *   deno run -A bench/search_breadth.ts --dir DIR [--set cv|final|final2] [--languages go,typescript]
  *     [--queries 60] [--min 12] [--embedder codectx-code] [--out FILE] [--compare FILE]
- *     [--indexes DIR] [--survey] [--grid "none;form=1,number=1;…"]
+ *     [--indexes DIR] [--survey] [--grid "none;form=1,number=1;…"] [--packages go-logr,reselect]
  *
  * `--indexes DIR` (default DIR/indexes) keeps the packages' indexes apart for another checkout.
  * `--grid` runs hybrid under each setting of the exact forms' weights (`src/search/exact.ts`;
  * `none` = the stage off, others over its defaults) and prints each, then the choice of
  * leave-one-package-out folds: each package judged under the setting best on all the others.
+ * `--packages` keeps the packages whose name holds one of the comma-separated words (a look at a
+ * few misses; the median and worst need the whole set).
  * `--survey` fetches and builds the corpora and prints each package's query count only.
  *
  * @module
@@ -540,6 +542,7 @@ async function main(): Promise<void> {
       indexes: { type: "string" },
       survey: { type: "boolean", default: false },
       grid: { type: "string" },
+      packages: { type: "string" },
     },
   });
   if (!values.dir) {
@@ -557,7 +560,10 @@ async function main(): Promise<void> {
   const out: BreadthRanks = {};
   const left: string[] = [];
   for (const language of langs) {
-    const sources = SETS[values.set as SetKey].filter((s) => s.language === language);
+    const only = values.packages?.split(",");
+    const sources = SETS[values.set as SetKey].filter((s) =>
+      s.language === language && (!only || only.some((n) => s.name.includes(n)))
+    );
     out[language] = [];
     for (const source of sources) {
       let c: Corpus;

@@ -438,3 +438,124 @@ Deno.test("a question is read once: numbers, written forms, its verb and object,
     "github.com/acme/render",
   );
 });
+
+/**
+ * A method declared on an interface, beside implementations of the same method: the
+ * question that names the interface and describes the method is answered by the interface's
+ * method (its contract and doc), not by an implementation nor lost under the action penalty.
+ */
+const DECLARED: Record<string, string> = {
+  "sink/sink.go": `package sink
+
+// Sink receives the log lines of a Logger.
+type Sink interface {
+	Enabled(level int) bool
+	WithName(name string) Sink
+	WithValues(keysAndValues ...any) Sink
+	Flush() error
+}
+`,
+  "sink/discard.go": `package sink
+
+type discardSink struct{}
+
+func (discardSink) Enabled(level int) bool { return false }
+
+func (s discardSink) WithName(name string) Sink { return s }
+
+func (s discardSink) WithValues(keysAndValues ...any) Sink { return s }
+
+func (discardSink) Flush() error { return nil }
+`,
+  "sink/buffer.go": `package sink
+
+import "strings"
+
+type bufferSink struct {
+	names  []string
+	values []any
+	lines  []string
+}
+
+func (b *bufferSink) Enabled(level int) bool { return level <= 1 }
+
+func (b *bufferSink) WithName(name string) Sink {
+	c := *b
+	c.names = append(append([]string{}, b.names...), name)
+	return &c
+}
+
+func (b *bufferSink) WithValues(keysAndValues ...any) Sink {
+	c := *b
+	c.values = append(append([]any{}, b.values...), keysAndValues...)
+	return &c
+}
+
+func (b *bufferSink) Flush() error {
+	b.lines = append(b.lines, strings.Join(b.names, "."))
+	return nil
+}
+`,
+  "cache/cache.ts": `export interface Entry<T> {
+  key: unknown[];
+  value: T;
+}
+
+/** A cache of computed results, keyed by argument lists. */
+export interface Cache<T> {
+  get(key: unknown[]): T | undefined;
+  put(key: unknown[], value: T): void;
+  findMatchingEntry(key: unknown[]): Entry<T> | undefined;
+  clear(): void;
+}
+
+export class LruCache<T> implements Cache<T> {
+  private entries: Entry<T>[] = [];
+  constructor(private readonly size: number) {}
+
+  get(key: unknown[]): T | undefined {
+    return this.findMatchingEntry(key)?.value;
+  }
+
+  put(key: unknown[], value: T): void {
+    this.entries.unshift({ key, value });
+    if (this.entries.length > this.size) this.entries.pop();
+  }
+
+  findMatchingEntry(key: unknown[]): Entry<T> | undefined {
+    return this.entries.find((e) => e.key.length === key.length && e.key.every((k, i) => k === key[i]));
+  }
+
+  clear(): void {
+    this.entries = [];
+  }
+}
+`,
+};
+
+Deno.test("declared method: the interface's method, not an implementation of it", async () => {
+  await withProject("codectx-code", async (p) => {
+    const rank = async (q: string, want: string) =>
+      (await searchProject(p, q, { wait_for_vectors: true })).snippets.findIndex((s) =>
+        s.symbol === want
+      ) + 1;
+    // TypeScript: the interface's method first, above the class that implements it.
+    assert.equal(
+      await rank(
+        "finds the cache entry whose key matches the given arguments",
+        "Cache.findMatchingEntry",
+      ),
+      1,
+    );
+    // Go: the question names the interface; its method is among the first three (it was past
+    // the tenth, under the action penalty an interface took for a question opening with a verb).
+    const enabled = await rank(
+      "tests whether this Sink is enabled at the given level",
+      "Sink.Enabled",
+    );
+    assert.ok(enabled >= 1 && enabled <= 3, `Sink.Enabled ranked ${enabled}`);
+    // Not yet: "returns a new Sink with the specified name appended" ranks Sink.WithName fifth,
+    // under both implementations (which return a Sink too): the second stage ranks the
+    // interface's chunk low.
+  }, DECLARED);
+});

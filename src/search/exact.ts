@@ -20,7 +20,15 @@
  *   that its text holds as written (a dot file's name also bare or split: `git_ignore`);
  * - **action**: a question that opens with a verb ("Cancel a running job") asks for code that
  *   does it: an interface or type alias among the candidates (the SDK's
- *   `FineTuneCreateParams` beside `FineTuneResource.cancel`) loses, the code does not.
+ *   `FineTuneCreateParams` beside `FineTuneResource.cancel`) loses, the code does not;
+ * - **declared**: an interface that declares methods (Go's `LogSink`, a TypeScript interface)
+ *   is where a method's contract and its doc live: its candidate is judged by the best of its
+ *   own name and its declared methods' (form, number, object over the name and parameters), and
+ *   the action penalty does not apply to it — the question "returns a new LogSink with the
+ *   name appended" is answered by `LogSink.WithName`, not lost to `discardLogSink.WithName`;
+ * - **owner**: +1 when the question writes a member's owner as is, whole (`LogSink` of
+ *   `LogSink.Enabled`; `discardLogSink.Enabled`'s owner is not written). Off (0): it helped
+ *   Go and cost Python and JavaScript, and the folds over all six languages chose it nowhere.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -56,6 +64,16 @@ export interface ExactWeights {
    * alias: `FineTuneCreateParams` beside `FineTunes.cancel`) loses this much.
    */
   action: number;
+  /**
+   * 1: an interface that declares methods is judged by the best of its name and its methods'
+   * (and escapes `action`); 0: by its own name alone.
+   */
+  declared: number;
+  /**
+   * A member whose owner the question writes as is, whole ("tests whether this LogSink is
+   * enabled": `LogSink.Enabled`, not `discardLogSink.Enabled`).
+   */
+  owner: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -67,6 +85,8 @@ export const DEFAULT_EXACT: ExactWeights = {
   member: 0.1,
   code: 1,
   action: 1,
+  declared: 1,
+  owner: 0,
 };
 
 /** Kinds that declare a shape and run nothing. */
@@ -79,12 +99,40 @@ function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
   const held = table.memo.get(PARAM_WORDS);
   let words = held.get(row);
   if (!words) {
-    const sig = chunkSymbol(table, row)?.signature ?? "";
-    const open = sig.indexOf("(");
-    words = new Set(open >= 0 ? nameParts(sig.slice(open + 1)).map(stem) : []);
+    words = signatureWords(chunkSymbol(table, row)?.signature ?? "");
     held.set(row, words);
   }
   return words;
+}
+
+/** A member a type-only row declares: its qualified name and parameter words (folded). */
+interface Declared {
+  name: string;
+  params: ReadonlySet<string>;
+}
+
+/** Each type-only row's declared methods, read from its file's symbols when first a candidate. */
+const DECLARED = slot("declared methods", (_: ChunkTable) => new Map<number, Declared[]>());
+
+function declaredMethods(table: ChunkTable, row: number): Declared[] {
+  const held = table.memo.get(DECLARED);
+  let out = held.get(row);
+  if (!out) {
+    const c = table.chunks[row];
+    out = [];
+    for (const s of table.index.symbolsByFile.get(c.file) ?? []) {
+      if (s.kind !== "method" || s.startLine < c.startLine || s.endLine > c.endLine) continue;
+      out.push({ name: s.qualifiedName, params: signatureWords(s.signature ?? "") });
+    }
+    held.set(row, out);
+  }
+  return out;
+}
+
+/** The folded words of a signature's parameters (past its first parenthesis). */
+function signatureWords(sig: string): ReadonlySet<string> {
+  const open = sig.indexOf("(");
+  return new Set(open >= 0 ? nameParts(sig.slice(open + 1)).map(stem) : []);
 }
 
 /** How many of the fused list's best rows the stage reads. */
@@ -116,6 +164,14 @@ export function numberEvidence(f: QueryForms, name: string): number {
   const own = name.match(/[0-9]+/g);
   if (!own) return 0;
   return own.some((n) => f.numbers.has(n)) ? 1 : -1;
+}
+
+/** 1: the question writes the member's owner (its qualified name's head) as is; else 0. */
+export function ownerEvidence(f: QueryForms, name: string): number {
+  const dot = name.lastIndexOf(".");
+  if (dot <= 0) return 0;
+  const owner = name.slice(name.lastIndexOf(".", dot - 1) + 1, dot).toLowerCase();
+  return f.exact.has(owner) ? 1 : 0;
 }
 
 /**
@@ -167,13 +223,19 @@ export function preferExact(
       continue;
     }
     if (c.symbol !== null && !isDocs(row)) {
-      if (w.action && f.first !== null && TYPE_ONLY.has(c.kind ?? "")) z -= w.action;
-      if (w.form) z += w.form * formEvidence(f, c.symbol);
-      if (w.number) z += w.number * numberEvidence(f, c.symbol);
-      if (w.object && f.rest.length > 0) {
-        const params = paramWords(table, row);
-        z += w.object * objectEvidence(f, c.symbol, (t) => params.has(t), termWeight);
-      }
+      const typeOnly = TYPE_ONLY.has(c.kind ?? "");
+      const methods = typeOnly && w.declared ? declaredMethods(table, row) : [];
+      if (w.action && f.first !== null && typeOnly && methods.length === 0) z -= w.action;
+      const nameEvidence = (name: string, params: ReadonlySet<string>) =>
+        (w.form ? w.form * formEvidence(f, name) : 0) +
+        (w.number ? w.number * numberEvidence(f, name) : 0) +
+        (w.object && f.rest.length > 0
+          ? w.object * objectEvidence(f, name, (t) => params.has(t), termWeight)
+          : 0) +
+        (w.owner ? w.owner * ownerEvidence(f, name) : 0);
+      let best = nameEvidence(c.symbol, paramWords(table, row));
+      for (const m of methods) best = Math.max(best, nameEvidence(m.name, m.params));
+      z += best;
     }
     if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
       const text = c.text;
