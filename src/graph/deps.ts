@@ -9,6 +9,7 @@
 import { CodectxError } from "../errors.ts";
 import { editDistance } from "../util/suggest.ts";
 import type { CodeGraph, GraphFile, ResolvedImport } from "./graph.ts";
+import { resolverFor } from "./resolve/mod.ts";
 
 /** One import on the wire. */
 export interface ImportOut {
@@ -214,9 +215,9 @@ export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
   for (const f of graph.files) {
     for (const i of f.imports) {
       if (!importsPackage(i, wanted)) continue;
-      // A Go import path names one package: `chi/v5/middleware` is not `chi/v5`. Its importers
-      // count only when nothing imports the path itself.
-      const into = f.language === "go" && i.record.module !== wanted ? sub : out;
+      // Where an import path names one package (Go: `chi/v5/middleware` is not `chi/v5`), a
+      // longer path's importers count only when nothing imports the path itself.
+      const into = resolverFor(f.language)?.pathIsPackage && i.record.module !== wanted ? sub : out;
       into.push({
         file: f.path,
         line: i.record.line,

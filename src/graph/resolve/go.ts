@@ -26,6 +26,7 @@ export const goResolver: Resolver = {
   languages: ["go"],
   scoping: "package",
   implicitThis: false,
+  pathIsPackage: true,
   overrideFamily: "structural",
   prepare(project) {
     return new GoFamily(project);

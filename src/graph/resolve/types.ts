@@ -87,6 +87,12 @@ export interface Resolver {
   /** The method a call of an instance runs (Python `__call__`), where the language has one. */
   readonly callMethod?: string;
   /**
+   * An import path names one package and its longer paths are other packages (Go:
+   * `chi/v5/middleware` is not `chi/v5`), where a submodule is part of its module elsewhere
+   * (`os.path` of `os`, `zod/v4` of `zod`, `serde::de` of `serde`).
+   */
+  readonly pathIsPackage?: boolean;
+  /**
    * Which other methods a method's references and callers include, labelled `inferred`:
    * `inherit` — the methods it overrides or that override it, siblings' overrides too
    * (TypeScript's rule: a call of `Base.m` may run `Derived.m`); `structural` — the
