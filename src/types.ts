@@ -5,6 +5,9 @@
  * `src/tools/schemas.ts` and are produced once, at the tool edge.
  */
 
+/** How many results a search gives when the caller does not say (`top_k`). */
+export const DEFAULT_TOP_K = 10;
+
 /** Every kind a definition may have, as the query files name them (`@definition.KIND`). */
 export const SYMBOL_KINDS = [
   "function",

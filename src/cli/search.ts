@@ -8,6 +8,7 @@
  */
 
 import { errorMessage } from "../errors.ts";
+import { DEFAULT_TOP_K } from "../types.ts";
 import {
   EMBEDDER_CHOICES,
   localModels,
@@ -60,8 +61,6 @@ function numberOption(value: unknown, name: string): number | undefined {
 }
 
 const MODES = ["hybrid", "lexical", "dense", "exact", "regex"];
-/** `semantic_search`'s number of results when `top_k` is not given. */
-const DEFAULT_TOP_K = 10;
 /** Test-file matches counted at most, for the line that says they were left out. */
 const TEST_COUNT_CAP = 100;
 

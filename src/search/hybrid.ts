@@ -42,6 +42,7 @@ export { DEFAULT_FUSION, fuse, presentRanked, rankQuery } from "./pipeline.ts";
 
 export { type RankedMode, SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
 import { SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
+import { DEFAULT_TOP_K } from "../types.ts";
 
 /** What `semantic_search` answers. */
 export interface SearchOutcome {
@@ -297,7 +298,7 @@ export async function searchProject(
       snippets: await grepTable(
         table,
         re,
-        opts.top_k ?? 10,
+        opts.top_k ?? DEFAULT_TOP_K,
         (fi) => weights[fi] > 0,
         runScan,
         limits,
@@ -309,7 +310,7 @@ export async function searchProject(
   }
   const g = await gather(project, query, opts, fusion);
   const { sources } = g;
-  const k = opts.top_k ?? 10;
+  const k = opts.top_k ?? DEFAULT_TOP_K;
   // The question read once; every stage below reads this value.
   const q = analyseQuery(query);
   // Retrieve → fuse → rerank in a search worker when one holds this generation (the

@@ -6,7 +6,7 @@
  */
 
 import { z } from "npm:zod@4.1.9";
-import type { SymbolRecord } from "../types.ts";
+import { DEFAULT_TOP_K, type SymbolRecord } from "../types.ts";
 
 /** A symbol on the wire. */
 export const symbolSchema = z.object({
@@ -53,7 +53,7 @@ export const symbolNameArg = z.string().min(1).max(512).describe(
 
 /** `top_k`: 1–100. */
 export const topKArg = z.number().int().min(1).max(100).describe(
-  "How many results (1–100, default 10)",
+  `How many results (1–100, default ${DEFAULT_TOP_K})`,
 );
 
 /** How sure a reference or call edge is (find_references, get_call_graph, explain_symbol). */
