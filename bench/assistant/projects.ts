@@ -45,6 +45,14 @@ export const PROJECTS: BenchProject[] = [
   // CesiumJS's engine as its npm package ships it: authored ES modules (1,033 .js) and the
   // shaders its build turned into .js strings (320), 1,353 .js files under Source/.
   { name: "cesium", language: "javascript", source: "npm:@cesium/engine@26.3.0", root: "Source" },
+  // OpenStack Nova (compute) as Debian ships it, its unit and functional tests included
+  // (1,484 .py of 2,177 files: 682 of the package, 802 under nova/tests).
+  {
+    name: "nova",
+    language: "python",
+    source: "deb:python3-nova=2:26.2.2-1~deb12u5",
+    root: "usr/lib/python3/dist-packages",
+  },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
