@@ -45,6 +45,9 @@ export const PROJECTS: BenchProject[] = [
   // CesiumJS's engine as its npm package ships it: authored ES modules (1,033 .js) and the
   // shaders its build turned into .js strings (320), 1,353 .js files under Source/.
   { name: "cesium", language: "javascript", source: "npm:@cesium/engine@26.3.0", root: "Source" },
+  // tmux 3.3a, the Debian source package's upstream tarball (bookworm 3.3a-3): C, 208 files,
+  // 179 .c and 9 .h (compat/ and fuzz/ included) and the yacc grammar with its generated .c.
+  { name: "tmux", language: "c", source: "deb-src:tmux", root: "tmux-3.3a" },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
