@@ -1,12 +1,14 @@
 /**
  * The key writer's oracle for "who calls F" and "what breaks if I change F": a language server
  * no one here wrote (pyright for Python, typescript-language-server for TypeScript and
- * JavaScript, gopls for Go) asked for the references and incoming calls of the name at a
- * place, printed as `path:line: code` relative to the project. Text questions ("where is this
- * message raised", "which files import P") are keyed with `rg`, whose command goes in the key.
+ * JavaScript, gopls for Go, clangd for C) asked for the references and incoming calls of the
+ * name at a place, printed as `path:line: code` relative to the project. Text questions ("where
+ * is this message raised", "which files import P") are keyed with `rg`, whose command goes in
+ * the key.
  *
  * Needs `npm install --prefix DIR pyright typescript-language-server typescript` (`--oracles`,
- * default /tmp/oracles) and, for Go, `gopls`.
+ * default /tmp/oracles) and, for Go, `gopls`; for C, `clangd` and a `compile_commands.json` at
+ * `--path` (a built copy of the project: `./configure && bear -- make`).
  *
  * Run: `deno run -A bench/assistant/oracle.ts --path DIR --at FILE:LINE --name NAME`
  *
@@ -60,6 +62,9 @@ const [command, languageId] = ext === "py"
   ? [[`${bin}/pyright-langserver`, "--stdio"], "python"]
   : ext === "go"
   ? [["gopls"], "go"]
+  : ext === "c" || ext === "h"
+  // clangd logs on stderr, which the client closes: a log line would end it (EPIPE).
+  ? [["sh", "-c", "exec clangd --background-index 2>/dev/null"], "c"]
   : [
     [`${bin}/typescript-language-server`, "--stdio"],
     ext.startsWith("ts") ? "typescript" : "javascript",
@@ -68,7 +73,7 @@ const lsp = await LspClient.start({
   command,
   root,
   settings: { python: { analysis: { diagnosticMode: "openFilesOnly" } } },
-  initializationOptions: languageId === "python" || languageId === "go"
+  initializationOptions: languageId === "python" || languageId === "go" || languageId === "c"
     ? undefined
     : { tsserver: { path: `${values.oracles}/node_modules/typescript/lib` } },
 });

@@ -53,6 +53,9 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:python3-nova=2:26.2.2-1~deb12u5",
     root: "usr/lib/python3/dist-packages",
   },
+  // tmux 3.3a, the Debian source package's upstream tarball (bookworm 3.3a-3): C, 208 files,
+  // 179 .c and 9 .h (compat/ and fuzz/ included) and the yacc grammar with its generated .c.
+  { name: "tmux", language: "c", source: "deb-src:tmux", root: "tmux-3.3a" },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
