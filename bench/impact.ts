@@ -8,6 +8,7 @@
  *   deno run -A bench/impact.ts --tests DIR --runner pytest|vitest [--sub FOLDER] [--src PREFIX]
  *     [--node-modules DIR] [--changes 8]
  *   deno run -A bench/impact.ts --time [--self WORKTREE] [--rev HEAD~20]
+ *   deno run -A bench/impact.ts --first --before CHECKOUT [--self WORKTREE] [--rev HEAD~20] [--runs 5]
  *
  * **Hop 1 (`--git`).** Seeded changes to functions and methods whose name is defined once in
  * the project and is a compound of at least 8 characters (so that a whole-word oracle can
@@ -28,6 +29,14 @@
  * once indexed: the command's wall time and CPU seconds (a fresh process: start, the index
  * check, the tool) and the tool's own time in an open executor, with the load average.
  *
+ * **First call (`--first`).** The call right after `codectx index`, whose base side is parsed
+ * (later calls read it from `impact_base.json`): this checkout's `cli.ts` and `--before`'s
+ * (another checkout of codectx, its `node_modules` linked) each index `--self` once into a
+ * folder of their own; each run copies that folder (as the index left it) and times one
+ * `codectx impact --base REV` in it, then a second (the later call); before and after
+ * alternate, their order swapped each run. Medians of wall and CPU seconds (`/usr/bin/time`),
+ * the load average at each run, and whether both printed the same answer.
+ *
  * @module
  */
 
@@ -47,6 +56,9 @@ const { values } = parseArgs({
     git: { type: "string", multiple: true, default: [] },
     per: { type: "string", default: "12" },
     time: { type: "boolean" },
+    first: { type: "boolean" },
+    before: { type: "string" },
+    runs: { type: "string", default: "5" },
     self: { type: "string" },
     rev: { type: "string", default: "HEAD~20" },
     tests: { type: "string" },
@@ -362,41 +374,101 @@ async function loadAverage(): Promise<string> {
   return (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3).join(" ");
 }
 
+/**
+ * One `codectx` command of checkout `code` on {@link SELF}: its output, wall and CPU seconds
+ * (`/usr/bin/time`: CPU is less at the mercy of the load than wall).
+ */
+async function timed(code: string, indexDir: string, args: string[]) {
+  const t0 = performance.now();
+  const out = await new Deno.Command("/usr/bin/time", {
+    args: ["-f", "cpu %U %S", Deno.execPath(), "run", "-A", `${code}/cli.ts`, ...args]
+      .concat(["--path", SELF, "--index-dir", indexDir]),
+    env: { CODECTX_EMBEDDER: "none" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const wall = (performance.now() - t0) / 1000;
+  const err = new TextDecoder().decode(out.stderr);
+  const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(err);
+  if (!out.success) throw new Error(`${code}: codectx ${args.join(" ")} failed: ${err}`);
+  return {
+    text: new TextDecoder().decode(out.stdout),
+    wall,
+    cpu: cpu ? Number(cpu[1]) + Number(cpu[2]) : NaN,
+  };
+}
+
+/** The first `codectx impact --base REV` after an index, this checkout against `--before`. */
+async function firstCalls(): Promise<void> {
+  if (!values.before) throw new Error("--first needs --before CHECKOUT (a codectx checkout)");
+  const sides = [{ name: "before", code: values.before }, { name: "after", code: HERE }];
+  const tmp = await Deno.makeTempDir({ prefix: "codectx-impact-first-" });
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const s2 = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(", ");
+  try {
+    for (const s of sides) await timed(s.code, `${tmp}/${s.name}`, ["index"]);
+    const got = new Map<
+      string,
+      { first: number[]; cpu: number[]; later: number[]; laterCpu: number[] }
+    >();
+    const texts = new Map<string, Set<string>>();
+    const loads: string[] = [];
+    for (let run = 0; run < Number(values.runs); run++) {
+      for (const s of run % 2 ? [...sides].reverse() : sides) {
+        const dir = `${tmp}/${s.name}-${run}`;
+        await new Deno.Command("cp", { args: ["-r", `${tmp}/${s.name}`, dir] }).output();
+        loads.push((await loadAverage()).split(" ")[0]);
+        const first = await timed(s.code, dir, ["impact", "--base", REV]);
+        const later = await timed(s.code, dir, ["impact", "--base", REV]);
+        const g = got.get(s.name) ?? { first: [], cpu: [], later: [], laterCpu: [] };
+        g.first.push(first.wall);
+        g.cpu.push(first.cpu);
+        g.later.push(later.wall);
+        g.laterCpu.push(later.cpu);
+        got.set(s.name, g);
+        const t = texts.get(s.name) ?? new Set();
+        t.add(first.text).add(later.text);
+        texts.set(s.name, t);
+        await Deno.remove(dir, { recursive: true });
+      }
+    }
+    console.log(`codectx impact --base ${REV} on ${SELF}, first call after index (then the next):`);
+    for (const s of sides) {
+      const g = got.get(s.name)!;
+      console.log(
+        `  ${s.name.padEnd(6)} first: wall median ${median(g.first).toFixed(2)} s (${
+          s2(g.first)
+        }), ` +
+          `CPU median ${median(g.cpu).toFixed(2)} s (${s2(g.cpu)})`,
+      );
+      console.log(
+        `         later: wall median ${median(g.later).toFixed(2)} s (${s2(g.later)}), ` +
+          `CPU median ${median(g.laterCpu).toFixed(2)} s`,
+      );
+    }
+    const all = [...texts.values()].flatMap((t) => [...t]);
+    console.log(
+      `  answers: ${new Set(all).size === 1 ? "the same" : `${new Set(all).size} different texts`}`,
+    );
+    console.log(`  load average (1 min) at each run: ${loads.join(", ")} (2 cores)`);
+  } finally {
+    await Deno.remove(tmp, { recursive: true });
+  }
+}
+
 /** `codectx impact --base HEAD~20` on this repository, once indexed. */
 async function self(): Promise<void> {
   const indexDir = await Deno.makeTempDir({ prefix: "codectx-impact-self-" });
-  // `/usr/bin/time` gives each process's CPU seconds too: less at the mercy of the load.
-  const cli = (args: string[]) =>
-    new Deno.Command("/usr/bin/time", {
-      args: [
-        "-f",
-        "cpu %U %S",
-        Deno.execPath(),
-        "run",
-        "-A",
-        `${HERE}/cli.ts`,
-        ...args,
-        "--path",
-        SELF,
-        "--index-dir",
-        indexDir,
-      ],
-      env: { CODECTX_EMBEDDER: "none" },
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
   try {
-    await cli(["index"]);
+    await timed(HERE, indexDir, ["index"]);
     const walls: number[] = [];
     const cpus: number[] = [];
     let head = "";
     for (let i = 0; i < 5; i++) {
-      const t0 = performance.now();
-      const out = await cli(["impact", "--base", REV]);
-      walls.push(performance.now() - t0);
-      head = new TextDecoder().decode(out.stdout).split("\n")[0];
-      const cpu = /cpu ([\d.]+) ([\d.]+)/.exec(new TextDecoder().decode(out.stderr));
-      if (cpu) cpus.push(1000 * (Number(cpu[1]) + Number(cpu[2])));
+      const out = await timed(HERE, indexDir, ["impact", "--base", REV]);
+      walls.push(1000 * out.wall);
+      head = out.text.split("\n")[0];
+      cpus.push(1000 * out.cpu);
     }
     const ex = await createExecutor(SELF, { indexDir, embedder: "none" });
     const tool: number[] = [];
@@ -620,3 +692,4 @@ if (values.git!.length) {
   );
 }
 if (values.time) await self();
+if (values.first) await firstCalls();

@@ -71,6 +71,22 @@ export function languageOf(relPath: string): string | undefined {
 }
 
 /**
+ * The language `parseSource` reads a file's text in: `language`, else the path's; a `.h` file
+ * whose text looks like C++ is `cpp`.
+ */
+export function languageOfText(
+  relPath: string,
+  source: string,
+  language?: string,
+): LanguageInfo | undefined {
+  const info = language === undefined ? languageForPath(relPath) : languageById(language);
+  if (info?.id === "c" && relPath.endsWith(".h") && looksLikeCpp(source)) {
+    return languageById("cpp") ?? info;
+  }
+  return info;
+}
+
+/**
  * Parse one file's text into symbols. Never throws: a missing grammar, an unknown
  * language or a parser failure is reported in `error`; syntax errors are counted in
  * `syntaxErrors` and the readable rest of the file still yields symbols.
@@ -94,7 +110,7 @@ export async function parseSource(
   const lines = countLines(source);
   let info: LanguageInfo | undefined;
   try {
-    info = language === undefined ? languageForPath(relPath) : languageById(language);
+    info = languageOfText(relPath, source, language);
     if (!info) {
       const what = language === undefined ? `file '${relPath}'` : `language '${language}'`;
       return {
@@ -104,9 +120,6 @@ export async function parseSource(
         syntaxErrors: 0,
         error: `unsupported ${what}; known languages: ${knownIds()}`,
       };
-    }
-    if (info.id === "c" && relPath.endsWith(".h") && looksLikeCpp(source)) {
-      info = languageById("cpp") ?? info;
     }
     if (info.text) {
       return {

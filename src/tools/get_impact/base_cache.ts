@@ -63,6 +63,11 @@ export class BaseDefinitions {
     return new BaseDefinitions(dir, entries);
   }
 
+  /** Whether the definitions of blob `blob` in `language` are kept. */
+  has(blob: string, language: string): boolean {
+    return this.entries.has(`${language}:${blob}`);
+  }
+
   /** The definitions of blob `blob` read as `path` in `language`, when kept. */
   get(blob: string, path: string, language: string): SymbolRecord[] | undefined {
     const e = this.entries.get(`${language}:${blob}`);

@@ -10,12 +10,15 @@ import { CodectxError } from "../../errors.ts";
 import type { CodeGraph } from "../../graph/graph.ts";
 import type { Project } from "../../project/project.ts";
 import { readProjectFile } from "../../index/safe_read.ts";
+import { sha256Hex } from "../../util/hash.ts";
 import { isInternal, languageForPath } from "../../parse/languages.ts";
 import { parseSource } from "../../parse/parser.ts";
+import type { ParsedSource } from "../../facts/records.ts";
 import type { SymbolRecord } from "../../types.ts";
 import type { BaseDefinitions } from "./base_cache.ts";
 import { changedLines, type FilePatch, otherSide, sideOf } from "./diff.ts";
 import { showAt } from "./git.ts";
+import { oldDefinitions } from "./other_side.ts";
 import type { ChangedFile, ChangedSymbol } from "./schema.ts";
 
 /** A changed definition, with the indexed records its uses are found from. */
@@ -94,10 +97,20 @@ function locate(graph: CodeGraph, path: string, from: OldSide): string {
   }
 }
 
-async function readLines(project: Project, path: string): Promise<string[] | null> {
+/** A project file as read: its lines, and its bytes (for their hash). */
+interface FileText {
+  lines: string[];
+  bytes: Uint8Array;
+}
+
+/** A project file (null when it cannot be read), each file read once. */
+type Read = (path: string) => Promise<FileText | null>;
+
+async function readText(project: Project, path: string): Promise<FileText | null> {
   try {
     const bytes = await readProjectFile(project.root, path);
-    return new TextDecoder().decode(bytes).replace(/\r\n?/g, "\n").split("\n");
+    const lines = new TextDecoder().decode(bytes).replace(/\r\n?/g, "\n").split("\n");
+    return { lines, bytes };
   } catch {
     return null;
   }
@@ -111,11 +124,30 @@ interface Side {
 }
 
 async function parsed(path: string, lines: string[]): Promise<SymbolRecord[]> {
-  return (await definitionsOf(path, lines)).symbols;
+  return (await definitionsOf(path, lines.join("\n"))).symbols;
 }
 
-function definitionsOf(path: string, lines: string[]) {
-  return parseSource(path, lines.join("\n"), undefined, { references: false });
+function definitionsOf(path: string, text: string, language?: string) {
+  return parseSource(path, text, language, { references: false });
+}
+
+/**
+ * The definitions of the old side `old` of a file whose new side `now` the index holds (from
+ * `current`): parsed where the hunks are (`other_side.ts`) when the index holds the file as
+ * it is (else the whole old side).
+ */
+async function oldSide(
+  project: Project,
+  patch: FilePatch,
+  now: Side,
+  current: FileText,
+  path: string,
+  old: string[],
+) {
+  const parse = (text: string, language?: string) => definitionsOf(path, text, language);
+  const indexed = (await project.index()).files.get(now.path)?.hash;
+  if (indexed !== await sha256Hex(current.bytes)) return await parse(old.join("\n"));
+  return await oldDefinitions(patch.hunks, now.symbols, current.lines, old, path, parse);
 }
 
 /** The definitions of `path` at git's base: kept by its blob id, or parsed (and kept). */
@@ -124,16 +156,16 @@ async function atBase(
   patch: FilePatch,
   from: OldSide & { kind: "git" },
   oldPath: string,
-  newPath: string | null,
+  now: Side | null,
   removed: string[],
+  read: Read,
 ): Promise<SymbolRecord[] | null> {
   const language = languageForPath(oldPath)?.id;
   const blob = language === undefined ? undefined : patch.oldBlob;
   const hit = blob === undefined ? undefined : from.kept?.get(blob, oldPath, language!);
   if (hit) return hit;
-  const text = await baseText(project, patch, from.base, oldPath, newPath, removed);
-  if (text === null) return null;
-  const file = await definitionsOf(oldPath, text);
+  const file = await baseDefinitions(project, patch, from.base, oldPath, now, removed, read);
+  if (file === null) return null;
   if (blob !== undefined && file.error === undefined && file.language === language) {
     from.kept?.put(blob, language!, file.symbols);
   }
@@ -141,23 +173,33 @@ async function atBase(
 }
 
 /**
- * The lines of a file at the base of git's diff: the working tree's file with the hunks
- * undone (git's diff is of the working tree; no `git show` per file), a deleted file's
- * removed lines, or git's copy when the file cannot be read.
+ * The definitions of a file at the base of git's diff: of the working tree's file with the
+ * hunks undone (git's diff is of the working tree; no `git show` per file), of a deleted
+ * file's removed lines, or of git's copy when the file cannot be read.
  */
-async function baseText(
+async function baseDefinitions(
   project: Project,
   patch: FilePatch,
   base: string,
   oldPath: string,
-  newPath: string | null,
+  now: Side | null,
   removed: string[],
-): Promise<string[] | null> {
-  if (newPath === null && !patch.binary) return removed;
-  const now = newPath === null || patch.binary ? null : await readLines(project, newPath);
-  if (now !== null) return otherSide(patch, now, "new");
+  read: Read,
+): Promise<ParsedSource | null> {
+  if (now === null && !patch.binary) return await definitionsOf(oldPath, removed.join("\n"));
+  const current = now === null || patch.binary ? null : await read(now.path);
+  if (now !== null && current !== null) {
+    return await oldSide(
+      project,
+      patch,
+      now,
+      current,
+      oldPath,
+      otherSide(patch, current.lines, "new"),
+    );
+  }
   const text = await showAt(project.root, base, oldPath);
-  return text === null ? null : text.split("\n");
+  return text === null ? null : await definitionsOf(oldPath, text);
 }
 
 /** Both sides of one file of the diff, and whether the index holds the new one. */
@@ -166,6 +208,7 @@ async function sides(
   graph: CodeGraph,
   patch: FilePatch,
   from: OldSide,
+  read: Read,
 ): Promise<{ old: Side | null; new: Side | null; applied: boolean }> {
   const oldPath = patch.oldPath === null ? null : locate(graph, patch.oldPath, from);
   const newPath = patch.newPath === null ? null : locate(graph, patch.newPath, from);
@@ -181,7 +224,7 @@ async function sides(
     const now = indexed(newPath);
     if (newPath !== null && now === null) return none(true); // not code the index reads
     if (oldPath === null) return { old: null, new: now, applied: true };
-    const symbols = await atBase(project, patch, from, oldPath, newPath, only("-"));
+    const symbols = await atBase(project, patch, from, oldPath, now, only("-"), read);
     const old = symbols === null ? null : { path: oldPath, symbols, indexed: false };
     return { old, new: now, applied: true };
   }
@@ -190,7 +233,7 @@ async function sides(
     // A new file: in the tree already, or about to be added.
     const now = indexed(newPath);
     if (now) return { old: null, new: now, applied: true };
-    if (await readLines(project, newPath!)) return none(true);
+    if (await read(newPath!)) return none(true);
     return {
       old: null,
       new: { path: newPath!, symbols: await parsed(newPath!, only("+")), indexed: false },
@@ -201,7 +244,7 @@ async function sides(
     // A deleted file: still in the tree (about to go), or gone.
     const was = indexed(oldPath);
     if (was) return { old: was, new: null, applied: false };
-    if (await readLines(project, oldPath)) return none(false);
+    if (await read(oldPath)) return none(false);
     return {
       old: { path: oldPath, symbols: await parsed(oldPath, only("-")), indexed: false },
       new: null,
@@ -209,8 +252,8 @@ async function sides(
     };
   }
   // Changed (or renamed): the file as it is now is one of the two sides.
-  const atNew = await readLines(project, newPath);
-  const atOld = atNew === null && oldPath !== newPath ? await readLines(project, oldPath) : null;
+  const atNew = await read(newPath);
+  const atOld = atNew === null && oldPath !== newPath ? await read(oldPath) : null;
   const current = atNew ?? atOld;
   if (current === null) {
     throw new CodectxError(
@@ -219,13 +262,14 @@ async function sides(
     );
   }
   const path = atNew !== null ? newPath : oldPath;
-  const side = sideOf(patch, path, current);
+  const side = sideOf(patch, path, current.lines);
   const here = indexed(path);
   if (here === null) return none(side === "new"); // not code the index reads
-  const other = otherSide(patch, current, side);
+  const other = otherSide(patch, current.lines, side);
   if (side === "new") {
+    const { symbols } = await oldSide(project, patch, here, current, oldPath, other);
     return {
-      old: { path: oldPath, symbols: await parsed(oldPath, other), indexed: false },
+      old: { path: oldPath, symbols, indexed: false },
       new: here,
       applied: true,
     };
@@ -246,8 +290,23 @@ export async function changesOf(
 ): Promise<Changes> {
   const files: ChangedFile[] = [];
   const changes: Change[] = [];
+  const reads = new Map<string, Promise<FileText | null>>();
+  const read: Read = (path) => {
+    let r = reads.get(path);
+    if (!r) reads.set(path, r = readText(project, path));
+    return r;
+  };
+  // The files whose base side is parsed are read all at once (each read waits its turn on
+  // another thread).
+  if (from.kind === "git") {
+    for (const p of patches) {
+      if (p.newPath === null || p.oldPath === null || !graph.byPath.has(p.newPath)) continue;
+      const language = languageForPath(p.oldPath)?.id;
+      if (!p.oldBlob || !language || !from.kept?.has(p.oldBlob, language)) read(p.newPath);
+    }
+  }
   for (const patch of patches) {
-    const s = await sides(project, graph, patch, from);
+    const s = await sides(project, graph, patch, from, read);
     const { removed, added } = changedLines(patch.hunks);
     const file = s.new?.path ?? s.old?.path ?? patch.newPath ?? patch.oldPath!;
     const renamed = s.old !== null && s.new !== null && s.old.path !== s.new.path;

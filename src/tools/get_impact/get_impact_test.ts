@@ -314,3 +314,37 @@ Deno.test("get_impact: a file git changed that the index does not read is no ind
     await repo.cleanup();
   }
 });
+
+Deno.test("get_impact: a file edited since it was indexed has its whole base side parsed", async () => {
+  // The index holds lib.py as committed; the tree has a function added above and b's body
+  // edited. The index's lines are not the file's: the base side cannot be moved from them.
+  const committed = [
+    "def a():",
+    "    return 1",
+    "",
+    "",
+    "def b():",
+    "    return 2",
+    "",
+    "",
+    "def c():",
+    "    return 3",
+    "",
+  ].join("\n");
+  const repo = await repository({ "lib.py": committed }, {});
+  const ex = await createExecutor(repo.root, {
+    indexDir: `${repo.base}/index`,
+    embedder: "none",
+  });
+  try {
+    assert.ok((await ex.execute({ tool_name: "index_project", arguments: {} })).success);
+    const edited = "def z():\n    return 0\n\n\n" + committed.replace("return 2", "return 22");
+    await Deno.writeTextFile(`${repo.root}/lib.py`, edited);
+    // Moved from the index's lines, the base side had no `a` where the tree's a is: "added".
+    const p = await payload(ex, {});
+    assert.deepEqual(changedOf(p), ["modified a", "modified b", "modified c"]);
+  } finally {
+    await ex.close();
+    await repo.cleanup();
+  }
+});

@@ -91,9 +91,10 @@ function testsReached(
 /** The working tree against `base`: git's diff, and the files git does not track as added. */
 async function againstBase(root: string, base: string): Promise<FilePatch[]> {
   await checkBase(root, base);
-  const patches = parseDiff(await diffAgainst(root, base), { empty: true });
+  const [diff, notTracked] = await Promise.all([diffAgainst(root, base), untracked(root)]);
+  const patches = parseDiff(diff, { empty: true });
   const known = new Set(patches.map((p) => p.newPath));
-  for (const path of await untracked(root)) {
+  for (const path of notTracked) {
     if (!known.has(path)) patches.push({ oldPath: null, newPath: path, hunks: [], binary: false });
   }
   return patches;
@@ -115,18 +116,17 @@ export const getImpactTool = defineTool({
         "pass one of diff, base or symbols (they are three ways to say what changes)",
       );
     }
-    const graph = await loadGraph(project);
     const base = args.diff === undefined && args.symbols === undefined ? args.base ?? "HEAD" : null;
+    // git runs while the graph loads (its errors are thrown where it is awaited).
+    const patches = base === null ? undefined : againstBase(project.root, base);
+    patches?.catch(() => {});
+    const graph = await loadGraph(project);
     const kept = base === null ? undefined : await BaseDefinitions.open(project.store.dir);
     const { files, changes } = args.symbols
       ? named(graph, args.symbols)
       : args.diff !== undefined
       ? await changesOf(project, graph, parseDiff(args.diff), { kind: "diff" })
-      : await changesOf(project, graph, await againstBase(project.root, base!), {
-        kind: "git",
-        base: base!,
-        kept,
-      });
+      : await changesOf(project, graph, await patches!, { kind: "git", base: base!, kept });
     await kept?.save();
     const depth = args.depth ?? DEFAULT_DEPTH;
     const includeTests = args.include_tests ?? true;
