@@ -40,7 +40,7 @@ Deno.test("codectx refs: a line per reference with its enclosing function, a tes
   }
 });
 
-Deno.test("codectx search: a hit is its place and name and its line that best matches; literal hits are lines by file", async () => {
+Deno.test("codectx search: a hit is its place and name and its line that best matches; literal hits are lines by file (a lone one file:line)", async () => {
   const body = Array.from({ length: 12 }, (_, i) => `    step_${i} = ${i}\n`).join("");
   const files = {
     "net/retry.py":
@@ -61,7 +61,7 @@ Deno.test("codectx search: a hit is its place and name and its line that best ma
     assert.doesNotMatch(r.stdout, /step_3/);
     const exact = await runCli(["search", "retry later", "--mode", "exact", ...base]);
     assert.equal(exact.code, 0, exact.stderr);
-    assert.match(exact.stdout, /^net\/util\.py\n {2}6 in log: print\('retry later'\)$/m);
+    assert.match(exact.stdout, /^net\/util\.py:6 in log: print\('retry later'\)$/m);
   } finally {
     await cleanup(root, indexDir);
   }
@@ -151,11 +151,11 @@ Deno.test("exact search finds a message split over two string literals", async (
   };
   try {
     // Before: "0 results" for each, the assistant then searched for a piece of the message.
-    assert.match(await exact("is not a valid view function or pattern name"), /^urls\.py\n {2}3 /m);
-    assert.match(await exact("value is out of range"), /^x\.go\n {2}4 /m);
+    assert.match(await exact("is not a valid view function or pattern name"), /^urls\.py:3 /m);
+    assert.match(await exact("value is out of range"), /^x\.go:4 /m);
     // Written in one piece it is found as before; spaces still match spaces.
-    assert.match(await exact("is not a valid view"), /^note\.md\n {2}1/m);
-    assert.match(await exact("is not a valid view"), /^urls\.py\n {2}3 /m);
+    assert.match(await exact("is not a valid view"), /^note\.md:1/m);
+    assert.match(await exact("is not a valid view"), /^urls\.py:3 /m);
   } finally {
     await cleanup(root, indexDir);
   }

@@ -138,7 +138,7 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     );
     assert.match(
       literal,
-      /^1 results for "new reading" \(exact; scores 1\.00–1\.00\)\nclock\/clock\.go\n {2}3[^:\n]*: \/\/ Tick advances/,
+      /^1 results for "new reading" \(exact\)\nclock\/clock\.go:3[^:\n]*: \/\/ Tick advances/,
       literal,
     );
     assert.match(literal, /It returns the new reading\./, literal);

@@ -10,6 +10,7 @@ import { searchCall } from "../../search/search_pool.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { input, output } from "./schema.ts";
 import { render } from "./render.ts";
+import { withLiteralLines } from "./literal.ts";
 
 /** The `semantic_search` tool. */
 export const semanticSearchTool = defineTool({
@@ -21,9 +22,10 @@ export const semanticSearchTool = defineTool({
   annotations: READ_ONLY,
   handler: async (args, { project, signal, deadline }) => {
     const { query, ...opts } = args;
-    return await searchCall(() =>
-      searchProject(project, query, opts, undefined, { signal, deadline })
-    );
+    return await searchCall(async () => {
+      const ranked = await searchProject(project, query, opts, undefined, { signal, deadline });
+      return await withLiteralLines(project, ranked, opts, { signal, deadline });
+    });
   },
   render,
 });
