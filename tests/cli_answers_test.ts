@@ -30,10 +30,10 @@ Deno.test("codectx refs: a line per reference with its enclosing function, a tes
     // Before: `app/use.py:5:12  call  return parse(open(path).read())`, a path a line and no
     // enclosing function (an assistant read the file again to name the caller).
     assert.match(r.stdout, /^parse \(function lib\.py:1-2\): 6 references in 3 files$/m);
-    assert.match(
-      r.stdout,
-      /^app\/use\.py\n {2}1 import: from lib import parse\n {2}5 call in load: /m,
-    );
+    // An import is its line number (its code adds nothing); the definition the first line
+    // names is not listed again.
+    assert.match(r.stdout, /^app\/use\.py\n {2}1 import\n {2}5 call in load: /m);
+    assert.doesNotMatch(r.stdout, /definition: def parse/);
     assert.match(r.stdout, /^tests\/test_lib\.py \(test, 3\): 1 5 9$/m);
   } finally {
     await cleanup(root, indexDir);
@@ -242,6 +242,23 @@ Deno.test("codectx search --mode exact says when it stopped at its cap and what 
     assert.equal(all.code, 0, all.stderr);
     assert.doesNotMatch(all.stdout, /stopped at|more in test files/);
     assert.match(all.stdout, /tests\/test_lib\.py/);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("codectx refs: a test file's line numbers stop at twelve", async () => {
+  const test = "from lib import parse\n" +
+    Array.from({ length: 20 }, (_, i) => `def test_${i}():\n    parse('${i}')\n`).join("");
+  const root = await makeProject({
+    "lib.py": "def parse(text):\n    return text.split()\n",
+    "tests/test_lib.py": test,
+  });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["refs", "parse", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^tests\/test_lib\.py \(test, 21\): 1 3 5 7 9 11 13 15 17 19 21 23 …$/m);
   } finally {
     await cleanup(root, indexDir);
   }
