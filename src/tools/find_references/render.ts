@@ -26,7 +26,7 @@ export function quoteAround(context: string, name: string): string {
 }
 
 /** Reference kinds whose line of code adds nothing to where they are (`80 import`). */
-const BARE_KINDS = new Set(["import", "export_list"]);
+const BARE_KINDS = /^(import|export_list)$/;
 
 /** The references of one file: a line each, the enclosing definition once per run inside it. */
 function fileLines(rs: Reference[], usual: string | undefined, name: string): string[] {
@@ -34,7 +34,7 @@ function fileLines(rs: Reference[], usual: string | undefined, name: string): st
     if (r.kind === "definition") return `  ${r.line} definition: ${quoteAround(r.context, name)}`;
     const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${r.in}` : "";
     const sure = r.resolution === usual ? "" : sureness(r);
-    if (BARE_KINDS.has(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
+    if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
     return `  ${r.line} ${r.kind}${sure}${inside}: ${quoteAround(r.context, name)}`;
   });
 }
