@@ -56,7 +56,7 @@ Deno.test("codectx search: a hit is its place and name and its line that best ma
     // Before: six lines of each hit's code under it; now the line with most of the words.
     assert.match(
       r.stdout,
-      /^1\. net\/retry\.py:1-14 backoff_delay \(function\)\n {3}14: return min/m,
+      /^1\. net\/retry\.py:14 backoff_delay \(function 1-14\)\n {3}return min/m,
     );
     assert.doesNotMatch(r.stdout, /step_3/);
     const exact = await runCli(["search", "retry later", "--mode", "exact", ...base]);

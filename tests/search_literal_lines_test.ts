@@ -71,3 +71,23 @@ Deno.test("semantic_search exact: a file's lone hit is one line, file:line in Sy
     );
   });
 });
+
+Deno.test("semantic_search: a hit that is a part of a long function cites its line and the function's whole range", async () => {
+  // A chunk of a long method was printed as `file:1208-1230 Popen.communicate (method)`, the
+  // method's name over the chunk's lines: an assistant took it for the method (1165-1230).
+  const body = Array.from({ length: 70 }, (_, i) => `    total_${i} = compute_${i}(data)\n`);
+  const files = {
+    "calc/long.py": `def crunch(data):\n${body.join("")}    return rotate_checksum(data, 17)\n`,
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", { query: "rotate checksum", top_k: 3 });
+    const hit = (p.snippets as Array<Record<string, unknown>>)[0];
+    assert.equal(hit.symbol, "crunch");
+    assert.ok((hit.line as number) > 1, `a chunk inside the function: ${JSON.stringify(hit)}`);
+    assert.deepEqual([hit.symbol_line, hit.symbol_end_line], [1, 72]);
+    assert.match(
+      renderText("semantic_search", p),
+      /^1\. calc\/long\.py:72 crunch \(function 1-72\)\n {3}return rotate_checksum\(data, 17\)$/m,
+    );
+  });
+});

@@ -11,6 +11,7 @@ import { defineTool, READ_ONLY } from "../tool.ts";
 import { input, output } from "./schema.ts";
 import { render } from "./render.ts";
 import { withLiteralLines } from "./literal.ts";
+import { withSymbolRanges } from "./ranges.ts";
 
 /** The `semantic_search` tool. */
 export const semanticSearchTool = defineTool({
@@ -24,7 +25,8 @@ export const semanticSearchTool = defineTool({
     const { query, ...opts } = args;
     return await searchCall(async () => {
       const ranked = await searchProject(project, query, opts, undefined, { signal, deadline });
-      return await withLiteralLines(project, ranked, opts, { signal, deadline });
+      const withLines = await withLiteralLines(project, ranked, opts, { signal, deadline });
+      return await withSymbolRanges(project, withLines);
     });
   },
   render,

@@ -124,19 +124,26 @@ function literalLines(items: WireSearchItem[], query: string): string {
 }
 
 /**
- * Ranked hits (definitions or chunks): `n. file:start-end Symbol (kind) — its leading
- * comment's first sentence`, then its line that holds the most of the query's words. The code
- * is a `file:line` away.
+ * Ranked hits (definitions or chunks): `n. file:line Symbol (kind start-end) — its leading
+ * comment's first sentence`, where `line` is the hit's line that holds the most of the query's
+ * words (quoted under it) and `start-end` the whole symbol's lines (a chunk of a long function
+ * is not taken for it); a hit in no symbol says its own lines. The code is a `file:line` away.
  */
-function rankedHits(items: WireSearchItem[], query: string): string {
+function rankedHits(items: SemanticSearchPayload["snippets"], query: string): string {
   return items.map((h, i) => {
     const lines = h.snippet.replace(/\s+$/, "").split("\n");
     const { summary, code } = splitLeadingComment(lines);
     // The leading comment is the heading's summary: the line quoted is one of the code.
     const best = bestLine(h, query, summary ? lines.length - code.length : 0);
-    return `${i + 1}. ${loc(h)}${h.symbol ? ` ${h.symbol}` : ""}${h.kind ? ` (${h.kind})` : ""}${
+    const start = h.symbol_line ?? h.line;
+    const end = h.symbol_end_line ?? h.end_line;
+    const range = end > start ? `${start}-${end}` : `${start}`;
+    const what = h.symbol
+      ? ` ${h.symbol} (${h.kind ? `${h.kind} ` : ""}${range})`
+      : ` (lines ${range})`;
+    return `${i + 1}. ${h.file}:${best.line}${what}${
       summary ? ` — ${summary}` : ""
-    }\n   ${best.line}: ${best.text}`;
+    }\n   ${best.text}`;
   }).join("\n");
 }
 
