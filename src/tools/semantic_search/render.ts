@@ -6,7 +6,7 @@
  */
 
 import type { WireSearchItem } from "../schemas.ts";
-import { firstLine, join, loc } from "../markdown.ts";
+import { firstLine, join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 import { literalText } from "./literal.ts";
 
@@ -156,13 +156,15 @@ function fmtScore(x: number): string {
 const WEAK = 0.25;
 /** …after this many hits, always shown (when there are so many). */
 const KEEP = 3;
+/** Hits a ranked search's text shows at most unless a number was asked for. */
+const MOST = 5;
 
 /**
  * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
  * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
- * scoring under {@link WEAK} of the top one (after {@link KEEP}) and says how many it left out
- * and how to list them (`more`): a clear answer is not followed by seven weak ones a model must
- * read (the MCP structured result keeps them all).
+ * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
+ * how many it left out and how to list them (`more`): a clear answer is not followed by seven
+ * weak ones a model must read, nor ten flat ones (the MCP structured result keeps them all).
  */
 export function render(
   p: SemanticSearchPayload,
@@ -182,12 +184,14 @@ export function render(
   const ranked = p.snippets.filter((s) => s.column === undefined);
   const top = ranked[0]?.score ?? 0;
   // After lines that hold the query, the ranked hits are the look-alikes: {@link KEEP} at most.
-  const weak = more === false
-    ? -1
-    : lines.length && ranked.length > KEEP
+  const weakAt = ranked.findIndex((s, i) => i >= KEEP && s.score < top * WEAK);
+  const cut = more === false
+    ? ranked.length
+    : lines.length
     ? KEEP
-    : ranked.findIndex((s, i) => i >= KEEP && s.score < top * WEAK);
-  const hits = weak > 0 ? ranked.slice(0, weak) : ranked;
+    : Math.min(MOST, weakAt < 0 ? ranked.length : weakAt);
+  const hits = ranked.slice(0, cut);
+  const weak = hits.length < ranked.length ? hits.length : -1;
   // Vectors still being computed matter to a search that uses them, not to a literal one.
   const vectors = v.done < v.total ? `; vectors ${v.state} ${v.done}/${v.total}` : "";
   // Ranks are in the order; the scores' range says how strong the matches are.
