@@ -74,6 +74,19 @@ export function render(p: FindReferencesPayload): string {
   const usualWord = usual === undefined ? "" : sureness({ resolution: usual }).replace(/^, /, "");
   const defs = p.definitions.map((d) => `${d.kind} ${loc(d)}`).join(", ");
   const shown = p.truncated ? `, first ${refs.length} shown` : "";
+  // Uses of a name no definition is spelled as (a field): said so, with what matched by case.
+  const written = !p.definitions.some((d) => d.name === p.symbol || d.qualified_name === p.symbol);
+  if (written) {
+    const near = p.definitions.map((d) => `${d.qualified_name || d.name} ${d.kind} ${loc(d)}`);
+    return join([
+      `${p.symbol}: no definition has this name${
+        near.length ? ` (by case: ${near.join(", ")})` : ""
+      }; ${p.total} use${
+        p.total === 1 ? "" : "s"
+      } of the name as written, by name only, in ${files} file${files === 1 ? "" : "s"}${shown}`,
+      groups.join("\n"),
+    ]);
+  }
   return join([
     `${p.symbol} (${defs}): ${p.total} reference${p.total === 1 ? "" : "s"} in ${files} ` +
     `file${files === 1 ? "" : "s"}${shown}${counts.length > 1 ? `; ${counts.join(", ")}` : ""}${
