@@ -10,7 +10,7 @@ import { searchCall } from "../../search/search_pool.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { input, output } from "./schema.ts";
 import { render } from "./render.ts";
-import { withLiteralLines } from "./literal.ts";
+import { literalLines, withLiteralLines } from "./literal.ts";
 import { withSymbolRanges } from "./ranges.ts";
 
 /** The `semantic_search` tool. */
@@ -24,9 +24,10 @@ export const semanticSearchTool = defineTool({
   handler: async (args, { project, signal, deadline }) => {
     const { query, ...opts } = args;
     return await searchCall(async () => {
-      const ranked = await searchProject(project, query, opts, undefined, { signal, deadline });
-      const withLines = await withLiteralLines(project, ranked, opts, { signal, deadline });
-      return await withSymbolRanges(project, withLines);
+      const limits = { signal, deadline };
+      const ranked = await searchProject(project, query, opts, undefined, limits);
+      const lines = await literalLines(project, ranked, opts, limits);
+      return await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
     });
   },
   render,
