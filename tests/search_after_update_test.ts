@@ -8,38 +8,37 @@
 
 import assert from "node:assert/strict";
 import { createExecutor } from "../src/tools/executor.ts";
-import { upToDate } from "../src/cli/args.ts";
+import { projectVectors } from "../src/search/vector_sync.ts";
+import { chunkTable } from "../src/search/table.ts";
+import type { ProjectService } from "../src/service/service.ts";
 import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 const FILES = {
-  "net/url.py":
-    "def urlparse(url):\n    '''Split a URL into scheme, host and path.'''\n    return url.split('/')\n",
-  "net/mail.py":
-    "class Message:\n    '''An email message with headers.'''\n    def send(self, host):\n        return host\n",
-  "util/cache.py": "def lru(size):\n    '''Keep the most recent results.'''\n    return {}\n",
-  "util/text.py": "def wrap(text, width):\n    '''Break text into lines.'''\n    return [text]\n",
+  "store/memo.py": "def remember(key):\n    '''Keep the most recent results.'''\n    return key\n",
+  "text/wrap.py": "def wrap(text, width):\n    '''Break text into lines.'''\n    return [text]\n",
 };
 
-Deno.test("first search after an update run uses the stored vectors, as a waiting search does", async () => {
+Deno.test("a search that meets a vector pass loading the stored vectors waits for them", async () => {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();
   const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
-  const query = { query: "keep recent results around", top_k: 4 };
   try {
     const indexing = await open();
-    let waited;
     try {
       await callTool(indexing, "index_project", {});
-      await indexing.service.vectorsReady();
-      waited = await callTool(indexing, "semantic_search", query);
     } finally {
       await indexing.close();
     }
     const fresh = await open();
     try {
-      await upToDate(fresh, {});
-      const first = await callTool(fresh, "semantic_search", query);
-      assert.deepEqual(first.snippets, waited.snippets);
+      const project = (fresh.service as ProjectService).project;
+      const table = await chunkTable(project);
+      const sync = projectVectors(project);
+      // The pass an update run's end starts: it loads vectors.bin.
+      sync.start();
+      await sync.openStored(table);
+      assert.ok(sync.vectorsFor(table), "the stored vectors, not a lexical search");
+      assert.equal(sync.progress().state, "complete");
     } finally {
       await fresh.close();
     }
