@@ -30,17 +30,17 @@ Deno.test("codectx refs: a line per reference with its enclosing function, a tes
     // Before: `app/use.py:5:12  call  return parse(open(path).read())`, a path a line and no
     // enclosing function (an assistant read the file again to name the caller).
     assert.match(r.stdout, /^parse \(function lib\.py:1-2\): 6 references in 3 files$/m);
-    assert.match(
-      r.stdout,
-      /^app\/use\.py\n {2}1 import: from lib import parse\n {2}5 call in load: /m,
-    );
+    // An import is its line number (its code adds nothing); the definition the first line
+    // names is not listed again.
+    assert.match(r.stdout, /^app\/use\.py\n {2}1 import\n {2}5 call in load: /m);
+    assert.doesNotMatch(r.stdout, /definition: def parse/);
     assert.match(r.stdout, /^tests\/test_lib\.py \(test, 3\): 1 5 9$/m);
   } finally {
     await cleanup(root, indexDir);
   }
 });
 
-Deno.test("codectx search: a hit is its place and name and its line that best matches; literal hits are lines by file", async () => {
+Deno.test("codectx search: a hit is its place and name and its line that best matches; literal hits are lines by file (a lone one file:line)", async () => {
   const body = Array.from({ length: 12 }, (_, i) => `    step_${i} = ${i}\n`).join("");
   const files = {
     "net/retry.py":
@@ -56,12 +56,12 @@ Deno.test("codectx search: a hit is its place and name and its line that best ma
     // Before: six lines of each hit's code under it; now the line with most of the words.
     assert.match(
       r.stdout,
-      /^1\. net\/retry\.py:1-14 backoff_delay \(function\)\n {3}14: return min/m,
+      /^1\. net\/retry\.py:14 backoff_delay \(function 1-14\)\n {3}return min/m,
     );
     assert.doesNotMatch(r.stdout, /step_3/);
     const exact = await runCli(["search", "retry later", "--mode", "exact", ...base]);
     assert.equal(exact.code, 0, exact.stderr);
-    assert.match(exact.stdout, /^net\/util\.py\n {2}6 in log: print\('retry later'\)$/m);
+    assert.match(exact.stdout, /^net\/util\.py:6 in log: print\('retry later'\)$/m);
   } finally {
     await cleanup(root, indexDir);
   }
@@ -151,11 +151,11 @@ Deno.test("exact search finds a message split over two string literals", async (
   };
   try {
     // Before: "0 results" for each, the assistant then searched for a piece of the message.
-    assert.match(await exact("is not a valid view function or pattern name"), /^urls\.py\n {2}3 /m);
-    assert.match(await exact("value is out of range"), /^x\.go\n {2}4 /m);
+    assert.match(await exact("is not a valid view function or pattern name"), /^urls\.py:3 /m);
+    assert.match(await exact("value is out of range"), /^x\.go:4 /m);
     // Written in one piece it is found as before; spaces still match spaces.
-    assert.match(await exact("is not a valid view"), /^note\.md\n {2}1/m);
-    assert.match(await exact("is not a valid view"), /^urls\.py\n {2}3 /m);
+    assert.match(await exact("is not a valid view"), /^note\.md:1/m);
+    assert.match(await exact("is not a valid view"), /^urls\.py:3 /m);
   } finally {
     await cleanup(root, indexDir);
   }
@@ -242,6 +242,23 @@ Deno.test("codectx search --mode exact says when it stopped at its cap and what 
     assert.equal(all.code, 0, all.stderr);
     assert.doesNotMatch(all.stdout, /stopped at|more in test files/);
     assert.match(all.stdout, /tests\/test_lib\.py/);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("codectx refs: a test file's line numbers stop at twelve", async () => {
+  const test = "from lib import parse\n" +
+    Array.from({ length: 20 }, (_, i) => `def test_${i}():\n    parse('${i}')\n`).join("");
+  const root = await makeProject({
+    "lib.py": "def parse(text):\n    return text.split()\n",
+    "tests/test_lib.py": test,
+  });
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["refs", "parse", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^tests\/test_lib\.py \(test, 21\): 1 3 5 7 9 11 13 15 17 19 21 23 …$/m);
   } finally {
     await cleanup(root, indexDir);
   }

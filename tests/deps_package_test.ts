@@ -57,8 +57,11 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
       ]);
     }
     const text = renderText("get_dependencies", requests);
-    assert.match(text, /^# Imported by 2 files \(2 imports\)$/m);
-    assert.match(text, /^- b\.py:4 requests\.adapters \(HTTPAdapter\)$/m);
+    // The MCP text and `codectx deps --package` are one text.
+    assert.equal(
+      text,
+      "imported by 2 files (2 imports)\n  a.py:4\n  b.py:4 requests.adapters [HTTPAdapter]",
+    );
 
     const none = await ex.execute({
       tool_name: "get_dependencies",
@@ -147,6 +150,23 @@ Deno.test("get_dependencies package: a Go import path is one package — its sub
         "app/main.go:5 github.com/go-chi/chi/v5/middleware",
         "app/other.go:3 github.com/go-chi/chi/v5/middleware",
       ],
+    );
+  });
+});
+
+Deno.test("get_dependencies package: a folder's importers on one line, the module said once", async () => {
+  // chi's middleware files importing chi: `- middleware/x.go:5 github.com/go-chi/chi/v5` a
+  // line each (2,609 characters in the MCP arm), the folder and the module repeated.
+  const files: Record<string, string> = {};
+  for (const n of ["a", "b", "c"]) {
+    files[`mw/${n}.py`] = `import requests\n\n\ndef ${n}():\n    pass\n`;
+  }
+  files["top.py"] = "import os\nimport requests\n";
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "get_dependencies", { package: "requests" });
+    assert.equal(
+      renderText("get_dependencies", p),
+      "imported by 4 files (4 imports)\n  mw/ a.py:1; b.py:1; c.py:1\n  top.py:2",
     );
   });
 });

@@ -95,3 +95,22 @@ Deno.test("codectx explain prints a long body's call lines and the callers' line
     await cleanup(root, indexDir);
   }
 });
+
+Deno.test("explain_symbol: a body of 30 lines answers with its call lines at the default budget", async () => {
+  // ~30 lines (~400 tokens): shown whole it cost an assistant more characters than reading it
+  // with sed; its call lines answer "what does it do and call" (issue 35).
+  const lines = ["def middle(items):", "    total = 0"];
+  for (let i = 0; i < 13; i++) lines.push(`    total += ${i} * len(items) + ${i} // 3`);
+  lines.push("    cleaned = clean(items)");
+  for (let i = 0; i < 13; i++) lines.push(`    total -= ${i} * ${i + 1} - ${i * 7} // 5`);
+  lines.push("    return total");
+  await withExecutor({
+    "work.py": `def clean(items):\n    return [i for i in items if i]\n\n\n${lines.join("\n")}\n`,
+  }, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: "middle" });
+    assert.ok(p.calls, "the call lines stand in for the body");
+    const text = renderText("explain_symbol", p);
+    assert.match(text, /^- 20: cleaned = clean\(items\) → clean :1$/m);
+    assert.doesNotMatch(text, /total -= 12/);
+  });
+});

@@ -138,7 +138,7 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     );
     assert.match(
       literal,
-      /^1 results for "new reading" \(exact; scores 1\.00–1\.00\)\nclock\/clock\.go\n {2}3[^:\n]*: \/\/ Tick advances/,
+      /^1 results for "new reading" \(exact\)\nclock\/clock\.go:3[^:\n]*: \/\/ Tick advances/,
       literal,
     );
     assert.match(literal, /It returns the new reading\./, literal);
@@ -195,6 +195,13 @@ Deno.test("render: semantic_search's MCP text leaves out the weak tail of a rank
   assert.match(text, /^4 results for "f" \(hybrid; scores 0\.80–0\.40\)/);
   assert.match(text, /\n\(2 weaker hits left out; top_k lists them\)$/);
   assert.doesNotMatch(text, /pkg\/m4\.py/);
+  // Ten flat hits (no clear answer): five, and how to list the rest.
+  const flat = renderText("semantic_search", {
+    ...payload,
+    snippets: [0.13, 0.12, 0.11, 0.1, 0.09, 0.08, 0.07, 0.06, 0.06, 0.05].map((s, i) => hit(i, s)),
+  });
+  assert.match(flat, /^5 results for "f" \(hybrid; scores 0\.13–0\.09\)/);
+  assert.match(flat, /\n\(5 weaker hits left out; top_k lists them\)$/);
   // A literal search lists every match it found.
   const exact = renderText("semantic_search", { ...payload, mode: "exact" });
   assert.match(exact, /pkg\/m5\.py/);

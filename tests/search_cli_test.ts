@@ -42,7 +42,7 @@ Deno.test("cli: codectx search on stored vectors prints no vectors line, only re
         const out = JSON.parse(again.stdout);
         assert.equal(out.vectors.state, "complete");
         assert.equal(out.snippets[0].symbol, "parseConfig");
-      } else assert.match(again.stdout, /src\/config\.ts:1-8 parseConfig \(function\)/);
+      } else assert.match(again.stdout, /src\/config\.ts:1 parseConfig \(function 1-8\)/);
     }
   } finally {
     await cleanup(root, indexDir);

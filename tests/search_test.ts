@@ -344,7 +344,7 @@ Deno.test("cli: codectx search prints results; bad input is a usage error", asyn
     assert.ok(out.snippets.length <= 3);
     const text = await runCli(["search", "quick sort list", "--mode", "lexical", ...base]);
     assert.equal(text.code, 0, text.stderr);
-    assert.match(text.stdout, /util\/sorting\.ts:2-6/);
+    assert.match(text.stdout, /util\/sorting\.ts:\d+ \w+ \(function 2-6\)/);
     const empty = await runCli(["search", "  ", ...base]);
     assert.equal(empty.code, 2);
     assert.match(empty.stderr, /query is empty/);

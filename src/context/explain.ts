@@ -23,8 +23,14 @@ export const MAX_SOURCE_LINES = 200;
 export const MAX_NEIGHBOURS = 50;
 /** Tokens the text of an explanation may take by default: body or call lines, callers' lines. */
 export const EXPLAIN_TOKENS = 1000;
-/** Share of the budget the body may take before its call lines stand in for it. */
-const BODY_SHARE = 0.6;
+/**
+ * Share of the budget the body may take before its call lines stand in for it: a body of
+ * ~25 lines at the default budget. Longer, its call lines answer "what does it do and call"
+ * in fewer characters than the body an assistant would otherwise read whole (issue 35).
+ */
+const BODY_SHARE = 0.3;
+/** Share of the budget the call lines that stand in for a body may take. */
+const CALLS_SHARE = 0.6;
 /** Tokens a listed line takes besides its code (`- name file:line: `). */
 const LINE_OVERHEAD = 10;
 /** Longest line of code quoted (a call line, a caller's line). */
@@ -206,7 +212,7 @@ export async function explainSymbol(
   else {
     // Whole lines (a line's calls together) while they fit the body's share: the lines that
     // call project symbols first, then those that only call libraries, shown in source order.
-    let left = budget * BODY_SHARE;
+    let left = budget * CALLS_SHARE;
     const byLine = Map.groupBy(callLines, (c) => c.line);
     const order = [...byLine.values()].sort((a, b) =>
       Number(a.every((c) => !c.file)) - Number(b.every((c) => !c.file))
@@ -219,7 +225,7 @@ export async function explainSymbol(
       kept.add(group[0].line);
     }
     shownCalls = callLines.filter((c) => kept.has(c.line));
-    budget -= budget * BODY_SHARE - left;
+    budget -= budget * CALLS_SHARE - left;
   }
   // Callers in code before callers in tests: a capped list names the ones an answer needs.
   const shownCallers = [

@@ -169,11 +169,20 @@ export class VectorSync {
    * search is hybrid at once, not lexical while a pass loads them.
    */
   async openStored(table: ChunkTable): Promise<void> {
-    if (this.closed || this.spec === "none" || this.running || this.failed) return;
+    if (this.closed || this.spec === "none" || this.failed) return;
     if (this.current?.generation === table.generation) return;
     this.resolved ??= resolveEmbedder(this.spec);
     const choice = await this.resolved.catch(() => null);
-    if (choice && !this.running) await this.loadStored(choice, table);
+    if (!choice) return;
+    // A pass in flight over vectors the file holds (the one an update run's end starts) only
+    // loads them: waited for, the search is hybrid, not lexical alone.
+    const running = this.running;
+    if (!running) await this.loadStored(choice, table);
+    else if (
+      storedVectorsHead(this.project.store.dir)?.key === await vectorsKey(choice.id, table.files)
+    ) {
+      await running;
+    }
   }
 
   /** Reads `table`'s complete vectors from the file into memory; whether they were there. */

@@ -26,7 +26,7 @@ qualified (Session.request, pkg.module.func).
 
 Options:
   --file F          only look in file (or folder) F
-  --max-tokens N    the text's budget (default 1000; a body over 60% of it is shown as
+  --max-tokens N    the text's budget (default 1000; a body over 30% of it is shown as
                     its call lines)
 `,
   positional: {

@@ -5,6 +5,9 @@
 
 import { loadGraph } from "../../graph/graph.ts";
 import { findReferences } from "../../graph/references.ts";
+import { usesByName } from "../../graph/uses_by_name.ts";
+import { CodectxError } from "../../errors.ts";
+import type { SymbolRecord } from "../../types.ts";
 import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { command } from "./cli.ts";
@@ -22,7 +25,33 @@ export const findReferencesTool = defineTool({
   handler: async ({ symbol_name, file_path, limit, include_tests }, { project }) => {
     const file = file_path === undefined ? undefined : project.resolvePath(file_path);
     const graph = await loadGraph(project);
-    const r = findReferences(graph, symbol_name, { file, limit, includeTests: include_tests });
+    // A name no definition is spelled as (a field: `methodNotAllowed`) but code uses: its
+    // uses by name, not a definition that matched it by case only (`Mux.MethodNotAllowed`).
+    const written = symbol_name.trim().split(/[.:#/]/).pop() ?? "";
+    const byName = (definitions: SymbolRecord[]) => {
+      if (file !== undefined || definitions.some((d) => d.name === written)) return null;
+      const uses = usesByName(graph, written, include_tests ?? true);
+      if (uses.length === 0) return null;
+      const max = limit ?? 200;
+      return {
+        symbol: written,
+        definitions: definitions.map(toWireSymbol),
+        references: uses.slice(0, max),
+        total: uses.length,
+        truncated: uses.length > max,
+        by_resolution: { exact: 0, inferred: 0, name: uses.length },
+      };
+    };
+    let r;
+    try {
+      r = findReferences(graph, symbol_name, { file, limit, includeTests: include_tests });
+    } catch (err) {
+      const uses = err instanceof CodectxError && err.code === "not_found" ? byName([]) : null;
+      if (uses) return uses;
+      throw err;
+    }
+    const uses = byName(r.definitions);
+    if (uses) return uses;
     return {
       symbol: r.definitions[0].qualifiedName,
       definitions: r.definitions.map(toWireSymbol),

@@ -25,14 +25,27 @@ export function quoteAround(context: string, name: string): string {
   return `${start > 0 ? "…" : ""}${t.slice(start, end).trim()}${end < t.length ? "…" : ""}`;
 }
 
+/** Reference kinds whose line of code adds nothing to where they are (`80 import`). */
+const BARE_KINDS = /^(import|export_list)$/;
+
 /** The references of one file: a line each, the enclosing definition once per run inside it. */
 function fileLines(rs: Reference[], usual: string | undefined, name: string): string[] {
   return rs.map((r, i) => {
     if (r.kind === "definition") return `  ${r.line} definition: ${quoteAround(r.context, name)}`;
     const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${r.in}` : "";
     const sure = r.resolution === usual ? "" : sureness(r);
+    if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
     return `  ${r.line} ${r.kind}${sure}${inside}: ${quoteAround(r.context, name)}`;
   });
+}
+
+/** A test file's line numbers listed before the rest are counted. */
+const MAX_TEST_LINES = 12;
+
+/** A test file's references: its line numbers, the first {@link MAX_TEST_LINES}. */
+function testLines(file: string, rs: Reference[]): string {
+  const lines = rs.slice(0, MAX_TEST_LINES).map((r) => r.line).join(" ");
+  return `${file} (test, ${rs.length}): ${lines}${rs.length > MAX_TEST_LINES ? " …" : ""}`;
 }
 
 /**
@@ -41,13 +54,18 @@ function fileLines(rs: Reference[], usual: string | undefined, name: string): st
  * is all an assistant takes from them unless it asks about a test.
  */
 export function render(p: FindReferencesPayload): string {
-  const refs = p.references;
+  // A definition the first line names is not listed again under its file.
+  const named = new Set(p.definitions.map((d) => `${d.file}:${d.line}`));
+  const refs = p.references.filter((r) =>
+    r.kind !== "definition" || !named.has(`${r.file}:${r.line}`)
+  );
   const byFile = Map.groupBy(refs, (r) => r.file);
+  const files = new Set(p.references.map((r) => r.file)).size;
   const usual = commonResolution(refs);
   const name = p.symbol.split(/[.:#]/).pop() ?? p.symbol;
   const groups = [...byFile].map(([file, rs]) =>
     isTestFile(file) && rs.every((r) => r.kind !== "definition")
-      ? `${file} (test, ${rs.length}): ${rs.map((r) => r.line).join(" ")}`
+      ? testLines(file, rs)
       : [file, ...fileLines(rs, usual, name)].join("\n")
   );
   const by = p.by_resolution;
@@ -56,11 +74,24 @@ export function render(p: FindReferencesPayload): string {
   const usualWord = usual === undefined ? "" : sureness({ resolution: usual }).replace(/^, /, "");
   const defs = p.definitions.map((d) => `${d.kind} ${loc(d)}`).join(", ");
   const shown = p.truncated ? `, first ${refs.length} shown` : "";
+  // Uses of a name no definition is spelled as (a field): said so, with what matched by case.
+  const written = !p.definitions.some((d) => d.name === p.symbol || d.qualified_name === p.symbol);
+  if (written) {
+    const near = p.definitions.map((d) => `${d.qualified_name || d.name} ${d.kind} ${loc(d)}`);
+    return join([
+      `${p.symbol}: no definition has this name${
+        near.length ? ` (by case: ${near.join(", ")})` : ""
+      }; ${p.total} use${
+        p.total === 1 ? "" : "s"
+      } of the name as written, by name only, in ${files} file${files === 1 ? "" : "s"}${shown}`,
+      groups.join("\n"),
+    ]);
+  }
   return join([
-    `${p.symbol} (${defs}): ${p.total} reference${p.total === 1 ? "" : "s"} in ${byFile.size} ` +
-    `file${byFile.size === 1 ? "" : "s"}${shown}${
-      counts.length > 1 ? `; ${counts.join(", ")}` : ""
-    }${counts.length > 1 && usualWord ? `; lines are ${usualWord} unless marked` : ""}`,
+    `${p.symbol} (${defs}): ${p.total} reference${p.total === 1 ? "" : "s"} in ${files} ` +
+    `file${files === 1 ? "" : "s"}${shown}${counts.length > 1 ? `; ${counts.join(", ")}` : ""}${
+      counts.length > 1 && usualWord ? `; lines are ${usualWord} unless marked` : ""
+    }`,
     groups.join("\n"),
   ]);
 }

@@ -7,29 +7,12 @@
 
 import type { CliOutput, ToolCommand } from "../tool.ts";
 import type { GetDependenciesPayload } from "./schema.ts";
+import { importersText } from "./render.ts";
 
 /** The payload as `codectx deps` prints it. */
-export function print(p: GetDependenciesPayload, values: Record<string, unknown> = {}): CliOutput {
+export function print(p: GetDependenciesPayload): CliOutput {
   const out: string[] = [];
-  if (p.importers) {
-    const files = p.imported_by.length;
-    out.push(
-      `imported by ${files} file${files === 1 ? "" : "s"} (${p.importers.length} import${
-        p.importers.length === 1 ? "" : "s"
-      })`,
-    );
-    // A file a line: its import lines, each with the module when it is not the one asked
-    // for (`os.path` under `--package os`) and the names it takes.
-    for (const [file, imports] of Map.groupBy(p.importers, (i) => i.file)) {
-      const lines = imports.map((i) =>
-        `${i.line}${i.module === values.package ? "" : ` ${i.module}`}${
-          i.names.length ? ` [${i.names.join(", ")}]` : ""
-        }`
-      );
-      out.push(`  ${file}:${lines.join(", ")}`);
-    }
-    return { out };
-  }
+  if (p.importers) return { out: [importersText(p.importers, "--json lists them")] };
   if (p.file) {
     out.push(`${p.file} (${p.language})`);
     for (const i of p.imports) {

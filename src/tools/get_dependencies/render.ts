@@ -7,24 +7,62 @@
 import { importedBy, importLine, join, listOf } from "../markdown.ts";
 import type { GetDependenciesPayload } from "./schema.ts";
 
+type Importer = NonNullable<GetDependenciesPayload["importers"]>[number];
+
+/** Files listed by `importersText` before the rest are counted. */
+const MAX_IMPORTER_FILES = 60;
+
+/** The folder of a path with its slash (`a/b/`), or "" at the top. */
+function folderOf(file: string): string {
+  return file.slice(0, file.lastIndexOf("/") + 1);
+}
+
+/**
+ * The importers of a package: `imported by N files (M imports)`, then a line a file, `file:l1,
+ * l2`, or a line a folder holding several, `folder/ a.py:3; b.py:7, 9`; an import's module is
+ * said when it is not the one most lines import (`os.path` under `os`), and the names it
+ * takes. Past {@link MAX_IMPORTER_FILES} files the rest are counted (`more`: how to list them).
+ *
+ * @example
+ * ```ts
+ * importersText([{ file: "a.py", line: 1, module: "os", names: [] }], "--json lists them");
+ * // "imported by 1 file (1 import)\n  a.py:1"
+ * ```
+ */
+export function importersText(importers: Importer[], more: string): string {
+  const modules = Map.groupBy(importers, (i) => i.module);
+  const usual = [...modules].sort((a, b) => b[1].length - a[1].length)[0]?.[0];
+  const byFile = [...Map.groupBy(importers, (i) => i.file)];
+  const shown = byFile.slice(0, MAX_IMPORTER_FILES);
+  const lines = (list: Importer[]) =>
+    list.map((i) =>
+      `${i.line}${i.module === usual ? "" : ` ${i.module}`}${
+        i.names.length ? ` [${i.names.join(", ")}]` : ""
+      }`
+    ).join(", ");
+  const out: string[] = [];
+  for (const [folder, files] of Map.groupBy(shown, ([file]) => folderOf(file))) {
+    if (files.length === 1 || folder === "") {
+      for (const [file, list] of files) out.push(`  ${file}:${lines(list)}`);
+    } else {
+      const each = files.map(([file, list]) => `${file.slice(folder.length)}:${lines(list)}`);
+      out.push(`  ${folder} ${each.join("; ")}`);
+    }
+  }
+  const n = byFile.length;
+  const rest = n - shown.length;
+  return [
+    `imported by ${n} file${n === 1 ? "" : "s"} (${importers.length} import${
+      importers.length === 1 ? "" : "s"
+    })`,
+    ...out,
+    ...(rest > 0 ? [`  (${rest} more files; ${more})`] : []),
+  ].join("\n");
+}
+
 /** A file's imports and importers; without a file, imports by file, packages and cycles. */
 export function render(p: GetDependenciesPayload): string {
-  if (p.importers) {
-    // One line per file: its import lines and what they import.
-    const byFile = new Map<string, Array<(typeof p.importers)[number]>>();
-    for (const i of p.importers) byFile.set(i.file, [...(byFile.get(i.file) ?? []), i]);
-    return join([
-      `# Imported by ${byFile.size} files (${p.importers.length} imports)`,
-      [...byFile].map(([file, list]) => {
-        const what = [
-          ...new Set(
-            list.map((i) => i.module + (i.names.length ? ` (${i.names.join(", ")})` : "")),
-          ),
-        ];
-        return `- ${file}:${list.map((i) => i.line).join(", ")} ${what.join("; ")}`;
-      }).join("\n"),
-    ]);
-  }
+  if (p.importers) return importersText(p.importers, "the structured result lists them");
   if (p.file) {
     return join([
       `# ${p.file} (${p.language ?? ""})`,

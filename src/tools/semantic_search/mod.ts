@@ -10,6 +10,8 @@ import { searchCall } from "../../search/search_pool.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { input, output } from "./schema.ts";
 import { render } from "./render.ts";
+import { literalLines, withLiteralLines } from "./literal.ts";
+import { withSymbolRanges } from "./ranges.ts";
 
 /** The `semantic_search` tool. */
 export const semanticSearchTool = defineTool({
@@ -21,9 +23,12 @@ export const semanticSearchTool = defineTool({
   annotations: READ_ONLY,
   handler: async (args, { project, signal, deadline }) => {
     const { query, ...opts } = args;
-    return await searchCall(() =>
-      searchProject(project, query, opts, undefined, { signal, deadline })
-    );
+    return await searchCall(async () => {
+      const limits = { signal, deadline };
+      const ranked = await searchProject(project, query, opts, undefined, limits);
+      const lines = await literalLines(project, ranked, opts, limits);
+      return await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
+    });
   },
   render,
 });

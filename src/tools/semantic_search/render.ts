@@ -6,8 +6,9 @@
  */
 
 import type { WireSearchItem } from "../schemas.ts";
-import { firstLine, join, loc } from "../markdown.ts";
+import { firstLine, join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
+import { literalText } from "./literal.ts";
 
 /**
  * A snippet's leading comment block, cut off: its first sentence goes to the heading, the
@@ -104,34 +105,45 @@ function quoteLine(line: string): string {
 }
 
 /**
- * Hits a line or two each. A literal (exact or regex) search's hits are lines: grouped by
- * file, `  line in Symbol: code` each. Another search's are definitions or chunks:
- * `n. file:start-end Symbol (kind) — its leading comment's first sentence`, then its line
- * that holds the most of the query's words. The code is a `file:line` away.
+ * Literal hits (lines: a literal search's, or the lines that hold a ranked search's query as
+ * written): grouped by file, `  line in Symbol: code` each; a file's lone hit is one line,
+ * `file:line in Symbol: code`. The enclosing symbol is named at its first line.
  */
-function snippets(items: WireSearchItem[], query: string, literal: boolean): string {
-  if (literal) {
-    return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) =>
-      [
-        file,
-        ...hs.map((h, i) => {
-          const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
-            ? ` in ${h.symbol}`
-            : "";
-          const best = bestLine(h, query);
-          return `  ${best.line}${inside}: ${best.text}`;
-        }),
-      ].join("\n")
-    ).join("\n");
-  }
+function literalLines(items: WireSearchItem[], query: string): string {
+  return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) => {
+    const lines = hs.map((h, i) => {
+      const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
+        ? ` in ${h.symbol}`
+        : "";
+      const best = bestLine(h, query);
+      return { line: best.line, rest: `${inside}: ${best.text}` };
+    });
+    if (lines.length === 1) return `${file}:${lines[0].line}${lines[0].rest}`;
+    return [file, ...lines.map((l) => `  ${l.line}${l.rest}`)].join("\n");
+  }).join("\n");
+}
+
+/**
+ * Ranked hits (definitions or chunks): `n. file:line Symbol (kind start-end) — its leading
+ * comment's first sentence`, where `line` is the hit's line that holds the most of the query's
+ * words (quoted under it) and `start-end` the whole symbol's lines (a chunk of a long function
+ * is not taken for it); a hit in no symbol says its own lines. The code is a `file:line` away.
+ */
+function rankedHits(items: SemanticSearchPayload["snippets"], query: string): string {
   return items.map((h, i) => {
     const lines = h.snippet.replace(/\s+$/, "").split("\n");
     const { summary, code } = splitLeadingComment(lines);
     // The leading comment is the heading's summary: the line quoted is one of the code.
     const best = bestLine(h, query, summary ? lines.length - code.length : 0);
-    return `${i + 1}. ${loc(h)}${h.symbol ? ` ${h.symbol}` : ""}${h.kind ? ` (${h.kind})` : ""}${
+    const start = h.symbol_line ?? h.line;
+    const end = h.symbol_end_line ?? h.end_line;
+    const range = end > start ? `${start}-${end}` : `${start}`;
+    const what = h.symbol
+      ? ` ${h.symbol} (${h.kind ? `${h.kind} ` : ""}${range})`
+      : ` (lines ${range})`;
+    return `${i + 1}. ${h.file}:${best.line}${what}${
       summary ? ` — ${summary}` : ""
-    }\n   ${best.line}: ${best.text}`;
+    }\n   ${best.text}`;
   }).join("\n");
 }
 
@@ -144,13 +156,15 @@ function fmtScore(x: number): string {
 const WEAK = 0.25;
 /** …after this many hits, always shown (when there are so many). */
 const KEEP = 3;
+/** Hits a ranked search's text shows at most unless a number was asked for. */
+const MOST = 5;
 
 /**
  * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
  * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
- * scoring under {@link WEAK} of the top one (after {@link KEEP}) and says how many it left out
- * and how to list them (`more`): a clear answer is not followed by seven weak ones a model must
- * read (the MCP structured result keeps them all).
+ * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
+ * how many it left out and how to list them (`more`): a clear answer is not followed by seven
+ * weak ones a model must read, nor ten flat ones (the MCP structured result keeps them all).
  */
 export function render(
   p: SemanticSearchPayload,
@@ -158,21 +172,42 @@ export function render(
 ): string {
   const v = p.vectors;
   const literal = p.mode === "exact" || p.mode === "regex";
-  const top = p.snippets[0]?.score ?? 0;
-  const weak = more !== false && !literal
-    ? p.snippets.findIndex((s, i) => i >= KEEP && s.score < top * WEAK)
-    : -1;
-  const hits = weak > 0 ? p.snippets.slice(0, weak) : p.snippets;
+  if (literal) {
+    return join([
+      `${p.snippets.length} results for "${p.query}" (${p.mode})`,
+      literalLines(p.snippets, p.query),
+    ]);
+  }
+  // A ranked search's lines that hold the query as written (a message, a line of code) come
+  // first, as a literal search prints them: they are the answer when there are any.
+  const lines = p.snippets.filter((s) => s.column !== undefined);
+  const ranked = p.snippets.filter((s) => s.column === undefined);
+  const top = ranked[0]?.score ?? 0;
+  // After lines that hold the query, the ranked hits are the look-alikes: {@link KEEP} at most.
+  const weakAt = ranked.findIndex((s, i) => i >= KEEP && s.score < top * WEAK);
+  const cut = more === false
+    ? ranked.length
+    : lines.length
+    ? KEEP
+    : Math.min(MOST, weakAt < 0 ? ranked.length : weakAt);
+  const hits = ranked.slice(0, cut);
+  const weak = hits.length < ranked.length ? hits.length : -1;
   // Vectors still being computed matter to a search that uses them, not to a literal one.
-  const vectors = !literal && v.done < v.total ? `; vectors ${v.state} ${v.done}/${v.total}` : "";
+  const vectors = v.done < v.total ? `; vectors ${v.state} ${v.done}/${v.total}` : "";
   // Ranks are in the order; the scores' range says how strong the matches are.
   const scores = hits.map((h) => h.score);
   const range = scores.length
     ? `; scores ${fmtScore(scores[0])}–${fmtScore(Math.min(...scores))}`
     : "";
   return join([
+    lines.length
+      ? `${lines.length === 1 ? "1 line holds" : `${lines.length} lines hold`} "${
+        literalText(p.query)
+      }":`
+      : "",
+    lines.length ? literalLines(lines, p.query) : "",
     `${hits.length} results for "${p.query}" (${p.mode}${range}${vectors})`,
-    snippets(hits, p.query, literal),
-    weak > 0 ? `(${p.snippets.length - weak} weaker hits left out; ${more})` : "",
+    rankedHits(hits, p.query),
+    weak > 0 ? `(${ranked.length - weak} weaker hits left out; ${more})` : "",
   ]);
 }

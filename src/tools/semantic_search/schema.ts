@@ -31,7 +31,12 @@ export const input = z.object({
 /** Its payload. */
 export const output = z.object({
   query: z.string(),
-  snippets: z.array(searchItemSchema),
+  snippets: z.array(searchItemSchema.extend({
+    symbol_line: z.number().int().optional(),
+    symbol_end_line: z.number().int().optional().describe(
+      "The whole symbol's lines, when the hit is a part of it",
+    ),
+  })),
   index_state: z.string().describe("ready, indexing or empty"),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
   vectors: z.object({

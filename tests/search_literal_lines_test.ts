@@ -1,0 +1,93 @@
+/**
+ * A search for an error message in plain (hybrid) mode leads with the line that holds it,
+ * `file:line in Function: code` (issue 35): ranked by meaning, the message's chunk came below
+ * look-alikes ("send", "Cannot…" classes) or not at all, and the MCP arm read ten hits where
+ * `rg` printed the one line. A literal search's text names a file's lone hit on one line.
+ */
+
+import assert from "node:assert/strict";
+import { renderText } from "../src/mcp/render.ts";
+import { callTool, withExecutor } from "./helpers.ts";
+
+const FILES = {
+  "proc/run.py": [
+    "class Process:", // 1
+    "    def communicate(self, data=None):", // 2
+    "        '''Send data to the process and read its output.'''", // 3
+    "        if self.started and data:", // 4
+    "            raise ValueError('Cannot send input after starting communication')", // 5
+    "        return self.read()", // 6
+    "",
+    "    def send(self, data):", // 8
+    "        '''Send input to the process.'''", // 9
+    "        return self.pipe.write(data)", // 10
+    "",
+  ].join("\n"),
+  "proc/errors.py": [
+    "class CannotSendInput(Exception):",
+    "    '''Input could not be sent after starting.'''",
+    "",
+  ].join("\n"),
+};
+
+Deno.test("semantic_search: a message in plain words leads with the line that holds it", async () => {
+  await withExecutor(FILES, async (ex) => {
+    const p = await callTool(ex, "semantic_search", {
+      query: "Cannot send input after starting communication",
+    });
+    const first = (p.snippets as Array<{ file: string; line: number; column?: number }>)[0];
+    assert.deepEqual([first.file, first.line, first.column !== undefined], [
+      "proc/run.py",
+      5,
+      true,
+    ]);
+    const text = renderText("semantic_search", p);
+    assert.match(
+      text,
+      /^1 line holds "Cannot send input after starting communication":\nproc\/run\.py:5 in Process\.communicate: raise ValueError\('Cannot send input/,
+    );
+    // The ranked hit that holds that line is not listed again.
+    assert.doesNotMatch(text, /\. proc\/run\.py:2-\d+ Process\.communicate/);
+
+    // Two words are a name, not a message: no literal lines.
+    const name = await callTool(ex, "semantic_search", { query: "send input" });
+    assert.ok((name.snippets as Array<{ column?: number }>).every((s) => s.column === undefined));
+  });
+});
+
+Deno.test("semantic_search exact: a file's lone hit is one line, file:line in Symbol", async () => {
+  await withExecutor(FILES, async (ex) => {
+    const p = await callTool(ex, "semantic_search", {
+      query: "after starting",
+      mode: "exact",
+    });
+    assert.equal(
+      renderText("semantic_search", p),
+      [
+        '2 results for "after starting" (exact)',
+        "proc/errors.py:2 in CannotSendInput: '''Input could not be sent after starting.'''",
+        "proc/run.py:5 in Process.communicate: raise ValueError('Cannot send input after starting communication')",
+      ].join("\n"),
+    );
+  });
+});
+
+Deno.test("semantic_search: a hit that is a part of a long function cites its line and the function's whole range", async () => {
+  // A chunk of a long method was printed as `file:1208-1230 Popen.communicate (method)`, the
+  // method's name over the chunk's lines: an assistant took it for the method (1165-1230).
+  const body = Array.from({ length: 70 }, (_, i) => `    total_${i} = compute_${i}(data)\n`);
+  const files = {
+    "calc/long.py": `def crunch(data):\n${body.join("")}    return rotate_checksum(data, 17)\n`,
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", { query: "rotate checksum", top_k: 3 });
+    const hit = (p.snippets as Array<Record<string, unknown>>)[0];
+    assert.equal(hit.symbol, "crunch");
+    assert.ok((hit.line as number) > 1, `a chunk inside the function: ${JSON.stringify(hit)}`);
+    assert.deepEqual([hit.symbol_line, hit.symbol_end_line], [1, 72]);
+    assert.match(
+      renderText("semantic_search", p),
+      /^1\. calc\/long\.py:72 crunch \(function 1-72\)\n {3}return rotate_checksum\(data, 17\)$/m,
+    );
+  });
+});
