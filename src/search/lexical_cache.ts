@@ -73,6 +73,15 @@ export function lexicalIndexFor(
 }
 
 /**
+ * The lexical index of `table`'s generation if one was built or asked for already (any
+ * parameters: the rows a term occurs in do not depend on them), else null — for a reader
+ * that can do without it and should not pay for a build.
+ */
+export function heldLexicalIndex(table: ChunkTable): Promise<LexicalIndex> | null {
+  return table.index.memo.get(LEXICAL).index;
+}
+
+/**
  * What an index is built from: the codectx version and store format (the terms of a blob
  * are what this version computes; blob keys name only a file's path and content), the
  * parameters, and each file's blob and row count.

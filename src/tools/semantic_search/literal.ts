@@ -10,7 +10,7 @@
  */
 
 import type { Project } from "../../project/project.ts";
-import { searchProject } from "../../search/hybrid.ts";
+import { scanText } from "../../search/hybrid.ts";
 import type { SearchOptions } from "../../search/options.ts";
 import type { CallLimits } from "../../util/bounded.ts";
 import { DEFAULT_TOP_K } from "../../types.ts";
@@ -58,7 +58,7 @@ export async function literalLines(
   if (text.includes("\n") || text.split(/\s+/).length < MIN_WORDS) return [];
   const held = ranked.snippets.flatMap((h) => lineHolding(h, text)).slice(0, MAX_LINES);
   if ((ranked.snippets[0]?.score ?? 0) >= CLEAR) return held;
-  const found = await searchProject(
+  const found = await scanText(
     project,
     text,
     {
@@ -69,8 +69,8 @@ export async function literalLines(
       scope: opts.scope,
       include_tests: opts.include_tests,
     },
-    undefined,
     limits,
+    true,
   );
   return found.snippets.length > MAX_LINES ? held : found.snippets;
 }
