@@ -13,6 +13,7 @@ import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
 import type { ProjectService } from "../src/service/service.ts";
 import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
+import { loadGraph } from "../src/graph/graph.ts";
 
 const FILES = {
   "net/url.py":
@@ -175,6 +176,52 @@ Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fre
       await third.close();
     }
     assert.equal(partsFileBlobs(indexDir)?.size, 81);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: explain and refs resolve the imports of the files that name the symbol, not every file's", async () => {
+  // A fresh `codectx explain` or `refs` resolved every file's imports (the whole graph) to
+  // answer for one name: on the stdlib, most of its time. Here 10 files import `greet`, 60
+  // import something else; the answers are the same, the 60 are left alone.
+  const files: Record<string, string> = {
+    "lib.py": "def greet(name):\n    return name\n",
+    "other.py": "def thing():\n    return 1\n",
+  };
+  for (let i = 0; i < 10; i++) files[`use/g${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  for (let i = 0; i < 60; i++) files[`pkg/m${i}.py`] = `from other import thing\nthing()\n`;
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  try {
+    const indexing = await open();
+    try {
+      await callTool(indexing, "index_project", {});
+    } finally {
+      await indexing.close();
+    }
+    for (
+      const [tool, check] of [
+        ["find_references", (r: Record<string, unknown>) => (r.references as unknown[]).length],
+        ["explain_symbol", (r: Record<string, unknown>) => (r.callers as unknown[]).length],
+      ] as const
+    ) {
+      const fresh = await open();
+      try {
+        await upToDate(fresh, { "no-update": true });
+        const r = await callTool(fresh, tool, { symbol_name: "greet" });
+        assert.equal(check(r), tool === "find_references" ? 1 + 20 : 10, JSON.stringify(r));
+        const graph = await loadGraph((fresh.service as ProjectService).project);
+        assert.equal(graph.files.length, 72);
+        assert.ok(graph.linked >= 10 && graph.linked < 20, `${tool}: ${graph.linked} files linked`);
+        // What asks every file still has them all.
+        assert.equal(graph.importedBy.get("other.py")?.size, 60);
+        assert.equal(graph.linked, 72);
+      } finally {
+        await fresh.close();
+      }
+    }
   } finally {
     await cleanup(root, indexDir);
   }
