@@ -188,11 +188,19 @@ Deno.test("first answer: explain and refs load neither the vectors' code nor the
     /\/src\/index\/(indexer|ingest|extract)\.ts$|\/src\/parse\/parser\.ts$|web-tree-sitter/.test(s)
   ).map((s) => s.replace(/^.*\/src\//, "src/"));
   assert.deepEqual(heavy, []);
+  // Nor what only a scan, a traced request or a watching server runs: node:vm (the regex
+  // bound), node:async_hooks (request traces), the watcher with the `ignore` package.
+  const unused = [...graph].filter((s) =>
+    /^node:(vm|async_hooks)$|^npm:\/?ignore@|\/src\/service\/watch\.ts$/.test(s)
+  ).map((s) => s.replace(/^.*\/src\//, "src/"));
+  assert.deepEqual(unused, []);
   // They are a dynamic import away: the service and the project still reach them.
   for (
     const [file, dynamic] of [
       ["src/service/service.ts", "/src/search/vector_sync.ts"],
       ["src/project/project.ts", "/src/index/indexer.ts"],
+      ["src/service/service.ts", "/src/service/watch.ts"],
+      ["src/search/grep_pool.ts", "/src/util/bounded.ts"],
     ]
   ) {
     const info = await denoInfo(file);

@@ -25,7 +25,7 @@ import {
   type ProjectOptions,
   type RunHook,
 } from "../project/project.ts";
-import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts";
+import type { ProjectWatcher, WatchStatus } from "./watch.ts";
 import type { VectorProgress, VectorSync } from "../search/vector_sync.ts";
 import { VECTOR_CHOICE } from "../search/options.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";
@@ -251,6 +251,8 @@ export class ProjectService implements Service {
     for (const p of [this.project.store.dir, defaultIndexHome()]) {
       ignorePaths.push(await Deno.realPath(p).catch(() => p));
     }
+    // The watcher (the walker and its ignore rules) is loaded by a server that watches.
+    const { watchProject } = await import("./watch.ts");
     this.watcher = await watchProject(this.project, {
       ignorePaths,
       onReindex: (r) => {
