@@ -176,7 +176,16 @@ export class VectorSync {
     const key = await vectorsKey(choice.id, table.files);
     const stored = readVectorsFile(this.project.store.dir, key, choice.id, 1 + workers);
     if (!stored || stored.index.rows !== rows || stored.index.count !== rows) return false;
-    this.current = { generation: table.generation, choice, table, ...stored };
+    this.current = {
+      generation: table.generation,
+      choice,
+      table,
+      index: stored.index,
+      // Decoded when a later generation reuses rows (not spread: that would decode them now).
+      get hashes() {
+        return stored.hashes;
+      },
+    };
     this.status = {
       embedder: choice.id,
       dimensions: stored.index.dimensions,
