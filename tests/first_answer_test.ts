@@ -12,7 +12,7 @@ import { VECTORS_FILE } from "../src/search/vector_file.ts";
 import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
 import type { ProjectService } from "../src/service/service.ts";
-import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs, readPartsFile } from "../src/graph/parts_file.ts";
 import { loadGraph } from "../src/graph/graph.ts";
 
 const FILES = {
@@ -222,6 +222,49 @@ Deno.test("first answer: explain and refs resolve the imports of the files that 
         await fresh.close();
       }
     }
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: graph.bin's reference rows are read when a part's references are asked", async () => {
+  // A fresh `explain` or `refs` read the whole of graph.bin (25 MiB on the stdlib, four
+  // fifths of it reference rows) to use the rows of the few files that name the symbol. The
+  // rows lie apart now, each part's read when asked: here they are overwritten in place after
+  // the table was read, and the part's rows are what the file holds then.
+  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
+  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  try {
+    const indexing = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+    try {
+      await callTool(indexing, "index_project", {});
+    } finally {
+      await indexing.close();
+    }
+    const file = readPartsFile(indexDir);
+    assert.ok(file, `${folder(indexDir)}`);
+    assert.equal(file.blobs.size, 81);
+    const blob = [...file.blobs].find((b) => file.part(b)!.names.includes("greet"))!;
+    const part = file.part(blob)!;
+    assert.deepEqual(part.imports.map((i) => i.module), ["lib"]);
+    const rows = [...file.packed(blob)!.rows];
+    assert.ok(rows.some((b) => b !== 0));
+    // Every row of the file zeroed in place (same file): between the key and the table.
+    const path = `${indexDir}/${GRAPH_PARTS_FILE}`;
+    const bytes = Deno.readFileSync(path);
+    const start = ((bytes.indexOf(10) + 1 + 3) & ~3) + 64;
+    const tableAt = new DataView(bytes.buffer).getFloat64(bytes.length - 16, true);
+    const f = Deno.openSync(path, { write: true });
+    try {
+      f.seekSync(start, Deno.SeekMode.Start);
+      f.writeSync(new Uint8Array(tableAt - start));
+    } finally {
+      f.close();
+    }
+    assert.equal(part.refs.length * 4, rows.length);
+    assert.ok(part.refs.every((v) => v === 0), "the rows were read before they were asked");
   } finally {
     await cleanup(root, indexDir);
   }

@@ -250,9 +250,47 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
   const head = new Int32Array(bytes.buffer, bytes.byteOffset, PACKED_HEAD);
   const refs = new Int32Array(bytes.buffer, bytes.byteOffset + PACKED_HEAD * 4, head[H.Refs]);
-  const linesAt = refs.byteOffset + refs.byteLength;
-  const importLines = Array.from(new Int32Array(bytes.buffer, linesAt, head[H.Lines]));
-  let at = linesAt - bytes.byteOffset + head[H.Lines] * 4;
+  return decodeRest(head, bytes.subarray(PACKED_HEAD * 4 + refs.byteLength), () => refs);
+}
+
+/**
+ * A packed part split in two: its reference rows (the bulk of it) and the rest — the head,
+ * the import lines and the sections — which {@link decodeSplitPart} reads with the rows
+ * read apart, when first asked.
+ */
+export function splitPackedPart(packed: Uint8Array): { rest: Uint8Array; rows: Uint8Array } {
+  const refs = new DataView(packed.buffer, packed.byteOffset, 4).getInt32(0, true);
+  const rowsAt = PACKED_HEAD * 4;
+  const rowsEnd = rowsAt + refs * 4;
+  const rest = new Uint8Array(packed.length - refs * 4);
+  rest.set(packed.subarray(0, rowsAt));
+  rest.set(packed.subarray(rowsEnd), rowsAt);
+  return { rest, rows: packed.subarray(rowsAt, rowsEnd) };
+}
+
+/** The number of reference rows of a part's rest ({@link splitPackedPart}). */
+export function splitRowCount(rest: Uint8Array): number {
+  return new DataView(rest.buffer, rest.byteOffset, 4).getInt32(0, true);
+}
+
+/**
+ * A part from the rest {@link splitPackedPart} left and its rows, read by `rows` when first
+ * asked (a command reads the rows of the few files that name what it asks about).
+ */
+export function decodeSplitPart(rest: Uint8Array, rows: () => Int32Array): GraphPart {
+  if (rest.byteOffset % 4 !== 0) rest = rest.slice();
+  const head = new Int32Array(rest.buffer, rest.byteOffset, PACKED_HEAD);
+  let refs: Int32Array | undefined;
+  return decodeRest(head, rest.subarray(PACKED_HEAD * 4), () => refs ??= rows());
+}
+
+/**
+ * A part from its head, the bytes after its rows (import lines, then sections; 4-byte
+ * aligned) and its rows.
+ */
+function decodeRest(head: Int32Array, bytes: Uint8Array, rows: () => Int32Array): GraphPart {
+  const importLines = Array.from(new Int32Array(bytes.buffer, bytes.byteOffset, head[H.Lines]));
+  let at = head[H.Lines] * 4;
   const section = (length: number) => bytes.subarray(at, at += length);
   const namesBytes = section(head[H.NamesBytes]);
   const importsBytes = section(head[H.Imports]);
@@ -269,7 +307,9 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
   let receivers: Receiver[] | undefined;
   let declared: DeclaredType[] | undefined;
   return {
-    refs,
+    get refs() {
+      return rows();
+    },
     importLines,
     ...(pkg ? { package: pkg } : {}),
     get names() {

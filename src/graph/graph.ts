@@ -328,9 +328,11 @@ function occurrencesOf(files: readonly GraphFile[], name: string): number[] {
     const part = f.part;
     const id = part.nameId(name);
     if (id < 0) continue;
-    const n = refCount(part);
+    // The rows of a part from graph.bin are read here, for the files that name it only.
+    const rows = { refs: part.refs };
+    const n = refCount(rows);
     const base = f.id * OCC_SHIFT;
-    for (let i = 0; i < n; i++) if (refNameId(part, i) === id) out.push(base + i);
+    for (let i = 0; i < n; i++) if (refNameId(rows, i) === id) out.push(base + i);
   }
   return out;
 }
@@ -339,13 +341,14 @@ function occurrenceIndex(files: readonly GraphFile[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const f of files) {
     const part = f.part;
-    const n = refCount(part);
+    const rows = { refs: part.refs };
+    const n = refCount(rows);
     if (n === 0) continue;
     // Per name id of this file, the list it goes to.
     const lists: (number[] | undefined)[] = new Array(part.names.length);
     const base = f.id * OCC_SHIFT;
     for (let i = 0; i < n; i++) {
-      const id = refNameId(part, i);
+      const id = refNameId(rows, i);
       let list = lists[id];
       if (!list) {
         const name = part.names[id];
