@@ -28,9 +28,16 @@ function folder(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 }
 
-/** The fixture indexed by index_project in a process of its own, and how to open another. */
-async function indexedProject() {
-  const root = await makeProject(FILES);
+/** `lib.py`'s `greet`, called from `n` files of `pkg/` (graph.bin is written past 64 parts). */
+function greetFiles(n: number): Record<string, string> {
+  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
+  for (let i = 0; i < n; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  return files;
+}
+
+/** `files` indexed by index_project in a process of its own, and how to open another. */
+async function indexedProject(files: Record<string, string> = FILES) {
+  const root = await makeProject(files);
   const indexDir = await tempIndexDir();
   const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
   const indexing = await open();
@@ -130,18 +137,8 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
 Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fresh process's refs", async () => {
   // The first `explain` or `refs` after `codectx index` parsed every file's graph part from
   // the store's JSON and wrote graph.bin for the next process; the run leaves it now.
-  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
-  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const { root, indexDir, open } = await indexedProject(greetFiles(80));
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
     assert.equal(partsFileBlobs(indexDir)?.size, 81, `${folder(indexDir)}`);
     const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
     const fresh = await open();
@@ -186,21 +183,12 @@ Deno.test("first answer: explain and refs resolve the imports of the files that 
   // answer for one name: on the stdlib, most of its time. Here 10 files import `greet`, 60
   // import something else; the answers are the same, the 60 are left alone.
   const files: Record<string, string> = {
-    "lib.py": "def greet(name):\n    return name\n",
+    ...greetFiles(10),
     "other.py": "def thing():\n    return 1\n",
   };
-  for (let i = 0; i < 10; i++) files[`use/g${i}.py`] = `from lib import greet\ngreet(${i})\n`;
-  for (let i = 0; i < 60; i++) files[`pkg/m${i}.py`] = `from other import thing\nthing()\n`;
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  for (let i = 0; i < 60; i++) files[`use/t${i}.py`] = `from other import thing\nthing()\n`;
+  const { root, indexDir, open } = await indexedProject(files);
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
     for (
       const [tool, check] of [
         ["find_references", (r: Record<string, unknown>) => (r.references as unknown[]).length],
@@ -232,17 +220,8 @@ Deno.test("first answer: graph.bin's reference rows are read when a part's refer
   // fifths of it reference rows) to use the rows of the few files that name the symbol. The
   // rows lie apart now, each part's read when asked: here they are overwritten in place after
   // the table was read, and the part's rows are what the file holds then.
-  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
-  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
+  const { root, indexDir } = await indexedProject(greetFiles(80));
   try {
-    const indexing = await createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
     const file = readPartsFile(indexDir);
     assert.ok(file, `${folder(indexDir)}`);
     assert.equal(file.blobs.size, 81);
