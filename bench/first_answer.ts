@@ -12,7 +12,9 @@
  * - `cli`: `codectx search` (hybrid, waiting for vectors as the command does), `explain`,
  *   `refs` and `tool search_symbols`, each `--no-update`, `--runs` fresh processes in a row on
  *   its own copy of the new index: every wall time, CPU time (user + system) and the medians
- *   (Deno's start included); with `--before PATH` that checkout's runs alternate with these;
+ *   (Deno's start included); with `--before PATH` that checkout's runs alternate with these
+ *   (on a copy of `--before-index-dir DIR` when given: an index that checkout wrote, whose
+ *   files a first run of the other would write again);
  * - `serve`: `codectx serve --no-watch` on a copy: time to the first `/health` answer, to
  *   `state: ready`, and to `vectors_state: complete` (polled every 25 ms; with the server's CPU
  *   time then, every thread's), twice (the first start after `index`, then a restart);
@@ -51,6 +53,7 @@ const { values } = parseArgs({
     query: { type: "string" },
     symbol: { type: "string" },
     before: { type: "string" },
+    "before-index-dir": { type: "string" },
   },
 });
 
@@ -166,7 +169,10 @@ async function cliSection(indexed: string): Promise<void> {
     const runs = await Promise.all(clis.map(async ([cli, label]) => ({
       cli,
       label,
-      dir: await copyIndex(indexed, `cli_${name.split(" ")[0]}_${label}`),
+      dir: await copyIndex(
+        label === "before" ? values["before-index-dir"] ?? indexed : indexed,
+        `cli_${name.split(" ")[0]}_${label}`,
+      ),
       times: [] as number[],
       cpu: [] as number[],
       rss: [] as number[],
