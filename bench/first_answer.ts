@@ -12,12 +12,15 @@
  * - `cli`: `codectx search` (hybrid, waiting for vectors as the command does), `explain`,
  *   `refs` and `tool search_symbols`, each `--no-update`, `--runs` fresh processes in a row on
  *   its own copy of the new index: every wall time, CPU time (user + system) and the medians
- *   (Deno's start included); with `--before PATH` that checkout's runs alternate with these;
+ *   (Deno's start included); with `--before PATH` that checkout's runs alternate with these
+ *   (on a copy of `--before-index-dir DIR` when given: an index that checkout wrote, whose
+ *   files a first run of the other would write again);
  * - `serve`: `codectx serve --no-watch` on a copy: time to the first `/health` answer, to
- *   `state: ready`, and to `vectors_state: complete` (polled every 25 ms), twice (the first start
- *   after `index`, then a restart);
+ *   `state: ready`, and to `vectors_state: complete` (polled every 25 ms; with the server's CPU
+ *   time then, every thread's), twice (the first start after `index`, then a restart);
  * - `mcp`: `codectx mcp` over stdio with the SDK client: `initialize`, the first
- *   `semantic_search` answer, and the first one whose vectors were complete (hybrid);
+ *   `semantic_search` answer, and the first one whose vectors were complete (hybrid), with the
+ *   server's CPU time at `initialize` and at that answer;
  * - `install`: the README's quick start in a fresh copy of this checkout (`git archive HEAD`)
  *   with an empty `DENO_DIR`: time until `/health` answers, then the size of `node_modules`
  *   and of the npm cache; then `deno task install:cli` into a temporary root, and what it
@@ -50,6 +53,7 @@ const { values } = parseArgs({
     query: { type: "string" },
     symbol: { type: "string" },
     before: { type: "string" },
+    "before-index-dir": { type: "string" },
   },
 });
 
@@ -70,6 +74,18 @@ function load(): string {
     return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   } catch {
     return "?";
+  }
+}
+
+/** CPU time (user + system, every thread) a process has used so far, in ms; 0 when unknown. */
+function cpuOf(pid: number | null | undefined): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime (fields 14 and 15) in clock ticks of 10 ms.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
   }
 }
 
@@ -153,7 +169,10 @@ async function cliSection(indexed: string): Promise<void> {
     const runs = await Promise.all(clis.map(async ([cli, label]) => ({
       cli,
       label,
-      dir: await copyIndex(indexed, `cli_${name.split(" ")[0]}_${label}`),
+      dir: await copyIndex(
+        label === "before" ? values["before-index-dir"] ?? indexed : indexed,
+        `cli_${name.split(" ")[0]}_${label}`,
+      ),
       times: [] as number[],
       cpu: [] as number[],
       rss: [] as number[],
@@ -198,6 +217,8 @@ async function serveOnce(dir: string, label: string): Promise<void> {
   let firstAnswer = 0;
   let ready = 0;
   let complete = 0;
+  let readyCpu = 0;
+  let completeCpu = 0;
   try {
     while (performance.now() - t0 < 300_000) {
       const h = await fetch(`${server.url}/health`).then((r) => r.json() as Promise<Health>)
@@ -205,10 +226,14 @@ async function serveOnce(dir: string, label: string): Promise<void> {
       const now = performance.now() - t0;
       if (h) {
         firstAnswer ||= now;
-        if (h.index?.state === "ready") ready ||= now;
+        if (h.index?.state === "ready" && !ready) {
+          ready = now;
+          readyCpu = cpuOf(server.proc.pid);
+        }
         const vectors = h.index?.vectors_state;
         if (vectors === "complete" || vectors === "off") {
           complete = now;
+          completeCpu = cpuOf(server.proc.pid);
           break;
         }
       }
@@ -221,7 +246,9 @@ async function serveOnce(dir: string, label: string): Promise<void> {
   console.log(
     `[${load()}] serve, ${label}: listening ${fmt(listening)} s, /health answers ${
       fmt(firstAnswer)
-    } s, ready ${fmt(ready)} s, vectors complete ${complete ? fmt(complete) + " s" : "never"}`,
+    } s, ready ${fmt(ready)} s (CPU ${fmt(readyCpu)} s), vectors complete ${
+      complete ? `${fmt(complete)} s (CPU ${fmt(completeCpu)} s)` : "never"
+    }`,
   );
 }
 
@@ -246,8 +273,10 @@ async function mcpOnce(dir: string, label: string): Promise<void> {
   const client = new Client({ name: "first-answer-bench", version: "1" });
   await client.connect(transport);
   const initialized = performance.now() - t0;
+  const initializedCpu = cpuOf(transport.pid);
   let first = 0;
   let hybrid = 0;
+  let hybridCpu = 0;
   let state = "";
   try {
     while (performance.now() - t0 < 300_000) {
@@ -262,6 +291,7 @@ async function mcpOnce(dir: string, label: string): Promise<void> {
       state = `${p.vectors.state} ${p.vectors.done}/${p.vectors.total}`;
       if (p.vectors.state === "complete") {
         hybrid = now;
+        hybridCpu = cpuOf(transport.pid);
         break;
       }
       await new Promise((r) => setTimeout(r, 25));
@@ -270,9 +300,11 @@ async function mcpOnce(dir: string, label: string): Promise<void> {
     await client.close();
   }
   console.log(
-    `[${load()}] mcp, ${label}: initialize ${fmt(initialized)} s, first semantic_search ${
-      fmt(first)
-    } s, first with every vector (hybrid) ${hybrid ? fmt(hybrid) + " s" : `never (${state})`}`,
+    `[${load()}] mcp, ${label}: initialize ${fmt(initialized)} s (CPU ${
+      fmt(initializedCpu)
+    } s), first semantic_search ${fmt(first)} s, first with every vector (hybrid) ${
+      hybrid ? `${fmt(hybrid)} s (CPU ${fmt(hybridCpu)} s)` : `never (${state})`
+    }`,
   );
 }
 

@@ -12,7 +12,8 @@ import { VECTORS_FILE } from "../src/search/vector_file.ts";
 import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
 import type { ProjectService } from "../src/service/service.ts";
-import { GRAPH_PARTS_FILE, partsFileBlobs } from "../src/graph/parts_file.ts";
+import { GRAPH_PARTS_FILE, partsFileBlobs, readPartsFile } from "../src/graph/parts_file.ts";
+import { loadGraph } from "../src/graph/graph.ts";
 
 const FILES = {
   "net/url.py":
@@ -27,9 +28,16 @@ function folder(dir: string): string[] {
   return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
 }
 
-/** The fixture indexed by index_project in a process of its own, and how to open another. */
-async function indexedProject() {
-  const root = await makeProject(FILES);
+/** `lib.py`'s `greet`, called from `n` files of `pkg/` (graph.bin is written past 64 parts). */
+function greetFiles(n: number): Record<string, string> {
+  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
+  for (let i = 0; i < n; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
+  return files;
+}
+
+/** `files` indexed by index_project in a process of its own, and how to open another. */
+async function indexedProject(files: Record<string, string> = FILES) {
+  const root = await makeProject(files);
   const indexDir = await tempIndexDir();
   const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
   const indexing = await open();
@@ -129,18 +137,8 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
 Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fresh process's refs", async () => {
   // The first `explain` or `refs` after `codectx index` parsed every file's graph part from
   // the store's JSON and wrote graph.bin for the next process; the run leaves it now.
-  const files: Record<string, string> = { "lib.py": "def greet(name):\n    return name\n" };
-  for (let i = 0; i < 80; i++) files[`pkg/m${i}.py`] = `from lib import greet\ngreet(${i})\n`;
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const { root, indexDir, open } = await indexedProject(greetFiles(80));
   try {
-    const indexing = await open();
-    try {
-      await callTool(indexing, "index_project", {});
-    } finally {
-      await indexing.close();
-    }
     assert.equal(partsFileBlobs(indexDir)?.size, 81, `${folder(indexDir)}`);
     const written = Deno.statSync(`${indexDir}/${GRAPH_PARTS_FILE}`).mtime?.getTime();
     const fresh = await open();
@@ -175,6 +173,77 @@ Deno.test("first answer: index_project leaves graph.bin, read unchanged by a fre
       await third.close();
     }
     assert.equal(partsFileBlobs(indexDir)?.size, 81);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: explain and refs resolve the imports of the files that name the symbol, not every file's", async () => {
+  // A fresh `codectx explain` or `refs` resolved every file's imports (the whole graph) to
+  // answer for one name: on the stdlib, most of its time. Here 10 files import `greet`, 60
+  // import something else; the answers are the same, the 60 are left alone.
+  const files: Record<string, string> = {
+    ...greetFiles(10),
+    "other.py": "def thing():\n    return 1\n",
+  };
+  for (let i = 0; i < 60; i++) files[`use/t${i}.py`] = `from other import thing\nthing()\n`;
+  const { root, indexDir, open } = await indexedProject(files);
+  try {
+    for (
+      const [tool, check] of [
+        ["find_references", (r: Record<string, unknown>) => (r.references as unknown[]).length],
+        ["explain_symbol", (r: Record<string, unknown>) => (r.callers as unknown[]).length],
+      ] as const
+    ) {
+      const fresh = await open();
+      try {
+        await upToDate(fresh, { "no-update": true });
+        const r = await callTool(fresh, tool, { symbol_name: "greet" });
+        assert.equal(check(r), tool === "find_references" ? 1 + 20 : 10, JSON.stringify(r));
+        const graph = await loadGraph((fresh.service as ProjectService).project);
+        assert.equal(graph.files.length, 72);
+        assert.ok(graph.linked >= 10 && graph.linked < 20, `${tool}: ${graph.linked} files linked`);
+        // What asks every file still has them all.
+        assert.equal(graph.importedBy.get("other.py")?.size, 60);
+        assert.equal(graph.linked, 72);
+      } finally {
+        await fresh.close();
+      }
+    }
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("first answer: graph.bin's reference rows are read when a part's references are asked", async () => {
+  // A fresh `explain` or `refs` read the whole of graph.bin (25 MiB on the stdlib, four
+  // fifths of it reference rows) to use the rows of the few files that name the symbol. The
+  // rows lie apart now, each part's read when asked: here they are overwritten in place after
+  // the table was read, and the part's rows are what the file holds then.
+  const { root, indexDir } = await indexedProject(greetFiles(80));
+  try {
+    const file = readPartsFile(indexDir);
+    assert.ok(file, `${folder(indexDir)}`);
+    assert.equal(file.blobs.size, 81);
+    const blob = [...file.blobs].find((b) => file.part(b)!.names.includes("greet"))!;
+    const part = file.part(blob)!;
+    assert.deepEqual(part.imports.map((i) => i.module), ["lib"]);
+    const rows = [...file.packed(blob)!.rows];
+    assert.ok(rows.some((b) => b !== 0));
+    // Every row of the file zeroed in place (same file): between the key and the table.
+    const path = `${indexDir}/${GRAPH_PARTS_FILE}`;
+    const bytes = Deno.readFileSync(path);
+    const start = ((bytes.indexOf(10) + 1 + 3) & ~3) + 64;
+    const tableAt = new DataView(bytes.buffer).getFloat64(bytes.length - 16, true);
+    const f = Deno.openSync(path, { write: true });
+    try {
+      f.seekSync(start, Deno.SeekMode.Start);
+      f.writeSync(new Uint8Array(tableAt - start));
+    } finally {
+      f.close();
+    }
+    assert.equal(part.refs.length * 4, rows.length);
+    assert.ok(part.refs.every((v) => v === 0), "the rows were read before they were asked");
   } finally {
     await cleanup(root, indexDir);
   }

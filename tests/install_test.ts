@@ -172,6 +172,46 @@ Deno.test("first answer: a tool's command loads its own tool's folder, not every
   );
 });
 
+Deno.test("first answer: explain and refs load neither the vectors' code nor the indexer", async () => {
+  // The service made the project's vectors when it opened (the embedders, the vector index,
+  // the search workers' pool: ~20 modules) and the project imported the indexer and the
+  // parser (tree-sitter) for its runs, so `codectx explain --no-update` loaded both and used
+  // neither (issue 34). Now a search, a health or an indexing run loads them.
+  const graph = new Set([
+    ...await staticGraph("cli.ts"),
+    ...await staticGraph("src/cli/tool_command.ts"),
+    ...await staticGraph("src/tools/explain_symbol/mod.ts"),
+    ...await staticGraph("src/tools/find_references/mod.ts"),
+  ]);
+  const heavy = [...graph].filter((s) =>
+    /\/src\/search\/(vector|embedder|providers|worker_embedder|codectx_code|search_pool)/.test(s) ||
+    /\/src\/index\/(indexer|ingest|extract)\.ts$|\/src\/parse\/parser\.ts$|web-tree-sitter/.test(s)
+  ).map((s) => s.replace(/^.*\/src\//, "src/"));
+  assert.deepEqual(heavy, []);
+  // Nor what only a scan, a traced request or a watching server runs: node:vm (the regex
+  // bound), node:async_hooks (request traces), the watcher with the `ignore` package.
+  const unused = [...graph].filter((s) =>
+    /^node:(vm|async_hooks)$|^npm:\/?ignore@|\/src\/service\/watch\.ts$/.test(s)
+  ).map((s) => s.replace(/^.*\/src\//, "src/"));
+  assert.deepEqual(unused, []);
+  // They are a dynamic import away: the service and the project still reach them.
+  for (
+    const [file, dynamic] of [
+      ["src/service/service.ts", "/src/search/vector_sync.ts"],
+      ["src/project/project.ts", "/src/index/indexer.ts"],
+      ["src/service/service.ts", "/src/service/watch.ts"],
+      ["src/search/grep_pool.ts", "/src/util/bounded.ts"],
+    ]
+  ) {
+    const info = await denoInfo(file);
+    const deps = info.modules.find((m) => m.specifier.endsWith(file))?.dependencies ?? [];
+    assert.ok(
+      deps.some((d) => d.isDynamic && d.code?.specifier.endsWith(dynamic)),
+      `${file} → ${dynamic}`,
+    );
+  }
+});
+
 Deno.test("first answer: a tool's command loads the analysis code only when it analyzes", async () => {
   // The service held the analysis pool from its start, and the pool imported the analysis
   // itself (rules, metrics, resolution: ~40 modules) for its inline fallback, so `codectx refs`

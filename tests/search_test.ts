@@ -273,7 +273,7 @@ Deno.test({
         workers: 0,
       });
       try {
-        const cold = await q.vectors.settle();
+        const cold = await q.vectorsReady();
         assert.equal(cold.embedded, 0);
         assert.equal(cold.done, cold.total);
 
@@ -287,7 +287,7 @@ Deno.test({
       }
       const s = await ProjectService.open(root, { indexDir, embedder: "use-lite", workers: 0 });
       try {
-        const lite = await s.vectors.settle();
+        const lite = await s.vectorsReady();
         assert.equal(lite.state, "complete", lite.error ?? "");
         assert.equal(lite.dimensions, 512);
         let left = 0;

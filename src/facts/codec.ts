@@ -58,6 +58,18 @@ export interface GraphPart {
   readonly declared: readonly DeclaredType[];
   /** Import statements' first and last lines, pair by pair (empty when none). */
   readonly importLines: readonly number[];
+  /**
+   * The import records as stored (JSON): a name an import binds is written in it, so a file
+   * whose text lacks a name binds nothing by it (asked without resolving its imports).
+   */
+  readonly importsText: string;
+  /** The index of `name` in {@link names}, or -1 (found without making every name). */
+  nameId(name: string): number;
+  /**
+   * Whether a declared type is an object literal's member's (`const o: T = { m() {} }`):
+   * known without reading {@link declared}.
+   */
+  readonly literalSlots: boolean;
 }
 
 /** Layout of one packed reference row. */
@@ -93,6 +105,9 @@ export const EMPTY_PART: GraphPart = {
   imports: [],
   declared: [],
   importLines: [],
+  importsText: "[]",
+  nameId: () => -1,
+  literalSlots: false,
 };
 
 /**
@@ -142,6 +157,7 @@ export function encodeFacts(parsed: ParsedSource): { file: ParsedFile; graph: St
 
 /** A stored graph part read back. */
 export function decodeFacts(stored: StoredPart): GraphPart {
+  let importsText: string | undefined;
   return {
     names: stored.names,
     refs: Int32Array.from(stored.refs),
@@ -150,6 +166,13 @@ export function decodeFacts(stored: StoredPart): GraphPart {
     declared: (stored.declared ?? []).map(decodeDeclared),
     importLines: stored.importLines ?? [],
     ...(stored.package ? { package: stored.package } : {}),
+    get importsText() {
+      return importsText ??= JSON.stringify(stored.imports);
+    },
+    nameId: (name) => stored.names.indexOf(name),
+    get literalSlots() {
+      return this.declared.some(isLiteralSlot);
+    },
   };
 }
 
@@ -227,9 +250,47 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
   if (bytes.byteOffset % 4 !== 0) bytes = bytes.slice();
   const head = new Int32Array(bytes.buffer, bytes.byteOffset, PACKED_HEAD);
   const refs = new Int32Array(bytes.buffer, bytes.byteOffset + PACKED_HEAD * 4, head[H.Refs]);
-  const linesAt = refs.byteOffset + refs.byteLength;
-  const importLines = Array.from(new Int32Array(bytes.buffer, linesAt, head[H.Lines]));
-  let at = linesAt - bytes.byteOffset + head[H.Lines] * 4;
+  return decodeRest(head, bytes.subarray(PACKED_HEAD * 4 + refs.byteLength), () => refs);
+}
+
+/**
+ * A packed part split in two: its reference rows (the bulk of it) and the rest — the head,
+ * the import lines and the sections — which {@link decodeSplitPart} reads with the rows
+ * read apart, when first asked.
+ */
+export function splitPackedPart(packed: Uint8Array): { rest: Uint8Array; rows: Uint8Array } {
+  const refs = new DataView(packed.buffer, packed.byteOffset, 4).getInt32(0, true);
+  const rowsAt = PACKED_HEAD * 4;
+  const rowsEnd = rowsAt + refs * 4;
+  const rest = new Uint8Array(packed.length - refs * 4);
+  rest.set(packed.subarray(0, rowsAt));
+  rest.set(packed.subarray(rowsEnd), rowsAt);
+  return { rest, rows: packed.subarray(rowsAt, rowsEnd) };
+}
+
+/** The number of reference rows of a part's rest ({@link splitPackedPart}). */
+export function splitRowCount(rest: Uint8Array): number {
+  return new DataView(rest.buffer, rest.byteOffset, 4).getInt32(0, true);
+}
+
+/**
+ * A part from the rest {@link splitPackedPart} left and its rows, read by `rows` when first
+ * asked (a command reads the rows of the few files that name what it asks about).
+ */
+export function decodeSplitPart(rest: Uint8Array, rows: () => Int32Array): GraphPart {
+  if (rest.byteOffset % 4 !== 0) rest = rest.slice();
+  const head = new Int32Array(rest.buffer, rest.byteOffset, PACKED_HEAD);
+  let refs: Int32Array | undefined;
+  return decodeRest(head, rest.subarray(PACKED_HEAD * 4), () => refs ??= rows());
+}
+
+/**
+ * A part from its head, the bytes after its rows (import lines, then sections; 4-byte
+ * aligned) and its rows.
+ */
+function decodeRest(head: Int32Array, bytes: Uint8Array, rows: () => Int32Array): GraphPart {
+  const importLines = Array.from(new Int32Array(bytes.buffer, bytes.byteOffset, head[H.Lines]));
+  let at = head[H.Lines] * 4;
   const section = (length: number) => bytes.subarray(at, at += length);
   const namesBytes = section(head[H.NamesBytes]);
   const importsBytes = section(head[H.Imports]);
@@ -240,11 +301,15 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
   const namesJson = (head[H.Flags] & NAMES_JSON) !== 0;
   const json = <T>(b: Uint8Array): T[] => b.length ? JSON.parse(fromUtf8.decode(b)) : [];
   let names: string[] | undefined;
+  let namesText: string | undefined;
+  let importsText: string | undefined;
   let imports: ImportRecord[] | undefined;
   let receivers: Receiver[] | undefined;
   let declared: DeclaredType[] | undefined;
   return {
-    refs,
+    get refs() {
+      return rows();
+    },
     importLines,
     ...(pkg ? { package: pkg } : {}),
     get names() {
@@ -252,10 +317,13 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
         ? []
         : namesJson
         ? json<string>(namesBytes)
-        : fromUtf8.decode(namesBytes).split("\0");
+        : (namesText ??= fromUtf8.decode(namesBytes)).split("\0");
+    },
+    get importsText() {
+      return importsText ??= importsBytes.length ? fromUtf8.decode(importsBytes) : "[]";
     },
     get imports() {
-      return imports ??= json<ImportRecord>(importsBytes);
+      return imports ??= importsBytes.length ? JSON.parse(this.importsText) : [];
     },
     get receivers() {
       return receivers ??= json<Encoded>(receiversBytes).map(decodeReceiver);
@@ -263,7 +331,42 @@ export function decodePackedPart(bytes: Uint8Array): GraphPart {
     get declared() {
       return declared ??= json<Encoded>(declaredBytes).map(decodeDeclared);
     },
+    get literalSlots() {
+      // A literal's slot is written `["owner",3,…` (see encodeDeclared): a text without
+      // `",3,` declares none.
+      return declared
+        ? declared.some(isLiteralSlot)
+        : declaredBytes.length > 0 && fromUtf8.decode(declaredBytes).includes(`",${S.Literal},`) &&
+          this.declared.some(isLiteralSlot);
+    },
+    nameId(name) {
+      return names || namesJson || name === "" || name.includes("\0")
+        ? this.names.indexOf(name)
+        : nulSeparatedIndex(namesText ??= fromUtf8.decode(namesBytes), name);
+    },
   };
+}
+
+/**
+ * The index of a non-empty `name` among the NUL-separated names of `text` (each distinct), or
+ * -1: found in the text, not in an array of every name.
+ */
+function nulSeparatedIndex(text: string, name: string): number {
+  const n = name.length;
+  for (let at = text.indexOf(name); at >= 0; at = text.indexOf(name, at + 1)) {
+    if (
+      (at > 0 && text.charCodeAt(at - 1) !== 0) ||
+      (at + n < text.length && text.charCodeAt(at + n) !== 0)
+    ) {
+      continue;
+    }
+    let id = 0;
+    for (let nul = text.indexOf("\0"); nul >= 0 && nul < at; nul = text.indexOf("\0", nul + 1)) {
+      id++;
+    }
+    return id;
+  }
+  return -1;
 }
 
 /** Distinct values in first-seen order, each with its index. */
@@ -442,6 +545,11 @@ function decodeReceiver(e: Encoded): Receiver {
   if (tag === 0) return { kind: "chain", chain: decodeChain(rest[0] as Encoded[]) };
   if (tag === 1) return { kind: "type", type: decodeType(rest[0] as Encoded[]) };
   return { kind: "either", options: rest.map(decodeReceiver) };
+}
+
+/** Whether `d` is a type declared in an object literal's slot. */
+function isLiteralSlot(d: DeclaredType): boolean {
+  return d.kind === "type" && d.slot?.kind === "literal";
 }
 
 /** Slot codes of a declared type: none, a callback's parameter, a parameter, a literal's member, a base. */

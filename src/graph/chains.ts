@@ -302,6 +302,7 @@ export class Chains {
     if (!this.standInsOf) {
       this.standInsOf = new Map();
       for (const f of this.graph.files) {
+        if (!f.part.literalSlots) continue;
         for (const d of this.declaredIn(f).inSlots("literal")) {
           const o = f.symbols.find((s) => s.qualifiedName === d.owner);
           for (const x of o ? this.literalOf(o) : []) {

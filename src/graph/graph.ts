@@ -39,7 +39,7 @@ export interface ResolvedImport extends Resolution {
   record: ImportRecord;
 }
 
-/** A file of the graph. */
+/** A file of the graph (its imports, and what they bind, resolved when first asked). */
 export interface GraphFile {
   /** Position in {@link CodeGraph.files}. */
   id: number;
@@ -48,12 +48,12 @@ export interface GraphFile {
   part: GraphPart;
   symbols: readonly SymbolRecord[];
   resolver: Resolver | null;
-  imports: ResolvedImport[];
+  readonly imports: ResolvedImport[];
   /** Local names bound by imports (wildcards apart). */
-  env: Map<string, Binding[]>;
-  wildcards: ModuleRef[];
+  readonly env: Map<string, Binding[]>;
+  readonly wildcards: ModuleRef[];
   /** Local names bound by imports of external modules: never project symbols. */
-  externalNames: Set<string>;
+  readonly externalNames: Set<string>;
   /** Top-level symbols by name (namespaces do not count as a level). */
   top: Map<string, SymbolRecord[]>;
 }
@@ -64,10 +64,12 @@ export interface CodeGraph {
   root: string;
   files: GraphFile[];
   byPath: Map<string, GraphFile>;
-  /** Files whose imports lead to a file (reverse edges). */
-  importedBy: Map<string, Set<string>>;
-  /** The family resolver of each resolver. */
-  families: Map<Resolver, FamilyResolver>;
+  /** Files whose imports lead to a file (reverse edges; every file's imports resolved). */
+  readonly importedBy: Map<string, Set<string>>;
+  /** The family resolver of a resolver (prepared when first asked). */
+  familyOf(resolver: Resolver): FamilyResolver;
+  /** How many files' imports are resolved so far (a file's when first asked). */
+  readonly linked: number;
   /** Every symbol with its file, by name (made on first use). */
   readonly symbolsByName: Map<string, SymbolRecord[]>;
   /** The symbols of each file, made when a file is first asked. */
@@ -132,12 +134,27 @@ async function build(
   await fillParts(store, new Set([...wanted].filter((k) => !parts.has(k))), parts);
   for (const k of [...parts.keys()]) if (!wanted.has(k)) parts.delete(k);
 
+  // A file's imports are resolved when first asked (what a name means there, who it
+  // imports): a command asks about one name, and resolving every file's imports was the
+  // most of a fresh `explain` or `refs` (issue 34). `importedBy` asks them all.
+  const families = new Map<Resolver, FamilyResolver>();
+  let linked = 0;
+  const linkOf = (f: GraphFile): Links => {
+    linked++;
+    return link(f, familyOf);
+  };
+  const familyOf = (resolver: Resolver): FamilyResolver => {
+    let family = families.get(resolver);
+    if (!family) families.set(resolver, family = resolver.prepare(view));
+    return family;
+  };
   const files: GraphFile[] = entries.map((e, id) => {
     // A file's symbol records and top-level names are made when it is first asked (a
     // command asks a few files; making them for every file was a tenth of a fresh `explain`).
     let symbols: readonly SymbolRecord[] | null = null;
     let top: Map<string, SymbolRecord[]> | null = null;
-    return {
+    let links: Links | null = null;
+    const file: GraphFile = {
       id,
       path: e.path,
       language: e.language,
@@ -146,60 +163,43 @@ async function build(
         return symbols ??= index.symbolsByFile.get(e.path) ?? [];
       },
       resolver: resolverFor(e.language) ?? null,
-      imports: [],
-      env: new Map(),
-      wildcards: [],
-      externalNames: new Set(),
+      get imports() {
+        return (links ??= linkOf(file)).imports;
+      },
+      get env() {
+        return (links ??= linkOf(file)).env;
+      },
+      get wildcards() {
+        return (links ??= linkOf(file)).wildcards;
+      },
+      get externalNames() {
+        return (links ??= linkOf(file)).externalNames;
+      },
       get top() {
         return top ??= topLevel(this.symbols);
       },
     };
+    return file;
   });
   const byPath = new Map(files.map((f) => [f.path, f]));
   const view = projectView(root, files, byPath);
 
-  const families = new Map<Resolver, FamilyResolver>();
-  const importedBy = new Map<string, Set<string>>();
-  for (const f of files) {
-    if (!f.resolver) continue;
-    let family = families.get(f.resolver);
-    if (!family) {
-      family = f.resolver.prepare(view);
-      families.set(f.resolver, family);
-    }
-    f.wildcards.push(...family.implicitWildcards?.(f.path) ?? []);
-    for (const record of f.part.imports) {
-      let res: Resolution;
-      try {
-        res = family.resolve(record, f.path);
-      } catch {
-        res = {
-          resolved: null,
-          targets: [],
-          external: false,
-          package: null,
-          names: [],
-          bindings: [],
-        };
-      }
-      f.imports.push({ ...res, record });
-      for (const b of res.bindings) {
-        if (b.kind === "wildcard") f.wildcards.push(b.module);
-        else {
-          const list = f.env.get(b.local) ?? [];
-          list.push(b);
-          f.env.set(b.local, list);
+  let importedBy: Map<string, Set<string>> | null = null;
+  const importers = () => {
+    if (importedBy) return importedBy;
+    importedBy = new Map<string, Set<string>>();
+    for (const f of files) {
+      for (const i of f.imports) {
+        for (const t of i.targets) {
+          if (t === f.path) continue;
+          let set = importedBy.get(t);
+          if (!set) importedBy.set(t, set = new Set());
+          set.add(f.path);
         }
       }
-      if (res.external) { for (const n of boundNames(record, res.names)) f.externalNames.add(n); }
-      for (const t of res.targets) {
-        if (t === f.path) continue;
-        let set = importedBy.get(t);
-        if (!set) importedBy.set(t, set = new Set());
-        set.add(f.path);
-      }
     }
-  }
+    return importedBy;
+  };
 
   let byName: Map<string, SymbolRecord[]> | null = null;
   const symbolsByName = () => {
@@ -238,8 +238,13 @@ async function build(
     root,
     files,
     byPath,
-    importedBy,
-    families,
+    get importedBy() {
+      return importers();
+    },
+    familyOf,
+    get linked() {
+      return linked;
+    },
     get symbolsByName() {
       return symbolsByName();
     },
@@ -256,6 +261,43 @@ async function build(
     },
   };
   return graph;
+}
+
+/** What a file's imports resolve to. */
+type Links = Pick<GraphFile, "imports" | "env" | "wildcards" | "externalNames">;
+
+/** Resolves the imports of `f` with its family's resolver. */
+function link(f: GraphFile, familyOf: (r: Resolver) => FamilyResolver): Links {
+  const out: Links = { imports: [], env: new Map(), wildcards: [], externalNames: new Set() };
+  if (!f.resolver) return out;
+  const family = familyOf(f.resolver);
+  out.wildcards.push(...family.implicitWildcards?.(f.path) ?? []);
+  for (const record of f.part.imports) {
+    let res: Resolution;
+    try {
+      res = family.resolve(record, f.path);
+    } catch {
+      res = {
+        resolved: null,
+        targets: [],
+        external: false,
+        package: null,
+        names: [],
+        bindings: [],
+      };
+    }
+    out.imports.push({ ...res, record });
+    for (const b of res.bindings) {
+      if (b.kind === "wildcard") out.wildcards.push(b.module);
+      else {
+        const list = out.env.get(b.local) ?? [];
+        list.push(b);
+        out.env.set(b.local, list);
+      }
+    }
+    if (res.external) { for (const n of boundNames(record, res.names)) out.externalNames.add(n); }
+  }
+  return out;
 }
 
 /**
@@ -284,11 +326,13 @@ function occurrencesOf(files: readonly GraphFile[], name: string): number[] {
   const out: number[] = [];
   for (const f of files) {
     const part = f.part;
-    const id = part.names.indexOf(name);
+    const id = part.nameId(name);
     if (id < 0) continue;
-    const n = refCount(part);
+    // The rows of a part from graph.bin are read here, for the files that name it only.
+    const rows = { refs: part.refs };
+    const n = refCount(rows);
     const base = f.id * OCC_SHIFT;
-    for (let i = 0; i < n; i++) if (refNameId(part, i) === id) out.push(base + i);
+    for (let i = 0; i < n; i++) if (refNameId(rows, i) === id) out.push(base + i);
   }
   return out;
 }
@@ -297,13 +341,14 @@ function occurrenceIndex(files: readonly GraphFile[]): Map<string, number[]> {
   const out = new Map<string, number[]>();
   for (const f of files) {
     const part = f.part;
-    const n = refCount(part);
+    const rows = { refs: part.refs };
+    const n = refCount(rows);
     if (n === 0) continue;
     // Per name id of this file, the list it goes to.
     const lists: (number[] | undefined)[] = new Array(part.names.length);
     const base = f.id * OCC_SHIFT;
     for (let i = 0; i < n; i++) {
-      const id = refNameId(part, i);
+      const id = refNameId(rows, i);
       let list = lists[id];
       if (!list) {
         const name = part.names[id];

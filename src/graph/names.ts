@@ -77,7 +77,7 @@ export class Names {
   }
 
   private family(f: GraphFile): FamilyResolver | undefined {
-    return f.resolver ? this.graph.families.get(f.resolver) : undefined;
+    return f.resolver ? this.graph.familyOf(f.resolver) : undefined;
   }
 
   /**
@@ -122,6 +122,9 @@ export class Names {
     for (let changed = true; changed;) {
       changed = false;
       for (const f of this.graph.files) {
+        // A binding's name is written in its import: a file whose imports name none of
+        // these binds none of them (and its imports need not be resolved).
+        if (!mentionsAny(f.part.importsText, out)) continue;
         for (const [local, bindings] of f.env) {
           if (out.has(local)) continue;
           if (bindings.some((b) => "name" in b && out.has(b.name))) {
@@ -409,6 +412,12 @@ export class Names {
         this.nestedOf(g).get(`${s.parent}\0${s.name}`)?.includes(s));
     });
   }
+}
+
+/** Whether `text` holds any of `names`. */
+function mentionsAny(text: string, names: ReadonlySet<string>): boolean {
+  for (const n of names) if (text.includes(n)) return true;
+  return false;
 }
 
 /** Kinds a definition in a function's body has when it is a local of that body. */

@@ -7,13 +7,18 @@
  * viewed where they lie, the rest read when first asked), named by the blob: parts are
  * content-addressed, so the file stays right for any generation that has the same blobs;
  * what it lacks is read from the store, and a process's first build writes the file again
- * when it lacked any.
+ * when it lacked any. A part's reference rows (four fifths of the file) lie apart from the
+ * rest of it and are read when first asked: a command reads the rows of the few files that
+ * name what it asks about, not the whole file.
  *
- * Layout: a head line (`codectx graph parts 2 <version> <store format>`) padded with NULs to
+ * Layout: a head line (`codectx graph parts 3 <version> <store format>`) padded with NULs to
  * a multiple of 4 bytes, the key of the blobs it was written for (64 hex digits: a run that
- * changed nothing reads that much of it), then per entry the blob's name length and the part's
- * length (32-bit little-endian words), the name padded to a multiple of 4 bytes and the part
- * (a multiple of 4 bytes).
+ * changed nothing reads that much of it), every part's reference rows one after the other,
+ * the table, and at the end the table's offset and length (two float64s, little-endian). The
+ * table holds per entry the blob's name length and the length of the part without its rows
+ * (32-bit little-endian words), the offset of its rows (a float64), the name padded to a
+ * multiple of 4 bytes and the part without its rows (`facts/codec.ts` splitPackedPart, a
+ * multiple of 4 bytes).
  *
  * @module
  */
@@ -25,10 +30,12 @@ import { sha256Hex } from "../util/hash.ts";
 import { AtomicFile } from "../index/columns_io.ts";
 import {
   decodeFacts,
-  decodePackedPart,
+  decodeSplitPart,
   encodePackedPart,
   GRAPH_PART,
   type GraphPart,
+  splitPackedPart,
+  splitRowCount,
   type StoredPart,
 } from "../facts/codec.ts";
 import type { RunHook } from "../project/project.ts";
@@ -36,7 +43,7 @@ import type { RunHook } from "../project/project.ts";
 /** The file's name in the index folder. */
 export const GRAPH_PARTS_FILE = "graph.bin";
 
-const HEAD = padded(new TextEncoder().encode(`codectx graph parts 2 ${VERSION} ${STORE_FORMAT}\n`));
+const HEAD = padded(new TextEncoder().encode(`codectx graph parts 3 ${VERSION} ${STORE_FORMAT}\n`));
 
 /** `bytes` followed by NULs up to a multiple of 4 bytes. */
 function padded(bytes: Uint8Array): Uint8Array {
@@ -80,42 +87,114 @@ export function partsFileKey(dir: string): string | null {
   }
 }
 
-/**
- * The parts `graph.bin` holds, by blob (views into one read of the file, each 4-byte
- * aligned), and the key it was written for; null without a readable file of this version.
- */
-export function readPartsFile(
-  dir: string,
-): { key: string; parts: Map<string, Uint8Array> } | null {
-  let bytes: Uint8Array;
+/** Bytes of the end of the file: the table's offset and length. */
+const TAIL = 16;
+
+/** One part of the file: the part without its rows, and where its rows are. */
+interface FileEntry {
+  rest: Uint8Array;
+  rowsAt: number;
+}
+
+/** An open `graph.bin`: its key and its parts, whose rows are read when first asked. */
+export interface PartsFile {
+  key: string;
+  /** The blobs it holds. */
+  readonly blobs: ReadonlySet<string>;
+  /** The part of `blob` (its rows read from the file when first asked), or undefined. */
+  part(blob: string): GraphPart | undefined;
+  /** The part of `blob` packed as the file holds it (its rest and its rows), or undefined. */
+  packed(blob: string): { rest: Uint8Array; rows: Uint8Array } | undefined;
+}
+
+/** Closes the file a {@link PartsFile} reads rows from once nothing holds it. */
+const closer = new FinalizationRegistry<Deno.FsFile>((file) => {
   try {
-    bytes = Deno.readFileSync(`${dir}/${GRAPH_PARTS_FILE}`);
+    file.close();
+  } catch {
+    // closed already
+  }
+});
+
+/** Reads `length` bytes at `at` (an early end throws). */
+function readAt(file: Deno.FsFile, at: number, length: number): Uint8Array {
+  const out = new Uint8Array(length);
+  file.seekSync(at, Deno.SeekMode.Start);
+  for (let got = 0; got < length;) {
+    const n = file.readSync(out.subarray(got));
+    if (n === null) throw new Error("graph.bin: cut off");
+    got += n;
+  }
+  return out;
+}
+
+/**
+ * The parts `graph.bin` holds (its table read, no row yet) and the key it was written for;
+ * null without a readable, whole file of this version. The file stays open while a part of it
+ * is held (its rows are read from it: a file written over meanwhile is another file).
+ */
+export function readPartsFile(dir: string): PartsFile | null {
+  let file: Deno.FsFile;
+  try {
+    file = Deno.openSync(`${dir}/${GRAPH_PARTS_FILE}`, { read: true });
   } catch {
     return null;
   }
-  const key = keyOf(bytes);
-  if (key === null) return null;
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
-  const out = new Map<string, Uint8Array>();
-  // A cut-off file: the entries before the cut are whole, the rest comes from the store.
-  for (let at = HEAD.length + KEY_LENGTH; at + 8 <= bytes.length;) {
-    const nameLength = view.getUint32(at, true);
-    const partLength = view.getUint32(at + 4, true);
-    const partAt = at + 8 + ((nameLength + 3) & ~3);
-    if (partAt + partLength > bytes.length) break;
-    out.set(
-      decoder.decode(bytes.subarray(at + 8, at + 8 + nameLength)),
-      bytes.subarray(partAt, partAt + partLength),
-    );
-    at = partAt + partLength;
+  let entries: Map<string, FileEntry>;
+  let key: string | null;
+  try {
+    const size = file.statSync().size;
+    const start = HEAD.length + KEY_LENGTH;
+    if (size < start + TAIL) throw new Error("short");
+    key = keyOf(readAt(file, 0, start));
+    const tail = new DataView(readAt(file, size - TAIL, TAIL).buffer);
+    const tableAt = tail.getFloat64(0, true);
+    const tableLength = tail.getFloat64(8, true);
+    // Written whole or not at all: a table that does not end where the tail starts is not one.
+    if (key === null || tableAt < start || tableAt + tableLength !== size - TAIL) {
+      throw new Error("not a whole file of this version");
+    }
+    const table = readAt(file, tableAt, tableLength);
+    const view = new DataView(table.buffer);
+    entries = new Map();
+    for (let at = 0; at < table.length;) {
+      const nameLength = view.getUint32(at, true);
+      const restLength = view.getUint32(at + 4, true);
+      const rowsAt = view.getFloat64(at + 8, true);
+      const restAt = at + 16 + ((nameLength + 3) & ~3);
+      if (restAt + restLength > table.length) throw new Error("table cut off");
+      const rest = table.subarray(restAt, restAt + restLength);
+      if (rowsAt < start || rowsAt + splitRowCount(rest) * 4 > tableAt) {
+        throw new Error("rows outside the file");
+      }
+      entries.set(decoder.decode(table.subarray(at + 16, at + 16 + nameLength)), { rest, rowsAt });
+      at = restAt + restLength;
+    }
+  } catch {
+    file.close();
+    return null;
   }
-  return { key, parts: out };
+  const rows = (e: FileEntry) => readAt(file, e.rowsAt, splitRowCount(e.rest) * 4);
+  const out: PartsFile = {
+    key,
+    blobs: new Set(entries.keys()),
+    part(blob) {
+      const e = entries.get(blob);
+      return e && decodeSplitPart(e.rest, () => new Int32Array(rows(e).buffer));
+    },
+    packed(blob) {
+      const e = entries.get(blob);
+      return e && { rest: e.rest, rows: rows(e) };
+    },
+  };
+  closer.register(out, file);
+  return out;
 }
 
 /** The blobs the file holds, or null without a readable file. */
 export function partsFileBlobs(dir: string): Set<string> | null {
   const file = readPartsFile(dir);
-  return file && new Set(file.parts.keys());
+  return file && new Set(file.blobs);
 }
 
 /**
@@ -124,6 +203,10 @@ export function partsFileBlobs(dir: string): Set<string> | null {
  */
 export class PartsFileWriter {
   private readonly file: AtomicFile;
+  /** The table, entry by entry (written after the rows). */
+  private readonly table: Uint8Array[] = [];
+  /** Where the next rows go. */
+  private at = HEAD.length + KEY_LENGTH;
 
   /** `key`: {@link partsKey} of the blobs it is written for. */
   constructor(dir: string, key: string) {
@@ -132,20 +215,32 @@ export class PartsFileWriter {
     this.file.write(new TextEncoder().encode(key));
   }
 
-  /** Adds a blob's part, in packed form (a multiple of 4 bytes). */
-  add(blob: string, packed: Uint8Array): void {
+  /** Adds a blob's part, packed (`facts/codec.ts`), whole or split. */
+  add(blob: string, packed: Uint8Array | { rest: Uint8Array; rows: Uint8Array }): void {
+    const { rest, rows } = packed instanceof Uint8Array ? splitPackedPart(packed) : packed;
     const name = new TextEncoder().encode(blob);
-    const head = new Uint8Array(8 + ((name.length + 3) & ~3));
+    const head = new Uint8Array(16 + ((name.length + 3) & ~3));
     const view = new DataView(head.buffer);
     view.setUint32(0, name.length, true);
-    view.setUint32(4, packed.length, true);
-    head.set(name, 8);
-    this.file.write(head);
-    this.file.write(packed);
+    view.setUint32(4, rest.length, true);
+    view.setFloat64(8, this.at, true);
+    head.set(name, 16);
+    this.table.push(head, rest);
+    this.file.write(rows);
+    this.at += rows.length;
   }
 
   /** Puts the file in place; whether it was written. */
   finish(): boolean {
+    let length = 0;
+    for (const b of this.table) {
+      this.file.write(b);
+      length += b.length;
+    }
+    const tail = new DataView(new ArrayBuffer(TAIL));
+    tail.setFloat64(0, this.at, true);
+    tail.setFloat64(8, length, true);
+    this.file.write(new Uint8Array(tail.buffer));
     return this.file.finish();
   }
 
@@ -170,19 +265,24 @@ export async function eachGraphPart(
   rewrite: boolean,
   put?: (blob: string, part: GraphPart) => void,
 ): Promise<void> {
-  const key = rewrite ? await partsKey(need) : null;
-  if (!put && (key === null || partsFileKey(store.dir) === key)) return;
+  if (!put) {
+    const key = rewrite ? await partsKey(need) : null;
+    if (key === null || partsFileKey(store.dir) === key) return;
+  }
   const file = readPartsFile(store.dir);
-  const rest = new Set([...need].filter((k) => !file?.parts.has(k)));
-  // Written for other blobs, or cut off: written again.
+  const rest = new Set([...need].filter((k) => !file?.blobs.has(k)));
+  // A file that holds these blobs and no other is right as it is (its key not hashed: a
+  // fifth of reading it); written for other blobs, or cut off: written again.
+  const exact = rest.size === 0 && file?.blobs.size === need.size;
+  const key = rewrite && !exact ? await partsKey(need) : null;
   const writer = key !== null && (file?.key !== key || rest.size > 0)
     ? new PartsFileWriter(store.dir, key)
     : null;
   for (const k of need) {
-    const packed = file?.parts.get(k);
-    if (!packed) continue;
-    put?.(k, decodePackedPart(packed));
-    writer?.add(k, packed);
+    const part = file?.part(k);
+    if (!part) continue;
+    put?.(k, part);
+    if (writer) writer.add(k, file!.packed(k)!);
   }
   try {
     if (rest.size) {

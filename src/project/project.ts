@@ -11,14 +11,8 @@ import { defaultIndexHome, indexDirFor } from "../store/home.ts";
 import { type FileEntry, type Manifest, Store } from "../store/kv.ts";
 import { type LoadedChunks, TextSpill } from "../store/texts.ts";
 import type { ChunkRecord, SymbolRecord } from "../types.ts";
-import {
-  type IndexOptions,
-  type IndexProgress,
-  type IndexReport,
-  runIndex,
-} from "../index/indexer.ts";
+import type { IndexOptions, IndexProgress, IndexReport } from "../index/indexer.ts";
 import { resolveInRoot, rootIdentity, rootMissingError } from "../index/paths.ts";
-import { walk } from "../index/walker.ts";
 import {
   chunkCount,
   columnsKey,
@@ -228,6 +222,7 @@ export class Project {
    */
   async directories(): Promise<string[]> {
     const dirs: string[] = [];
+    const { walk } = await import("../index/walker.ts");
     await walk(this.root, {
       extraIgnores: this.opts.exclude,
       accept: () => false,
@@ -314,6 +309,9 @@ export class Project {
       });
     };
     try {
+      // The indexer (and the parser it runs) is loaded by the first run: a command that
+      // answers from the index as it is never loads it (issue 34).
+      const { runIndex } = await import("../index/indexer.ts");
       const report = await runIndex(this.root, this.store, {
         ...opts,
         workers: this.opts.workers,

@@ -8,7 +8,6 @@
  * @module
  */
 
-import { BoundExceeded, runBounded } from "../util/bounded.ts";
 import { assetUrl } from "../util/assets.ts";
 import { createPool, heldPool, wholeBuffers } from "../util/worker_pool.ts";
 import { type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
@@ -36,13 +35,16 @@ export interface ScanReply {
  * ```ts
  * const bytes = new TextEncoder().encode("abba");
  * const files = [{ bytes, lengths: Uint32Array.of(4), startLines: Uint32Array.of(1) }];
- * scanBounded({ source: "b+", flags: "g", files, limit: 5, deadline: Date.now() + 1000 });
+ * await scanBounded({ source: "b+", flags: "g", files, limit: 5, deadline: Date.now() + 1000 });
  * // { hits: [{ file: 0, line: 1, endLine: 1, column: 2, snippet: "abba" }], timedOut: false }
  * ```
  */
-export function scanBounded(job: ScanJob): ScanReply {
+export async function scanBounded(job: ScanJob): Promise<ScanReply> {
   const left = job.deadline - Date.now();
   if (left <= 0) return { hits: [], timedOut: true };
+  // node:vm, which bounds the scan, is loaded by the first scan (a command that does not
+  // scan never loads it: issue 34).
+  const { BoundExceeded, runBounded } = await import("../util/bounded.ts");
   const re = new RegExp(job.source, job.flags);
   try {
     return { hits: runBounded(() => scanFiles(re, job.files, job.limit), left), timedOut: false };
@@ -63,7 +65,7 @@ const scans = heldPool(() =>
     size: Math.max(1, Math.min(2, navigator.hardwareConcurrency ?? 1)),
     // The texts' bytes move to the worker (read for this scan only).
     transfer: (j) => wholeBuffers(j.files.map((f) => f.bytes)),
-    inline: (j) => Promise.resolve(scanBounded(j)),
+    inline: scanBounded,
   })
 );
 
@@ -77,5 +79,4 @@ export const holdScanWorker = (): () => void => scans.hold();
  * The runner scans go to: a worker while one is held (started on first use; one that fails is
  * replaced), else this thread (still bounded, but the thread is busy meanwhile).
  */
-export const runScan: ScanRunner = (job) =>
-  scans.held ? scans.get().run(job) : Promise.resolve(scanBounded(job));
+export const runScan: ScanRunner = (job) => scans.held ? scans.get().run(job) : scanBounded(job);

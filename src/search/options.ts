@@ -7,6 +7,9 @@
  * @module
  */
 
+import type { IndexProgress } from "../index/indexer.ts";
+import type { Project } from "../project/project.ts";
+import { slot } from "../util/memo.ts";
 import type { SearchScope } from "./scope.ts";
 
 /** Which side(s) of the ranked search to use. */
@@ -55,3 +58,21 @@ export interface VectorProgress {
   state: "off" | "idle" | "embedding" | "complete" | "error";
   error?: string;
 }
+
+/** How a project's vectors are made and who hears of their progress. */
+export interface VectorOptions {
+  /**
+   * The embedder choice: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
+   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
+   */
+  embedder?: string;
+  /** Progress of embedding, as `embed` phase events. */
+  onProgress?: (p: IndexProgress) => void;
+}
+
+/**
+ * The vector options of whoever opened the project (the service), kept until the vectors are
+ * first made — by whoever asks first — so that a process that never searches does not load
+ * their code (issue 34).
+ */
+export const VECTOR_CHOICE = slot<Project, VectorOptions>("vector choice", () => ({}));

@@ -34,10 +34,14 @@ interface Head {
   sections: number[];
 }
 
-/** The vectors a file held: the sealed index and each row's text hash. */
+/**
+ * The vectors a file held: the sealed index and each row's text hash (made when first asked:
+ * only a later generation that reuses rows reads them — 61k strings on the stdlib, a tenth
+ * of a server's way to complete vectors).
+ */
 export interface StoredVectors {
   index: FlatVectorIndex;
-  hashes: string[];
+  readonly hashes: string[];
 }
 
 /**
@@ -192,7 +196,13 @@ export function readVectorsFile(
     if (!index) return null;
     const hashBytes = new Uint8Array(head.sections[5]);
     if (hashBytes.length !== head.rows * 8 || !readFully(file, hashBytes)) return null;
-    return { index, hashes: decodeHashes(hashBytes, head.rows) };
+    let hashes: string[] | null = null;
+    return {
+      index,
+      get hashes() {
+        return hashes ??= decodeHashes(hashBytes, head.rows);
+      },
+    };
   } catch {
     return null;
   } finally {

@@ -43,22 +43,11 @@ export { chunkDocument, type GenerationVectors } from "./vector_fill.ts";
 /** Chunks embedded by a run past which its end gives freed memory back (a watcher's one-file runs do not). */
 const RELEASE_AFTER_EMBEDDED = 2_000;
 
-export type { VectorProgress } from "./options.ts";
-import type { VectorProgress } from "./options.ts";
+export type { VectorOptions, VectorProgress } from "./options.ts";
+import { VECTOR_CHOICE, type VectorOptions, type VectorProgress } from "./options.ts";
 
 /** Texts sent to the worker at once. */
 const BATCH = 64;
-
-/** How a project's vectors are made and who hears of their progress. */
-export interface VectorOptions {
-  /**
-   * The embedder choice: `auto` (default, or `$CODECTX_EMBEDDER`), `codectx-code`,
-   * `transformers:<model-id-or-folder>`, `use-lite`, `none`.
-   */
-  embedder?: string;
-  /** Progress of embedding, as `embed` phase events. */
-  onProgress?: (p: IndexProgress) => void;
-}
 
 /** A project's embedding, made by the first who asks (a server, with its embedder). */
 const VECTORS = slot<Project, VectorSync>(
@@ -69,7 +58,8 @@ const VECTORS = slot<Project, VectorSync>(
 
 /**
  * The background embedding of `project`: one per open project, created on first use with
- * `opts` (the service that opens the project passes them first; later `opts` are ignored).
+ * the options the service that opened the project chose ({@link VECTOR_CHOICE}), else `opts`
+ * (later `opts` are ignored).
  *
  * @example
  * ```ts
@@ -78,12 +68,14 @@ const VECTORS = slot<Project, VectorSync>(
  * ```
  */
 export function projectVectors(project: Project, opts: VectorOptions = {}): VectorSync {
-  return project.scope.get(VECTORS, (p) =>
-    new VectorSync(
+  return project.scope.get(VECTORS, (p) => {
+    const o = p.scope.peek(VECTOR_CHOICE) ?? opts;
+    return new VectorSync(
       p,
-      opts.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
-      opts.onProgress ?? (() => {}),
-    ));
+      o.embedder ?? Deno.env.get("CODECTX_EMBEDDER") ?? "auto",
+      o.onProgress ?? (() => {}),
+    );
+  });
 }
 
 /** The background embedding of one project. */
@@ -193,7 +185,16 @@ export class VectorSync {
     const key = await vectorsKey(choice.id, table.files);
     const stored = readVectorsFile(this.project.store.dir, key, choice.id, 1 + workers);
     if (!stored || stored.index.rows !== rows || stored.index.count !== rows) return false;
-    this.current = { generation: table.generation, choice, table, ...stored };
+    this.current = {
+      generation: table.generation,
+      choice,
+      table,
+      index: stored.index,
+      // Decoded when a later generation reuses rows (not spread: that would decode them now).
+      get hashes() {
+        return stored.hashes;
+      },
+    };
     this.status = {
       embedder: choice.id,
       dimensions: stored.index.dimensions,

@@ -25,8 +25,9 @@ import {
   type ProjectOptions,
   type RunHook,
 } from "../project/project.ts";
-import { type ProjectWatcher, watchProject, type WatchStatus } from "./watch.ts";
-import { projectVectors, type VectorProgress, type VectorSync } from "../search/vector_sync.ts";
+import type { ProjectWatcher, WatchStatus } from "./watch.ts";
+import type { VectorProgress, VectorSync } from "../search/vector_sync.ts";
+import { VECTOR_CHOICE } from "../search/options.ts";
 import { lexicalRunHook } from "../search/lexical_cache.ts";
 import { graphPartsRunHook } from "../graph/parts_file.ts";
 import { holdScanWorker } from "../search/grep_pool.ts";
@@ -101,8 +102,9 @@ export class ProjectService implements Service {
   private notWatching = "not started yet: the tree is watched once the server starts";
   private started: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
-  /** The embedding of this project's chunks. */
-  readonly vectors: VectorSync;
+  /** The embedding of this project's chunks, once made (see {@link vectorSync}). */
+  private sync: VectorSync | null = null;
+  private syncLoading: Promise<VectorSync> | null = null;
   /** Tool calls running at once (`$CODECTX_ADMISSION_SLOTS`, else the default 4). */
   readonly admission: Admission = new Admission({
     slots: Number(Deno.env.get("CODECTX_ADMISSION_SLOTS") ?? "") || undefined,
@@ -122,10 +124,26 @@ export class ProjectService implements Service {
     embedder: string | undefined,
   ) {
     project.listen((e) => this.emit(e));
-    this.vectors = projectVectors(project, {
+    project.scope.get(VECTOR_CHOICE, () => ({
       embedder,
       onProgress: (progress) => this.emit({ type: "progress", progress }),
-    });
+    }));
+  }
+
+  /**
+   * The embedding of this project's chunks, its code loaded when first asked: a command that
+   * does not search (`explain`, `refs`) never loads it (issue 34).
+   */
+  vectorSync(): Promise<VectorSync> {
+    return this.syncLoading ??= import("../search/vector_sync.ts").then(({ projectVectors }) =>
+      this.sync = projectVectors(this.project)
+    );
+  }
+
+  /** The embedding of this project's chunks; made by {@link vectorSync} (or a start, a health). */
+  get vectors(): VectorSync {
+    if (!this.sync) throw new Error("the vectors are made when first asked: await vectorSync()");
+    return this.sync;
   }
 
   /**
@@ -141,7 +159,9 @@ export class ProjectService implements Service {
     // no first query of the next process makes them; a server fills them in the background.
     let service: ProjectService | null = null;
     const vectors: RunHook = {
-      afterRun: () => service && !service.started ? service.vectors.fill() : Promise.resolve(),
+      afterRun: async () => {
+        if (service && !service.started) await (await service.vectorSync()).fill();
+      },
     };
     const project = typeof root === "string"
       ? await Project.open(root, {
@@ -160,7 +180,7 @@ export class ProjectService implements Service {
   async health(): Promise<IndexStatus> {
     // Loaded when first asked (with the indexer's summary): a command never asks.
     const { indexStatus } = await import("./health.ts");
-    return await indexStatus(this.project, this.vectors, this.watchStatus());
+    return await indexStatus(this.project, await this.vectorSync(), this.watchStatus());
   }
 
   generation(): Promise<number | null> {
@@ -182,8 +202,8 @@ export class ProjectService implements Service {
     return this.started;
   }
 
-  vectorsReady(): Promise<VectorProgress> {
-    return this.vectors.settle();
+  async vectorsReady(): Promise<VectorProgress> {
+    return await (await this.vectorSync()).settle();
   }
 
   admit<T>(call: () => Promise<T>, opts?: AdmitOptions): Promise<T> {
@@ -194,7 +214,8 @@ export class ProjectService implements Service {
     this.closing ??= (async () => {
       this.watcher?.close();
       await Promise.race([this.project.settled(), delay(5_000)]);
-      this.vectors.close();
+      await this.syncLoading?.catch(() => {});
+      this.sync?.close();
       this.closeSearchWorkers?.();
       for (const release of this.releasePools) release();
       this.project.close();
@@ -218,7 +239,7 @@ export class ProjectService implements Service {
     try {
       log(`codectx: ${reportLine(await this.project.reindex())}`);
       // Vectors fill in behind lexical search, which is ready now.
-      this.vectors.start();
+      (await this.vectorSync()).start();
       void warmSearch(this.project);
     } catch (err) {
       log(`codectx: indexing failed: ${errorMessage(err)}`);
@@ -230,6 +251,8 @@ export class ProjectService implements Service {
     for (const p of [this.project.store.dir, defaultIndexHome()]) {
       ignorePaths.push(await Deno.realPath(p).catch(() => p));
     }
+    // The watcher (the walker and its ignore rules) is loaded by a server that watches.
+    const { watchProject } = await import("./watch.ts");
     this.watcher = await watchProject(this.project, {
       ignorePaths,
       onReindex: (r) => {

@@ -12,8 +12,6 @@
  * @module
  */
 
-import { AsyncLocalStorage } from "node:async_hooks";
-
 /** One request's stamps by stage, and what it names (`id`: the caller's request id). */
 export type Trace = Record<string, number | string>;
 
@@ -22,7 +20,8 @@ const file = Deno.env.get("CODECTX_TRACE_STAGES") ?? "";
 /** Whether requests are traced in this process. */
 export const tracing = file !== "";
 
-const current = new AsyncLocalStorage<Trace>();
+/** The trace of the request in flight (node:async_hooks is loaded only when tracing: issue 34). */
+const current = tracing ? new (await import("node:async_hooks")).AsyncLocalStorage<Trace>() : null;
 let lines: string[] = [];
 
 /** Now, in epoch milliseconds. */
@@ -37,12 +36,12 @@ export function startTrace(stage: string): Trace | undefined {
 
 /** Runs `fn` with `trace` as the current request's (the stages below it stamp it). */
 export function withTrace<T>(trace: Trace | undefined, fn: () => T): T {
-  return trace ? current.run(trace, fn) : fn();
+  return trace && current ? current.run(trace, fn) : fn();
 }
 
 /** The current request's trace, if tracing. */
 export function currentTrace(): Trace | undefined {
-  return tracing ? current.getStore() : undefined;
+  return current?.getStore();
 }
 
 /** Stamps `stage` on `trace` (default: the current request's). */
