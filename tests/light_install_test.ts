@@ -167,3 +167,13 @@ Deno.test("light install: the quick start's config (light.json) fetches no MCP S
   }).output();
   assert.equal(out.code, 0, new TextDecoder().decode(out.stderr).slice(0, 2000));
 });
+
+Deno.test("light install: a parse process starts with light.json, fetching nothing the quick start did not", async () => {
+  // Started with deno.json, the first C++/Swift/bash file of a quick start's project had the
+  // parse process fetch deno.lock's packages, the MCP SDK among them (~13 s, +18 MiB).
+  const { leanCommand } = await import("../src/index/lean_pool.ts");
+  const args = leanCommand();
+  assert.ok(args, "a clone starts parse processes");
+  const at = args.indexOf("--config");
+  assert.equal(args[at + 1], `${REPO}/light.json`, args.join(" "));
+});
