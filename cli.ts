@@ -51,9 +51,10 @@ type Command = (args: string[]) => Promise<number>;
 /**
  * The `mcp` command's module, named by a URL Deno's module graph does not follow: a literal
  * `import()` puts the MCP SDK (~90 npm packages) in the graph of every `deno run cli.ts`, and
- * Deno fetches a graph's packages before it runs. `deno task serve`, `web` and `index` lock
- * into `light.lock` and fetch only its packages; `deno.lock` (`deno install`, `deno task mcp`,
- * `install:cli`, the tests) holds the SDK too, and `deno task compile` includes this module.
+ * Deno fetches a graph's packages before it runs. The quick start (`deno task --config
+ * light.json serve`) fetches only `light.lock`'s packages; `deno.lock` (`deno install`, `deno
+ * task mcp`, `install:cli`, the tests) holds the SDK too, and `deno task compile` includes this
+ * module.
  */
 const MCP_COMMAND = new URL("./src/cli/mcp.ts", import.meta.url).href;
 
