@@ -49,6 +49,16 @@ async function help(): Promise<number> {
 type Command = (args: string[]) => Promise<number>;
 
 /**
+ * The `mcp` command's module, named by a URL Deno's module graph does not follow: a literal
+ * `import()` puts the MCP SDK (~90 npm packages) in the graph of every `deno run cli.ts`, and
+ * Deno fetches a graph's packages before it runs. The quick start (`deno task --config
+ * light.json serve`) fetches only `light.lock`'s packages; `deno.lock` (`deno install`, `deno
+ * task mcp`, `install:cli`, the tests) holds the SDK too, and `deno task compile` includes this
+ * module.
+ */
+const MCP_COMMAND = new URL("./src/cli/mcp.ts", import.meta.url).href;
+
+/**
  * Commands by name, each loaded when it runs: `index` does not load the MCP SDK or the HTTP
  * server, and no command loads an embedder it does not use.
  */
@@ -57,7 +67,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   tool: async () => (await import("./src/cli/tool.ts")).cmdTool,
   serve: async () => (await import("./src/cli/serve.ts")).cmdServe,
   web: async () => (await import("./src/cli/web.ts")).cmdWeb,
-  mcp: async () => (await import("./src/cli/mcp.ts")).cmdMcp,
+  mcp: async () => ((await import(MCP_COMMAND)) as { cmdMcp: Command }).cmdMcp,
   setup: async () => (await import("./src/cli/setup.ts")).cmdSetup,
   quality: async () => (await import("./src/cli/analysis.ts")).cmdQuality,
   validate: async () => (await import("./src/cli/analysis.ts")).cmdValidate,

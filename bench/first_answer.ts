@@ -21,7 +21,8 @@
  * - `mcp`: `codectx mcp` over stdio with the SDK client: `initialize`, the first
  *   `semantic_search` answer, and the first one whose vectors were complete (hybrid), with the
  *   server's CPU time at `initialize` and at that answer;
- * - `install`: the README's quick start in a fresh copy of this checkout (`git archive HEAD`)
+ * - `install`: the README's quick start (`deno task --config light.json serve`) in a fresh copy
+ *   of this checkout (`git archive HEAD`)
  *   with an empty `DENO_DIR`: time until `/health` answers, then the size of `node_modules`
  *   and of the npm cache; then `deno task install:cli` into a temporary root, and what it
  *   added. Needs the npm registry.
@@ -38,8 +39,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { startServe } from "./serve.ts";
 
 const { values } = parseArgs({
@@ -320,19 +321,29 @@ async function du(path: string): Promise<string> {
   return `${new TextDecoder().decode(r.stdout).split("\t")[0] || "0"} MiB`;
 }
 
-/** The README's quick start in a fresh copy of this checkout with an empty Deno cache. */
-async function installSection(): Promise<void> {
-  const clone = `${work}/clone`;
+/** A fresh copy of this checkout's HEAD (`git archive`), as a clone would be. */
+async function freshClone(name: string): Promise<string> {
+  const clone = `${work}/${name}`;
   await Deno.mkdir(clone);
   const archive = await new Deno.Command("sh", {
     args: ["-c", `git -C '${REPO}' archive HEAD | tar -x -C '${clone}'`],
   }).output();
   if (!archive.success) throw new Error("git archive failed");
+  return clone;
+}
+
+/**
+ * The README's quick start (`deno task --config light.json serve`) in a fresh copy of this
+ * checkout with an empty Deno cache; the packages' fetch alone (`deno install` with the same
+ * config, another empty cache); `deno task install:cli`.
+ */
+async function installSection(): Promise<void> {
+  const clone = await freshClone("clone");
   const denoDir = `${work}/deno_dir`;
   const env = { DENO_DIR: denoDir, CODECTX_HOME: `${work}/home` };
   const t0 = performance.now();
   const server = new Deno.Command(Deno.execPath(), {
-    args: ["task", "serve", "--path", ".", "--port", "0", "--no-watch"],
+    args: ["task", "--config", "light.json", "serve", "--path", ".", "--port", "0", "--no-watch"],
     cwd: clone,
     env,
     stdin: "null",
@@ -362,19 +373,29 @@ async function installSection(): Promise<void> {
   await server.status;
   if (!url) throw new Error(`the quick start did not listen:\n${log.slice(-4000)}`);
   console.log(
-    `[${load()}] quick start (deno task serve, empty DENO_DIR): /health answers ${
-      fmt(answered)
-    } s; node_modules ${await du(`${clone}/node_modules`)}, npm cache ${await du(
-      `${denoDir}/npm`,
-    )}`,
+    `[${load()}] quick start (deno task --config light.json serve, empty DENO_DIR): /health ` +
+      `answers ${fmt(answered)} s; node_modules ${await du(
+        `${clone}/node_modules`,
+      )}, npm cache ${await du(
+        `${denoDir}/npm`,
+      )}`,
+  );
+  const fetchClone = await freshClone("clone_fetch");
+  const t2 = performance.now();
+  const fetched = await new Deno.Command(Deno.execPath(), {
+    args: ["install", "--config", "light.json"],
+    cwd: fetchClone,
+    env: { DENO_DIR: `${work}/deno_dir_fetch` },
+    stdout: "null",
+    stderr: "null",
+  }).output();
+  console.log(
+    `[${load()}] the quick start's packages alone (deno install --config light.json, empty ` +
+      `DENO_DIR): exit ${fetched.code} in ${fmt(performance.now() - t2)} s`,
   );
   const installRoot = `${work}/install_root`;
   const denoDir2 = `${work}/deno_dir_install`;
-  const clone2 = `${work}/clone2`;
-  await Deno.mkdir(clone2);
-  await new Deno.Command("sh", {
-    args: ["-c", `git -C '${REPO}' archive HEAD | tar -x -C '${clone2}'`],
-  }).output();
+  const clone2 = await freshClone("clone2");
   const t1 = performance.now();
   const inst = await new Deno.Command(Deno.execPath(), {
     args: ["task", "install:cli"],

@@ -19,8 +19,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { InMemoryTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/inMemory.js";
 import { tokenCounter } from "../src/context/tokens.ts";
 import { createMcpServer, mcpTools } from "../src/mcp/server.ts";
 import { createExecutor } from "../src/tools/executor.ts";

@@ -121,3 +121,59 @@ Deno.test("light install: use-lite without the npm registry says what it needs; 
     await cleanup(project, indexDir, denoDir);
   }
 });
+
+/** A lock file's npm part: `specifiers` (what was asked → resolved) and `npm` (the packages). */
+interface Lock {
+  specifiers: Record<string, string>;
+  npm: Record<string, unknown>;
+}
+
+Deno.test("light install: the quick start's config (light.json) fetches no MCP SDK", async () => {
+  // `deno task` installs every package of its config's lock before it runs a task, and `deno
+  // run` every package of the lock it uses, reached or not; a literal `import()` of the mcp
+  // command also put the MCP SDK's ~90 packages in the graph of every `deno run cli.ts`: the
+  // quick start (`deno task serve`) fetched 88 MiB in ~13 s for a command that never loads it.
+  const config = JSON.parse(await Deno.readTextFile(`${REPO}/deno.json`));
+  const light = JSON.parse(await Deno.readTextFile(`${REPO}/light.json`));
+  assert.equal(light.lock, "light.lock");
+  // The same imports and settings; the same tasks, each run with this config.
+  for (const key of ["imports", "nodeModulesDir", "unstable", "allowScripts"]) {
+    assert.deepEqual(light[key], config[key], `light.json's ${key} differ from deno.json's`);
+  }
+  assert.deepEqual(Object.keys(light.tasks), ["serve", "web", "index"]);
+  for (const [name, task] of Object.entries(light.tasks as Record<string, string>)) {
+    assert.equal(task.replace(" --config light.json", ""), config.tasks[name], name);
+  }
+  const imports = Object.values(config.imports as Record<string, string>);
+  assert.deepEqual(imports.filter((t) => t.includes("@modelcontextprotocol")), []);
+  const lightLock: Lock = JSON.parse(await Deno.readTextFile(`${REPO}/light.lock`));
+  const full: Lock = JSON.parse(await Deno.readTextFile(`${REPO}/deno.lock`));
+  // light.lock holds what deno.json imports and nothing else, each as deno.lock pins it.
+  const mapped = [...new Set(imports.map((t) => t.replace(/^npm:\/?/, "npm:").replace(/\/$/, "")))]
+    .sort();
+  assert.deepEqual(Object.keys(lightLock.specifiers).sort(), mapped);
+  for (const [key, entry] of Object.entries(lightLock.npm)) {
+    assert.deepEqual(entry, full.npm[key], `${key}: light.lock and deno.lock differ`);
+  }
+  assert.equal(Object.keys(lightLock.npm).length, mapped.length);
+  // deno.lock still pins the SDK: `deno install`, `deno task mcp`, install:cli and the tests.
+  assert.ok(Object.keys(full.npm).some((k) => k.startsWith("@modelcontextprotocol/sdk@")));
+  // What `deno run cli.ts` reaches needs nothing light.lock lacks.
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", "light.json", "--frozen", "cli.ts"],
+    cwd: REPO,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr).slice(0, 2000));
+});
+
+Deno.test("light install: a parse process starts with light.json, fetching nothing the quick start did not", async () => {
+  // Started with deno.json, the first C++/Swift/bash file of a quick start's project had the
+  // parse process fetch deno.lock's packages, the MCP SDK among them (~13 s, +18 MiB).
+  const { leanCommand } = await import("../src/index/lean_pool.ts");
+  const args = leanCommand();
+  assert.ok(args, "a clone starts parse processes");
+  const at = args.indexOf("--config");
+  assert.equal(args[at + 1], `${REPO}/light.json`, args.join(" "));
+});

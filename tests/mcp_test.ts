@@ -7,9 +7,9 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
+import { StreamableHTTPClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import { tokenCounter } from "../src/context/tokens.ts";
 import { findTool, TOOL_NAMES } from "../src/tools/registry.ts";
 import {

@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { CLI, http, poll, post, REPO, startCli } from "./surfaces_helpers.ts";
 import { callTool, cleanup, makeProject, tempIndexDir, withExecutor } from "./helpers.ts";
 

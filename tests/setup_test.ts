@@ -8,8 +8,8 @@
 
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { parse as parseToml } from "smol-toml";
 import { cleanup, runCli } from "./helpers.ts";
 import { fixtureCopy } from "./surfaces_helpers.ts";

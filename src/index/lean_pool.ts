@@ -66,25 +66,34 @@ export function isLeanFile(path: string, bytes: Uint8Array, language: string): b
     looksLikeCpp(decoder.decode(bytes));
 }
 
+/**
+ * The config a parse process runs with: light.json first, as a parse process needs only the
+ * default path's packages (light.lock) and deno.json's lock would have it fetch the MCP SDK in
+ * a quick start's clone. Undefined outside a clone: the process resolves packages by itself.
+ */
+function configFile(root: URL): string | undefined {
+  if (root.protocol !== "file:") return undefined;
+  for (const name of ["light.json", "deno.json"]) {
+    const file = new URL(name, root);
+    try {
+      if (Deno.statSync(file).isFile) return file.pathname;
+    } catch {
+      // Not there: the next one.
+    }
+  }
+  return undefined;
+}
+
 /** The `deno` arguments that start a parse process, or null when none can be started. */
 export function leanCommand(v8Flags: string = LEAN_V8_FLAGS): string[] | null {
   if (Deno.build.standalone || Deno.env.get("CODECTX_PARSE_PROCESS") === "0") return null;
-  const root = currentLayout().root;
-  let config = ["--no-config"];
-  if (root.protocol === "file:") {
-    const file = new URL("deno.json", root);
-    try {
-      if (Deno.statSync(file).isFile) config = ["--config", file.pathname];
-    } catch {
-      // A folder without its deno.json: the process resolves npm packages by itself.
-    }
-  }
+  const config = configFile(currentLayout().root);
   return [
     "run",
     "--allow-read",
     "--allow-env",
     "--no-prompt",
-    ...config,
+    ...(config ? ["--config", config] : ["--no-config"]),
     `--v8-flags=${v8Flags}`,
     assetUrl("src/index/lean_process.ts").href,
   ];
