@@ -29,6 +29,11 @@
  * - **owner**: +1 when the question writes a member's owner as is, whole (`LogSink` of
  *   `LogSink.Enabled`; `discardLogSink.Enabled`'s owner is not written). Off (0): it helped
  *   Go and cost Python and JavaScript, and the folds over all six languages chose it nowhere.
+ * - **contract**: an interface whose declared method (the one the question matches best, its
+ *   words in the question) is defined by a candidate ranked above it — an implementation
+ *   (`discardLogSink.WithName` for `LogSink.WithName`) — ranks just above that candidate: the
+ *   declaration is the method's contract, where its doc is. Its weight is how far above, on
+ *   the logit scale.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -74,6 +79,13 @@ export interface ExactWeights {
    * enabled": `LogSink.Enabled`, not `discardLogSink.Enabled`).
    */
   owner: number;
+  /**
+   * A method an interface declares ranks with its implementations: when a candidate ranked
+   * above the interface defines a method of the same name (`discardSink.WithName` beside
+   * `Sink`'s `WithName`) and the question holds that name's words (form evidence ≥ 0), the
+   * interface takes that candidate's score, this much above it on the logit scale (0: off).
+   */
+  contract: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -87,6 +99,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   action: 1,
   declared: 1,
   owner: 0,
+  contract: 0.5,
 };
 
 /** Kinds that declare a shape and run nothing. */
@@ -215,6 +228,8 @@ export function preferExact(
   const head = scored.size <= EXACT_ROWS
     ? new Set(scored.keys())
     : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
+  // Interfaces (rows in the head) and the name of the declared method the question matches.
+  const contracts = new Map<number, string>();
   for (const [row, s] of scored) {
     const c = table.chunks[row];
     let z = 0;
@@ -234,7 +249,15 @@ export function preferExact(
           : 0) +
         (w.owner ? w.owner * ownerEvidence(f, name) : 0);
       let best = nameEvidence(c.symbol, paramWords(table, row));
-      for (const m of methods) best = Math.max(best, nameEvidence(m.name, m.params));
+      let contract: Declared | null = null, bestMethod = -Infinity;
+      for (const m of methods) {
+        const e = nameEvidence(m.name, m.params);
+        best = Math.max(best, e);
+        if (e > bestMethod) [bestMethod, contract] = [e, m];
+      }
+      if (w.contract && contract && formEvidence(f, shortName(contract.name)) >= 0) {
+        contracts.set(row, shortName(contract.name));
+      }
       z += best;
     }
     if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
@@ -251,7 +274,61 @@ export function preferExact(
     }
     out.set(row, 1 / (1 + Math.exp(-(Math.log(s / (1 - s)) + z))));
   }
+  if (contracts.size > 0) liftContracts(table, out, head, contracts, w.contract, isDocs);
   return out;
+}
+
+/** The last part of a qualified name (`Sink.WithName` → `WithName`). */
+function shortName(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/** Each row's function and method names (its own and those inside it), when first read. */
+const DEFINED = slot("defined names", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+
+function definedNames(table: ChunkTable, row: number): ReadonlySet<string> {
+  const held = table.memo.get(DEFINED);
+  let names = held.get(row);
+  if (!names) {
+    const c = table.chunks[row];
+    const out = new Set<string>();
+    if (c.symbol !== null) out.add(shortName(c.symbol));
+    for (const s of table.index.symbolsByFile.get(c.file) ?? []) {
+      if (s.startLine < c.startLine || s.endLine > c.endLine) continue;
+      if (s.kind === "method" || s.kind === "function") out.add(shortName(s.qualifiedName));
+    }
+    held.set(row, names = out);
+  }
+  return names;
+}
+
+/**
+ * An interface whose declared method (`contracts`: the one the question matches) a better
+ * candidate implements takes that candidate's score, `lift` above it on the logit scale: the
+ * declaration is the method's contract, where its doc is.
+ */
+function liftContracts(
+  table: ChunkTable,
+  out: Map<number, number>,
+  head: ReadonlySet<number>,
+  contracts: ReadonlyMap<number, string>,
+  lift: number,
+  isDocs: (row: number) => boolean,
+): void {
+  const lifted: Array<[number, number]> = [];
+  for (const [row, method] of contracts) {
+    const own = out.get(row)!;
+    let best = own;
+    for (const other of head) {
+      const s = out.get(other)!;
+      if (s <= best || contracts.has(other) || isDocs(other)) continue;
+      if (TYPE_ONLY.has(table.chunks[other].kind ?? "")) continue;
+      if (definedNames(table, other).has(method)) best = s;
+    }
+    if (best <= own || !(best > 0 && best < 1)) continue;
+    lifted.push([row, 1 / (1 + Math.exp(-(Math.log(best / (1 - best)) + lift)))]);
+  }
+  for (const [row, s] of lifted) out.set(row, Math.max(out.get(row)!, s));
 }
 
 /**
