@@ -34,6 +34,14 @@
  *   (`discardLogSink.WithName` for `LogSink.WithName`) — ranks just above that candidate: the
  *   declaration is the method's contract, where its doc is. Its weight is how far above, on
  *   the logit scale.
+ * - **refers**: a question that names what its answer calls or stands for ("shortcut to
+ *   LinearRegression", "same as Decode", "an alias of Long.divide", "wrapper around
+ *   os.Getenv"; `query.ts` `referred`) prefers a candidate whose text holds that name as a
+ *   word (through the owner it is written with, or this, self, super: `tqdm.gui.tqdm` is not
+ *   every call of another `tqdm`; a name most candidates hold counts for none); and, with
+ *   **referred**, the candidate named after it (`LinearRegression` itself) gets no evidence
+ *   for its name being written — unless the question writes a parameter list
+ *   (`parseDouble(char[])`: one overload of several, all named so).
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -47,7 +55,7 @@
 import { chunkSymbol, type ChunkTable } from "./table.ts";
 import { slot } from "../util/memo.ts";
 import { splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
-import type { QueryForms } from "./query.ts";
+import type { QueryForms, Referred } from "./query.ts";
 import { topEntries } from "./top_k.ts";
 
 /** The weight of each kind of evidence (0: not counted). */
@@ -86,6 +94,17 @@ export interface ExactWeights {
    * interface takes that candidate's score, this much above it on the logit scale (0: off).
    */
   contract: number;
+  /**
+   * A question that names what its answer calls or stands for ("shortcut to
+   * StandardDeviationSample", "same as Decode", "wrapper around os.Getenv"): a candidate whose
+   * text holds that name as written, and is not named after it, gains this much.
+   */
+  refers: number;
+  /**
+   * 1: the candidate named after such a name gets no evidence for its name, nor for holding
+   * the code words (its name written is the question pointing at what the answer uses).
+   */
+  referred: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -100,6 +119,8 @@ export const DEFAULT_EXACT: ExactWeights = {
   declared: 1,
   owner: 0,
   contract: 0.5,
+  refers: 2,
+  referred: 1,
 };
 
 /** Kinds that declare a shape and run nothing. */
@@ -230,6 +251,9 @@ export function preferExact(
     : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
   // Interfaces (rows in the head) and the name of the declared method the question matches.
   const contracts = new Map<number, string>();
+  const holdsReferred = w.refers && f.referred.length > 0
+    ? referredTest(table, head, f.referred)
+    : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
     let z = 0;
@@ -237,6 +261,8 @@ export function preferExact(
       out.set(row, s);
       continue;
     }
+    // Named after what the question says its answer refers to.
+    let pointedAt = false;
     if (c.symbol !== null && !isDocs(row)) {
       const typeOnly = TYPE_ONLY.has(c.kind ?? "");
       const methods = typeOnly && w.declared ? declaredMethods(table, row) : [];
@@ -258,9 +284,17 @@ export function preferExact(
       if (w.contract && contract && formEvidence(f, shortName(contract.name)) >= 0) {
         contracts.set(row, shortName(contract.name));
       }
-      z += best;
+      // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
+      pointedAt = f.referred.length > 0 && isReferred(f.referred, c.symbol);
+      if (!(pointedAt && w.referred)) z += best;
+      if (w.refers && f.referred.length > 0 && !pointedAt) {
+        if (holdsReferred(c.text)) z += w.refers;
+      }
     }
-    if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
+    if (
+      (w.literal && f.quoted.length > 0) ||
+      (w.code && f.code.length > 0 && !(pointedAt && w.referred))
+    ) {
       const text = c.text;
       if (w.literal && f.quoted.some((q) => text.includes(q))) z += w.literal;
       if (w.code && f.code.length > 0) {
@@ -276,6 +310,48 @@ export function preferExact(
   }
   if (contracts.size > 0) liftContracts(table, out, head, contracts, w.contract, isDocs);
   return out;
+}
+
+/**
+ * Whether a text holds one of the names a question refers its answer to, as a whole word
+ * (names are [\w$]+). A name more than half the head's texts hold (the package's own name,
+ * `tqdm` in tqdm) tells none of them apart: it is left out.
+ */
+function referredTest(
+  table: ChunkTable,
+  head: ReadonlySet<number>,
+  referred: readonly Referred[],
+): (text: string) => boolean {
+  const lit = (s: string) => s.replaceAll("$", "\\$");
+  // Written with its owner (`os.cpu_count`, `Long.divide`), the name is held called through
+  // it or through this, self or super: `tqdm.gui.tqdm` is not every call of another `tqdm`.
+  const word = (r: Referred) =>
+    new RegExp(
+      (r.owner === null
+        ? "(?<![\\w$])"
+        : `(?<![\\w$])(?:${lit(r.owner)}|this|self|super\\(\\))\\.`) +
+        `${lit(r.name)}(?![\\w$])`,
+    );
+  const kept = referred.map(word).filter((re) => {
+    let n = 0;
+    for (const row of head) if (re.test(table.chunks[row].text)) n++;
+    return n <= head.size / 2;
+  });
+  return (text) => kept.some((re) => re.test(text));
+}
+
+/**
+ * Whether a candidate is named after what the question refers its answer to: its last part is
+ * the name and, when the question writes an owner, its owner is that one (`os.cpu_count` is
+ * not psutil's `cpu_count`, which wraps it); not when the question writes a parameter list
+ * (`parseDouble(char[])` is one overload: the others are named so too).
+ */
+function isReferred(referred: readonly Referred[], symbol: string): boolean {
+  const own = shortName(symbol);
+  return referred.some((r) =>
+    r.name === own && !r.signature &&
+    (r.owner === null || symbol === `${r.owner}.${own}` || symbol.endsWith(`.${r.owner}.${own}`))
+  );
 }
 
 /** The last part of a qualified name (`Sink.WithName` → `WithName`). */

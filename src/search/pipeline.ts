@@ -92,6 +92,8 @@ export function presentRanked(
       member: 0,
       action: 0,
       contract: 0,
+      refers: 0,
+      referred: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);
