@@ -360,18 +360,25 @@ export class APIResource {
 `,
 };
 
-Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+/** Each question's first hybrid result over `files` is the symbol written beside it. */
+async function assertFirst(
+  files: Record<string, string>,
+  cases: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
   await withProject("codectx-code", async (p) => {
-    for (
-      const [q, want] of [
-        ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
-        ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
-      ]
-    ) {
+    for (const [q, want] of cases) {
       const r = await searchProject(p, q, { wait_for_vectors: true });
-      assert.equal(r.snippets[0]?.symbol, want, `'${q}': ${JSON.stringify(r.snippets)}`);
+      const got = r.snippets.map((s) => s.symbol);
+      assert.equal(got[0], want, `'${q}': ${JSON.stringify(got)}`);
     }
-  }, SDK);
+  }, files);
+}
+
+Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+  await assertFirst(SDK, [
+    ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
+    ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
+  ]);
 });
 
 /** Files that share an import path's words; one imports it. */
@@ -663,16 +670,8 @@ func ExpReg(s []Coordinate) ([]Coordinate, error) {
 };
 
 Deno.test("refers: 'shortcut to LinearRegression' is the alias that calls it", async () => {
-  await withProject("codectx-code", async (p) => {
-    for (
-      const [q, want] of [
-        ["shortcut to LinearRegression", "LinReg"],
-        ["shortcut to ExponentialRegression", "ExpReg"],
-      ]
-    ) {
-      const r = await searchProject(p, q, { wait_for_vectors: true });
-      const got = r.snippets.map((s) => s.symbol);
-      assert.equal(got[0], want, `'${q}': ${JSON.stringify(got)}`);
-    }
-  }, REFERS);
+  await assertFirst(REFERS, [
+    ["shortcut to LinearRegression", "LinReg"],
+    ["shortcut to ExponentialRegression", "ExpReg"],
+  ]);
 });
