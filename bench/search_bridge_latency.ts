@@ -14,8 +14,14 @@
  * while the last of them were still being sealed (0.3 s on the stdlib): it was then scored
  * on the partial path.
  *
+ * `--root DIR` measures that folder instead of the copy (e.g. /work/bench_data/pystd, a frozen
+ * copy of the standard library), `--index-dir DIR` keeps its index there. `--before CLI` (another
+ * checkout's `cli.ts`) runs a second server from it, with its own index (`DIR-before`), and
+ * sends each query to both in turn (which goes first alternates): on a loaded machine the
+ * ratio of the two is the figure, not either time.
+ *
  *   deno run -A bench/search_bridge_latency.ts [--queries 200] [--modes hybrid,lexical,dense]
- *     [--pause 0]
+ *     [--pause 0] [--root DIR] [--index-dir DIR] [--before ../other/cli.ts]
  *
  * @module
  */
@@ -53,9 +59,9 @@ interface Server {
   child: Deno.ChildProcess;
 }
 
-/** Starts `codectx serve` on a free port and waits for its address. */
-async function startServer(root: string, indexDir: string): Promise<Server> {
-  const { proc, url } = await startServe({ root, indexDir });
+/** Starts `codectx serve` (this checkout's, or `cli`'s) on a free port; waits for its address. */
+async function startServer(root: string, indexDir: string, cli?: string): Promise<Server> {
+  const { proc, url } = await startServe({ root, indexDir, cli });
   return { url, child: proc };
 }
 
@@ -111,13 +117,20 @@ async function main(): Promise<void> {
       queries: { type: "string", default: "200" },
       modes: { type: "string", default: "hybrid,lexical,dense" },
       pause: { type: "string", default: "0" },
+      root: { type: "string" },
+      "index-dir": { type: "string" },
+      before: { type: "string" },
     },
   });
-  const root = await stdlibCopy();
-  const indexDir = `${BENCH_DIR}/idx-bridge-stdlib`;
+  const root = values.root ?? await stdlibCopy();
+  const indexDir = values["index-dir"] ?? `${BENCH_DIR}/idx-bridge-stdlib`;
   const queries = (await pythonCorpus()).queries.slice(0, Number(values.queries)).map((q) =>
     q.query
   );
+  if (values.before) {
+    await alternate(root, indexDir, values.before, queries, values.modes.split(","));
+    return;
+  }
   let t = performance.now();
   const first = await startServer(root, indexDir);
   const built = await waitComplete(first.url);
@@ -160,6 +173,53 @@ async function main(): Promise<void> {
     );
   } finally {
     await stop(s);
+  }
+  console.log(
+    `load average ${
+      Deno.loadavg().map((x) => x.toFixed(1)).join(" ")
+    } on ${navigator.hardwareConcurrency} cores`,
+  );
+}
+
+/**
+ * This checkout's server and `beforeCli`'s, each on its own index of `root`, every vector
+ * present; each query sent to both, which goes first alternating. Prints per mode each one's
+ * p50 and p95 and their ratios (after ÷ before).
+ */
+async function alternate(
+  root: string,
+  indexDir: string,
+  beforeCli: string,
+  queries: string[],
+  modes: string[],
+): Promise<void> {
+  const servers: Record<"after" | "before", Server> = {
+    after: await startServer(root, indexDir),
+    before: await startServer(root, `${indexDir}-before`, beforeCli),
+  };
+  try {
+    for (const s of Object.values(servers)) await waitComplete(s.url);
+    for (const mode of modes) {
+      const times = { after: [] as number[], before: [] as number[] };
+      for (const q of queries.slice(0, 10)) {
+        for (const s of Object.values(servers)) await timedSearch(s.url, `${q} warm`, mode);
+      }
+      for (const [i, q] of queries.entries()) {
+        const order = i % 2 === 0 ? ["after", "before"] as const : ["before", "after"] as const;
+        for (const k of order) times[k].push(await timedSearch(servers[k].url, q, mode));
+      }
+      const line = (k: "after" | "before") =>
+        `${k} p50 ${pct(times[k], 50).toFixed(1)} ms p95 ${pct(times[k], 95).toFixed(1)} ms`;
+      console.log(
+        `${mode.padEnd(8)} ${line("after")} | ${line("before")} | after ÷ before: p50 ${
+          (pct(times.after, 50) / pct(times.before, 50)).toFixed(2)
+        }, p95 ${
+          (pct(times.after, 95) / pct(times.before, 95)).toFixed(2)
+        } (${queries.length} queries each, alternated)`,
+      );
+    }
+  } finally {
+    for (const s of Object.values(servers)) await stop(s);
   }
   console.log(
     `load average ${

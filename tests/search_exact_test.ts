@@ -360,18 +360,25 @@ export class APIResource {
 `,
 };
 
-Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+/** Each question's first hybrid result over `files` is the symbol written beside it. */
+async function assertFirst(
+  files: Record<string, string>,
+  cases: ReadonlyArray<readonly [string, string]>,
+): Promise<void> {
   await withProject("codectx-code", async (p) => {
-    for (
-      const [q, want] of [
-        ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
-        ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
-      ]
-    ) {
+    for (const [q, want] of cases) {
       const r = await searchProject(p, q, { wait_for_vectors: true });
-      assert.equal(r.snippets[0]?.symbol, want, `'${q}': ${JSON.stringify(r.snippets)}`);
+      const got = r.snippets.map((s) => s.symbol);
+      assert.equal(got[0], want, `'${q}': ${JSON.stringify(got)}`);
     }
-  }, SDK);
+  }, files);
+}
+
+Deno.test("verb vs type: a question that opens with a verb finds the method, not the interface", async () => {
+  await assertFirst(SDK, [
+    ["Cancel a currently running fine-tuning job", "FineTuneResource.cancel"],
+    ["List the events for a single fine-tuning job", "FineTuneResource.listEvents"],
+  ]);
 });
 
 /** Files that share an import path's words; one imports it. */
@@ -437,6 +444,17 @@ Deno.test("a question is read once: numbers, written forms, its verb and object,
     queryForms(`find "github.com/acme/render" here`).quoted[0],
     "github.com/acme/render",
   );
+  // What a question says its answer calls or stands for: the name, its owner, a parameter list.
+  assert.deepEqual(queryForms("shortcut to LinearRegression").referred, [
+    { name: "LinearRegression", owner: null, signature: false },
+  ]);
+  assert.deepEqual(queryForms("same as os.cpu_count() in Python 3.4").referred, [
+    { name: "cpu_count", owner: "os", signature: false },
+  ]);
+  assert.deepEqual(queryForms("Same as parseArgument(String[])").referred, [
+    { name: "parseArgument", owner: null, signature: true },
+  ]);
+  assert.deepEqual(queryForms("returns the name").referred, []);
 });
 
 /**
@@ -554,8 +572,106 @@ Deno.test("declared method: the interface's method, not an implementation of it"
       "Sink.Enabled",
     );
     assert.ok(enabled >= 1 && enabled <= 3, `Sink.Enabled ranked ${enabled}`);
-    // Not yet: "returns a new Sink with the specified name appended" ranks Sink.WithName fifth,
-    // under both implementations (which return a Sink too): the second stage ranks the
-    // interface's chunk low.
+    // Go: the implementations above the interface (the second stage ranks its chunk low)
+    // define the method the question describes: the interface's declaration ranks with them,
+    // first (it was fifth, under both implementations, at adabc8d).
+    assert.equal(
+      await rank("returns a new Sink with the specified name appended", "Sink.WithName"),
+      1,
+    );
+    assert.equal(
+      await rank("returns a new Sink with additional key/value pairs", "Sink.WithValues"),
+      1,
+    );
   }, DECLARED);
+});
+
+/**
+ * Regressions with short aliases that call them (shaped like a statistics package's legacy
+ * names): a question that says what its answer stands for names the other one.
+ */
+const REFERS: Record<string, string> = {
+  "stats/regression.go": `package stats
+
+import "math"
+
+type Coordinate struct {
+	X, Y float64
+}
+
+type Series []Coordinate
+
+func LinearRegression(s Series) (Series, error) {
+	if len(s) == 0 {
+		return nil, ErrEmptyInput
+	}
+	var sum [5]float64
+	for _, p := range s {
+		sum[0] += p.X
+		sum[1] += p.Y
+		sum[2] += p.X * p.X
+		sum[3] += p.X * p.Y
+		sum[4] += p.Y * p.Y
+	}
+	f := float64(len(s))
+	gradient := (f*sum[3] - sum[0]*sum[1]) / (f*sum[2] - sum[0]*sum[0])
+	intercept := (sum[1] / f) - (gradient * sum[0] / f)
+	out := make(Series, len(s))
+	for i, p := range s {
+		out[i] = Coordinate{p.X, p.X*gradient + intercept}
+	}
+	return out, nil
+}
+
+func ExponentialRegression(s Series) (Series, error) {
+	if len(s) == 0 {
+		return nil, ErrEmptyInput
+	}
+	var sum [6]float64
+	for _, p := range s {
+		if p.Y < 0 {
+			return nil, ErrYCoord
+		}
+		sum[0] += p.X
+		sum[1] += p.Y
+		sum[2] += p.X * p.X * p.Y
+		sum[3] += p.Y * math.Log(p.Y)
+		sum[4] += p.X * p.Y * math.Log(p.Y)
+		sum[5] += p.X * p.Y
+	}
+	denominator := sum[1]*sum[2] - sum[5]*sum[5]
+	a := math.Pow(math.E, (sum[2]*sum[3]-sum[5]*sum[4])/denominator)
+	b := (sum[1]*sum[4] - sum[5]*sum[3]) / denominator
+	out := make(Series, len(s))
+	for i, p := range s {
+		out[i] = Coordinate{p.X, a * math.Exp(b*p.X)}
+	}
+	return out, nil
+}
+`,
+  "stats/errors.go": `package stats
+
+import "errors"
+
+var ErrEmptyInput = errors.New("input must not be empty")
+
+var ErrYCoord = errors.New("y values must be positive")
+`,
+  "stats/legacy.go": `package stats
+
+func LinReg(s []Coordinate) ([]Coordinate, error) {
+	return LinearRegression(s)
+}
+
+func ExpReg(s []Coordinate) ([]Coordinate, error) {
+	return ExponentialRegression(s)
+}
+`,
+};
+
+Deno.test("refers: 'shortcut to LinearRegression' is the alias that calls it", async () => {
+  await assertFirst(REFERS, [
+    ["shortcut to LinearRegression", "LinReg"],
+    ["shortcut to ExponentialRegression", "ExpReg"],
+  ]);
 });

@@ -29,6 +29,19 @@
  * - **owner**: +1 when the question writes a member's owner as is, whole (`LogSink` of
  *   `LogSink.Enabled`; `discardLogSink.Enabled`'s owner is not written). Off (0): it helped
  *   Go and cost Python and JavaScript, and the folds over all six languages chose it nowhere.
+ * - **contract**: an interface whose declared method (the one the question matches best, its
+ *   words in the question) is defined by a candidate ranked above it — an implementation
+ *   (`discardLogSink.WithName` for `LogSink.WithName`) — ranks just above that candidate: the
+ *   declaration is the method's contract, where its doc is. Its weight is how far above, on
+ *   the logit scale.
+ * - **refers**: a question that names what its answer calls or stands for ("shortcut to
+ *   LinearRegression", "same as Decode", "an alias of Long.divide", "wrapper around
+ *   os.Getenv"; `query.ts` `referred`) prefers a candidate whose text holds that name as a
+ *   word (through the owner it is written with, or this, self, super: `tqdm.gui.tqdm` is not
+ *   every call of another `tqdm`; a name most candidates hold counts for none); and, with
+ *   **referred**, the candidate named after it (`LinearRegression` itself) gets no evidence
+ *   for its name being written — unless the question writes a parameter list
+ *   (`parseDouble(char[])`: one overload of several, all named so).
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -42,7 +55,7 @@
 import { chunkSymbol, type ChunkTable } from "./table.ts";
 import { slot } from "../util/memo.ts";
 import { splitIdentifier, stem, STOP_WORDS } from "../util/tokens.ts";
-import type { QueryForms } from "./query.ts";
+import type { QueryForms, Referred } from "./query.ts";
 import { topEntries } from "./top_k.ts";
 
 /** The weight of each kind of evidence (0: not counted). */
@@ -74,6 +87,24 @@ export interface ExactWeights {
    * enabled": `LogSink.Enabled`, not `discardLogSink.Enabled`).
    */
   owner: number;
+  /**
+   * A method an interface declares ranks with its implementations: when a candidate ranked
+   * above the interface defines a method of the same name (`discardSink.WithName` beside
+   * `Sink`'s `WithName`) and the question holds that name's words (form evidence ≥ 0), the
+   * interface takes that candidate's score, this much above it on the logit scale (0: off).
+   */
+  contract: number;
+  /**
+   * A question that names what its answer calls or stands for ("shortcut to
+   * StandardDeviationSample", "same as Decode", "wrapper around os.Getenv"): a candidate whose
+   * text holds that name as written, and is not named after it, gains this much.
+   */
+  refers: number;
+  /**
+   * 1: the candidate named after such a name gets no evidence for its name, nor for holding
+   * the code words (its name written is the question pointing at what the answer uses).
+   */
+  referred: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -87,6 +118,9 @@ export const DEFAULT_EXACT: ExactWeights = {
   action: 1,
   declared: 1,
   owner: 0,
+  contract: 0.5,
+  refers: 2,
+  referred: 1,
 };
 
 /** Kinds that declare a shape and run nothing. */
@@ -215,6 +249,11 @@ export function preferExact(
   const head = scored.size <= EXACT_ROWS
     ? new Set(scored.keys())
     : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
+  // Interfaces (rows in the head) and the name of the declared method the question matches.
+  const contracts = new Map<number, string>();
+  const holdsReferred = w.refers && f.referred.length > 0
+    ? referredTest(table, head, f.referred)
+    : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
     let z = 0;
@@ -222,6 +261,8 @@ export function preferExact(
       out.set(row, s);
       continue;
     }
+    // Named after what the question says its answer refers to.
+    let pointedAt = false;
     if (c.symbol !== null && !isDocs(row)) {
       const typeOnly = TYPE_ONLY.has(c.kind ?? "");
       const methods = typeOnly && w.declared ? declaredMethods(table, row) : [];
@@ -234,10 +275,26 @@ export function preferExact(
           : 0) +
         (w.owner ? w.owner * ownerEvidence(f, name) : 0);
       let best = nameEvidence(c.symbol, paramWords(table, row));
-      for (const m of methods) best = Math.max(best, nameEvidence(m.name, m.params));
-      z += best;
+      let contract: Declared | null = null, bestMethod = -Infinity;
+      for (const m of methods) {
+        const e = nameEvidence(m.name, m.params);
+        best = Math.max(best, e);
+        if (e > bestMethod) [bestMethod, contract] = [e, m];
+      }
+      if (w.contract && contract && formEvidence(f, shortName(contract.name)) >= 0) {
+        contracts.set(row, shortName(contract.name));
+      }
+      // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
+      pointedAt = f.referred.length > 0 && isReferred(f.referred, c.symbol);
+      if (!(pointedAt && w.referred)) z += best;
+      if (w.refers && f.referred.length > 0 && !pointedAt) {
+        if (holdsReferred(c.text)) z += w.refers;
+      }
     }
-    if ((w.literal && f.quoted.length > 0) || (w.code && f.code.length > 0)) {
+    if (
+      (w.literal && f.quoted.length > 0) ||
+      (w.code && f.code.length > 0 && !(pointedAt && w.referred))
+    ) {
       const text = c.text;
       if (w.literal && f.quoted.some((q) => text.includes(q))) z += w.literal;
       if (w.code && f.code.length > 0) {
@@ -251,7 +308,103 @@ export function preferExact(
     }
     out.set(row, 1 / (1 + Math.exp(-(Math.log(s / (1 - s)) + z))));
   }
+  if (contracts.size > 0) liftContracts(table, out, head, contracts, w.contract, isDocs);
   return out;
+}
+
+/**
+ * Whether a text holds one of the names a question refers its answer to, as a whole word
+ * (names are [\w$]+). A name more than half the head's texts hold (the package's own name,
+ * `tqdm` in tqdm) tells none of them apart: it is left out.
+ */
+function referredTest(
+  table: ChunkTable,
+  head: ReadonlySet<number>,
+  referred: readonly Referred[],
+): (text: string) => boolean {
+  const lit = (s: string) => s.replaceAll("$", "\\$");
+  // Written with its owner (`os.cpu_count`, `Long.divide`), the name is held called through
+  // it or through this, self or super: `tqdm.gui.tqdm` is not every call of another `tqdm`.
+  const word = (r: Referred) =>
+    new RegExp(
+      (r.owner === null
+        ? "(?<![\\w$])"
+        : `(?<![\\w$])(?:${lit(r.owner)}|this|self|super\\(\\))\\.`) +
+        `${lit(r.name)}(?![\\w$])`,
+    );
+  const kept = referred.map(word).filter((re) => {
+    let n = 0;
+    for (const row of head) if (re.test(table.chunks[row].text)) n++;
+    return n <= head.size / 2;
+  });
+  return (text) => kept.some((re) => re.test(text));
+}
+
+/**
+ * Whether a candidate is named after what the question refers its answer to: its last part is
+ * the name and, when the question writes an owner, its owner is that one (`os.cpu_count` is
+ * not psutil's `cpu_count`, which wraps it); not when the question writes a parameter list
+ * (`parseDouble(char[])` is one overload: the others are named so too).
+ */
+function isReferred(referred: readonly Referred[], symbol: string): boolean {
+  const own = shortName(symbol);
+  return referred.some((r) =>
+    r.name === own && !r.signature &&
+    (r.owner === null || symbol === `${r.owner}.${own}` || symbol.endsWith(`.${r.owner}.${own}`))
+  );
+}
+
+/** The last part of a qualified name (`Sink.WithName` → `WithName`). */
+function shortName(name: string): string {
+  return name.slice(name.lastIndexOf(".") + 1);
+}
+
+/** Each row's function and method names (its own and those inside it), when first read. */
+const DEFINED = slot("defined names", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+
+function definedNames(table: ChunkTable, row: number): ReadonlySet<string> {
+  const held = table.memo.get(DEFINED);
+  let names = held.get(row);
+  if (!names) {
+    const c = table.chunks[row];
+    const out = new Set<string>();
+    if (c.symbol !== null) out.add(shortName(c.symbol));
+    for (const s of table.index.symbolsByFile.get(c.file) ?? []) {
+      if (s.startLine < c.startLine || s.endLine > c.endLine) continue;
+      if (s.kind === "method" || s.kind === "function") out.add(shortName(s.qualifiedName));
+    }
+    held.set(row, names = out);
+  }
+  return names;
+}
+
+/**
+ * An interface whose declared method (`contracts`: the one the question matches) a better
+ * candidate implements takes that candidate's score, `lift` above it on the logit scale: the
+ * declaration is the method's contract, where its doc is.
+ */
+function liftContracts(
+  table: ChunkTable,
+  out: Map<number, number>,
+  head: ReadonlySet<number>,
+  contracts: ReadonlyMap<number, string>,
+  lift: number,
+  isDocs: (row: number) => boolean,
+): void {
+  const lifted: Array<[number, number]> = [];
+  for (const [row, method] of contracts) {
+    const own = out.get(row)!;
+    let best = own;
+    for (const other of head) {
+      const s = out.get(other)!;
+      if (s <= best || contracts.has(other) || isDocs(other)) continue;
+      if (TYPE_ONLY.has(table.chunks[other].kind ?? "")) continue;
+      if (definedNames(table, other).has(method)) best = s;
+    }
+    if (best <= own || !(best > 0 && best < 1)) continue;
+    lifted.push([row, 1 / (1 + Math.exp(-(Math.log(best / (1 - best)) + lift)))]);
+  }
+  for (const [row, s] of lifted) out.set(row, Math.max(out.get(row)!, s));
 }
 
 /**

@@ -84,7 +84,17 @@ export function presentRanked(
 ): WireSearchItem[] {
   if (!fusion.exact) return present(r, fused, k, threshold);
   const w = mode === "lexical"
-    ? { ...fusion.exact, form: 0, number: 0, object: 0, member: 0, action: 0 }
+    ? {
+      ...fusion.exact,
+      form: 0,
+      number: 0,
+      object: 0,
+      member: 0,
+      action: 0,
+      contract: 0,
+      refers: 0,
+      referred: 0,
+    }
     : fusion.exact;
   const classes = fileClasses(r.table);
   const isDocs = (row: number) => classes[r.table.fileOfRow[row]] === "docs";

@@ -63,6 +63,12 @@ export interface QueryForms {
    * `.gitignore` → `gitignore`, `git_ignore`, …).
    */
   code: readonly (readonly string[])[];
+  /**
+   * Names the question says the answer refers to (as written, the last part of a dotted
+   * one): "shortcut to LinearRegression", "same as Decode", "wrapper around os.Getenv",
+   * "calls Close" — the answer is the code that calls or stands for them, not they.
+   */
+  referred: readonly Referred[];
 }
 
 const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
@@ -120,6 +126,18 @@ export function queryForms(query: string): QueryForms {
     const bare = w.startsWith(".") ? w.slice(1).toLowerCase() : "";
     code.set(w, bare ? [w, bare, ...splitForms(bare)] : [w]);
   }
+  const referred: Referred[] = [];
+  for (const m of query.matchAll(REFERRING)) {
+    const dotted = m[1].replace(/[.]+$/, "");
+    const dot = dotted.lastIndexOf(".");
+    const name = dotted.slice(dot + 1);
+    if (name.length < 3 || STOP_WORDS.has(name.toLowerCase())) continue;
+    if (referred.some((r) => r.name === name)) continue;
+    const owner = dot > 0 ? dotted.slice(dotted.lastIndexOf(".", dot - 1) + 1, dot) : null;
+    const end = m.index + m[0].length;
+    const signature = query[end] === "(" && end + 1 < query.length && query[end + 1] !== ")";
+    referred.push({ name, owner, signature });
+  }
   return {
     exact,
     folded,
@@ -128,8 +146,23 @@ export function queryForms(query: string): QueryForms {
     rest: verb === null ? [] : [...new Set(content.filter((w) => w !== verb))],
     quoted,
     code: [...code.values()],
+    referred,
   };
 }
+
+/** A name a question says its answer calls or stands for. */
+export interface Referred {
+  /** As written, its last part (`cpu_count` of `os.cpu_count`). */
+  name: string;
+  /** The part before it (`os`), null when written alone. */
+  owner: string | null;
+  /** Written with a parameter list (`parseDouble(char[])`): one overload of several. */
+  signature: boolean;
+}
+
+/** A phrase that names what the answer calls or stands for, and the name after it. */
+const REFERRING =
+  /\b(?:same as|equivalent (?:to|of)|shortcut (?:to|for)|short-?hand (?:to|for)|alias (?:for|of|to)|wrapper (?:around|for|of)|wraps|delegates to|calls|convenience (?:method|function|wrapper) for(?: calling)?)\s+(?:the |a |an )?([A-Za-z_$][\w$.]*)/gi;
 
 /** A dot file (`.fdignore`), a path or dotted name, snake_case, or a camelCase hump. */
 const CODE_WORD = /^\.[A-Za-z]|[A-Za-z0-9][_./][A-Za-z0-9]|[a-z][A-Z]/;
