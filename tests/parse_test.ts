@@ -113,6 +113,7 @@ const EXPECTED: Record<string, string[]> = {
   ],
   "sample.cpp": [
     "namespace geo 3-3-40",
+    "constant geo.PI 6-6-6",
     "class geo.Shape 9-9-16",
     "constructor geo.Shape.Shape 11-11-11",
     "method geo.Shape.area 14-14-14",

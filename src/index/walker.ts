@@ -16,7 +16,7 @@ import type { Ignore } from "npm:ignore@7.0.5";
 import { matchOwn, newIgnore, readIgnoreFile } from "./ignore_rules.ts";
 import { gitDirsAt, trackedFolders } from "./git_index.ts";
 import { declaredOutput } from "./output_dirs.ts";
-import { languageForPath } from "../parse/languages.ts";
+import { generatedBeside, languageForPath } from "../parse/languages.ts";
 import type { WalkEntry } from "../types.ts";
 
 /** Options for {@linkcode walk}. */
@@ -217,7 +217,12 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
   };
 
   /** Keeps, queues or skips one directory entry. */
-  const visit = (child: Deno.DirEntry, dir: Pending, scope: Scope | null) => {
+  const visit = (
+    child: Deno.DirEntry,
+    dir: Pending,
+    scope: Scope | null,
+    siblings: ReadonlySet<string>,
+  ) => {
     const path = dir.rel ? `${dir.rel}/${child.name}` : child.name;
     if (isGitMeta(child.name)) return skip(path, "default_skip");
     const badName = nameProblem(child.name, child.isDirectory, dir.realDir);
@@ -243,6 +248,10 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
     }
 
     if (isIgnored(path, false, scope)) return skip(path, "ignored");
+    const source = generatedBeside(child.name, siblings);
+    if (source) {
+      return skip(path, "default_skip", `generated from ${source} beside it, which is indexed`);
+    }
     const language = languageForPath(path);
     if (language?.grammar && !dir.deferred) languages.add(language.id);
     if (accept && !accept(path)) return skip(path, "not_accepted");
@@ -297,7 +306,8 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
         const rules = readIgnoreFile(`${abs}/.gitignore`);
         if (rules) scope = { dir: dir.rel, rules, parent: scope };
       }
-      for (const child of children) visit(child, dir, scope);
+      const names = new Set(children.map((c) => c.name));
+      for (const child of children) visit(child, dir, scope, names);
     }
   } finally {
     pause.close();

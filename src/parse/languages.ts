@@ -5,7 +5,9 @@
  * A language parsed with tree-sitter has a `grammar` row (wasm file in
  * `tree-sitter-wasms/out/`, query file in `src/parse/queries/`, node types the engine
  * needs to find decorators, wrappers and doc comments). Text formats (`markdown`, `json`,
- * `yaml`, `toml`) are read by small line scanners in `text.ts` and have a `text` row.
+ * `yaml`, `toml`, Makefiles) are read by small line scanners in `text.ts` and have a `text`
+ * row; build files and docs with no outline worth reading (CMake, Meson, autoconf,
+ * reStructuredText) are `lines`: no symbols, their text is searched like any other.
  *
  * `.h` files map to `c` here; `parseSource` upgrades a `.h` file to `cpp` when its text
  * shows C++ (`class X`, `namespace X`, `template <`), see {@link looksLikeCpp}.
@@ -22,8 +24,8 @@ export type DocStyle =
   /** The contiguous comment block right above the definition (or its decorators). */
   | "comment";
 
-/** Text formats indexed without tree-sitter. */
-export type TextFormat = "markdown" | "json" | "yaml" | "toml";
+/** Text formats indexed without tree-sitter; `lines`: text only, no symbols. */
+export type TextFormat = "markdown" | "json" | "yaml" | "toml" | "make" | "lines";
 
 /** What the engine needs to know about a tree-sitter grammar. */
 export interface GrammarInfo {
@@ -87,6 +89,19 @@ export interface LanguageInfo {
   readonly grammar?: GrammarInfo;
   /** Set for text formats read by a line scanner. */
   readonly text?: TextFormat;
+  /**
+   * Its files are docs, not code, wherever they live: search's `scope` counts them as docs,
+   * so a plain-words search ranks them below code (prose, and build files whose lists of
+   * source files would otherwise meet every question about those files).
+   */
+  readonly docs?: boolean;
+  /**
+   * File names that are generated output when one of the listed files sits beside them:
+   * autotools' `Makefile` is written by `configure` from `Makefile.in`, itself written by
+   * automake from `Makefile.am`, so only `Makefile.am` is read; CMake writes a `Makefile`
+   * beside its `CMakeFiles` folder. See {@link generatedBeside}.
+   */
+  readonly generatedBeside?: Readonly<Record<string, readonly string[]>>;
 }
 
 const CLASS_LIKE: readonly SymbolKind[] = ["class", "interface", "struct", "enum", "trait"];
@@ -290,10 +305,50 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     filenames: [".bashrc", ".bash_profile", ".profile", "PKGBUILD"],
     grammar: grammar("bash"),
   },
-  { id: "markdown", extensions: [".md", ".markdown", ".mdx"], filenames: [], text: "markdown" },
+  {
+    id: "markdown",
+    extensions: [".md", ".markdown", ".mdx"],
+    filenames: [],
+    text: "markdown",
+    docs: true,
+  },
+  { id: "rst", extensions: [".rst"], filenames: [], text: "lines", docs: true },
   { id: "json", extensions: [".json", ".jsonc", ".json5"], filenames: [], text: "json" },
   { id: "yaml", extensions: [".yml", ".yaml"], filenames: [], text: "yaml" },
   { id: "toml", extensions: [".toml"], filenames: ["Pipfile"], text: "toml" },
+  // Build files: where a source file is registered (`dist_tmux_SOURCES = … cmd-pipe-pane.c`).
+  // Generated ones stay out: `Makefile.in` and `configure` match no row, a `Makefile`
+  // beside `Makefile.in` or `Makefile.am` is configure's output, one beside a `CMakeFiles`
+  // folder CMake's.
+  {
+    id: "make",
+    extensions: [".mk", ".mak", ".am"],
+    filenames: ["Makefile", "makefile", "GNUmakefile"],
+    text: "make",
+    docs: true,
+    generatedBeside: { Makefile: ["Makefile.in", "Makefile.am", "CMakeFiles"] },
+  },
+  {
+    id: "cmake",
+    extensions: [".cmake"],
+    filenames: ["CMakeLists.txt"],
+    text: "lines",
+    docs: true,
+  },
+  {
+    id: "meson",
+    extensions: [],
+    filenames: ["meson.build", "meson_options.txt", "meson.options"],
+    text: "lines",
+    docs: true,
+  },
+  {
+    id: "autoconf",
+    extensions: [".ac"],
+    filenames: ["configure.in"],
+    text: "lines",
+    docs: true,
+  },
 ];
 
 const BY_ID = new Map<string, LanguageInfo>(LANGUAGES.map((l) => [l.id, l]));
@@ -322,6 +377,22 @@ export function languageForPath(path: string): LanguageInfo | undefined {
   // A leading dot alone (".gitignore") is a name, not an extension.
   if (dot <= 0) return undefined;
   return BY_EXTENSION.get(base.slice(dot).toLowerCase());
+}
+
+/**
+ * The file that `name` is generated from when `siblings` (the names in its folder) hold it,
+ * by its language's {@linkcode LanguageInfo.generatedBeside}; undefined for a file a person
+ * writes.
+ *
+ * @example
+ * ```ts
+ * generatedBeside("Makefile", new Set(["Makefile", "Makefile.am", "Makefile.in"])); // "Makefile.in"
+ * generatedBeside("Makefile", new Set(["Makefile", "main.c"])); // undefined
+ * ```
+ */
+export function generatedBeside(name: string, siblings: ReadonlySet<string>): string | undefined {
+  const sources = languageForPath(name)?.generatedBeside?.[name];
+  return sources?.find((s) => siblings.has(s));
 }
 
 /**

@@ -10,6 +10,10 @@
  * - yaml: each key at column 0; `section` when its value is a nested block, else `field`.
  * - toml: each `[table]`/`[[array]]` header is a `section` named by its full dotted
  *   name; each key is a `field` whose parent is the table it sits in.
+ * - make: each variable assignment at column 0 (`dist_tmux_SOURCES = \`, `CFLAGS +=`) is a
+ *   `field` spanning its continued lines; each rule's target (`install: all`) a `section`
+ *   spanning its recipe. Special targets (`.PHONY`) and targets made of variables are left out.
+ * - lines: no symbols (the file's text is still chunked and searched).
  *
  * @module
  */
@@ -41,6 +45,10 @@ export function scanText(format: TextFormat, file: string, source: string): Symb
       return scanYaml(file, lines);
     case "toml":
       return scanToml(file, lines);
+    case "make":
+      return scanMake(file, lines);
+    case "lines":
+      return [];
   }
 }
 
@@ -429,4 +437,36 @@ function bracketBalance(text: string): number {
     else if (c === "]" || c === "}") depth--;
   }
   return depth;
+}
+
+// ---------------------------------------------------------------- make
+
+const MAKE_ASSIGN = /^(?:(?:export|override)\s+)*([A-Za-z_][A-Za-z0-9_.-]*)\s*(?:::|[:+?!])?=/;
+const MAKE_RULE = /^([^\s:#=$%][^:#=]*?)\s*::?(?!=)/;
+const MAKE_SPECIAL = /^\.[A-Z_]+$/;
+
+function scanMake(file: string, lines: string[]): SymbolRecord[] {
+  const out: SymbolRecord[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i];
+    // Recipe lines, comments and blank lines define nothing.
+    if (line === "" || line.startsWith("\t") || line.startsWith("#")) continue;
+    let last = i;
+    while (last + 1 < lines.length && lines[last].endsWith("\\")) last++;
+    const doc = commentsAbove(lines, i);
+    const assign = MAKE_ASSIGN.exec(line);
+    if (assign) {
+      out.push(record(file, "make", "field", assign[1], null, ".", i + 1, last + 1, line, doc));
+    } else {
+      const rule = MAKE_RULE.exec(line);
+      let end = last;
+      while (end + 1 < lines.length && lines[end + 1].startsWith("\t")) end++;
+      for (const target of rule ? rule[1].split(/\s+/) : []) {
+        if (target === "" || target.includes("$") || MAKE_SPECIAL.test(target)) continue;
+        out.push(record(file, "make", "section", target, null, ".", i + 1, end + 1, line, doc));
+      }
+    }
+    i = last;
+  }
+  return out;
 }

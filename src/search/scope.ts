@@ -7,6 +7,7 @@
  */
 
 import { isTestFile } from "../index/test_files.ts";
+import { languageById } from "../parse/languages.ts";
 import { slot } from "../util/memo.ts";
 import type { ChunkTable } from "./table.ts";
 
@@ -19,9 +20,6 @@ export type SearchScope = "code" | "docs" | "tests" | "all";
 /** Scopes, as the tool lists them. */
 export const SCOPES: readonly SearchScope[] = ["code", "docs", "tests", "all"];
 
-/** Prose formats: their sections are docs wherever they live. */
-const DOC_LANGUAGES = new Set(["markdown"]);
-
 /**
  * The class of a file by its path and language.
  *
@@ -33,7 +31,8 @@ const DOC_LANGUAGES = new Set(["markdown"]);
  * ```
  */
 export function fileClass(path: string, language: string): FileClass {
-  if (DOC_LANGUAGES.has(language)) return "docs";
+  // Prose and build files are docs wherever they live (the language row says which).
+  if (languageById(language)?.docs) return "docs";
   if (isTestFile(path)) return "tests";
   return "code";
 }

@@ -1,6 +1,6 @@
 ; C definitions. Functions are definitions with a body (prototypes are left out);
-; `#define NAME value` is a constant, `#define NAME(args)` a macro; `const` objects at
-; file level are constants.
+; `#define NAME value` is a constant, `#define NAME(args)` a macro; file-level tables and
+; instances are constants or variables (section constants).
 
 ; section: functions
 (function_definition
@@ -38,11 +38,49 @@
   name: (identifier) @name) @definition.constant
 
 ; section: constants
-(translation_unit
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
-  (#eq? @_const "const"))
+; File-scope objects a reader looks for by name: every `const` (or `constexpr`) object with
+; an initializer is a constant (`const struct cmd_entry cmd_x_entry = {…}`, `static const
+; struct format_table_entry format_table[] = {…}`, `const struct cmd_entry *cmd_table[]`);
+; among the others, tables and instances are variables: an array with an initializer, an
+; initializer list `= {…}`, or a struct/union object with any initializer
+; (`= RB_INITIALIZER(…)`). A plain `int n = 0;` and a declaration without an initializer
+; are no symbols. Inside a function they are locals (the engine drops them), so the
+; patterns need no file-level anchor and also find tables under `#if`.
+((declaration
+  (type_qualifier) @_const
+  declarator: (init_declarator
+    declarator: [
+      (identifier) @name
+      (array_declarator
+        declarator: [
+          (identifier) @name
+          (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+        ])
+      (pointer_declarator
+        declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+    ])) @definition.constant
+ (#match? @_const "^(const|constexpr)$"))
+
+(declaration
+  declarator: (init_declarator
+    declarator: [
+      (array_declarator
+        declarator: [
+          (identifier) @name
+          (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)])
+        ])
+      (pointer_declarator
+        declarator: (array_declarator declarator: [(identifier) @name (array_declarator declarator: (identifier) @name)]))
+    ])) @definition.variable
+
+(declaration
+  declarator: (init_declarator
+    declarator: (identifier) @name
+    value: (initializer_list))) @definition.variable
+
+(declaration
+  type: [(struct_specifier) (union_specifier)]
+  declarator: (init_declarator declarator: (identifier) @name)) @definition.variable
 
 ; section: includes
 ; ---------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 ; inherits: c
 ; C++ definitions: C's, plus classes, namespaces, methods (bodies inside a class,
 ; declarations inside a class, and out-of-line `Type::name` definitions whose parent is
-; `Type`), aliases, constants at namespace level. A method named like its class is a
-; constructor.
+; `Type`), aliases. A method named like its class is a constructor. Constants and tables
+; are C's (section constants), inside a namespace too.
 ; Only what differs from c.scm is written here.
 
 ; section: functions
@@ -63,11 +63,10 @@
   name: (type_identifier) @name) @definition.type
 
 ; section: constants
-([(translation_unit) (declaration_list)]
-  (declaration
-    (type_qualifier) @_const
-    declarator: (init_declarator declarator: (identifier) @name)) @definition.constant
-  (#match? @_const "^(const|constexpr)$"))
+; inherited
+
+; A lambda at file scope (`auto f = [] { int xs[] = {…}; }`) holds locals, not tables.
+(lambda_expression) @local
 
 ; section: scopes
 [(function_definition) (lambda_expression)] @local.scope
