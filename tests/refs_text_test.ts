@@ -1,8 +1,9 @@
 /**
  * `find_references` as text, on what blind assistants misread (issue 35: nova, tmux): the
  * header counts the lines it lists (the definition it names is not one of them), every line
- * names its enclosing function, an exact line among name-only ones says so, and a test
- * file's read is told from its calls. The MCP text and `codectx refs` print the same.
+ * names its enclosing function, an exact line among name-only ones says so, a test file's
+ * read is told from its calls, and a C call of a function defined in another file is exact,
+ * its prototype a declaration. The MCP text and `codectx refs` print the same.
  */
 
 import assert from "node:assert/strict";
@@ -17,6 +18,40 @@ function text(p: Payload): string {
   assert.equal(print(p as unknown as FindReferencesPayload).out.join("\n"), mcp);
   return mcp;
 }
+
+const C = {
+  "job.h": "struct job;\nstruct job *job_run(const char *);\nint job_count(void);\n",
+  "job.c": '#include "job.h"\n\nstruct job *\njob_run(const char *cmd)\n{\n\treturn 0;\n}\n',
+  "main.c": [
+    '#include "job.h"', // 1
+    "", // 2
+    "int main(void)", // 3
+    "{", // 4
+    '\tjob_run("a");', // 5
+    '\tjob_run("b");', // 6
+    "\treturn 0;", // 7
+    "}", // 8
+    "",
+  ].join("\n"),
+};
+
+Deno.test("refs in C: a call across files is exact, a prototype a declaration, the count what is listed", async () => {
+  await withExecutor(C, async (ex) => {
+    const p = await callTool(ex, "find_references", { symbol_name: "job_run" });
+    has(
+      referenceLines(p),
+      "job.c:4 definition exact",
+      "job.h:2 declaration exact",
+      "main.c:5 call exact",
+      "main.c:6 call exact",
+    );
+    const t = text(p);
+    assert.match(t, /^job_run \(function job\.c:4-7\): 3 references in 2 files$/m);
+    assert.match(t, /^job\.h\n {2}2 declaration: struct job \*job_run\(const char \*\);$/m);
+    assert.match(t, /^ {2}6 call in main: job_run\("b"\);$/m);
+    assert.doesNotMatch(t, /inferred|receiver/);
+  });
+});
 
 const PY = {
   "pkg/__init__.py": "",

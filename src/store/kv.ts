@@ -50,8 +50,9 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 13: a function declared inside an anonymous one (`module.exports = function () {…}`) is
  *     referenced where its name is that scope's local (`parse/references.ts`).
  * 14: Python: a test's bare parameter holds what the pytest fixture of its name gives
- *     (`@local.injected`), a function without a return annotation what it returns. */
-export const STORE_FORMAT = 14;
+ *     (`@local.injected`), a function without a return annotation what it returns.
+ * 15: a C prototype's name is a `declaration`, not a `read`. */
+export const STORE_FORMAT = 15;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;
