@@ -121,3 +121,10 @@ Deno.test("refs in Python: each line its function, an exact line marked, a test'
     assert.match(checked, /^tests\/test_quota\.py \(test, 2\): 6; read 5$/m);
   });
 });
+
+Deno.test("refs: a function used nowhere has no references (its definition is the header)", async () => {
+  await withExecutor({ "m.py": "def alpha():\n    return 1\n" }, async (ex) => {
+    const t = text(await callTool(ex, "find_references", { symbol_name: "alpha" }));
+    assert.equal(t, "alpha (function m.py:1-2): no references");
+  });
+});

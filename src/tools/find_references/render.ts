@@ -110,6 +110,7 @@ export function render(p: FindReferencesPayload): string {
       groups.join("\n"),
     ]);
   }
+  if (total === 0) return `${p.symbol} (${defs}): no references`;
   return join([
     `${p.symbol} (${defs}): ${total} reference${total === 1 ? "" : "s"} in ${files} ` +
     `file${files === 1 ? "" : "s"}${shown}${counts.length > 1 ? `; ${counts.join(", ")}` : ""}${
