@@ -145,6 +145,8 @@ export const REFERENCE_KINDS = [
   "write",
   /** A name written as a string in a module's export list (Python `__all__ = ["f"]`). */
   "export_list",
+  /** A declaration of what is defined elsewhere (a C prototype: `int f(int);`). */
+  "declaration",
 ] as const;
 
 /** How a name occurs. */

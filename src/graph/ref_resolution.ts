@@ -42,7 +42,7 @@ const SUPER = /^super\b/;
  * How sure a resolution is: `exact` through scopes, imports, module paths and the
  * enclosing class; `inferred` through the receiver's likely type (an annotation, a
  * declared type, `x = Foo()`) or the one project-wide definition of a language whose
- * names are global (C, Ruby, PHP…); `name` when only the name matched (a member of a
+ * names are global (Ruby, PHP…; in C, where the linker joins them, it is exact); `name` when only the name matched (a member of a
  * receiver of unknown type, the one member of that name in the project).
  */
 export type Sureness = "exact" | "inferred" | "name";
@@ -112,9 +112,10 @@ export class RefResolution {
         const found = targetsOf(this.names.name(f, r.name, r.scope, 0, false), "exact");
         if (found.symbols.length || found.external) return found;
         const global = this.names.globalName(f, r.name);
+        const one = f.resolver?.linked ? "exact" : "inferred";
         return {
           symbols: global,
-          resolution: global.length === 1 ? "inferred" : "name",
+          resolution: global.length === 1 ? one : "name",
           external: false,
         };
       }

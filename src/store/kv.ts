@@ -51,7 +51,8 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  *     referenced where its name is that scope's local (`parse/references.ts`).
  * 14: Python: a test's bare parameter holds what the pytest fixture of its name gives
  *     (`@local.injected`), a function without a return annotation what it returns.
- * 15: C/C++ file-scope tables and instances are symbols (`cmd_table`, `format_table`). */
+ * 15: C/C++ file-scope tables and instances are symbols (`cmd_table`, `format_table`); a C
+ *     prototype's name is a `declaration`, not a `read`. */
 export const STORE_FORMAT = 15;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */

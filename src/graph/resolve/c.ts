@@ -23,6 +23,7 @@ import {
 export const cResolver: Resolver = {
   languages: ["c", "cpp"],
   scoping: "global",
+  linked: true,
   implicitThis: true,
   prepare(project) {
     return new CFamily(project);

@@ -82,6 +82,12 @@ export interface Resolver {
   /** Language ids it serves. */
   readonly languages: readonly string[];
   readonly scoping: Scoping;
+  /**
+   * A global name's one definition in the project is what a use of it means, as exact as a
+   * scope lookup (C, C++: the linker joins every file's external names); elsewhere that one
+   * definition is `inferred` (a Ruby or PHP name may be a library's).
+   */
+  readonly linked?: boolean;
   /** Members of the enclosing class are in scope without `this.`/`self.` (Java, C++, Ruby). */
   readonly implicitThis: boolean;
   /** The method a call of an instance runs (Python `__call__`), where the language has one. */

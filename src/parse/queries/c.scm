@@ -120,5 +120,12 @@
 (assignment_expression
   left: (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.write))
 (field_expression argument: (_) @reference.receiver field: (field_identifier) @reference.read)
+; A prototype (`int f(int);`, `struct job *f(…);`) declares the function it names.
+(declaration declarator: [
+  (function_declarator declarator: (identifier) @reference.declaration)
+  (pointer_declarator declarator: (function_declarator declarator: (identifier) @reference.declaration))
+  (pointer_declarator
+    declarator: (pointer_declarator declarator: (function_declarator declarator: (identifier) @reference.declaration)))
+])
 (type_identifier) @reference.type
 (identifier) @reference.read

@@ -28,12 +28,24 @@ export function quoteAround(context: string, name: string): string {
 /** Reference kinds whose line of code adds nothing to where they are (`80 import`). */
 const BARE_KINDS = /^(import|export_list)$/;
 
-/** The references of one file: a line each, the enclosing definition once per run inside it. */
+/**
+ * How sure a line is when it differs from the usual: `exact` said as such (a line among
+ * name-only ones must be told apart), the others as {@link sureness} says them.
+ */
+function lineSureness(r: Reference, usual: string | undefined): string {
+  if (r.resolution === usual) return "";
+  return r.resolution === "exact" ? ", exact" : sureness(r);
+}
+
+/**
+ * The references of one file: a line each with its enclosing definition (each line its own:
+ * a line without one is at the top of the file).
+ */
 function fileLines(rs: Reference[], usual: string | undefined, name: string): string[] {
-  return rs.map((r, i) => {
+  return rs.map((r) => {
     if (r.kind === "definition") return `  ${r.line} definition: ${quoteAround(r.context, name)}`;
-    const inside = r.in && (i === 0 || rs[i - 1].in !== r.in) ? ` in ${r.in}` : "";
-    const sure = r.resolution === usual ? "" : sureness(r);
+    const inside = r.in ? ` in ${r.in}` : "";
+    const sure = lineSureness(r, usual);
     if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
     return `  ${r.line} ${r.kind}${sure}${inside}: ${quoteAround(r.context, name)}`;
   });
@@ -42,9 +54,16 @@ function fileLines(rs: Reference[], usual: string | undefined, name: string): st
 /** A test file's line numbers listed before the rest are counted. */
 const MAX_TEST_LINES = 12;
 
-/** A test file's references: its line numbers, the first {@link MAX_TEST_LINES}. */
+/**
+ * A test file's references: its line numbers, the first {@link MAX_TEST_LINES}; calls bare,
+ * each other kind after its name (`12 40; read 31; import 3`).
+ */
 function testLines(file: string, rs: Reference[]): string {
-  const lines = rs.slice(0, MAX_TEST_LINES).map((r) => r.line).join(" ");
+  const shown = Map.groupBy(rs.slice(0, MAX_TEST_LINES), (r) => r.kind);
+  const calls = shown.get("call")?.map((r) => r.line).join(" ");
+  const others = [...shown].filter(([kind]) => kind !== "call")
+    .map(([kind, xs]) => `${kind} ${xs.map((r) => r.line).join(" ")}`);
+  const lines = [...(calls ? [calls] : []), ...others].join("; ");
   return `${file} (test, ${rs.length}): ${lines}${rs.length > MAX_TEST_LINES ? " …" : ""}`;
 }
 
@@ -60,7 +79,12 @@ export function render(p: FindReferencesPayload): string {
     r.kind !== "definition" || !named.has(`${r.file}:${r.line}`)
   );
   const byFile = Map.groupBy(refs, (r) => r.file);
-  const files = new Set(p.references.map((r) => r.file)).size;
+  // Counted as listed: the definitions the first line names are not among the references.
+  const hidden = p.references.filter((r) => !refs.includes(r));
+  const total = p.total - hidden.length;
+  const by = { ...p.by_resolution };
+  for (const r of hidden) by[r.resolution]--;
+  const files = byFile.size;
   const usual = commonResolution(refs);
   const name = p.symbol.split(/[.:#]/).pop() ?? p.symbol;
   const groups = [...byFile].map(([file, rs]) =>
@@ -68,7 +92,6 @@ export function render(p: FindReferencesPayload): string {
       ? testLines(file, rs)
       : [file, ...fileLines(rs, usual, name)].join("\n")
   );
-  const by = p.by_resolution;
   const counts = ([["exact", "exact"], ["inferred", "inferred"], ["name", "by name only"]] as const)
     .filter(([k]) => by[k] > 0).map(([k, label]) => `${label} ${by[k]}`);
   const usualWord = usual === undefined ? "" : sureness({ resolution: usual }).replace(/^, /, "");
@@ -87,8 +110,9 @@ export function render(p: FindReferencesPayload): string {
       groups.join("\n"),
     ]);
   }
+  if (total === 0) return `${p.symbol} (${defs}): no references`;
   return join([
-    `${p.symbol} (${defs}): ${p.total} reference${p.total === 1 ? "" : "s"} in ${files} ` +
+    `${p.symbol} (${defs}): ${total} reference${total === 1 ? "" : "s"} in ${files} ` +
     `file${files === 1 ? "" : "s"}${shown}${counts.length > 1 ? `; ${counts.join(", ")}` : ""}${
       counts.length > 1 && usualWord ? `; lines are ${usualWord} unless marked` : ""
     }`,

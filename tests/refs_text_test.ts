@@ -1,0 +1,130 @@
+/**
+ * `find_references` as text, on what blind assistants misread (issue 35: nova, tmux): the
+ * header counts the lines it lists (the definition it names is not one of them), every line
+ * names its enclosing function, an exact line among name-only ones says so, a test file's
+ * read is told from its calls, and a C call of a function defined in another file is exact,
+ * its prototype a declaration. The MCP text and `codectx refs` print the same.
+ */
+
+import assert from "node:assert/strict";
+import { renderText } from "../src/mcp/render.ts";
+import { print } from "../src/tools/find_references/cli.ts";
+import type { FindReferencesPayload } from "../src/tools/find_references/schema.ts";
+import { callTool, has, type Payload, referenceLines, withExecutor } from "./helpers.ts";
+
+/** The tool's text, checked to be the CLI's too. */
+function text(p: Payload): string {
+  const mcp = renderText("find_references", p);
+  assert.equal(print(p as unknown as FindReferencesPayload).out.join("\n"), mcp);
+  return mcp;
+}
+
+const C = {
+  "job.h": "struct job;\nstruct job *job_run(const char *);\nint job_count(void);\n",
+  "job.c": '#include "job.h"\n\nstruct job *\njob_run(const char *cmd)\n{\n\treturn 0;\n}\n',
+  "main.c": [
+    '#include "job.h"', // 1
+    "", // 2
+    "int main(void)", // 3
+    "{", // 4
+    '\tjob_run("a");', // 5
+    '\tjob_run("b");', // 6
+    "\treturn 0;", // 7
+    "}", // 8
+    "",
+  ].join("\n"),
+};
+
+Deno.test("refs in C: a call across files is exact, a prototype a declaration, the count what is listed", async () => {
+  await withExecutor(C, async (ex) => {
+    const p = await callTool(ex, "find_references", { symbol_name: "job_run" });
+    has(
+      referenceLines(p),
+      "job.c:4 definition exact",
+      "job.h:2 declaration exact",
+      "main.c:5 call exact",
+      "main.c:6 call exact",
+    );
+    const t = text(p);
+    assert.match(t, /^job_run \(function job\.c:4-7\): 3 references in 2 files$/m);
+    assert.match(t, /^job\.h\n {2}2 declaration: struct job \*job_run\(const char \*\);$/m);
+    assert.match(t, /^ {2}6 call in main: job_run\("b"\);$/m);
+    assert.doesNotMatch(t, /inferred|receiver/);
+  });
+});
+
+const PY = {
+  "pkg/__init__.py": "",
+  "pkg/quota.py": [
+    "class TooMany(Exception):", // 1
+    "    pass", // 2
+    "", // 3
+    "", // 4
+    "def check(n):", // 5
+    "    if n > 1:", // 6
+    "        raise TooMany()", // 7
+    "    if n > 2:", // 8
+    "        raise TooMany()", // 9
+    "",
+  ].join("\n"),
+  "pkg/client.py": [
+    "class Client:", // 1
+    "    def delete(self, x):", // 2
+    "        return x", // 3
+    "", // 4
+    "    def delete_all(self, xs):", // 5
+    "        for x in xs:", // 6
+    "            self.delete(x)", // 7
+    "",
+  ].join("\n"),
+  "pkg/other.py": [
+    "def f(c):", // 1
+    "    c.delete(1)", // 2
+    "", // 3
+    "", // 4
+    "def g(c):", // 5
+    "    c.delete(2)", // 6
+    "",
+  ].join("\n"),
+  "tests/test_quota.py": [
+    "from pkg import quota", // 1
+    "", // 2
+    "", // 3
+    "def test_check():", // 4
+    "    orig = quota.check", // 5
+    "    quota.check(1)", // 6
+    "",
+  ].join("\n"),
+};
+
+Deno.test("refs in Python: each line its function, an exact line marked, a test's read told from its calls", async () => {
+  await withExecutor(PY, async (ex) => {
+    // Two raises in one function: the second names it too.
+    const raised = text(await callTool(ex, "find_references", { symbol_name: "TooMany" }));
+    assert.match(raised, /^TooMany \(class pkg\/quota\.py:1-2\): 2 references in 1 file$/m);
+    assert.match(raised, /^ {2}7 call in check: raise TooMany\(\)$/m);
+    assert.match(raised, /^ {2}9 call in check: raise TooMany\(\)$/m);
+
+    // Among name-only lines, the exact self-call is marked exact.
+    const p = await callTool(ex, "find_references", { symbol_name: "Client.delete" });
+    has(referenceLines(p), "pkg/client.py:7 call exact", "pkg/other.py:2 call name");
+    const deleted = text(p);
+    assert.match(
+      deleted,
+      /: 3 references in 2 files; exact 1, by name only 2; lines are by name only unless marked$/m,
+    );
+    assert.match(deleted, /^ {2}7 call, exact in Client\.delete_all: self\.delete\(x\)$/m);
+
+    // A test file's read of the function is said as a read; its call is a bare line.
+    const checked = text(await callTool(ex, "find_references", { symbol_name: "check" }));
+    assert.match(checked, /^check \(function pkg\/quota\.py:5-9\): 2 references in 1 file$/m);
+    assert.match(checked, /^tests\/test_quota\.py \(test, 2\): 6; read 5$/m);
+  });
+});
+
+Deno.test("refs: a function used nowhere has no references (its definition is the header)", async () => {
+  await withExecutor({ "m.py": "def alpha():\n    return 1\n" }, async (ex) => {
+    const t = text(await callTool(ex, "find_references", { symbol_name: "alpha" }));
+    assert.equal(t, "alpha (function m.py:1-2): no references");
+  });
+});
