@@ -107,7 +107,7 @@ export interface PartsFile {
   packed(blob: string): { rest: Uint8Array; rows: Uint8Array } | undefined;
 }
 
-/** Closes the file a {@link PartsFile} reads rows from once nothing holds it. */
+/** Closes the file a {@link PartsFile} and its parts read rows from once nothing holds them. */
 const closer = new FinalizationRegistry<Deno.FsFile>((file) => {
   try {
     file.close();
@@ -174,7 +174,10 @@ export function readPartsFile(dir: string): PartsFile | null {
     file.close();
     return null;
   }
-  const rows = (e: FileEntry) => readAt(file, e.rowsAt, splitRowCount(e.rest) * 4);
+  // A part's rows are read through `open`, the object the file is closed after: the parts
+  // keep it alive (the PartsFile itself may go long before its parts do).
+  const open = { file };
+  const rows = (e: FileEntry) => readAt(open.file, e.rowsAt, splitRowCount(e.rest) * 4);
   const out: PartsFile = {
     key,
     blobs: new Set(entries.keys()),
@@ -187,7 +190,7 @@ export function readPartsFile(dir: string): PartsFile | null {
       return e && { rest: e.rest, rows: rows(e) };
     },
   };
-  closer.register(out, file);
+  closer.register(open, file);
   return out;
 }
 

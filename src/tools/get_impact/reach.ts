@@ -160,14 +160,14 @@ function instanceCalls(graph: CodeGraph, m: SymbolRecord): Use[] {
 function orphanUses(graph: CodeGraph, name: string, file: string): Use[] {
   const names = namesOf(graph);
   const dir = file.slice(0, file.lastIndexOf("/") + 1);
-  const importers = graph.importedBy.get(file) ?? new Set<string>();
-  const sees = (path: string) =>
-    path === file || importers.has(path) ||
-    (path.startsWith(dir) && !path.slice(dir.length).includes("/"));
+  // Only the files naming it are asked whom they import (not every file, as `importedBy`).
+  const sees = (f: GraphFile) =>
+    f.path === file || (f.path.startsWith(dir) && !f.path.slice(dir.length).includes("/")) ||
+    f.imports.some((i) => i.targets.includes(file));
   const out: Use[] = [];
   for (const code of graph.occurrences(name)) {
     const f = graph.files[Math.floor(code / OCC_SHIFT)];
-    if (!sees(f.path)) continue;
+    if (!sees(f)) continue;
     const r = refAt(f.part, code % OCC_SHIFT);
     if (r.kind === "definition" || names.resolveRefHow(f, code % OCC_SHIFT).symbols.length) {
       continue;
