@@ -132,6 +132,14 @@ Deno.test("context view: one symbol's uses resolve the imports of the files that
     const graph = await loadGraph(project);
     assert.equal(graph.files.length, 72);
     assert.ok(graph.linked >= 10 && graph.linked < 20, `${graph.linked} files linked`);
+    // The ranking reads every reference (the files that have any are linked) but keeps no
+    // answer of each: on the stdlib that map was most of the heap a get_context left behind.
+    const kept = namesOf(graph).resolvedRefs;
+    assert.ok(kept >= 10 && kept < 40, `${kept} answers kept`);
+    const ranks = await symbolRanks(project, index);
+    assert.ok(ranks.rank[ranks.idOf(greet)] > 0);
+    assert.ok(graph.linked >= 70, `${graph.linked} files linked`);
+    assert.equal(namesOf(graph).resolvedRefs, kept);
   } finally {
     await ex.close();
     await cleanup(root, indexDir);

@@ -99,6 +99,11 @@ export class Names {
     return hit;
   }
 
+  /** How many references' answers are kept. */
+  get resolvedRefs(): number {
+    return this.refCache.size;
+  }
+
   /**
    * What reference `i` of file `f` leads to, kept only when it already was: a pass over
    * every reference (ranking) keeps no answer of each (on the stdlib, a map of every one).
