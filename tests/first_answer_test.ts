@@ -6,8 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { createExecutor } from "../src/tools/executor.ts";
-import { callTool, cleanup, makeProject, tempIndexDir } from "./helpers.ts";
+import { callTool, cleanup, indexedProject } from "./helpers.ts";
 import { VECTORS_FILE } from "../src/search/vector_file.ts";
 import { upToDate } from "../src/cli/args.ts";
 import { projectVectors } from "../src/search/vector_sync.ts";
@@ -35,22 +34,8 @@ function greetFiles(n: number): Record<string, string> {
   return files;
 }
 
-/** `files` indexed by index_project in a process of its own, and how to open another. */
-async function indexedProject(files: Record<string, string> = FILES) {
-  const root = await makeProject(files);
-  const indexDir = await tempIndexDir();
-  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
-  const indexing = await open();
-  try {
-    await callTool(indexing, "index_project", {});
-  } finally {
-    await indexing.close();
-  }
-  return { root, indexDir, open };
-}
-
 Deno.test("first answer: index_project leaves the files a fresh process's first hybrid search reads", async () => {
-  const { root, indexDir, open } = await indexedProject();
+  const { root, indexDir, open } = await indexedProject(FILES);
   try {
     for (const f of ["symbols.bin", "chunks.bin", "lexical.bin", VECTORS_FILE]) {
       assert.ok(folder(indexDir).includes(f), `${f} after index_project: ${folder(indexDir)}`);
@@ -111,7 +96,7 @@ Deno.test("first answer: a --no-update command that does not search leaves the v
   // and asking health starts the embedding: the process read the chunk table (40% of a
   // fresh explain on the stdlib) for vectors it never used. Here the vectors file is gone,
   // so a started pass would read the store's blocks and write the file again.
-  const { root, indexDir, open } = await indexedProject();
+  const { root, indexDir, open } = await indexedProject(FILES);
   try {
     Deno.removeSync(`${indexDir}/${VECTORS_FILE}`);
     const fresh = await open();

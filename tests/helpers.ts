@@ -61,6 +61,23 @@ export async function withExecutor(
   }
 }
 
+/**
+ * `files` indexed by index_project in a process of its own, and how to open another on the
+ * same index (a fresh process, as a command or an assistant's server is).
+ */
+export async function indexedProject(files: Record<string, string>) {
+  const root = await makeProject(files);
+  const indexDir = await tempIndexDir();
+  const open = () => createExecutor(root, { indexDir, workers: 0, timeoutMs: 0 });
+  const indexing = await open();
+  try {
+    await callTool(indexing, "index_project", {});
+  } finally {
+    await indexing.close();
+  }
+  return { root, indexDir, open };
+}
+
 /** A tool's result payload. */
 export type Payload = Record<string, unknown>;
 

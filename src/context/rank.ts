@@ -9,7 +9,9 @@
  * @module
  */
 
-import type { GraphView, RefEdge } from "./graph.ts";
+import { type RankingGraph, rankingGraph, type RefEdge } from "./graph.ts";
+import type { Generation, LoadedIndex, Project } from "../project/project.ts";
+import type { SymbolRecord } from "../types.ts";
 import { slot } from "../util/memo.ts";
 
 /** PageRank of every symbol, by position in `LoadedIndex.symbols` (0 for unreferenced ones). */
@@ -17,6 +19,8 @@ export interface SymbolRanks {
   rank: Float64Array;
   /** The highest rank (for normalising). */
   max: number;
+  /** Position of a symbol in `rank` (-1 for none). */
+  idOf(s: SymbolRecord): number;
 }
 
 /** PageRank options. */
@@ -89,26 +93,27 @@ export function pageRank(
 }
 
 /**
- * PageRank of the symbols of a graph view; computed once per view. Symbols that take part
+ * PageRank of the symbols of a project's index, by position in `LoadedIndex.symbols`;
+ * computed once per loaded generation, and only the ranks are kept. Symbols that take part
  * in no reference rank 0.
  *
  * @example
  * ```ts
- * const { rank, max } = symbolRanks(graph, index.symbols.length);
- * const weight = rank[graph.idOf(symbol)] / max; // in [0, 1]
+ * const { rank, max } = await symbolRanks(project, index);
+ * const weight = rank[index.symbols.indexOf(symbol)] / max; // in [0, 1]
  * ```
  */
-export function symbolRanks(graph: GraphView, symbolCount: number): SymbolRanks {
-  return graph.memo.get(RANKS, (g) => computeRanks(g, symbolCount));
+export function symbolRanks(_project: Project, index: LoadedIndex): Promise<SymbolRanks> {
+  return index.memo.get(RANKS);
 }
 
-/** A view's PageRank, made by {@link symbolRanks} (which knows its index's symbol count). */
-const RANKS = slot<GraphView, SymbolRanks>("symbol ranks", () => {
-  throw new Error("symbol ranks are made through symbolRanks()");
-});
+const RANKS = slot<Generation, Promise<SymbolRanks>>(
+  "symbol ranks",
+  async ({ project, index }) => computeRanks(await rankingGraph(project, index)),
+);
 
-function computeRanks(graph: GraphView, symbolCount: number): SymbolRanks {
-  const edges = graph.referenceEdges();
+function computeRanks(graph: RankingGraph): SymbolRanks {
+  const { edges, symbolCount } = graph;
   // Rank only the nodes that take part, so isolated symbols do not dilute the others.
   let top = symbolCount;
   for (const e of edges) top = Math.max(top, e.from + 1, e.to + 1);
@@ -125,6 +130,5 @@ function computeRanks(graph: GraphView, symbolCount: number): SymbolRanks {
     rank[s] = r[i];
     if (r[i] > max) max = r[i];
   });
-  const out = { rank, max: max || 1 };
-  return out;
+  return { rank, max: max || 1, idOf: graph.idOf };
 }

@@ -10,7 +10,6 @@
 import type { Generation, LoadedIndex, Project } from "../project/project.ts";
 import { slot } from "../util/memo.ts";
 import { type SymbolKind, type SymbolRecord, TYPE_KINDS } from "../types.ts";
-import { graphFor } from "./graph.ts";
 import { type DeclaredEntry, type Dependency, isManifest, readManifest } from "./manifests.ts";
 import { clampText, fitBudget } from "./pack.ts";
 import { symbolRanks } from "./rank.ts";
@@ -151,8 +150,7 @@ async function computeSummary(project: Project, index: LoadedIndex): Promise<Rep
     share: totalLines ? Math.round((v.lines / totalLines) * 1000) / 1000 : 0,
   })).sort((a, b) => b.lines - a.lines || b.files - a.files);
 
-  const graph = await graphFor(project, index);
-  const { rank } = symbolRanks(graph, index.symbols.length);
+  const { rank } = await symbolRanks(project, index);
   const ranked = index.symbols.map((s, i) => ({ s, r: rank[i] }))
     .filter(({ s }) =>
       KEY_KINDS.has(s.kind) && !/(^|\.)_/.test(s.qualifiedName) && !isAuxiliary(s.file)

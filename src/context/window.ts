@@ -93,10 +93,11 @@ export async function buildContextWindow(
 ): Promise<ContextWindow> {
   const max = opts.maxTokens ?? DEFAULT_MAX_TOKENS;
   const index = await project.index();
-  const [graph, counter, code] = await Promise.all([
+  const [graph, counter, code, ranks] = await Promise.all([
     graphFor(project, index),
     tokenCounter(),
     loadGraph(project),
+    symbolRanks(project, index),
   ]);
   // The code graph's table: a member asked through a subclass resolves through its bases.
   const { symbol: target, candidates } = resolveSymbol(
@@ -106,8 +107,8 @@ export async function buildContextWindow(
   );
   const reader = new SourceReader(project.root);
 
-  const { rank, max: top } = symbolRanks(graph, index.symbols.length);
-  const centrality = (s: SymbolRecord) => rank[graph.idOf(s)] / top;
+  const { rank, max: top, idOf } = ranks;
+  const centrality = (s: SymbolRecord) => rank[idOf(s)] / top;
   const items = await collect(index, graph, target, reader, centrality);
   const ranked = rankItems(items, centrality);
   const def = await definitionLines(index, target, reader);

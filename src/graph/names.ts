@@ -99,6 +99,19 @@ export class Names {
     return hit;
   }
 
+  /** How many references' answers are kept. */
+  get resolvedRefs(): number {
+    return this.refCache.size;
+  }
+
+  /**
+   * What reference `i` of file `f` leads to, kept only when it already was: a pass over
+   * every reference (ranking) keeps no answer of each (on the stdlib, a map of every one).
+   */
+  resolveRefOnce(f: GraphFile, i: number): RefTargets {
+    return this.refCache.get(f.id * 2 ** 22 + i) ?? this.refs.resolve(f, refAt(f.part, i));
+  }
+
   /** The names a symbol is imported by: its own, and `default` for its file's default export. */
   importNames(s: SymbolRecord): string[] {
     const f = this.fileOf(s);
