@@ -174,8 +174,11 @@ export function readPartsFile(dir: string): PartsFile | null {
     file.close();
     return null;
   }
-  const rows = (e: FileEntry) => readAt(file, e.rowsAt, splitRowCount(e.rest) * 4);
-  const out: PartsFile = {
+  // A part's rows are read through `out`: a part held keeps it (and so the file) open — the
+  // file closed when `out` alone was collected while its parts were still read (Bad resource ID).
+  const rows = (e: FileEntry) => readAt(out.file, e.rowsAt, splitRowCount(e.rest) * 4);
+  const out: PartsFile & { file: Deno.FsFile } = {
+    file,
     key,
     blobs: new Set(entries.keys()),
     part(blob) {
