@@ -11,6 +11,7 @@ import { numberedBody } from "../../util/numbered_body.ts";
 import { isTestFile } from "../../util/test_files.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
 import { fence, join, loc, otherSymbolsNote, sureness } from "../markdown.ts";
+import { FILE_KIND, renderFileExplanation } from "./file.ts";
 import type { CallLine, ExplainSymbolPayload, Neighbour } from "./schema.ts";
 
 /** Lines of callers listed before the rest are counted. */
@@ -178,6 +179,7 @@ function callees(p: ExplainSymbolPayload): string {
 /** The definition, its doc, its body or call lines, members, callers and callees. */
 export function render(p: ExplainSymbolPayload): string {
   const s = p.symbol;
+  if (s.kind === FILE_KIND) return renderFileExplanation(p);
   const parent = p.parent
     ? `${p.parent.qualified_name || p.parent.name} (${p.parent.kind}) ${loc(p.parent, false)}`
     : "";
