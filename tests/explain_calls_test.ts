@@ -86,7 +86,7 @@ Deno.test("codectx explain prints a long body's call lines and the callers' line
     assert.equal(r.code, 0, r.stderr);
     assert.match(
       r.stdout,
-      /^Body: 125 lines \(9-133\), over the budget; its calls in order \(:N is a line of this file\):$/m,
+      /^Body: 125 lines \(9-133\), over the budget; its calls, in the branches and loops that hold them \(:N is a line of this file\):$/m,
     );
     assert.match(r.stdout, /^- 51: cleaned = clean\(items\) → clean :1$/m);
     assert.match(r.stdout, /^- main work\.py:\d+$/m);

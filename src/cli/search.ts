@@ -35,7 +35,7 @@ Options:
   --scope S          code, docs, tests or all (default: code, then docs)
   --include-tests    also search test files
   --threshold T      minimum score in [0, 1]
-  --path-prefix P    only files under P
+  --path-prefix P    only files under P (or the file P; --file P is the same)
   --language L       only files of language L
   --embedder E       ${EMBEDDER_CHOICES.join(", ")} (default auto, or $CODECTX_EMBEDDER)
   --no-wait          answer at once, with the vectors computed so far
@@ -74,6 +74,7 @@ export async function cmdSearch(args: string[]): Promise<number> {
     mode: { type: "string" },
     threshold: { type: "string" },
     "path-prefix": { type: "string" },
+    file: { type: "string" },
     language: { type: "string" },
     embedder: { type: "string" },
     "no-wait": { type: "boolean" },
@@ -97,7 +98,8 @@ export async function cmdSearch(args: string[]): Promise<number> {
     query,
     top_k: numberOption(values["top-k"], "--top-k"),
     threshold: numberOption(values.threshold, "--threshold"),
-    path_prefix: values["path-prefix"],
+    // `--file` as refs and explain take it: the same narrowing (it failed as unknown).
+    path_prefix: values["path-prefix"] ?? values.file,
     language: values.language,
     mode,
     scope: values.scope,

@@ -14,6 +14,7 @@ import { isTestFile } from "../index/test_files.ts";
 import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 import { numberedBody } from "../util/numbered_body.ts";
+import { bodyLines, bodyOutline } from "../util/body_outline.ts";
 import { SourceReader } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 
@@ -210,22 +211,35 @@ export async function explainSymbol(
   let shownCalls = callLines;
   if (body === "source") budget -= sourceTokens;
   else {
-    // Whole lines (a line's calls together) while they fit the body's share: the lines that
-    // call project symbols first, then those that only call libraries, shown in source order.
-    let left = budget * CALLS_SHARE;
+    // The body's outline (its call lines, the heads that enclose them, the exits in the blocks
+    // shown) while it fits the body's share, whole call lines at a time: the lines that call
+    // project symbols first, then those that only call libraries, shown in source order.
+    const share = budget * CALLS_SHARE;
+    const defs = children.map((c) => c.line);
+    const lines = bodyLines(all, symbol.startLine, symbol.line - symbol.startLine + 1, defs);
     const byLine = Map.groupBy(callLines, (c) => c.line);
+    const textOf = (line: number) => byLine.get(line)?.[0].text ?? "";
     const order = [...byLine.values()].sort((a, b) =>
       Number(a.every((c) => !c.file)) - Number(b.every((c) => !c.file))
     );
+    const cost = (kept: Set<number>) =>
+      bodyOutline(lines, kept, textOf).reduce(
+        (n, l) => n + tokens.count(l.text) + LINE_OVERHEAD,
+        0,
+      );
     const kept = new Set<number>();
+    let spent = 0;
     for (const group of order) {
-      const cost = tokens.count(group[0].text) + LINE_OVERHEAD;
-      if (cost > left) break;
-      left -= cost;
       kept.add(group[0].line);
+      const next = cost(kept);
+      if (next > share) {
+        kept.delete(group[0].line);
+        break;
+      }
+      spent = next;
     }
     shownCalls = callLines.filter((c) => kept.has(c.line));
-    budget -= budget * CALLS_SHARE - left;
+    budget -= spent;
   }
   // Callers in code before callers in tests: a capped list names the ones an answer needs.
   const shownCallers = [

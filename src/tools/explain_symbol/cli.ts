@@ -21,8 +21,9 @@ export const command: ToolCommand<ExplainSymbolPayload> = {
   help: `Usage: codectx explain NAME [options]
 
 A symbol's definition, doc, members, callers (file:line) and callees; its body as numbered
-lines when it fits --max-tokens, else the lines of its calls in order. NAME may be
-qualified (Session.request, pkg.module.func).
+lines when it fits --max-tokens, else its calls in the branches and loops that hold them.
+NAME may be qualified (Session.request, pkg.module.func), or a file's path: its outline,
+imports and importers.
 
 Options:
   --file F          only look in file (or folder) F

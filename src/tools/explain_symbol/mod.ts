@@ -5,9 +5,25 @@
 import { explainSymbol, MAX_SOURCE_LINES } from "../../context/explain.ts";
 import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
+import type { ExplainFilePayload } from "../explain_file/schema.ts";
+import type { Project } from "../../project/project.ts";
 import { command } from "./cli.ts";
+import { fromFile } from "./file.ts";
 import { render } from "./render.ts";
 import { input, output } from "./schema.ts";
+
+/** Whether `name` is the path of a file the index holds (not one it skipped). */
+async function isIndexedFile(project: Project, name: string): Promise<boolean> {
+  if (!/[/.]/.test(name)) return false;
+  let rel: string;
+  try {
+    rel = project.resolvePath(name);
+  } catch {
+    return false;
+  }
+  const entry = (await project.index()).files.get(rel);
+  return entry !== undefined && !entry.skipped;
+}
 
 /** The `explain_symbol` tool. */
 export const explainSymbolTool = defineTool({
@@ -17,7 +33,15 @@ export const explainSymbolTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
-  handler: async ({ symbol_name, file_path, max_tokens }, { project }) => {
+  handler: async ({ symbol_name, file_path, max_tokens }, ctx) => {
+    const { project } = ctx;
+    // A file's path: the file explained (its outline, imports and importers).
+    if (!file_path && await isIndexedFile(project, symbol_name)) {
+      // Loaded only then: a symbol's explanation does not load explain_file's code.
+      const { explainFileTool } = await import("../explain_file/mod.ts");
+      const f = await explainFileTool.handler({ file_path: symbol_name }, ctx);
+      return fromFile(f as ExplainFilePayload);
+    }
     const file = file_path ? project.resolvePath(file_path) : undefined;
     const e = await explainSymbol(project, symbol_name, {
       file: file || undefined,

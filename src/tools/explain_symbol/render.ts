@@ -6,10 +6,12 @@
  * @module
  */
 
+import { bodyLines, bodyOutline } from "../../util/body_outline.ts";
 import { numberedBody } from "../../util/numbered_body.ts";
 import { isTestFile } from "../../util/test_files.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
-import { fence, join, listOf, loc, otherSymbolsNote, sureness } from "../markdown.ts";
+import { fence, join, loc, otherSymbolsNote, sureness } from "../markdown.ts";
+import { FILE_KIND, renderFileExplanation } from "./file.ts";
 import type { CallLine, ExplainSymbolPayload, Neighbour } from "./schema.ts";
 
 /** Lines of callers listed before the rest are counted. */
@@ -64,28 +66,57 @@ function at(file: string, line: number | null, here: string): string {
 }
 
 /**
- * The calls of a body too long to show, one line of code each with the project symbols it
- * reaches (`→ name file:line`, `:line` in the symbol's own file); a library call's line speaks
- * for itself.
+ * A body's source for its outline: its lines from file line `first`, how many of them come
+ * before the body, the file lines of the definitions it nests.
  */
-export function callLines(calls: CallLine[], here = ""): string[] {
+interface BodySource {
+  lines: string[];
+  first: number;
+  skip: number;
+  defs: number[];
+}
+
+/**
+ * The outline of a body too long to show (`source`: its lines from file line `first`; `skip`:
+ * the lines before its body, the definitions it nests): its call lines, each with the project symbols it reaches (`→
+ * name file:line`, `:line` in the symbol's own file; a library call's line speaks for itself),
+ * the heads that enclose them and the exits of the blocks shown, indented by depth.
+ */
+export function callLines(
+  calls: CallLine[],
+  here = "",
+  source: BodySource = { lines: [], first: 0, skip: 0, defs: [] },
+): string[] {
   const byLine = Map.groupBy(calls, (c) => c.line);
-  return [...byLine].map(([line, list]) => {
+  const body = bodyLines(source.lines, source.first, source.skip, source.defs);
+  return bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text).map((o) => {
+    const list = o.lines.flatMap((l) => byLine.get(l) ?? []);
     const to = new Set(
       list.filter((c) => c.file).map((c) =>
         `${c.callee} ${at(c.file!, c.def_line, here)}${sureness(c)}`
       ),
     );
-    return `${line}: ${list[0].text}${to.size ? ` → ${[...to].join("; ")}` : ""}`;
+    return `${"  ".repeat(o.depth)}- ${o.line}: ${o.text}${
+      to.size ? ` → ${[...to].join("; ")}` : ""
+    }`;
   });
 }
 
-/** The heading of the call lines that stand in for a body over the token budget. */
+/** The outline of `p`'s body from its source. */
+function outline(p: ExplainSymbolPayload): string {
+  const { lines, first } = sourceLines(p);
+  const skip = p.symbol.line - first + 1;
+  const defs = p.children.map((c) => c.line);
+  const out = callLines(p.calls ?? [], p.symbol.file, { lines, first, skip, defs });
+  return out.length ? `${callsHead(p)}:\n${out.join("\n")}` : "Calls: none";
+}
+
+/** The heading of the outline that stands in for a body over the token budget. */
 export function callsHead(p: ExplainSymbolPayload): string {
   const s = p.symbol;
   const n = (s.end_line ?? s.line) - s.line + 1;
   const here = p.calls?.some((c) => c.file === s.file) ? " (:N is a line of this file)" : "";
-  return `Body: ${n} lines (${s.line}-${s.end_line}), over the budget; its calls in order${here}`;
+  return `Body: ${n} lines (${s.line}-${s.end_line}), over the budget; its calls, in the branches and loops that hold them${here}`;
 }
 
 /** Lines of a doc shown whole; a longer one is shown to the end of its first paragraph. */
@@ -116,6 +147,13 @@ export function docShown(doc: string, file: string, line: number): string {
  * 200 lines keeps the line that says so.
  */
 function body(p: ExplainSymbolPayload): string {
+  const { lines, first, cut } = sourceLines(p);
+  return fence(numberedBody(lines.join("\n"), first, p.doc), p.symbol.language) +
+    (cut ? `\n${cut}` : "");
+}
+
+/** The source's lines (without the line that says it was cut), and the file line of the first. */
+function sourceLines(p: ExplainSymbolPayload): { lines: string[]; first: number; cut?: string } {
   const lines = p.source.split("\n");
   const cut = p.source_truncated ? lines.pop() : undefined;
   // The source's first line: counted back from the end, or from where the cut source goes on.
@@ -123,8 +161,7 @@ function body(p: ExplainSymbolPayload): string {
   const first = from
     ? Number(from[2]) - lines.length
     : (p.symbol.end_line ?? p.symbol.line) - lines.length + 1;
-  return fence(numberedBody(lines.join("\n"), first, p.doc), p.symbol.language) +
-    (cut ? `\n${cut}` : "");
+  return { lines, first, cut };
 }
 
 /** The callees as one line: `name file:line`, `name :line` in the symbol's own file. */
@@ -142,6 +179,7 @@ function callees(p: ExplainSymbolPayload): string {
 /** The definition, its doc, its body or call lines, members, callers and callees. */
 export function render(p: ExplainSymbolPayload): string {
   const s = p.symbol;
+  if (s.kind === FILE_KIND) return renderFileExplanation(p);
   const parent = p.parent
     ? `${p.parent.qualified_name || p.parent.name} (${p.parent.kind}) ${loc(p.parent, false)}`
     : "";
@@ -152,7 +190,7 @@ export function render(p: ExplainSymbolPayload): string {
     parent ? `In ${parent}.` : "",
     docShown(p.doc, s.file, s.line),
     whole ? body(p) : fence(s.signature || s.name, s.language),
-    whole ? "" : listOf(callsHead(p), callLines(p.calls ?? [], s.file), (l) => l) || "Calls: none",
+    whole ? "" : outline(p),
     p.children.length ? `Members: ${p.children.map((c) => `${c.name} :${c.line}`).join(", ")}` : "",
     sites(CALLABLE_KINDS.has(s.kind) ? "Callers" : "Used by", p.callers, p.callers_total),
     whole ? callees(p) : "",

@@ -6,7 +6,7 @@
  */
 
 import type { CliOutput } from "../tool.ts";
-import { render } from "./render.ts";
+import { render, wordsNote } from "./render.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 
 /** What `codectx search` knows besides the payload. */
@@ -29,8 +29,11 @@ export interface PrintOptions {
 export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOutput {
   const out: string[] = [];
   const err: string[] = [];
+  const note = wordsNote(p);
   out.push(
-    p.snippets.length === 0 ? "no results" : render(p, opts.cut ? "--top-k N lists them" : false),
+    p.snippets.length === 0
+      ? `no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`
+      : render(p, opts.cut ? "--top-k N lists them" : false),
   );
   if (opts.limit !== undefined && p.snippets.length >= opts.limit) {
     out.push(`(stopped at ${opts.limit} matches; more may match: --top-k 100)`);

@@ -147,6 +147,24 @@ function rankedHits(items: SemanticSearchPayload["snippets"], query: string): st
   }).join("\n");
 }
 
+/**
+ * What to try when an exact search of several words found nothing: it matched the words
+ * together as written (an assistant searching `SIGWINCH MSG_RESIZE` meant either word), and
+ * the regex of any of them. "" otherwise.
+ *
+ * @example
+ * ```ts
+ * wordsNote({ mode: "exact", query: "SIGWINCH MSG_RESIZE", snippets: [] });
+ * // 'exact matches the whole text as written; any of the words: mode regex "SIGWINCH|MSG_RESIZE"'
+ * ```
+ */
+export function wordsNote(p: Pick<SemanticSearchPayload, "mode" | "query" | "snippets">): string {
+  const words = p.query.trim().split(/\s+/);
+  if (p.mode !== "exact" || p.snippets.length || words.length < 2) return "";
+  const any = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
+  return `exact matches the whole text as written; any of the words: mode regex "${any}"`;
+}
+
 /** A score with two significant digits (`0.42`, `0.0011`). */
 function fmtScore(x: number): string {
   return x >= 0.01 || x === 0 ? x.toFixed(2) : x.toPrecision(2);
@@ -176,6 +194,7 @@ export function render(
     return join([
       `${p.snippets.length} results for "${p.query}" (${p.mode})`,
       literalLines(p.snippets, p.query),
+      wordsNote(p),
     ]);
   }
   // A ranked search's lines that hold the query as written (a message, a line of code) come

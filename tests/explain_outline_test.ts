@@ -1,0 +1,111 @@
+/**
+ * A long body's text is an outline (issue 35): its call lines, the branch and loop heads that
+ * hold them and the exits of the blocks shown. With the call lines alone, an assistant read
+ * tmux's `tty_keys_mouse` and `server_client_loop` and nova's `reverts_task_state` with `sed` to
+ * learn the conditions around the calls (`else if (buf[2] == '<')`, `if (c->session != NULL)`,
+ * `except Exception:`).
+ */
+
+import assert from "node:assert/strict";
+import { renderText } from "../src/mcp/render.ts";
+import { callTool, withExecutor } from "./helpers.ts";
+
+/** Lines of filler that call nothing, to make a body too long to show. */
+function filler(n: number, indent: string): string[] {
+  return Array.from({ length: n }, (_, i) => `${indent}x = x * ${i + 2} + ${i} % 7;`);
+}
+
+/** The lines of the text's outline (`- N: code`, indented by depth). */
+function outlineOf(text: string): string {
+  return text.split("\n").filter((l) => /^\s*- \d+: /.test(l)).join("\n");
+}
+
+const C = [
+  "void log_debug(const char *fmt) { }", // 1
+  "int wheel(int b) { return b & 64; }", // 2
+  "", // 3
+  "int mouse(const char *buf, int len)", // 4
+  "{", // 5
+  "\tint x = 0, b = 0;", // 6
+  "\tif (buf[0] != '\\033')", // 7
+  "\t\treturn (-1);", // 8
+  "\tif (buf[2] == 'M') {", // 9
+  ...filler(20, "\t\t"), // 10-29
+  '\t\tlog_debug("mouse");', // 30
+  "\t} else if (buf[2] == '<') {", // 31
+  ...filler(20, "\t\t"), // 32-51
+  '\t\tlog_debug("sgr");', // 52
+  "\t\tif (b == 'm' && wheel(b))", // 53
+  "\t\t\treturn (-2);", // 54
+  "\t} else", // 55
+  "\t\treturn (-1);", // 56
+  ...filler(20, "\t"), // 57-76
+  "\treturn (0);", // 77
+  "}", // 78
+  "",
+].join("\n");
+
+const PY = [
+  "def update(instance):", // 1
+  "    pass", // 2
+  "", // 3
+  "", // 4
+  "def reverts(function):", // 5
+  '    """Reverts the task state on failure."""', // 6
+  "    def wrapped(self, instance):", // 7
+  "        try:", // 8
+  "            return function(self, instance)", // 9
+  "        except KeyError:", // 10
+  ...filler(20, "            ").map((l) => l.slice(0, -1)), // 11-30
+  "            update(instance)", // 31
+  "        except Exception:", // 32
+  ...filler(20, "            ").map((l) => l.slice(0, -1)), // 33-52
+  "            if (instance and", // 53
+  "                    update(instance)):", // 54
+  "                update(instance)", // 55
+  "    return wrapped", // 56
+  "",
+].join("\n");
+
+Deno.test("explain_symbol: a long C body's outline holds the branches around its calls", async () => {
+  await withExecutor({ "mouse.c": C }, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: "mouse" });
+    assert.ok(p.calls, "the body is over the budget");
+    const text = renderText("explain_symbol", p);
+    assert.equal(
+      outlineOf(text),
+      [
+        "- 9: if (buf[2] == 'M')",
+        '  - 30: log_debug("mouse"); → log_debug :1',
+        "- 31: else if (buf[2] == '<')",
+        '  - 52: log_debug("sgr"); → log_debug :1',
+        "  - 53: if (b == 'm' && wheel(b)) → wheel :2",
+        "    - 54: return (-2);",
+        "- 77: return (0);",
+      ].join("\n"),
+    );
+    assert.doesNotMatch(text, /x = x \*/, "the filler is not in the text");
+  });
+});
+
+Deno.test("explain_symbol: a long Python body's outline holds its try, excepts and ifs, a condition over two lines as one", async () => {
+  await withExecutor({ "deco.py": PY }, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: "reverts" });
+    assert.ok(p.calls, "the body is over the budget");
+    const text = renderText("explain_symbol", p);
+    assert.equal(
+      outlineOf(text),
+      [
+        "- 7: def wrapped(self, instance):",
+        "  - 8: try:",
+        "    - 9: return function(self, instance)",
+        "  - 10: except KeyError:",
+        "    - 31: update(instance) → update :1",
+        "  - 32: except Exception:",
+        "    - 53: if (instance and update(instance)): → update :1",
+        "      - 55: update(instance) → update :1",
+        "- 56: return wrapped",
+      ].join("\n"),
+    );
+  });
+});
