@@ -91,3 +91,25 @@ Deno.test("semantic_search: a hit that is a part of a long function cites its li
     );
   });
 });
+
+Deno.test("semantic_search: the lines that lead are code's, not a README quoting the question", async () => {
+  const files = {
+    ...FILES,
+    "README.md":
+      "# proc\n\nAsk it: `where does it say Cannot send input after starting communication`\n",
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", {
+      query: "Cannot send input after starting communication",
+    });
+    const first = (p.snippets as Array<{ file: string; line: number }>)[0];
+    assert.deepEqual([first.file, first.line], ["proc/run.py", 5]);
+    // With scope docs, the README's line is the one asked for.
+    const docs = await callTool(ex, "semantic_search", {
+      query: "Cannot send input after starting communication",
+      scope: "docs",
+    });
+    const d = (docs.snippets as Array<{ file: string; column?: number }>)[0];
+    assert.deepEqual([d.file, d.column !== undefined], ["README.md", true]);
+  });
+});

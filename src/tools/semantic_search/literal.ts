@@ -66,7 +66,8 @@ export async function literalLines(
       top_k: MAX_LINES + 1,
       path_prefix: opts.path_prefix,
       language: opts.language,
-      scope: opts.scope,
+      // Code unless asked: a README that quotes the question is not the line that does it.
+      scope: opts.scope ?? "code",
       include_tests: opts.include_tests,
     },
     limits,
