@@ -294,30 +294,47 @@ export function filesWithWords(
   const words = whole ? all : all.slice(1, -1);
   const terms = [...new Set(words.flatMap((w) => codeTokens(w)))];
   if (terms.length === 0) return null;
-  const rows = lex.size;
   const files = new Uint8Array(table.files.length);
-  const ok = new Uint8Array(rows).fill(1);
-  const has = new Uint8Array(rows + 1);
-  const scores = new Float32Array(rows);
-  const listed = { rows: new Int32Array(rows), count: 0 };
+  if (terms.some((t) => lex.termId(t) < 0)) return files;
+  // Rarest first: the rows that may start a match are few from the first term on.
+  terms.sort((a, b) => lex.df(a) - lex.df(b));
   const { fileOfRow } = table;
-  for (const term of terms) {
-    if (lex.termId(term) < 0) return files;
-    has.fill(0);
-    listed.count = 0;
-    lex.score([term], scores, undefined, undefined, listed);
-    for (let i = 0; i < listed.count; i++) {
-      has[listed.rows[i]] = 1;
-      scores[listed.rows[i]] = 0;
-    }
-    for (let r = 0; r < rows; r++) {
-      const next = r + 1 < rows && fileOfRow[r + 1] === fileOfRow[r] ? has[r + 1] : 0;
-      ok[r] &= has[r] | next;
-    }
+  const scratch = table.memo.get(SCAN_SCRATCH);
+  const rowsOf = (term: string): Int32Array => {
+    const listed = { rows: scratch.rows, count: 0 };
+    lex.score([term], scratch.scores, undefined, undefined, listed);
+    const rows = scratch.rows.slice(0, listed.count);
+    for (const r of rows) scratch.scores[r] = 0;
+    return rows;
+  };
+  // A match starts in row r when each term is in r or in the row after it (same file).
+  let starts = new Set<number>();
+  for (const r of rowsOf(terms[0])) {
+    starts.add(r);
+    if (r > 0 && fileOfRow[r - 1] === fileOfRow[r]) starts.add(r - 1);
   }
-  for (let r = 0; r < rows; r++) if (ok[r]) files[fileOfRow[r]] = 1;
+  const { has } = scratch;
+  for (const term of terms.slice(1)) {
+    if (starts.size === 0) break;
+    const rows = rowsOf(term);
+    for (const r of rows) has[r] = 1;
+    const kept = new Set<number>();
+    for (const r of starts) {
+      if (has[r] || (has[r + 1] && fileOfRow[r + 1] === fileOfRow[r])) kept.add(r);
+    }
+    for (const r of rows) has[r] = 0;
+    starts = kept;
+  }
+  for (const r of starts) files[fileOfRow[r]] = 1;
   return files;
 }
+
+/** Buffers {@link filesWithWords} reuses: one entry per row (and one more). */
+const SCAN_SCRATCH = slot("exact scan scratch", (t: ChunkTable) => ({
+  has: new Uint8Array(t.chunks.length + 1),
+  scores: new Float32Array(t.chunks.length),
+  rows: new Int32Array(t.chunks.length),
+}));
 
 /** A word character at a match's edge: a whole-word match has none just outside it. */
 const WORD_EDGE = String.raw`[\p{L}\p{N}_$]`;
