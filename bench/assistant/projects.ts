@@ -56,6 +56,23 @@ export const PROJECTS: BenchProject[] = [
   // tmux 3.3a, the Debian source package's upstream tarball (bookworm 3.3a-3): C, 208 files,
   // 179 .c and 9 .h (compat/ and fuzz/ included) and the yacc grammar with its generated .c.
   { name: "tmux", language: "c", source: "deb-src:tmux", root: "tmux-3.3a" },
+  // Git 2.39 (bookworm), the Debian source package's upstream tarball: C and shell, its test
+  // suite (t/) and documentation included.
+  { name: "git", language: "c", source: "deb-src:git", root: "git-2.39.5" },
+  {
+    name: "sqlalchemy",
+    language: "python",
+    source: "deb:python3-sqlalchemy=1.4.46+ds1-1",
+    root: "usr/lib/python3/dist-packages/sqlalchemy",
+  },
+  {
+    name: "gin",
+    language: "go",
+    source: "deb:golang-github-gin-gonic-gin-dev=1.8.1-1",
+    root: "usr/share/gocode/src/github.com/gin-gonic/gin",
+  },
+  // MobX 6.13.5 as npm ships it: its TypeScript sources under src/.
+  { name: "mobx", language: "typescript", source: "npm:mobx@6.13.5", root: "src" },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
