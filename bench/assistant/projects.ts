@@ -71,6 +71,13 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:golang-github-gin-gonic-gin-dev=1.8.1-1",
     root: "usr/share/gocode/src/github.com/gin-gonic/gin",
   },
+  // Celery 5.2.6 as Debian ships it (python3-celery): the package folder, no tests.
+  {
+    name: "celery",
+    language: "python",
+    source: "deb:python3-celery=5.2.6-5",
+    root: "usr/lib/python3/dist-packages/celery",
+  },
   // MobX 6.13.5 as npm ships it: its TypeScript sources under src/.
   { name: "mobx", language: "typescript", source: "npm:mobx@6.13.5", root: "src" },
 ];
