@@ -27,6 +27,12 @@ Deno.test("assistant bench: items match as paths, lines and words", () => {
     assert.ok(names(listed, item), item);
   }
   assert.ok(!names(listed, "a/b.py:18"));
+  // A note after a line does not end the list, and its own numbers are not lines.
+  const noted = expandLineLists("- src/core/x.ts:73 (recursive, 2 calls), 94 (from y), :120");
+  for (const item of ["src/core/x.ts:73", "src/core/x.ts:94", "src/core/x.ts:120"]) {
+    assert.ok(names(noted, item), item);
+  }
+  assert.ok(!names(noted, "src/core/x.ts:2"));
   // A path that ends a line, then list items of its line numbers (an answer written as codectx's
   // refs prints them: the file once, its lines under it).
   const grouped = expandLineLists(

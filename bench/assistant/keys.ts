@@ -81,10 +81,15 @@ export function names(text: string, item: string): boolean {
  * items that begin with line numbers (`- 108 (Handle)`, `- 257, 279`), as a reader would read them.
  */
 export function expandLineLists(text: string): string {
+  // A short note may follow a line (`a.ts:73 (recursive), 94`); numbers inside it stay as written.
   const inline = text.replace(
-    /([\w./-]+\.\w+):(\d+)((?:\s*,\s*:?\d+(?![\w./:]))+)/g,
+    /([\w./-]+\.\w+):(\d+)((?:\s*(?:\([^()\n]*\))?\s*,\s*:?\d+(?![\w./:]))+)/g,
     (_m, path: string, first: string, rest: string) =>
-      `${path}:${first}` + rest.replace(/:?(\d+)/g, `${path}:$1`),
+      `${path}:${first}` +
+      rest.replace(
+        /\([^()\n]*\)|(,\s*):?(\d+)/g,
+        (m, sep?: string, n?: string) => sep === undefined ? m : `${sep}${path}:${n}`,
+      ),
   );
   let heading: string | null = null;
   return inline.split("\n").map((line) => {
