@@ -78,6 +78,15 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:python3-celery=5.2.6-5",
     root: "usr/lib/python3/dist-packages/celery",
   },
+  // HashiCorp Raft 1.1.2 as Debian ships it (golang-github-hashicorp-raft-dev).
+  {
+    name: "raft",
+    language: "go",
+    source: "deb:golang-github-hashicorp-raft-dev=1.1.2-1",
+    root: "usr/share/gocode/src/github.com/hashicorp/raft",
+  },
+  // PM2 5.4.3 as npm ships it: CommonJS modules, lib/ and the entry files.
+  { name: "pm2", language: "javascript", source: "npm:pm2@5.4.3", root: "." },
   // MobX 6.13.5 as npm ships it: its TypeScript sources under src/.
   { name: "mobx", language: "typescript", source: "npm:mobx@6.13.5", root: "src" },
 ];
