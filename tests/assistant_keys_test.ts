@@ -33,6 +33,8 @@ Deno.test("assistant bench: items match as paths, lines and words", () => {
     assert.ok(names(noted, item), item);
   }
   assert.ok(!names(noted, "src/core/x.ts:2"));
+  // A list that ends a sentence.
+  assert.ok(names(expandLineLists("In app/builtins.py:89, 95."), "app/builtins.py:95"));
   // A path that ends a line, then list items of its line numbers (an answer written as codectx's
   // refs prints them: the file once, its lines under it).
   const grouped = expandLineLists(

@@ -83,7 +83,7 @@ export function names(text: string, item: string): boolean {
 export function expandLineLists(text: string): string {
   // A short note may follow a line (`a.ts:73 (recursive), 94`); numbers inside it stay as written.
   const inline = text.replace(
-    /([\w./-]+\.\w+):(\d+)((?:\s*(?:\([^()\n]*\))?\s*,\s*:?\d+(?![\w./:]))+)/g,
+    /([\w./-]+\.\w+):(\d+)((?:\s*(?:\([^()\n]*\))?\s*,\s*:?\d+(?![\w/:]|\.\w))+)/g,
     (_m, path: string, first: string, rest: string) =>
       `${path}:${first}` +
       rest.replace(

@@ -63,7 +63,7 @@ export const PROJECTS: BenchProject[] = [
     name: "sqlalchemy",
     language: "python",
     source: "deb:python3-sqlalchemy=1.4.46+ds1-1",
-    root: "usr/lib/python3/dist-packages/sqlalchemy",
+    root: "usr/lib/python3/dist-packages",
   },
   {
     name: "gin",
@@ -71,12 +71,13 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:golang-github-gin-gonic-gin-dev=1.8.1-1",
     root: "usr/share/gocode/src/github.com/gin-gonic/gin",
   },
-  // Celery 5.2.6 as Debian ships it (python3-celery): the package folder, no tests.
+  // Celery 5.2.6 as Debian ships it (python3-celery): the folder holding celery/ (so its absolute
+  // imports resolve, as in a checkout), no tests.
   {
     name: "celery",
     language: "python",
     source: "deb:python3-celery=5.2.6-5",
-    root: "usr/lib/python3/dist-packages/celery",
+    root: "usr/lib/python3/dist-packages",
   },
   // HashiCorp Raft 1.1.2 as Debian ships it (golang-github-hashicorp-raft-dev).
   {
