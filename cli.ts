@@ -32,12 +32,12 @@ async function helpText(): Promise<string> {
   }).join("\n");
   return `codectx ${VERSION} — answers about code from a local index
 Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
-${helpLine("search", '"QUERY"', "code by meaning; --mode exact|regex: literal text")}
+${helpLine("search", '"QUERY"', "code by meaning: where X is handled, where to add Y")}
+  search "TEXT" --mode exact   where a text is, path:line a hit (or --mode regex)
 ${lines}
 ${helpLine("index", "", "build or update the index (other commands update it first)")}
-${helpLine("tool", "NAME", "run any tool with --args JSON, print its JSON")}
-Also: quality, validate, serve, web, mcp, setup, doctor, models.
-'codectx COMMAND --help' gives a command's options.
+Also: tool, quality, validate, serve, web, mcp, setup, doctor, models.
+Each answer names file:line; read a range with sed -n A,Bp FILE, not the whole file.
 `;
 }
 
