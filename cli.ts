@@ -33,11 +33,11 @@ async function helpText(): Promise<string> {
   return `codectx ${VERSION} — answers about code from a local index
 Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
 ${helpLine("search", '"QUERY"', "code by meaning: where X is handled, where to add Y")}
-  search "TEXT" --mode exact   where a text is, path:line a hit (or --mode regex)
+  search "TEXT" --mode exact|regex  where a text is: path:line a hit
 ${lines}
-${helpLine("index", "", "build or update the index (other commands update it first)")}
+${helpLine("index", "", "build or update the index (others update it first)")}
 Also: tool, quality, validate, serve, web, mcp, setup, doctor, models.
-Each answer names file:line; read a range with sed -n A,Bp FILE, not the whole file.
+Read a range an answer names (sed -n A,Bp FILE), not the whole file.
 `;
 }
 
