@@ -113,3 +113,24 @@ Deno.test("semantic_search: the lines that lead are code's, not a README quoting
     assert.deepEqual([d.file, d.column !== undefined], ["README.md", true]);
   });
 });
+
+Deno.test("semantic_search: an exact hit in a test file is its line alone, a code hit names its function", async () => {
+  const files = {
+    ...FILES,
+    "tests/test_run.py": [
+      "def test_communicate_after_start_raises_the_message():",
+      "    assert 'Cannot send input after starting communication' in str(err)",
+      "",
+    ].join("\n"),
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", {
+      query: "Cannot send input after starting",
+      mode: "exact",
+      include_tests: true,
+    });
+    const text = renderText("semantic_search", p);
+    assert.match(text, /^proc\/run\.py:5 in Process\.communicate: raise ValueError/m, text);
+    assert.match(text, /^tests\/test_run\.py:2: assert 'Cannot send/m, text);
+  });
+});

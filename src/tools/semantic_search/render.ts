@@ -9,6 +9,7 @@ import type { WireSearchItem } from "../schemas.ts";
 import { firstLine, join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 import { literalText } from "./literal.ts";
+import { isTestFile } from "../../util/test_files.ts";
 
 /**
  * A snippet's leading comment block, cut off: its first sentence goes to the heading, the
@@ -107,12 +108,15 @@ function quoteLine(line: string): string {
 /**
  * Literal hits (lines: a literal search's, or the lines that hold a ranked search's query as
  * written): grouped by file, `  line in Symbol: code` each; a file's lone hit is one line,
- * `file:line in Symbol: code`. The enclosing symbol is named at its first line.
+ * `file:line in Symbol: code`. The enclosing symbol is named at its first line, never in a
+ * test file.
  */
 function literalLines(items: WireSearchItem[], query: string): string {
   return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) => {
+    // A test's function names nothing an answer takes (a test only repeats a message).
+    const named = !isTestFile(file);
     const lines = hs.map((h, i) => {
-      const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
+      const inside = named && h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
         ? ` in ${h.symbol}`
         : "";
       const best = bestLine(h, query);
