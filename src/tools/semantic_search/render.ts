@@ -182,6 +182,14 @@ const KEEP = 3;
 const MOST = 5;
 
 /**
+ * ` for "QUERY"` when nothing was found (was it quoted as meant?); else "": the asker wrote the
+ * query and a line of hits need not say it again.
+ */
+function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
+  return p.snippets.length ? "" : ` for "${p.query}"`;
+}
+
+/**
  * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
  * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
  * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
@@ -196,7 +204,7 @@ export function render(
   const literal = p.mode === "exact" || p.mode === "regex";
   if (literal) {
     return join([
-      `${p.snippets.length} results for "${p.query}" (${p.mode})`,
+      `${p.snippets.length} results${asked(p)} (${p.mode})`,
       literalLines(p.snippets, p.query),
       wordsNote(p),
     ]);
@@ -229,7 +237,7 @@ export function render(
       }":`
       : "",
     lines.length ? literalLines(lines, p.query) : "",
-    `${hits.length} results for "${p.query}" (${p.mode}${range}${vectors})`,
+    `${hits.length} results${asked(p)} (${p.mode}${range}${vectors})`,
     rankedHits(hits, p.query),
     weak > 0 ? `(${ranked.length - weak} weaker hits left out; ${more})` : "",
   ]);
