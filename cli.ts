@@ -32,12 +32,12 @@ async function helpText(): Promise<string> {
   }).join("\n");
   return `codectx ${VERSION} — answers about code from a local index
 Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
-${helpLine("search", '"QUERY"', "code by meaning; --mode exact|regex: literal text")}
+${helpLine("search", '"QUERY"', "code by meaning: where X is handled, where to add Y")}
+  search "TEXT" --mode exact|regex  where a text is: path:line a hit
 ${lines}
-${helpLine("index", "", "build or update the index (other commands update it first)")}
-${helpLine("tool", "NAME", "run any tool with --args JSON, print its JSON")}
-Also: quality, validate, serve, web, mcp, setup, doctor, models.
-'codectx COMMAND --help' gives a command's options.
+${helpLine("index", "", "build or update the index (others update it first)")}
+Also: tool, quality, validate, serve, web, mcp, setup, doctor, models.
+Read a range an answer names (sed -n A,Bp FILE), not the whole file.
 `;
 }
 

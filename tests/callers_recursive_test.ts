@@ -90,7 +90,7 @@ Deno.test("codectx calls and explain print the recursive call sites", async () =
     assert.match(out, /^ {2}walk walk\.py:4, 5 \(recursive\)$/m);
     assert.match(out, /^ {2}main walk\.py:10, 11$/m);
     const explain = await cli("explain", "walk");
-    assert.match(explain, /^- walk walk\.py:4, 5$/m);
+    assert.match(explain, /^- walk\.py: walk :4, 5; main :10, 11$/m);
   } finally {
     await cleanup(root, indexDir);
   }

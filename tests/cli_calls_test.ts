@@ -134,7 +134,10 @@ Deno.test("a command answers from an index brought up to date: a file edited sin
     await Deno.writeTextFile(`${root}/m.py`, "def alpha():\n    return 1\n\n\nalpha()\n");
     // --no-update answers from the index as it is: the edit is not read yet.
     assert.match(await refs("--no-update"), /: no references$/m);
-    assert.match(await refs(), /: 1 reference in 1 file\nm\.py\n {2}5 call: alpha\(\)$/m);
+    assert.match(
+      await refs(),
+      /: 1 reference in 1 file; lines are calls unless marked\nm\.py\n {2}5: alpha\(\)$/m,
+    );
     // The same for `codectx tool` and `codectx quality`, which open their executor themselves.
     await Deno.writeTextFile(`${root}/n.py`, "def beta(x):\n    return 1 if x else 2\n");
     const tool = await runCli([

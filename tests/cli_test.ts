@@ -5,6 +5,13 @@ Deno.test("cli: --help, --version, unknown command and option exit 2", async () 
   const help = await runCli(["--help"]);
   assert.equal(help.code, 0);
   assert.match(help.stdout, /Usage: codectx <command>/);
+  // It says which command answers each kind of question an assistant is asked (issue 35).
+  assert.match(help.stdout, /^ {2}refs NAME +who calls it, what breaks if it changes/m);
+  assert.match(help.stdout, /^ {2}search "TEXT" --mode exact\|regex +where a text is/m);
+  assert.match(help.stdout, /^ {2}search "QUERY" +[^\n]*where X is handled/m);
+  assert.match(help.stdout, /--package P: who imports P/);
+  assert.match(help.stdout, /sed -n A,Bp FILE/);
+  assert.ok(help.stdout.length <= 1000, `${help.stdout.length} characters`);
   const version = await runCli(["--version"]);
   assert.match(version.stdout, /^codectx \d+\.\d+\.\d+\n$/);
   const cmd = await runCli(["frobnicate"]);

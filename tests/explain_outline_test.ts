@@ -76,10 +76,10 @@ Deno.test("explain_symbol: a long C body's outline holds the branches around its
       outlineOf(text),
       [
         "- 9: if (buf[2] == 'M')",
-        '  - 30: log_debug("mouse"); → log_debug :1',
+        '  - 30: log_debug("mouse"); → :1',
         "- 31: else if (buf[2] == '<')",
-        '  - 52: log_debug("sgr"); → log_debug :1',
-        "  - 53: if (b == 'm' && wheel(b)) → wheel :2",
+        '  - 52: log_debug("sgr"); → :1',
+        "  - 53: if (b == 'm' && wheel(b)) → :2",
         "    - 54: return (-2);",
         "- 77: return (0);",
       ].join("\n"),
@@ -100,12 +100,40 @@ Deno.test("explain_symbol: a long Python body's outline holds its try, excepts a
         "  - 8: try:",
         "    - 9: return function(self, instance)",
         "  - 10: except KeyError:",
-        "    - 31: update(instance) → update :1",
+        "    - 31: update(instance) → :1",
         "  - 32: except Exception:",
-        "    - 53: if (instance and update(instance)): → update :1",
-        "      - 55: update(instance) → update :1",
+        "    - 53: if (instance and update(instance)): → :1",
+        "      - 55: update(instance) → :1",
         "- 56: return wrapped",
       ].join("\n"),
     );
+  });
+});
+
+Deno.test("explain_symbol: an outline line names its callee only when the line does not, callers in one file share one line", async () => {
+  const long = [
+    "def a():", // 1
+    "    pass", // 2
+    "def b():", // 3
+    "    pass", // 4
+    "def run(x):", // 5
+    "    y = a()", // 6
+    ...filler(40, "    ").map((l) => l.slice(0, -1)), // 7-46
+    "    z = [a(), b()]", // 47
+    "    return y", // 48
+    "def one():", // 49
+    "    run(1)", // 50
+    "def two():", // 51
+    "    run(2)", // 52
+    "",
+  ].join("\n");
+  await withExecutor({ "m.py": long, "other.py": "from m import run\n\nrun(3)\n" }, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: "run", max_tokens: 200 });
+    assert.ok(p.calls, "the body is over the budget");
+    const text = renderText("explain_symbol", p);
+    assert.match(text, /^- 6: y = a\(\) → :1$/m);
+    assert.match(text, /^- 47: z = \[a\(\), b\(\)\] → a :1; b :3$/m);
+    assert.match(text, /^- m\.py: one :50; two :52$/m);
+    assert.match(text, /^Body: 44 lines \(5-48\); its calls by branch \(:N in this file\):$/m);
   });
 });

@@ -390,10 +390,10 @@ Deno.test("graph: the CLI prints references, dependencies and calls", async () =
   try {
     const r = await runCli(["refs", "slugify", "--path", FIXTURE, "--index-dir", indexDir]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^py\/main\.py\n( {2}.*\n)* {2}12 call in main: sl\("Hello"\)$/m);
+    assert.match(r.stdout, /^py\/main\.py\n( {2}.*\n)* {2}12 main: sl\("Hello"\)$/m);
     assert.match(
       r.stdout,
-      /^slugify \(function py\/app\/util\.py:4-6\): 11 references in 5 files$/m,
+      /^slugify \(function py\/app\/util\.py:4-6\): 11 references in 5 files; lines are calls unless marked$/m,
     );
     const c = await runCli([
       "calls",

@@ -46,9 +46,12 @@ Deno.test("refs in C: a call across files is exact, a prototype a declaration, t
       "main.c:6 call exact",
     );
     const t = text(p);
-    assert.match(t, /^job_run \(function job\.c:4-7\): 3 references in 2 files$/m);
+    assert.match(
+      t,
+      /^job_run \(function job\.c:4-7\): 3 references in 2 files; lines are calls unless marked$/m,
+    );
     assert.match(t, /^job\.h\n {2}2 declaration: struct job \*job_run\(const char \*\);$/m);
-    assert.match(t, /^ {2}6 call in main: job_run\("b"\);$/m);
+    assert.match(t, /^ {2}6 main: job_run\("b"\);$/m);
     assert.doesNotMatch(t, /inferred|receiver/);
   });
 });
@@ -101,9 +104,12 @@ Deno.test("refs in Python: each line its function, an exact line marked, a test'
   await withExecutor(PY, async (ex) => {
     // Two raises in one function: the second names it too.
     const raised = text(await callTool(ex, "find_references", { symbol_name: "TooMany" }));
-    assert.match(raised, /^TooMany \(class pkg\/quota\.py:1-2\): 2 references in 1 file$/m);
-    assert.match(raised, /^ {2}7 call in check: raise TooMany\(\)$/m);
-    assert.match(raised, /^ {2}9 call in check: raise TooMany\(\)$/m);
+    assert.match(
+      raised,
+      /^TooMany \(class pkg\/quota\.py:1-2\): 2 references in 1 file; lines are calls unless marked$/m,
+    );
+    assert.match(raised, /^ {2}7 check: raise TooMany\(\)$/m);
+    assert.match(raised, /^ {2}9 check: raise TooMany\(\)$/m);
 
     // Among name-only lines, the exact self-call is marked exact.
     const p = await callTool(ex, "find_references", { symbol_name: "Client.delete" });
@@ -111,9 +117,9 @@ Deno.test("refs in Python: each line its function, an exact line marked, a test'
     const deleted = text(p);
     assert.match(
       deleted,
-      /: 3 references in 2 files; exact 1, by name only 2; lines are by name only unless marked$/m,
+      /: 3 references in 2 files; exact 1, by name only 2; lines are calls, by name only unless marked$/m,
     );
-    assert.match(deleted, /^ {2}7 call, exact in Client\.delete_all: self\.delete\(x\)$/m);
+    assert.match(deleted, /^ {2}7 Client\.delete_all, exact: self\.delete\(x\)$/m);
 
     // A test file's read of the function is said as a read; its call is a bare line.
     const checked = text(await callTool(ex, "find_references", { symbol_name: "check" }));

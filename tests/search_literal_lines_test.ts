@@ -64,7 +64,7 @@ Deno.test("semantic_search exact: a file's lone hit is one line, file:line in Sy
     assert.equal(
       renderText("semantic_search", p),
       [
-        '2 results for "after starting" (exact)',
+        '2 results (exact)',
         "proc/errors.py:2 in CannotSendInput: '''Input could not be sent after starting.'''",
         "proc/run.py:5 in Process.communicate: raise ValueError('Cannot send input after starting communication')",
       ].join("\n"),
@@ -111,5 +111,26 @@ Deno.test("semantic_search: the lines that lead are code's, not a README quoting
     });
     const d = (docs.snippets as Array<{ file: string; column?: number }>)[0];
     assert.deepEqual([d.file, d.column !== undefined], ["README.md", true]);
+  });
+});
+
+Deno.test("semantic_search: an exact hit in a test file is its line alone, a code hit names its function", async () => {
+  const files = {
+    ...FILES,
+    "tests/test_run.py": [
+      "def test_communicate_after_start_raises_the_message():",
+      "    assert 'Cannot send input after starting communication' in str(err)",
+      "",
+    ].join("\n"),
+  };
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", {
+      query: "Cannot send input after starting",
+      mode: "exact",
+      include_tests: true,
+    });
+    const text = renderText("semantic_search", p);
+    assert.match(text, /^proc\/run\.py:5 in Process\.communicate: raise ValueError/m, text);
+    assert.match(text, /^tests\/test_run\.py:2: assert 'Cannot send/m, text);
   });
 });

@@ -43,7 +43,7 @@ export function toWireSymbol(s: SymbolRecord): WireSymbol {
 
 /** A relative path argument. */
 export const filePathArg = z.string().min(1).describe(
-  "Path of a file relative to the project root (absolute paths inside the root are accepted)",
+  "File path relative to the project root",
 );
 
 /** A symbol name argument (plain or qualified, e.g. `Session.request`). */

@@ -25,10 +25,7 @@ function round2(x: number): number {
 export const analyzeQualityTool = defineTool({
   name: "analyze_quality",
   description:
-    "Code quality of a file, a folder or the whole project: maintainability index per file " +
-    "(radon's formula and 0–100 scale, ranks A/B/C) and its SLOC-weighted mean, cyclomatic " +
-    "complexity and Halstead volume, the most complex functions, and security issues sorted " +
-    "by severity (bandit's test ids for Python, own ids for JS/TS, Go and secrets).",
+    "Code quality of a file, folder or project: maintainability index (radon, A/B/C), cyclomatic complexity, Halstead volume, the most complex functions, security issues by severity.",
   input,
   output,
   annotations: READ_ONLY,

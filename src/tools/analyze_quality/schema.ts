@@ -41,18 +41,17 @@ const functionSchema = symbolSchema.pick({
 /** Its arguments. */
 export const input = z.object({
   path: z.string().optional().describe(
-    "File or folder relative to the project root (default: the whole project)",
+    "File or folder (default: the project)",
   ),
   max_issues: z.number().int().min(0).max(100_000).optional().describe(
-    "At most this many issues in bandit_issues (default 500); issue_counts counts them all",
+    "Most issues listed (default 500)",
   ),
   min_severity: level.optional().describe("Leave out issues below this severity (default LOW)"),
   max_functions: z.number().int().min(0).max(1000).optional().describe(
-    "How many of the most complex functions to list (default 20)",
+    "Most complex functions listed (default 20)",
   ),
   time_budget_ms: z.number().int().min(1000).max(3_600_000).optional().describe(
-    "Stop starting new files after this long and answer with what is done (default 22000, " +
-      "inside the 30 s call limit); results are cached, so a second call goes on",
+    "Answer with what is done after this long (default 22000); a second call goes on",
   ),
 });
 

@@ -33,7 +33,7 @@ function partialSearch(v: VectorProgress): string | null {
 export const askTool = defineTool({
   name: "ask",
   description:
-    "Answer a question about the code, grounded in retrieved code with file:line citations. Offline it names the most relevant symbols with their signatures, doc lines, callers, callees and snippets; with CODECTX_LLM_URL set, an OpenAI-compatible chat model answers from the same sources (a failing model leaves the offline answer and a warning).",
+    "Answer a question about the code with file:line citations: the relevant symbols, their callers, callees and snippets (with CODECTX_LLM_URL set, a chat model answers from them).",
   input,
   output,
   // With CODECTX_LLM_URL set, the question and the sources go to that chat endpoint.

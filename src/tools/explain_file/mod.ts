@@ -94,7 +94,7 @@ function outlineOrder(symbols: readonly SymbolRecord[]): SymbolRecord[] {
 export const explainFileTool = defineTool({
   name: "explain_file",
   description:
-    "Outline of one file: language, line count, every symbol defined in it (name, kind, lines, signature, doc, parent), its imports (resolved to project files or marked external) and the files that import it.",
+    "Outline of one file: its symbols (kind, lines, signature, doc), imports (project file or external) and importers.",
   input,
   output,
   annotations: READ_ONLY,

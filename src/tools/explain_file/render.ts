@@ -6,7 +6,24 @@
  */
 
 import { fence, firstLine, importedBy, importLine, join, listOf } from "../markdown.ts";
+import { isTestFile } from "../../util/test_files.ts";
 import type { ExplainFilePayload } from "./schema.ts";
+
+/**
+ * The files that import this one, the tests counted (`codectx deps FILE` lists them): an
+ * outline is read for what the file is and who uses it, and a package's tests listed by name
+ * were half of what an assistant read of it (issue 35).
+ */
+function importers(p: ExplainFilePayload): string {
+  const tests = p.imported_by.filter(isTestFile).length;
+  const code = p.imported_by.filter((f) => !isTestFile(f));
+  const counted = tests
+    ? `${code.length ? "and " : "Imported by "}${tests} test file${
+      tests === 1 ? "" : "s"
+    } (deps ${p.file} lists them)`
+    : "";
+  return join([importedBy(code), counted]);
+}
 
 /** The outline (members indented under their parent), imports, importers and source. */
 export function render(p: ExplainFilePayload): string {
@@ -28,7 +45,7 @@ export function render(p: ExplainFilePayload): string {
     p.parse_error ? `Parse error: ${p.parse_error}` : "",
     lines.length ? `Symbols (line: signature):\n${lines.join("\n")}` : "",
     listOf("Imports (line: file)", p.imports, importLine),
-    importedBy(p.imported_by),
+    importers(p),
     typeof p.source === "string"
       ? `Source${p.source_truncated ? " (truncated)" : ""}:\n${fence(p.source, p.language)}`
       : "",

@@ -17,8 +17,7 @@ export const input = z.object({
     `Also answer the text (first ${MAX_SOURCE_LINES} lines)`,
   ),
   include_names: z.boolean().optional().describe(
-    "With include_source, also source_names: where the parser read names as code (a viewer " +
-      "that links names needs them; an assistant reading the text does not)",
+    "With include_source, where names are code (for viewers)",
   ),
 });
 

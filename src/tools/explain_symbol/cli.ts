@@ -17,7 +17,7 @@ export function print(p: ExplainSymbolPayload): CliOutput {
 /** `codectx explain`. */
 export const command: ToolCommand<ExplainSymbolPayload> = {
   command: "explain",
-  synopsis: "NAME  what it does: signature, doc, body or its calls, callers",
+  synopsis: "NAME  what it does: signature, doc, calls by branch, callers",
   help: `Usage: codectx explain NAME [options]
 
 A symbol's definition, doc, members, callers (file:line) and callees; its body as numbered

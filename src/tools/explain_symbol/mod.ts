@@ -2,7 +2,7 @@
  * `explain_symbol`: one symbol's definition, source, doc, members, callers and callees.
  */
 
-import { explainSymbol, MAX_SOURCE_LINES } from "../../context/explain.ts";
+import { explainSymbol } from "../../context/explain.ts";
 import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import type { ExplainFilePayload } from "../explain_file/schema.ts";
@@ -29,7 +29,7 @@ async function isIndexedFile(project: Project, name: string): Promise<boolean> {
 export const explainSymbolTool = defineTool({
   name: "explain_symbol",
   description:
-    `What a symbol does and calls: doc, source (≤ ${MAX_SOURCE_LINES} lines; text: the body within max_tokens, else its call lines), parent, members, callers with their lines, callees, references; several matches: the best, the rest in candidates.`,
+    "What a symbol does and calls: signature, doc, source or, when long, its call lines in their branches; callers with lines, callees, references.",
   input,
   output,
   annotations: READ_ONLY,

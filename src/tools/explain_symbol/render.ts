@@ -46,8 +46,13 @@ function sites(title: string, items: Neighbour[], total: number): string {
   const code = all.filter((g) => !isTestFile(g.o.file));
   const count = (gs: SiteGroup[]) => gs.reduce((n, g) => n + g.lines.length, 0);
   const listed = code.slice(0, MAX_SITE_LINES);
-  const lines = listed.map(({ o, lines }) =>
-    `- ${o.name} ${o.file}:${lines.join(", ")}${shared === undefined ? sureness(o) : ""}`
+  const site = ({ o, lines }: SiteGroup) =>
+    `${lines.join(", ")}${shared === undefined ? sureness(o) : ""}`;
+  // One line a file: its path once, `name :line` for each caller when it has several.
+  const lines = [...Map.groupBy(listed, (g) => g.o.file)].map(([file, gs]) =>
+    gs.length === 1
+      ? `- ${gs[0].o.name} ${file}:${site(gs[0])}`
+      : `- ${file}: ${gs.map((g) => `${g.o.name} :${site(g)}`).join("; ")}`
   );
   const unlisted = code.slice(MAX_SITE_LINES);
   if (unlisted.length) lines.push(`- ${count(unlisted)} more in ${unlisted.length} places`);
@@ -91,12 +96,17 @@ export function callLines(
   const body = bodyLines(source.lines, source.first, source.skip, source.defs);
   return bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text).map((o) => {
     const list = o.lines.flatMap((l) => byLine.get(l) ?? []);
+    const text = o.text.replace(/\s+/g, " ");
+    const targets = list.filter((c) => c.file);
+    // One plain callee whose name the line shows is named by its place alone.
+    const named = targets.length !== 1 || targets[0].callee.includes(".") ||
+      !new RegExp(`\\b${targets[0].callee.replace(/\W/g, "")}\\b`).test(text);
     const to = new Set(
-      list.filter((c) => c.file).map((c) =>
-        `${c.callee} ${at(c.file!, c.def_line, here)}${sureness(c)}`
+      targets.map((c) =>
+        `${named ? `${c.callee} ` : ""}${at(c.file!, c.def_line, here)}${sureness(c)}`
       ),
     );
-    return `${"  ".repeat(o.depth)}- ${o.line}: ${o.text}${
+    return `${"  ".repeat(o.depth)}- ${o.line}: ${text}${
       to.size ? ` → ${[...to].join("; ")}` : ""
     }`;
   });
@@ -115,8 +125,8 @@ function outline(p: ExplainSymbolPayload): string {
 export function callsHead(p: ExplainSymbolPayload): string {
   const s = p.symbol;
   const n = (s.end_line ?? s.line) - s.line + 1;
-  const here = p.calls?.some((c) => c.file === s.file) ? " (:N is a line of this file)" : "";
-  return `Body: ${n} lines (${s.line}-${s.end_line}), over the budget; its calls, in the branches and loops that hold them${here}`;
+  const here = p.calls?.some((c) => c.file === s.file) ? " (:N in this file)" : "";
+  return `Body: ${n} lines (${s.line}-${s.end_line}); its calls by branch${here}`;
 }
 
 /** Lines of a doc shown whole; a longer one is shown to the end of its first paragraph. */

@@ -15,5 +15,5 @@ export const CASE: ToolCase = {
       `${what}: no call at app/main.py:24 in ${JSON.stringify(refs)}`,
     );
   },
-  text: (t) => assert.match(t, /app\/main\.py\n {2}4 import\n {2}24 call in main: /),
+  text: (t) => assert.match(t, /app\/main\.py\n {2}4 import\n {2}24 main: /),
 };

@@ -18,7 +18,7 @@ export function print(p: FindReferencesPayload): CliOutput {
 /** `codectx refs`. */
 export const command: ToolCommand<FindReferencesPayload> = {
   command: "refs",
-  synopsis: "NAME  every use as file:line and enclosing function (--file F)",
+  synopsis: "NAME  who calls it, what breaks if it changes: its uses (--file F)",
   help: `Usage: codectx refs NAME [options]
 
 Every reference to a symbol (definitions, calls, imports, types, inheritance, reads,

@@ -18,7 +18,7 @@ import { input, output } from "./schema.ts";
 export const findReferencesTool = defineTool({
   name: "find_references",
   description:
-    "Every reference to a symbol in code (not comments): its kind (definition, call, import, type, inherit, read, write, export_list) and `resolution` (exact, inferred, name), through scopes and imports: a shadowing local is none, an alias is. `file_path` narrows a shared name.",
+    "Every reference to a symbol in code, with its kind (call, import, read…) and `resolution` (exact, inferred, name), through scopes and imports. `file_path` narrows a shared name.",
   input,
   output,
   annotations: READ_ONLY,

@@ -34,7 +34,7 @@ const BARE_KINDS = /^(import|export_list)$/;
  */
 function lineSureness(r: Reference, usual: string | undefined): string {
   if (r.resolution === usual) return "";
-  return r.resolution === "exact" ? ", exact" : sureness(r);
+  return r.resolution === "name" ? sureness(r) : `, ${r.resolution}`;
 }
 
 /**
@@ -47,7 +47,11 @@ function fileLines(rs: Reference[], usual: string | undefined, name: string): st
     const inside = r.in ? ` in ${r.in}` : "";
     const sure = lineSureness(r, usual);
     if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
-    return `  ${r.line} ${r.kind}${sure}${inside}: ${quoteAround(r.context, name)}`;
+    // A call is the unmarked line (the first line says so): its enclosing definition alone.
+    const what = r.kind === "call"
+      ? (r.in ? `${r.in}${sure}` : sure.slice(2))
+      : `${r.kind}${sure}${inside}`;
+    return `  ${r.line}${what ? ` ${what}` : ""}: ${quoteAround(r.context, name)}`;
   });
 }
 
@@ -111,10 +115,17 @@ export function render(p: FindReferencesPayload): string {
     ]);
   }
   if (total === 0) return `${p.symbol} (${defs}): no references`;
+  const calls = [...byFile].some(([file, rs]) =>
+    !isTestFile(file) && rs.some((r) => r.kind === "call")
+  );
+  const marks = [
+    ...(calls ? ["calls"] : []),
+    ...(counts.length > 1 && usualWord ? [usualWord] : []),
+  ];
   return join([
     `${p.symbol} (${defs}): ${total} reference${total === 1 ? "" : "s"} in ${files} ` +
     `file${files === 1 ? "" : "s"}${shown}${counts.length > 1 ? `; ${counts.join(", ")}` : ""}${
-      counts.length > 1 && usualWord ? `; lines are ${usualWord} unless marked` : ""
+      marks.length ? `; lines are ${marks.join(", ")} unless marked` : ""
     }`,
     groups.join("\n"),
   ]);

@@ -33,7 +33,7 @@ function wireNode(n: CallNode): CallGraphNode {
 export const getCallGraphTool = defineTool({
   name: "get_call_graph",
   description:
-    'Callers (recursion too, each call line) and callees of a function or method, `depth` hops; each has a `resolution`: exact, inferred or name (by name only, not walked further). Library calls are `external`; `format: "mermaid"` adds a graph.',
+    "Callers (each call line) and callees of a function, `depth` hops; `resolution`: exact, inferred or name. Library calls are `external`.",
   input,
   output,
   annotations: READ_ONLY,

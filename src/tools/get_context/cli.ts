@@ -25,7 +25,7 @@ export function print(p: GetContextPayload): CliOutput {
 /** `codectx context`. */
 export const command: ToolCommand<GetContextPayload> = {
   command: "context",
-  synopsis: "NAME  its code and neighbours packed to a token budget",
+  synopsis: "NAME  its code and neighbours in a token budget",
   help: `Usage: codectx context NAME [options]
 
 A Markdown context window for NAME: its definition, then the file's imports, the

@@ -4,7 +4,6 @@
  */
 
 import { buildContextWindow, DEFAULT_MAX_TOKENS } from "../../context/window.ts";
-import { ENCODING } from "../../context/tokens.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { command } from "./cli.ts";
 import { render } from "./render.ts";
@@ -14,7 +13,7 @@ import { input, output } from "./schema.ts";
 export const getContextTool = defineTool({
   name: "get_context",
   description:
-    `A Markdown context window for a symbol: its definition with doc first, then the file's imports, its enclosing definition, signatures of what it calls and uses, its callers' call sites and sibling members — ranked by graph distance and PageRank, packed to max_tokens (${ENCODING} tokens), cut at line boundaries.`,
+    `A Markdown context for a symbol: definition and doc, imports, what it calls and uses, callers' call sites, siblings, packed to max_tokens.`,
   input,
   output,
   annotations: READ_ONLY,

@@ -49,7 +49,7 @@ export function print(p: GetDependenciesPayload): CliOutput {
 /** `codectx deps`. */
 export const command: ToolCommand<GetDependenciesPayload> = {
   command: "deps",
-  synopsis: "[FILE]  a file's imports and importers; --package P: who imports P",
+  synopsis: "[FILE]  imports and importers; --package P: who imports P",
   help: `Usage: codectx deps [FILE] [options]
 
 The imports of FILE (each resolved to a project file or marked external) and the files

@@ -16,7 +16,7 @@ import { input, output } from "./schema.ts";
 export const getDependenciesTool = defineTool({
   name: "get_dependencies",
   description:
-    "A file's imports and importers; `package`: every file and line importing it; neither: the whole graph (edges, external packages by use, cycles).",
+    "A file's imports and importers; `package`: every file and line importing it; neither: the whole graph.",
   input,
   output,
   annotations: READ_ONLY,

@@ -17,7 +17,7 @@ export const MAX_LISTED_SKIPS = 100;
 export const indexProjectTool = defineTool({
   name: "index_project",
   description:
-    "Index the project (incremental: only changed files are re-parsed; `force` re-parses all). Reports counts, per-language files, files that failed to parse and files skipped with their reason.",
+    "Index the project (incremental; `force` re-parses all): counts, files per language, failures and skips.",
   input,
   output,
   annotations: {

@@ -23,7 +23,7 @@ import { input, output } from "./schema.ts";
 export const searchSymbolsTool = defineTool({
   name: "search_symbols",
   description:
-    "Find symbols by name, fuzzily (exact > case-insensitive > prefix > camelCase/snake_case parts > subsequence). A dotted query matches qualified names (`Session.req`).",
+    "Find symbols by name, fuzzily; a dotted query matches qualified names (`Session.req`).",
   input,
   output,
   annotations: READ_ONLY,

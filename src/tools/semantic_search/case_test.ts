@@ -15,5 +15,5 @@ export const CASE: ToolCase = {
       `${what}: no snippet of app/main.py about greeting in ${JSON.stringify(hits)}`,
     );
   },
-  text: (t) => assert.match(t, /^\d+ results for "greet a user"[^]*app\/main\.py:\d+/),
+  text: (t) => assert.match(t, /^\d+ results \(hybrid[^]*app\/main\.py:\d+/),
 };

@@ -17,7 +17,7 @@ import { withSymbolRanges } from "./ranges.ts";
 export const semanticSearchTool = defineTool({
   name: "semantic_search",
   description:
-    "Find code by meaning: ranked snippets for a question in plain words or code (hybrid lexical + vector search).",
+    "Find code by meaning (plain words or code), or every exact/regex match with its line.",
   input,
   output,
   annotations: READ_ONLY,

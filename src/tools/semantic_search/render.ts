@@ -9,6 +9,7 @@ import type { WireSearchItem } from "../schemas.ts";
 import { firstLine, join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 import { literalText } from "./literal.ts";
+import { isTestFile } from "../../util/test_files.ts";
 
 /**
  * A snippet's leading comment block, cut off: its first sentence goes to the heading, the
@@ -107,12 +108,15 @@ function quoteLine(line: string): string {
 /**
  * Literal hits (lines: a literal search's, or the lines that hold a ranked search's query as
  * written): grouped by file, `  line in Symbol: code` each; a file's lone hit is one line,
- * `file:line in Symbol: code`. The enclosing symbol is named at its first line.
+ * `file:line in Symbol: code`. The enclosing symbol is named at its first line, never in a
+ * test file.
  */
 function literalLines(items: WireSearchItem[], query: string): string {
   return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) => {
+    // A test's function names nothing an answer takes (a test only repeats a message).
+    const named = !isTestFile(file);
     const lines = hs.map((h, i) => {
-      const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
+      const inside = named && h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
         ? ` in ${h.symbol}`
         : "";
       const best = bestLine(h, query);
@@ -178,6 +182,14 @@ const KEEP = 3;
 const MOST = 5;
 
 /**
+ * ` for "QUERY"` when nothing was found (was it quoted as meant?); else "": the asker wrote the
+ * query and a line of hits need not say it again.
+ */
+function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
+  return p.snippets.length ? "" : ` for "${p.query}"`;
+}
+
+/**
  * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
  * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
  * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
@@ -192,7 +204,7 @@ export function render(
   const literal = p.mode === "exact" || p.mode === "regex";
   if (literal) {
     return join([
-      `${p.snippets.length} results for "${p.query}" (${p.mode})`,
+      `${p.snippets.length} results${asked(p)} (${p.mode})`,
       literalLines(p.snippets, p.query),
       wordsNote(p),
     ]);
@@ -225,7 +237,7 @@ export function render(
       }":`
       : "",
     lines.length ? literalLines(lines, p.query) : "",
-    `${hits.length} results for "${p.query}" (${p.mode}${range}${vectors})`,
+    `${hits.length} results${asked(p)} (${p.mode}${range}${vectors})`,
     rankedHits(hits, p.query),
     weak > 0 ? `(${ranked.length - weak} weaker hits left out; ${more})` : "",
   ]);

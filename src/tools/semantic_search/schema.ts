@@ -12,19 +12,18 @@ export const input = z.object({
   query: z.string().min(1).max(4096).describe("What to find, in plain words or code"),
   top_k: topKArg.optional(),
   threshold: z.number().min(0).max(1).optional().describe(
-    "Minimum score in [0, 1]: the estimated chance a result is the answer, in every ranked mode (top hits often 0.1-0.3)",
+    "Minimum score in [0, 1] (top hits often 0.1-0.3)",
   ),
   path_prefix: z.string().optional().describe("Only files under this folder"),
   language: z.string().optional().describe("Only files of this language"),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).optional().describe(
-    "hybrid (default), lexical, dense; exact (a literal) or regex (JavaScript RegExp syntax): " +
-      "every match with its line and column, smart case (an upper-case letter makes it case-sensitive)",
+    "hybrid (default), lexical, dense; exact or regex (JavaScript): every match, smart case",
   ),
   scope: z.enum(["code", "docs", "tests", "all"]).optional().describe(
-    "Which files: code, docs (Markdown), tests or all (default: code, with docs ranked below code)",
+    "Which files (default code)",
   ),
   include_tests: z.boolean().optional().describe(
-    "Also search test files (default false; scope tests and all include them)",
+    "Also test files (default false)",
   ),
 });
 

@@ -13,7 +13,7 @@ import { input, output } from "./schema.ts";
 export const summarizeRepoTool = defineTool({
   name: "summarize_repo",
   description:
-    `Summarize the repository: file and line counts, languages, top-level folders and what they hold, entry points, dependencies from manifests (package.json, deno.json, pyproject.toml, requirements.txt, go.mod, Cargo.toml, pom.xml, build.gradle), the most central symbols (PageRank over references), the README's first paragraph, and a Markdown text of it all (at most ${SUMMARY_TOKENS} tokens).`,
+    `Summarize the repository: size, languages, folders, entry points, dependencies, central symbols, the README's first paragraph (at most ${SUMMARY_TOKENS} tokens).`,
   input,
   output,
   annotations: READ_ONLY,

@@ -30,13 +30,7 @@ function withoutLanguage<T extends { language: string }>(e: T): Omit<T, "languag
 export const validateCodeTool = defineTool({
   name: "validate_code",
   description:
-    "Check a code snippet: syntax errors (line, column, what was expected), names it calls or " +
-    "imports that exist nowhere — not in the snippet, the project, the language's builtins and " +
-    "standard library, or a declared dependency — with near names from the project (catches " +
-    "hallucinated APIs), security issues (bandit ids for Python) and metrics (complexity, " +
-    "maintainability index). The language comes from `language`, else `file_path`, else detection. " +
-    "Mode `explain` adds `explanation`: the snippet's symbols, what each calls, and the project " +
-    "symbols those calls reach.",
+    "Check a snippet: syntax errors, calls and imports that exist nowhere (with near names from the project), security issues, metrics. Mode `explain` adds what its calls reach.",
   input,
   output,
   annotations: READ_ONLY,

@@ -11,13 +11,13 @@ import { issueSchema } from "../schemas.ts";
 export const input = z.object({
   code: z.string().describe("The code to check (at most 1 MiB)"),
   language: z.string().optional().describe(
-    "Language id or common name: python, javascript, typescript, tsx, go, rust, java, c, cpp, csharp, ruby, php, kotlin, swift, scala, lua, bash; or a file extension such as .py",
+    "Language (python, go, …) or a file extension such as .py",
   ),
   file_path: z.string().optional().describe(
-    "Where the code would live, relative to the project root (picks the language and resolves relative imports)",
+    "Where the code would live (language, relative imports)",
   ),
   mode: z.enum(["validate", "explain"]).optional().describe(
-    "validate (default), or explain: also list the snippet's symbols, their calls and the project symbols they reach",
+    "validate (default) or explain",
   ),
 });
 
