@@ -64,7 +64,7 @@ Deno.test("semantic_search exact: a file's lone hit is one line, file:line in Sy
     assert.equal(
       renderText("semantic_search", p),
       [
-        '2 results (exact)',
+        "2 results (exact)",
         "proc/errors.py:2 in CannotSendInput: '''Input could not be sent after starting.'''",
         "proc/run.py:5 in Process.communicate: raise ValueError('Cannot send input after starting communication')",
       ].join("\n"),
