@@ -134,3 +134,25 @@ Deno.test("semantic_search: an exact hit in a test file is its line alone, a cod
     assert.match(text, /^tests\/test_run\.py:2: assert 'Cannot send/m, text);
   });
 });
+
+Deno.test("semantic_search exact: a list that fills top_k says more may match, in every surface's text", async () => {
+  const files: Record<string, string> = {};
+  for (let i = 0; i < 12; i++) files[`m${i}.py`] = `def f${i}():\n    return 'revoked tasks'\n`;
+  await withExecutor(files, async (ex) => {
+    // The default cap (10) is filled by 12 matching files: the MCP text says it stopped.
+    const capped = await callTool(ex, "semantic_search", { query: "revoked tasks", mode: "exact" });
+    assert.equal((capped.snippets as unknown[]).length, 10);
+    assert.match(
+      renderText("semantic_search", capped),
+      /\(stopped at 10 matches; more may match: top_k up to 100\)$/,
+    );
+    // Every match listed: nothing to add.
+    const all = await callTool(ex, "semantic_search", {
+      query: "revoked tasks",
+      mode: "exact",
+      top_k: 50,
+    });
+    assert.equal((all.snippets as unknown[]).length, 12);
+    assert.doesNotMatch(renderText("semantic_search", all), /stopped at/);
+  });
+});

@@ -8,7 +8,6 @@
  */
 
 import { errorMessage } from "../errors.ts";
-import { DEFAULT_TOP_K } from "../types.ts";
 import {
   EMBEDDER_CHOICES,
   localModels,
@@ -135,7 +134,6 @@ export async function cmdSearch(args: string[]): Promise<number> {
     }
     emit(print(payload as SemanticSearchPayload, {
       cut: values["top-k"] === undefined,
-      limit: literal ? (call.top_k as number | undefined) ?? DEFAULT_TOP_K : undefined,
       testMatches,
       testCap: TEST_COUNT_CAP,
     }));

@@ -13,8 +13,6 @@ import type { SemanticSearchPayload } from "./schema.ts";
 export interface PrintOptions {
   /** The number of hits was not asked for: a ranked search leaves out the weak tail. */
   cut?: boolean;
-  /** A literal search's cap (`top_k`): a list that fills it says more may match. */
-  limit?: number;
   /** Matches of a literal search in the test files it left out (counted up to `testCap`). */
   testMatches?: number;
   testCap?: number;
@@ -23,7 +21,8 @@ export interface PrintOptions {
 /**
  * The results as `codectx search` prints them: the tool's text (without the weak tail when the
  * number was not asked for: `cut`). A literal
- * search says when it stopped at its cap and how many matches the test files it skipped hold,
+ * search says how many matches the test files it skipped hold (and, as the tool's text does, when
+ * it stopped at its cap),
  * as a grep user would otherwise miss them.
  */
 export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOutput {
@@ -33,11 +32,8 @@ export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOut
   out.push(
     p.snippets.length === 0
       ? `no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`
-      : render(p, opts.cut ? "--top-k N lists them" : false),
+      : render(p, opts.cut ? "--top-k N lists them" : false, "--top-k 100"),
   );
-  if (opts.limit !== undefined && p.snippets.length >= opts.limit) {
-    out.push(`(stopped at ${opts.limit} matches; more may match: --top-k 100)`);
-  }
   if (opts.testMatches) {
     const n = opts.testMatches >= (opts.testCap ?? Infinity)
       ? `${opts.testMatches}+`

@@ -12,6 +12,7 @@ import { input, output } from "./schema.ts";
 import { render } from "./render.ts";
 import { literalLines, withLiteralLines } from "./literal.ts";
 import { withSymbolRanges } from "./ranges.ts";
+import { DEFAULT_TOP_K } from "../../types.ts";
 
 /** The `semantic_search` tool. */
 export const semanticSearchTool = defineTool({
@@ -27,7 +28,12 @@ export const semanticSearchTool = defineTool({
       const limits = { signal, deadline };
       const ranked = await searchProject(project, query, opts, undefined, limits);
       const lines = await literalLines(project, ranked, opts, limits);
-      return await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
+      const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
+      // A literal search that filled its cap may have more matches: its text says so.
+      const literal = payload.mode === "exact" || payload.mode === "regex";
+      return literal && payload.snippets.length >= (opts.top_k ?? DEFAULT_TOP_K)
+        ? { ...payload, capped: true }
+        : payload;
     });
   },
   render,

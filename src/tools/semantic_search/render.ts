@@ -195,10 +195,12 @@ function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
  * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
  * how many it left out and how to list them (`more`): a clear answer is not followed by seven
  * weak ones a model must read, nor ten flat ones (the MCP structured result keeps them all).
+ * A literal search that filled its cap says so, and how to ask for more (`raise`).
  */
 export function render(
   p: SemanticSearchPayload,
   more: string | false = "top_k lists them",
+  raise = "top_k up to 100",
 ): string {
   const v = p.vectors;
   const literal = p.mode === "exact" || p.mode === "regex";
@@ -207,6 +209,8 @@ export function render(
       `${p.snippets.length} results${asked(p)} (${p.mode})`,
       literalLines(p.snippets, p.query),
       wordsNote(p),
+      // A list that filled its cap is not every match: say so, or it reads as all of them.
+      p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
     ]);
   }
   // A ranked search's lines that hold the query as written (a message, a line of code) come

@@ -38,6 +38,7 @@ export const output = z.object({
   })),
   index_state: z.string().describe("ready, indexing or empty"),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
+  capped: z.boolean().optional(),
   vectors: z.object({
     embedder: z.string(),
     dimensions: z.number().int(),
