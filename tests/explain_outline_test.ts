@@ -15,6 +15,17 @@ function filler(n: number, indent: string): string[] {
   return Array.from({ length: n }, (_, i) => `${indent}x = x * ${i + 2} + ${i} % 7;`);
 }
 
+/** The text of `name` explained in `files`, whose body is over the budget. */
+async function explained(files: Record<string, string>, name: string): Promise<string> {
+  let text = "";
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: name });
+    assert.ok(p.calls, "the body is over the budget");
+    text = renderText("explain_symbol", p);
+  });
+  return text;
+}
+
 /** The lines of the text's outline (`- N: code`, indented by depth). */
 function outlineOf(text: string): string {
   return text.split("\n").filter((l) => /^\s*- \d+: /.test(l)).join("\n");
@@ -68,10 +79,8 @@ const PY = [
 ].join("\n");
 
 Deno.test("explain_symbol: a long C body's outline holds the branches around its calls", async () => {
-  await withExecutor({ "mouse.c": C }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "mouse" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  {
+    const text = await explained({ "mouse.c": C }, "mouse");
     assert.equal(
       outlineOf(text),
       [
@@ -89,14 +98,12 @@ Deno.test("explain_symbol: a long C body's outline holds the branches around its
       ].join("\n"),
     );
     assert.doesNotMatch(text, /x = x \*/, "the filler is not in the text");
-  });
+  }
 });
 
 Deno.test("explain_symbol: a long Python body's outline holds its try, excepts and ifs, a condition over two lines as one", async () => {
-  await withExecutor({ "deco.py": PY }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "reverts" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  {
+    const text = await explained({ "deco.py": PY }, "reverts");
     assert.equal(
       outlineOf(text),
       [
@@ -111,7 +118,7 @@ Deno.test("explain_symbol: a long Python body's outline holds its try, excepts a
         "- 56: return wrapped",
       ].join("\n"),
     );
-  });
+  }
 });
 
 Deno.test("explain_symbol: an outline line names its callee only when the line does not, callers in one file under one path", async () => {
@@ -193,14 +200,12 @@ Deno.test("explain_symbol: a long body's outline holds the lines that decide its
   // p->fn(...)`, `if (status) return status;`, the `-h` downgrade, raft's `case <-lease:` and
   // `if time.Now().Sub(lastContact) < …` were read with sed. A name-only target (`die`, which
   // git defines three times) was listed on every line that called it.
-  await withExecutor({
-    "git.c": GIT,
-    "a/die.c": "void die(const char *m) { }\n",
-    "b/die.c": "void die(const char *m) { }\n",
-  }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "run_builtin" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  {
+    const text = await explained({
+      "git.c": GIT,
+      "a/die.c": "void die(const char *m) { }\n",
+      "b/die.c": "void die(const char *m) { }\n",
+    }, "run_builtin");
     assert.equal(
       outlineOf(text),
       [
@@ -217,11 +222,9 @@ Deno.test("explain_symbol: a long body's outline holds the lines that decide its
       ].join("\n"),
     );
     assert.doesNotMatch(text, /by name only/);
-  });
-  await withExecutor({ "raft.go": GO }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "runFollower" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  }
+  {
+    const text = await explained({ "raft.go": GO }, "runFollower");
     assert.equal(
       outlineOf(text),
       [
@@ -235,5 +238,5 @@ Deno.test("explain_symbol: a long body's outline holds the lines that decide its
         "  - 34: case <-lease:",
       ].join("\n"),
     );
-  });
+  }
 });
