@@ -9,6 +9,7 @@
 
 import assert from "node:assert/strict";
 import { walk } from "../src/index/walker.ts";
+import { languageForPath } from "../src/parse/languages.ts";
 import { callTool, cleanup, makeProject, withExecutor } from "./helpers.ts";
 
 const MAKEFILE_AM = `# Obvious program stuff.
@@ -38,6 +39,11 @@ const FILES: Record<string, string> = {
   "CMakeLists.txt": "project(tmux C)\nadd_executable(tmux cmd-pipe-pane.c tmux.c)\n",
   "meson.build": "project('tmux', 'c')\ntmux_sources = files('cmd-pipe-pane.c', 'tmux.c')\n",
   "docs/install.rst": "Installing\n==========\n\nRun ``./configure && make install``.\n",
+  // git's AsciiDoc manual pages and its command list are .txt files.
+  "Documentation/git-merge.txt":
+    "git-merge(1)\n============\n\n--allow-unrelated-histories::\n\tBy default...\n",
+  "command-list.txt": "git-fsck                                ancillaryinterrogators\n",
+  "docs/guide.adoc": "= Guide\n\nRun `tmux new-session` first.\n",
   "tools/Makefile": "lint:\n\tcppcheck ../cmd-pipe-pane.c\n",
   // An in-source CMake build's output.
   "out/Makefile": "tmux: cmd-pipe-pane.c\n",
@@ -70,6 +76,10 @@ Deno.test("exact search finds the lines of build files and docs, not generated o
     ]);
     assert.deepEqual(await exact("AC_CONFIG_SRCDIR"), ["configure.ac:2"]);
     assert.deepEqual(await exact("make install"), ["docs/install.rst:4"]);
+    // Before: .txt and .adoc files were not indexed; an exact search found none of their lines.
+    assert.deepEqual(await exact("allow-unrelated-histories"), ["Documentation/git-merge.txt:4"]);
+    assert.deepEqual(await exact("ancillaryinterrogators"), ["command-list.txt:1"]);
+    assert.deepEqual(await exact("new-session"), ["docs/guide.adoc:3"]);
 
     const symbols = await callTool(ex, "search_symbols", { query: "dist_tmux_SOURCES" });
     const found = (symbols.symbols as { name: string; kind: string; file: string; line: number }[])
@@ -96,6 +106,8 @@ Deno.test("walk: a Makefile beside Makefile.in, Makefile.am or CMakeFiles is gen
     const paths = files.map((f) => f.path);
     assert.ok(paths.includes("Makefile.am") && paths.includes("tools/Makefile"));
     assert.ok(!paths.includes("Makefile") && !paths.includes("out/Makefile"));
+    assert.equal(languageForPath("CMakeLists.txt")?.id, "cmake", "a build file's name wins");
+    assert.equal(languageForPath("Documentation/git-merge.txt")?.id, "text");
     assert.deepEqual(skipped.filter((s) => s.startsWith("Makefile ")), [
       "Makefile default_skip generated from Makefile.in beside it, which is indexed",
     ]);

@@ -102,7 +102,7 @@ Deno.test("codectx explain: numbered body without its docstring, callers as file
       /^```python\n2 def pack\(self, items\):\n8 {5}if not items:\n9 {9}raise/m,
     );
     assert.equal(r.stdout.split("Pack items into the box.").length, 2, r.stdout);
-    assert.match(r.stdout, /^- ship app\/ship\.py:5$/m);
+    assert.match(r.stdout, /^- ship app\/ship\.py:5: return Box\(\)\.pack\(xs\)$/m);
     assert.match(r.stdout, /^- 30 in 1 test file$/m);
     assert.doesNotMatch(r.stdout, /Box\(\)\.pack\(\[/);
   } finally {

@@ -56,7 +56,8 @@ Deno.test("explain_symbol: a long body answers with its call lines, a short one 
     assert.match(text, /^- 51: cleaned = clean\(items\) → :1$/m);
     assert.match(text, /^- 92: report\(total, cleaned\) → :5$/m);
     assert.doesNotMatch(text, /total \*= 41/, "the long body is not in the text");
-    assert.match(text, /^- main work\.py:\d+$/m);
+    // Before: `- main work.py:136`, the line of the call or of main's definition?
+    assert.match(text, /^- main work\.py:\d+: process\(\[1, 2, 3\]\)$/m);
     assert.ok(text.length < 6000, `${text.length} characters`);
 
     const whole = await callTool(ex, "explain_symbol", {
@@ -73,7 +74,7 @@ Deno.test("explain_symbol: a long body answers with its call lines, a short one 
     );
     assert.match(
       renderText("explain_symbol", short),
-      /^- process work\.py:92$/m,
+      /^- process work\.py:92: report\(total, cleaned\)$/m,
     );
   });
 });
@@ -89,7 +90,7 @@ Deno.test("codectx explain prints a long body's call lines and the callers' line
       /^Body: 125 lines \(9-133\); its calls by branch \(:N in this file\):$/m,
     );
     assert.match(r.stdout, /^- 51: cleaned = clean\(items\) → :1$/m);
-    assert.match(r.stdout, /^- main work\.py:\d+$/m);
+    assert.match(r.stdout, /^- main work\.py:\d+: process\(\[1, 2, 3\]\)$/m);
     assert.doesNotMatch(r.stdout, /total \*= 41/);
   } finally {
     await cleanup(root, indexDir);

@@ -15,6 +15,17 @@ function filler(n: number, indent: string): string[] {
   return Array.from({ length: n }, (_, i) => `${indent}x = x * ${i + 2} + ${i} % 7;`);
 }
 
+/** The text of `name` explained in `files`, whose body is over the budget. */
+async function explained(files: Record<string, string>, name: string): Promise<string> {
+  let text = "";
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "explain_symbol", { symbol_name: name });
+    assert.ok(p.calls, "the body is over the budget");
+    text = renderText("explain_symbol", p);
+  });
+  return text;
+}
+
 /** The lines of the text's outline (`- N: code`, indented by depth). */
 function outlineOf(text: string): string {
   return text.split("\n").filter((l) => /^\s*- \d+: /.test(l)).join("\n");
@@ -68,31 +79,31 @@ const PY = [
 ].join("\n");
 
 Deno.test("explain_symbol: a long C body's outline holds the branches around its calls", async () => {
-  await withExecutor({ "mouse.c": C }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "mouse" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  {
+    const text = await explained({ "mouse.c": C }, "mouse");
     assert.equal(
       outlineOf(text),
       [
+        "- 7: if (buf[0] != '\\033')",
+        "  - 8: return (-1);",
         "- 9: if (buf[2] == 'M')",
         '  - 30: log_debug("mouse"); → :1',
         "- 31: else if (buf[2] == '<')",
         '  - 52: log_debug("sgr"); → :1',
         "  - 53: if (b == 'm' && wheel(b)) → :2",
         "    - 54: return (-2);",
+        "- 55: else",
+        "  - 56: return (-1);",
         "- 77: return (0);",
       ].join("\n"),
     );
     assert.doesNotMatch(text, /x = x \*/, "the filler is not in the text");
-  });
+  }
 });
 
 Deno.test("explain_symbol: a long Python body's outline holds its try, excepts and ifs, a condition over two lines as one", async () => {
-  await withExecutor({ "deco.py": PY }, async (ex) => {
-    const p = await callTool(ex, "explain_symbol", { symbol_name: "reverts" });
-    assert.ok(p.calls, "the body is over the budget");
-    const text = renderText("explain_symbol", p);
+  {
+    const text = await explained({ "deco.py": PY }, "reverts");
     assert.equal(
       outlineOf(text),
       [
@@ -107,10 +118,10 @@ Deno.test("explain_symbol: a long Python body's outline holds its try, excepts a
         "- 56: return wrapped",
       ].join("\n"),
     );
-  });
+  }
 });
 
-Deno.test("explain_symbol: an outline line names its callee only when the line does not, callers in one file share one line", async () => {
+Deno.test("explain_symbol: an outline line names its callee only when the line does not, callers in one file under one path", async () => {
   const long = [
     "def a():", // 1
     "    pass", // 2
@@ -133,7 +144,99 @@ Deno.test("explain_symbol: an outline line names its callee only when the line d
     const text = renderText("explain_symbol", p);
     assert.match(text, /^- 6: y = a\(\) → :1$/m);
     assert.match(text, /^- 47: z = \[a\(\), b\(\)\] → a :1; b :3$/m);
-    assert.match(text, /^- m\.py: one :50; two :52$/m);
+    assert.match(text, /^- m\.py:\n {2}- one :50: run\(1\)\n {2}- two :52: run\(2\)$/m);
     assert.match(text, /^Body: 44 lines \(5-48\); its calls by branch \(:N in this file\):$/m);
   });
+});
+
+const GIT = [
+  "/* die() is a helper's, twice. */", // 1
+  "int check(int x) { return x; }", // 2
+  "", // 3
+  "static int run_builtin(struct cmd_struct *p, int argc, const char **argv)", // 4
+  "{", // 5
+  "\tint status, help;", // 6
+  '\thelp = argc == 2 && !strcmp(argv[1], "-h");', // 7
+  "\tif (help && (run_setup & RUN_SETUP))", // 8
+  "\t\trun_setup = RUN_SETUP_GENTLY;", // 9
+  ...filler(20, "\t"), // 10-29
+  "\tcheck(argc);", // 30
+  "\tstatus = p->fn(argc, argv, prefix);", // 31
+  ...filler(20, "\t"), // 32-51
+  "\tif (status)", // 52
+  "\t\treturn status;", // 53
+  "\tif (ferror(stdout))", // 54
+  '\t\tdie("unknown write failure");', // 55
+  "\treturn 0;", // 56
+  "}", // 57
+  "",
+].join("\n");
+
+const GO = [
+  "package raft", // 1
+  "", // 2
+  "func heartbeat() {}", // 3
+  "", // 4
+  "func (r *Raft) runFollower() {", // 5
+  "\tfor r.getState() == Follower {", // 6
+  "\t\tselect {", // 7
+  "\t\tcase <-heartbeatTimer:", // 8
+  "\t\t\theartbeat()", // 9
+  "\t\t\tlastContact := r.LastContact()", // 10
+  ...filler(20, "\t\t\t").map((l) => l.slice(0, -1)), // 11-30
+  "\t\t\tif time.Now().Sub(lastContact) < r.conf.HeartbeatTimeout {", // 31
+  "\t\t\t\tcontinue", // 32
+  "\t\t\t}", // 33
+  "\t\tcase <-lease:", // 34
+  ...filler(20, "\t\t\t").map((l) => l.slice(0, -1)), // 35-54
+  "\t\t}", // 55
+  "\t}", // 56
+  "}", // 57
+  "",
+].join("\n");
+
+Deno.test("explain_symbol: a long body's outline holds the lines that decide its flow, calls or not", async () => {
+  // Before: only lines that called a project function and their heads; git's `status =
+  // p->fn(...)`, `if (status) return status;`, the `-h` downgrade, raft's `case <-lease:` and
+  // `if time.Now().Sub(lastContact) < …` were read with sed. A name-only target (`die`, which
+  // git defines three times) was listed on every line that called it.
+  {
+    const text = await explained({
+      "git.c": GIT,
+      "a/die.c": "void die(const char *m) { }\n",
+      "b/die.c": "void die(const char *m) { }\n",
+    }, "run_builtin");
+    assert.equal(
+      outlineOf(text),
+      [
+        '- 7: help = argc == 2 && !strcmp(argv[1], "-h");',
+        "- 8: if (help && (run_setup & RUN_SETUP))",
+        "  - 9: run_setup = RUN_SETUP_GENTLY;",
+        "- 30: check(argc); → :2",
+        "- 31: status = p->fn(argc, argv, prefix);",
+        "- 52: if (status)",
+        "  - 53: return status;",
+        "- 54: if (ferror(stdout))",
+        '  - 55: die("unknown write failure");',
+        "- 56: return 0;",
+      ].join("\n"),
+    );
+    assert.doesNotMatch(text, /by name only/);
+  }
+  {
+    const text = await explained({ "raft.go": GO }, "runFollower");
+    assert.equal(
+      outlineOf(text),
+      [
+        "- 6: for r.getState() == Follower",
+        "  - 7: select",
+        "  - 8: case <-heartbeatTimer:",
+        "    - 9: heartbeat() → :3",
+        "    - 10: lastContact := r.LastContact()",
+        "    - 31: if time.Now().Sub(lastContact) < r.conf.HeartbeatTimeout",
+        "      - 32: continue",
+        "  - 34: case <-lease:",
+      ].join("\n"),
+    );
+  }
 });

@@ -69,10 +69,11 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     assert.match(text, /^In Store \(class\) pkg\/store\.py:1\.$/m);
     // The docstring is in the source: not repeated above it.
     assert.equal(text.split("Store a value under a key.").length, 2, text);
-    // Sites of one caller in one file: one group; callers in one file: one line, the path once.
+    // Sites of one caller in one file: one group; callers in one file: the path once, a caller
+    // of one site with its call.
     assert.match(
       text,
-      /Callers[^\n]*:\n(- [^\n]+\n)*- pkg\/store\.py: fill :13, 14; refill :19$/m,
+      /Callers[^\n]*:\n(- [^\n]+\n)*- pkg\/store\.py:\n {2}- fill :13, 14\n {2}- refill :19: store\.put\("c", 3\)$/m,
       text,
     );
 

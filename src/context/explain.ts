@@ -214,7 +214,6 @@ export async function explainSymbol(
     // The body's outline (its call lines, the heads that enclose them, the exits in the blocks
     // shown) while it fits the body's share, whole call lines at a time: the lines that call
     // project symbols first, then those that only call libraries, shown in source order.
-    const share = budget * CALLS_SHARE;
     const defs = children.map((c) => c.line);
     const lines = bodyLines(all, symbol.startLine, symbol.line - symbol.startLine + 1, defs);
     const byLine = Map.groupBy(callLines, (c) => c.line);
@@ -223,12 +222,15 @@ export async function explainSymbol(
       Number(a.every((c) => !c.file)) - Number(b.every((c) => !c.file))
     );
     const cost = (kept: Set<number>) =>
-      bodyOutline(lines, kept, textOf).reduce(
+      bodyOutline(lines, kept, textOf, true).reduce(
         (n, l) => n + tokens.count(l.text) + LINE_OVERHEAD,
         0,
       );
     const kept = new Set<number>();
-    let spent = 0;
+    // The lines that decide the flow are shown whatever they cost; call lines within the share.
+    const flow = cost(kept);
+    const share = budget * CALLS_SHARE + flow;
+    let spent = flow;
     for (const group of order) {
       kept.add(group[0].line);
       const next = cost(kept);
@@ -239,7 +241,7 @@ export async function explainSymbol(
       spent = next;
     }
     shownCalls = callLines.filter((c) => kept.has(c.line));
-    budget -= spent;
+    budget -= spent - flow;
   }
   // Callers in code before callers in tests: a capped list names the ones an answer needs.
   const shownCallers = [

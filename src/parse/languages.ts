@@ -313,6 +313,16 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     docs: true,
   },
   { id: "rst", extensions: [".rst"], filenames: [], text: "lines", docs: true },
+  // Plain text and AsciiDoc (git's Documentation/*.txt, command-list.txt); a name a build tool
+  // reads (CMakeLists.txt, meson_options.txt) is its row's, a file over the walker's size limit
+  // is skipped.
+  {
+    id: "text",
+    extensions: [".txt", ".adoc", ".asciidoc"],
+    filenames: [],
+    text: "lines",
+    docs: true,
+  },
   { id: "json", extensions: [".json", ".jsonc", ".json5"], filenames: [], text: "json" },
   { id: "yaml", extensions: [".yml", ".yaml"], filenames: [], text: "yaml" },
   { id: "toml", extensions: [".toml"], filenames: ["Pipfile"], text: "toml" },

@@ -27,7 +27,13 @@ const HEAD =
 /** A head that goes on a chain begun above it at the same indentation (`else` of an `if`). */
 const CONTINUES = /^\}?\s*(else|elif|except|catch|finally|rescue|ensure|when|case|default)\b/;
 /** A line that leaves the body or the block. */
-const EXIT = /^\}?\s*(return|raise|throw|goto|panic!?\s*\()(\b|\s|\(|;|$)/;
+const EXIT = /^\}?\s*(return|raise|throw|goto|continue|panic!?\s*\()(\b|\s|\(|;|$)/;
+/**
+ * An assignment whose right side calls (`status = p->fn(argc, argv)`, `x := f()`, `let y =
+ * await g()`): what decides the flow below it, whether or not the callee is in the project.
+ */
+const ASSIGN_CALL =
+  /^(?:(?:let|const|var|auto|int|char|bool|size_t|struct\s+\w+)\s+)?[\w$.*&>\[\]-]+(?:\s*,\s*[\w$.*&>\[\]-]+)*\s*(?::=|=)\s*(?:await\s+|yield\s+|try\s+|new\s+|&)?[\w$.>:-]+\s*\(/;
 /** A line that is a comment or a preprocessor line, not code. */
 const NOT_CODE = /^(#|\/\/|\/\*|\*|--|;)/;
 /** Longest line quoted. */
@@ -142,17 +148,53 @@ function chainOf(b: BodyLines, i: number): number[] {
 }
 
 /**
- * The outline of the body for the call lines `calls` (file lines): each with the heads that
- * enclose it (and the heads their chain began with: the `if` of an `else`), then every exit
- * (`return`, `raise`) whose blocks are all shown, in line order, each with its depth among
- * the lines shown. A call line outside `b` is shown at depth 0 with `callText`'s text.
+ * The lines that decide a body's flow whether or not they call: every head (`if`, `case <-ch:`,
+ * a loop), every exit, every assignment from a call, and the one statement of a block that
+ * holds one (`run_setup = RUN_SETUP_GENTLY;` under its `if`). The blind answerers of issue 35
+ * read them with `sed` after an outline of call lines only (raft's `if time.Now().Sub(last) <
+ * timeout`, git's `status = p->fn(...)` and `if (status) return status;`).
+ */
+function flowLines(b: BodyLines): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < b.lines.length; i++) {
+    if (b.indent[i] < 0) continue;
+    const t = b.lines[i].trim();
+    if (isHead(b, i) || EXIT.test(t) || ASSIGN_CALL.test(t) || soleStatement(b, i)) out.push(i);
+    // The lines a statement goes on to are its own.
+    i = joined(b, i).end;
+  }
+  return out;
+}
+
+/** Whether line `i` is the only statement of a head's block (a body of one line). */
+function soleStatement(b: BodyLines, i: number): boolean {
+  const p = parentOf(b, i);
+  if (p < 0 || !isHead(b, p) || b.indent[p] >= b.indent[i]) return false;
+  const own = b.indent[p];
+  let code = 0;
+  for (let j = joined(b, p).end + 1; j < b.lines.length; j++) {
+    if (b.indent[j] < 0) continue;
+    if (b.indent[j] <= own) break;
+    code++;
+    j = joined(b, j).end;
+  }
+  return code === 1;
+}
+
+/**
+ * The outline of the body for the call lines `calls` (file lines) and the lines that decide
+ * its flow ({@link flowLines}; all of them with `flow`): each with the heads that enclose it
+ * (and the heads their chain began with: the `if` of an `else`), then every exit (`return`,
+ * `raise`) whose blocks are all shown, in line order, each with its depth among the lines
+ * shown. A call line outside `b` is shown at depth 0 with `callText`'s text.
  */
 export function bodyOutline(
   b: BodyLines,
   calls: Iterable<number>,
   callText: (line: number) => string = () => "",
+  flow = false,
 ): OutlineLine[] {
-  const keep = new Set<number>();
+  const keep = new Set<number>(flow ? flowLines(b) : []);
   const outside: number[] = [];
   const withHeads = (i: number) => {
     for (let p = parentOf(b, i); p >= 0; p = parentOf(b, p)) {

@@ -9,7 +9,7 @@
  *
  * | language                      | test files                                                     |
  * | ----------------------------- | -------------------------------------------------------------- |
- * | every language                | under a folder `test/`, `tests/`, `__tests__/`, `testing/`, `spec/`, `specs/`, `testdata/`, or `src/test/` (Maven, Gradle) |
+ * | every language                | under a folder `test/`, `tests/`, `t/` (Perl, git, Celery), `__tests__/`, `testing/`, `spec/`, `specs/`, `testdata/`, or `src/test/` (Maven, Gradle) |
  * | Python                        | `test_*.py`, `*_test.py`, `conftest.py`                        |
  * | Go                            | `*_test.go`                                                    |
  * | JavaScript, TypeScript        | `*.test.*` and `*.spec.*` (`.js`, `.jsx`, `.ts`, `.tsx`, `.mjs`, `.cjs`, `.mts`, `.cts`), type tests `*.test-d.*` (vitest, tsd), and Deno's `*_test.*` |
@@ -22,7 +22,7 @@
  */
 
 /** Test folders of the common ecosystems. */
-const TEST_DIR = /(^|\/)(tests?|__tests__|testing|spec|specs|testdata|src\/test)\//;
+const TEST_DIR = /(^|\/)(tests?|t|__tests__|testing|spec|specs|testdata|src\/test)\//;
 /** Test file names, per language (see the table above). */
 const TEST_FILE =
   /(^|\/)(test_[^/]*\.py|[^/]*_test\.(py|go|rb|exs?|dart|[cm]?[jt]sx?)|conftest\.py|[^/]*\.(test|spec|test-d)\.[cm]?[jt]sx?|[^/]*Tests?\.(java|kt|cs|swift|scala)|[^/]*_spec\.rb)$/;

@@ -25,7 +25,8 @@ interface SiteGroup {
 
 /**
  * Call sites grouped by who and where, `name file:l1, l2` one line per (name, file), in the
- * payload's order, at most {@link MAX_SITE_LINES}; test files' sites are counted on one line
+ * payload's order (a caller of one site with its line of code when the payload holds it), at
+ * most {@link MAX_SITE_LINES}; test files' sites are counted on one line
  * (`codectx refs` lists their lines). How sure the match is goes in the title when every site
  * shares it.
  */
@@ -46,12 +47,18 @@ function sites(title: string, items: Neighbour[], total: number): string {
   const code = all.filter((g) => !isTestFile(g.o.file));
   const count = (gs: SiteGroup[]) => gs.reduce((n, g) => n + g.lines.length, 0);
   const listed = code.slice(0, MAX_SITE_LINES);
+  // A caller of one call site shows the call (the line could be its definition's, issue 35).
   const site = ({ o, lines }: SiteGroup) =>
-    `${lines.join(", ")}${shared === undefined ? sureness(o) : ""}`;
-  // One line a file: its path once, `name :line` for each caller when it has several.
+    `${lines.join(", ")}${shared === undefined ? sureness(o) : ""}${
+      lines.length === 1 && o.text ? `: ${o.text}` : ""
+    }`;
+  // One line a file: its path once, `name :line` for each caller when it has several (each on
+  // a line of its own under the path when they show their calls).
   const lines = [...Map.groupBy(listed, (g) => g.o.file)].map(([file, gs]) =>
     gs.length === 1
       ? `- ${gs[0].o.name} ${file}:${site(gs[0])}`
+      : gs.some((g) => g.lines.length === 1 && g.o.text)
+      ? `- ${file}:\n${gs.map((g) => `  - ${g.o.name} :${site(g)}`).join("\n")}`
       : `- ${file}: ${gs.map((g) => `${g.o.name} :${site(g)}`).join("; ")}`
   );
   const unlisted = code.slice(MAX_SITE_LINES);
@@ -94,10 +101,12 @@ export function callLines(
 ): string[] {
   const byLine = Map.groupBy(calls, (c) => c.line);
   const body = bodyLines(source.lines, source.first, source.skip, source.defs);
-  return bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text).map((o) => {
+  return bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text, true).map((o) => {
     const list = o.lines.flatMap((l) => byLine.get(l) ?? []);
     const text = o.text.replace(/\s+/g, " ");
-    const targets = list.filter((c) => c.file);
+    // Exact targets only: a name-only match is a guess (git's `die` reached three
+    // definitions on every line), a receiver's type is the line's own to read.
+    const targets = list.filter((c) => c.file && c.resolution === "exact");
     // One plain callee whose name the line shows is named by its place alone.
     const named = targets.length !== 1 || targets[0].callee.includes(".") ||
       !new RegExp(`\\b${targets[0].callee.replace(/\W/g, "")}\\b`).test(text);

@@ -108,15 +108,27 @@ function quoteLine(line: string): string {
 /**
  * Literal hits (lines: a literal search's, or the lines that hold a ranked search's query as
  * written): grouped by file, `  line in Symbol: code` each; a file's lone hit is one line,
- * `file:line in Symbol: code`. The enclosing symbol is named at its first line, never in a
- * test file.
+ * `file:line in Symbol: code`. The enclosing symbol is named at its first line. Hits in test
+ * files come last on one line, `in tests: file:l1,l2 …`.
  */
 function literalLines(items: WireSearchItem[], query: string): string {
+  const tests = items.filter((h) => isTestFile(h.file));
+  const code = items.filter((h) => !isTestFile(h.file));
+  // Tests after the code, their lines only: a test mostly repeats what the code says.
+  const inTests = [...Map.groupBy(tests, (h) => h.file)].map(([file, hs]) =>
+    `${file}:${hs.map((h) => bestLine(h, query).line).join(",")}`
+  );
+  return [
+    codeLines(code, query),
+    inTests.length ? `in tests: ${inTests.join(" ")}` : "",
+  ].filter(Boolean).join("\n");
+}
+
+/** {@link literalLines}' hits in code, grouped by file. */
+function codeLines(items: WireSearchItem[], query: string): string {
   return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) => {
-    // A test's function names nothing an answer takes (a test only repeats a message).
-    const named = !isTestFile(file);
     const lines = hs.map((h, i) => {
-      const inside = named && h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
+      const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
         ? ` in ${h.symbol}`
         : "";
       const best = bestLine(h, query);
