@@ -70,7 +70,7 @@ export function findReferences(
   opts: ReferencesOptions = {},
 ): ReferencesResult {
   const definitions = findSymbols(graph, name, opts.file);
-  const found = referencesOf(graph, definitions, opts.excludeDefinitions ?? false)
+  const found = referencesOf(graph, definitions, opts.excludeDefinitions ?? false, true)
     .filter((r) => (opts.includeTests ?? true) || !isTestFile(r.file));
   const byResolution: Record<Sureness, number> = { exact: 0, inferred: 0, name: 0 };
   for (const r of found) byResolution[r.resolution]++;
@@ -94,6 +94,7 @@ export function referencesOf(
   graph: CodeGraph,
   targets: readonly SymbolRecord[],
   excludeDefinitions = false,
+  unresolvedByName = false,
 ): Omit<Reference, "context">[] {
   const names = namesOf(graph);
   const wanted = new Set(targets);
@@ -103,6 +104,11 @@ export function referencesOf(
     for (const m of names.overrideFamily(t)) if (!wanted.has(m)) family.set(m, t);
   }
   const out: Omit<Reference, "context">[] = [];
+  // With `unresolvedByName`, a use of a target's own name that leads nowhere (`God.executeApp(…)`
+  // where `God` is an object its members were assigned to, `persistence.save_obj(…)` through a
+  // module held in a variable) is a use by name, as grep would list it: leaving it out answered
+  // "no references". (Impact's reach keeps to resolved uses: its precision is measured.)
+  const byName = new Map(unresolvedByName ? targets.map((t) => [t.name, t]) : []);
   for (const n of names.aliases(targets.flatMap((t) => names.importNames(t)))) {
     for (const code of graph.occurrences(n)) {
       const f = graph.files[Math.floor(code / OCC_SHIFT)];
@@ -111,6 +117,13 @@ export function referencesOf(
       let hit = how.symbols.find((s) => wanted.has(s));
       let resolution = how.resolution;
       const r = refAt(f.part, i);
+      if (
+        !hit && !how.external && how.symbols.length === 0 && r.kind !== "definition" &&
+        byName.has(r.name)
+      ) {
+        hit = byName.get(r.name)!;
+        resolution = "name";
+      }
       if (!hit) {
         const via = how.symbols.find((s) => family.has(s));
         if (!via) continue;
