@@ -157,3 +157,25 @@ Deno.test("semantic_search exact: a list that fills top_k says more may match, i
     assert.doesNotMatch(renderText("semantic_search", all), /stopped at/);
   });
 });
+
+Deno.test("semantic_search exact: the MCP text counts the test files' matches it left out", async () => {
+  await withExecutor({
+    "pkg/io.py": "from greenlet import getcurrent\n",
+    "pkg/testing/requirements.py":
+      "def has_greenlet():\n    try:\n        import greenlet\n    except ImportError:\n        return False\n",
+  }, async (ex) => {
+    const p = await callTool(ex, "semantic_search", { query: "greenlet", mode: "exact" });
+    assert.deepEqual((p.snippets as Array<{ file: string }>).map((s) => s.file), ["pkg/io.py"]);
+    assert.match(
+      renderText("semantic_search", p),
+      /\(2 more in test files, not searched: include_tests\)$/,
+    );
+    const all = await callTool(ex, "semantic_search", {
+      query: "greenlet",
+      mode: "exact",
+      include_tests: true,
+    });
+    assert.equal((all.snippets as unknown[]).length, 3);
+    assert.doesNotMatch(renderText("semantic_search", all), /more in test files/);
+  });
+});

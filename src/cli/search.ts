@@ -18,7 +18,7 @@ import {
 import { defined } from "../tools/executor.ts";
 import { print } from "../tools/semantic_search/cli.ts";
 import type { SemanticSearchPayload } from "../tools/semantic_search/schema.ts";
-import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
+import { parse, runTool, UsageError } from "./args.ts";
 import { emit } from "./tool_command.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
@@ -60,8 +60,6 @@ function numberOption(value: unknown, name: string): number | undefined {
 }
 
 const MODES = ["hybrid", "lexical", "dense", "exact", "regex"];
-/** Test-file matches counted at most, for the line that says they were left out. */
-const TEST_COUNT_CAP = 100;
 
 /**
  * `codectx search`: brings the index up to date, waits for vectors unless `--no-wait`, runs
@@ -105,41 +103,17 @@ export async function cmdSearch(args: string[]): Promise<number> {
     include_tests: values["include-tests"] ? true : undefined,
   });
   const open = { embedder: values.embedder as string | undefined };
-  // A literal search of code only, as grep would not be: it also counts the test files' matches
-  // it left out, so a reader knows they are there (one executor for both calls).
-  const literal = mode === "exact" || mode === "regex";
-  const countTests = literal && values.scope === undefined && !values["include-tests"] &&
-    !values.json;
-  const executor = countTests ? await openExecutor(values, open) : undefined;
-  try {
-    if (executor) await upToDate(executor, values);
-    const { payload, code } = await runTool(values, "semantic_search", call, {
-      executor,
-      open,
-      vectors: mode === undefined || mode === "hybrid" || mode === "dense",
-    });
-    if (code !== 0) return code;
-    if (values.json) {
-      console.log(JSON.stringify(payload, null, 2));
-      return 0;
-    }
-    let testMatches: number | undefined;
-    if (executor) {
-      const t = await runTool(values, "semantic_search", {
-        ...call,
-        scope: "tests",
-        top_k: TEST_COUNT_CAP,
-      }, { executor });
-      if (t.code === 0) testMatches = (t.payload as SemanticSearchPayload).snippets.length;
-    }
-    emit(print(payload as SemanticSearchPayload, {
-      cut: values["top-k"] === undefined,
-      testMatches,
-      testCap: TEST_COUNT_CAP,
-    }));
-  } finally {
-    await executor?.close();
+  const { payload, code } = await runTool(values, "semantic_search", call, {
+    open,
+    vectors: mode === undefined || mode === "hybrid" || mode === "dense",
+  });
+  if (code !== 0) return code;
+  if (values.json) {
+    console.log(JSON.stringify(payload, null, 2));
+    return 0;
   }
+  // A literal search of code only counts the test files' matches it left out (the tool does).
+  emit(print(payload as SemanticSearchPayload, { cut: values["top-k"] === undefined }));
   return 0;
 }
 

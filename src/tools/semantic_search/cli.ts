@@ -13,33 +13,31 @@ import type { SemanticSearchPayload } from "./schema.ts";
 export interface PrintOptions {
   /** The number of hits was not asked for: a ranked search leaves out the weak tail. */
   cut?: boolean;
-  /** Matches of a literal search in the test files it left out (counted up to `testCap`). */
-  testMatches?: number;
-  testCap?: number;
 }
 
 /**
  * The results as `codectx search` prints them: the tool's text (without the weak tail when the
- * number was not asked for: `cut`). A literal
- * search says how many matches the test files it skipped hold (and, as the tool's text does, when
- * it stopped at its cap),
- * as a grep user would otherwise miss them.
+ * number was not asked for: `cut`), its hints in the command's words (`--top-k`,
+ * `--include-tests`): a literal search says when it stopped at its cap and how many matches the
+ * test files it skipped hold, as a grep user would otherwise miss them.
  */
 export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOutput {
   const out: string[] = [];
   const err: string[] = [];
   const note = wordsNote(p);
+  const text = render(
+    p,
+    opts.cut ? "--top-k N lists them" : false,
+    "--top-k 100",
+    "--include-tests",
+  );
   out.push(
     p.snippets.length === 0
-      ? `no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`
-      : render(p, opts.cut ? "--top-k N lists them" : false, "--top-k 100"),
+      // Nothing found: the line says so; a count of the test files' matches still follows.
+      ? [`no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`]
+        .concat(text.split("\n").filter((l) => l.startsWith("("))).join("\n")
+      : text,
   );
-  if (opts.testMatches) {
-    const n = opts.testMatches >= (opts.testCap ?? Infinity)
-      ? `${opts.testMatches}+`
-      : `${opts.testMatches}`;
-    out.push(`(${n} more in test files, not searched: --include-tests)`);
-  }
   const v = p.vectors;
   if (v.state !== "complete" && v.state !== "off" && (p.mode === "hybrid" || p.mode === "dense")) {
     err.push(

@@ -8,7 +8,7 @@
 import { searchProject } from "../../search/hybrid.ts";
 import { searchCall } from "../../search/search_pool.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { input, output } from "./schema.ts";
+import { input, output, TEST_COUNT_CAP } from "./schema.ts";
 import { render } from "./render.ts";
 import { literalLines, withLiteralLines } from "./literal.ts";
 import { withSymbolRanges } from "./ranges.ts";
@@ -29,11 +29,22 @@ export const semanticSearchTool = defineTool({
       const ranked = await searchProject(project, query, opts, undefined, limits);
       const lines = await literalLines(project, ranked, opts, limits);
       const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
-      // A literal search that filled its cap may have more matches: its text says so.
       const literal = payload.mode === "exact" || payload.mode === "regex";
-      return literal && payload.snippets.length >= (opts.top_k ?? DEFAULT_TOP_K)
-        ? { ...payload, capped: true }
-        : payload;
+      if (!literal) return payload;
+      // A literal search that filled its cap may have more matches: its text says so.
+      const capped = payload.snippets.length >= (opts.top_k ?? DEFAULT_TOP_K) || undefined;
+      // One of code only, as grep's would not be, counts the test files' matches it left out,
+      // so a reader knows they are there (an importer in testing/ was missed without a word).
+      const counted = opts.scope === undefined && !opts.include_tests
+        ? (await searchProject(
+          project,
+          query,
+          { ...opts, scope: "tests", top_k: TEST_COUNT_CAP },
+          undefined,
+          limits,
+        )).snippets.length
+        : 0;
+      return { ...payload, capped, test_matches: counted || undefined };
     });
   },
   render,

@@ -7,7 +7,7 @@
 
 import type { WireSearchItem } from "../schemas.ts";
 import { firstLine, join } from "../markdown.ts";
-import type { SemanticSearchPayload } from "./schema.ts";
+import { type SemanticSearchPayload, TEST_COUNT_CAP } from "./schema.ts";
 import { literalText } from "./literal.ts";
 import { isTestFile } from "../../util/test_files.ts";
 
@@ -207,12 +207,14 @@ function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
  * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
  * how many it left out and how to list them (`more`): a clear answer is not followed by seven
  * weak ones a model must read, nor ten flat ones (the MCP structured result keeps them all).
- * A literal search that filled its cap says so, and how to ask for more (`raise`).
+ * A literal search that filled its cap says so, and how to ask for more (`raise`); one that left
+ * out test files says how many of their lines match, and how to search them (`tests`).
  */
 export function render(
   p: SemanticSearchPayload,
   more: string | false = "top_k lists them",
   raise = "top_k up to 100",
+  tests = "include_tests",
 ): string {
   const v = p.vectors;
   const literal = p.mode === "exact" || p.mode === "regex";
@@ -223,6 +225,11 @@ export function render(
       wordsNote(p),
       // A list that filled its cap is not every match: say so, or it reads as all of them.
       p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
+      p.test_matches
+        ? `(${
+          p.test_matches >= 100 ? "100+" : p.test_matches
+        } more in test files, not searched: ${tests})`
+        : "",
     ]);
   }
   // A ranked search's lines that hold the query as written (a message, a line of code) come

@@ -39,6 +39,7 @@ export const output = z.object({
   index_state: z.string().describe("ready, indexing or empty"),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
   capped: z.boolean().optional(),
+  test_matches: z.number().int().optional(),
   vectors: z.object({
     embedder: z.string(),
     dimensions: z.number().int(),
@@ -52,3 +53,6 @@ export const output = z.object({
 
 /** What `semantic_search` answers. */
 export type SemanticSearchPayload = z.infer<typeof output>;
+
+/** Test files' matches a literal search of code counts at most (`100+`). */
+export const TEST_COUNT_CAP = 100;
