@@ -8,11 +8,14 @@
  */
 
 import assert from "node:assert/strict";
-import { filesWithWords, scanText } from "../src/search/hybrid.ts";
+import { filesWithWords, matchStarts, scanText } from "../src/search/hybrid.ts";
+import { compilePattern, grepRows, grepTable } from "../src/search/grep.ts";
+import { runScan, scanWorkersAlive } from "../src/search/grep_pool.ts";
 import { chunkTable } from "../src/search/table.ts";
 import { lexicalIndexFor } from "../src/search/lexical_cache.ts";
 import { Project } from "../src/project/project.ts";
 import { createExecutor } from "../src/tools/executor.ts";
+import { codeTokens } from "../src/util/tokens.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 const FILES = {
@@ -69,6 +72,130 @@ Deno.test("exact scan: the files the lexical index leaves out hold no match", as
       "b/notes.py",
     ]);
     assert.deepEqual(names(filesWithWords(lex, table, "a zebra b")), []);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+/** 40 functions that name a job, one that raises a message about a zebra's job. */
+function jobFiles(): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (let f = 0; f < 4; f++) {
+    const defs = Array.from(
+      { length: 10 },
+      (_, i) => `def run_${f}_${i}(job):\n    job.count += ${i}\n    return job.result(${i})\n`,
+    );
+    files[`jobs/m${f}.py`] = defs.join("\n");
+  }
+  files["zoo/keeper.py"] = [
+    "def feed(zebra):",
+    "    if zebra.job is None:",
+    "        raise ValueError('the zebra job failed twice')",
+    "    return zebra",
+    "",
+    "def clean(zebra):",
+    "    return zebra.job",
+    "",
+  ].join("\n");
+  return files;
+}
+
+Deno.test("exact scan: the rows a match may start in, when a common word's rows outnumber them", async () => {
+  const root = await makeProject(jobFiles());
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(project, { timeoutMs: 0 });
+  try {
+    await ex.execute({ tool_name: "search_symbols", arguments: { query: "feed" } });
+    const table = await chunkTable(project);
+    const lex = await lexicalIndexFor(project, table);
+    // The postings, as the index lists them: every row holding the term, ascending.
+    const jobRows = [...lex.rows("job")];
+    const scores = new Float32Array(lex.size);
+    lex.score(["job"], scores);
+    assert.deepEqual(jobRows, [...scores.keys()].filter((r) => scores[r] > 0));
+    assert.ok(jobRows.length >= 40, `${jobRows.length} rows hold "job"`);
+    assert.ok(lex.rowsSorted());
+    assert.deepEqual([...lex.rows("no-such-term")], []);
+
+    // "zebra" is in the keeper's rows alone: "job" (in 40 more) is looked up per start.
+    const starts = [...matchStarts(lex, table, "zebra job failed", true)!].sort((a, b) => a - b);
+    assert.ok(starts.length > 0 && starts.length * 16 < jobRows.length);
+    const holdsAll = (r: number) =>
+      ["zebra", "job", "failed"].flatMap((w) => codeTokens(w)).every((t) =>
+        lex.rows(t).includes(r) ||
+        (lex.rows(t).includes(r + 1) && table.fileOfRow[r + 1] === table.fileOfRow[r])
+      );
+    const expected = [...table.fileOfRow.keys()].filter(holdsAll);
+    assert.deepEqual(starts, expected);
+    assert.ok(starts.every((r) => table.files[table.fileOfRow[r]].path === "zoo/keeper.py"));
+
+    // Scanning those rows (and the row after each) finds what scanning the whole files finds.
+    const re = compilePattern("zebra", "exact");
+    const all = () => true;
+    const lines = (items: Array<{ file: string; line: number; column?: number }>) =>
+      items.map((s) => `${s.file}:${s.line}:${s.column}`);
+    const rows = await grepRows(table, re, 20, starts, all, runScan, {});
+    const whole = await grepTable(
+      table,
+      re,
+      20,
+      (fi) => starts.some((r) => table.fileOfRow[r] === fi),
+      runScan,
+      {},
+    );
+    assert.deepEqual(
+      lines(rows),
+      lines(whole.filter((h) =>
+        starts.some((r) => {
+          const c = table.chunks[r];
+          const next = table.chunks[r + 1];
+          const end = next && table.fileOfRow[r + 1] === table.fileOfRow[r]
+            ? next.endLine
+            : c.endLine;
+          return h.file === c.file && c.startLine <= h.line && h.line <= end;
+        })
+      )),
+    );
+    const found = await scanText(
+      project,
+      "zebra job failed",
+      { mode: "exact", scope: "all" },
+      {},
+      true,
+    );
+    assert.deepEqual(lines(found.snippets), ["zoo/keeper.py:3:31"]);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("literal look-up: a few rows are scanned on the calling thread, no scan worker starts", async () => {
+  // The look-up handed every scan to a scan worker: ~1 ms of CPU for a few rows, and the
+  // worker's isolate (tens of MiB) in every server that answered a weak plain-words query.
+  const root = await makeProject(jobFiles());
+  const indexDir = await tempIndexDir();
+  const project = await Project.open(root, { indexDir, workers: 0 });
+  const ex = await createExecutor(project, { timeoutMs: 0 });
+  try {
+    await ex.execute({ tool_name: "search_symbols", arguments: { query: "feed" } });
+    await lexicalIndexFor(project, await chunkTable(project));
+    assert.equal(scanWorkersAlive(), 0);
+    const literal = await scanText(
+      project,
+      "zebra job failed",
+      { mode: "exact", scope: "code" },
+      {},
+      true,
+    );
+    assert.deepEqual(literal.snippets.map((s) => `${s.file}:${s.line}`), ["zoo/keeper.py:3"]);
+    assert.equal(scanWorkersAlive(), 0, "the literal look-up started a scan worker");
+    // A scan of every file (one word: no rows to narrow to) goes to a worker, as before.
+    const exact = await scanText(project, "zebra", { mode: "exact", scope: "all" });
+    assert.equal(exact.snippets.length, 6);
+    assert.equal(scanWorkersAlive(), 1);
   } finally {
     await ex.close();
     await cleanup(root, indexDir);

@@ -182,6 +182,13 @@ export type ScanRunner = (
   job: { source: string; flags: string; files: ScanFile[]; limit: number; deadline: number },
 ) => Promise<{ hits: ScanHit[]; timedOut: boolean }>;
 
+/** Rows `[start, end)` of one file of the table (all of them, or a run of them) to scan. */
+interface Piece {
+  file: number;
+  start: number;
+  end: number;
+}
+
 /**
  * Every match of `re` in the files `accept` lets through (in index order), at most `limit`,
  * as search items with the match's line and column (1-based) and its line as snippet. The
@@ -198,12 +205,55 @@ export async function grepTable(
   scan: ScanRunner,
   limits: CallLimits,
 ): Promise<WireSearchItem[]> {
+  const pieces: Piece[] = [];
+  table.files.forEach((f, fi) => {
+    if (accept(fi)) pieces.push({ file: fi, start: f.start, end: f.end });
+  });
+  return await grepPieces(table, re, limit, pieces, scan, limits);
+}
+
+/**
+ * The same as {@link grepTable} over the given rows and the row after each (same file) only,
+ * in the files `accept` lets through: each run of consecutive rows is scanned as one text, as
+ * it lies in its file. A match found so is one a scan of the whole file finds, and every one
+ * that starts in such a row and ends in it or the next is found.
+ */
+export async function grepRows(
+  table: ChunkTable,
+  re: RegExp,
+  limit: number,
+  rows: ArrayLike<number>,
+  accept: (fileIndex: number) => boolean,
+  scan: ScanRunner,
+  limits: CallLimits,
+): Promise<WireSearchItem[]> {
+  const { fileOfRow } = table;
+  const pieces: Piece[] = [];
+  for (const r of Int32Array.from(rows).sort()) {
+    for (const x of fileOfRow[r + 1] === fileOfRow[r] ? [r, r + 1] : [r]) {
+      const file = fileOfRow[x];
+      const last = pieces.at(-1);
+      if (last && x < last.end) continue;
+      if (!accept(file)) continue;
+      if (last && last.end === x && last.file === file) last.end++;
+      else pieces.push({ file, start: x, end: x + 1 });
+    }
+  }
+  return await grepPieces(table, re, limit, pieces, scan, limits);
+}
+
+async function grepPieces(
+  table: ChunkTable,
+  re: RegExp,
+  limit: number,
+  pieces: readonly Piece[],
+  scan: ScanRunner,
+  limits: CallLimits,
+): Promise<WireSearchItem[]> {
   const out: WireSearchItem[] = [];
   const started = Date.now();
   // A call without a limit (the CLI, a library caller) scans to the end.
   const deadline = limits.deadline ?? Infinity;
-  const wanted: number[] = [];
-  for (let fi = 0; fi < table.files.length; fi++) if (accept(fi)) wanted.push(fi);
   let done = 0;
   let batch: number[] = [];
   let files: ScanFile[] = [];
@@ -217,18 +267,17 @@ export async function grepTable(
       limit: limit - out.length,
       deadline,
     });
-    if (timedOut) throw scanTimeout(Date.now() - started, done, wanted.length);
+    if (timedOut) throw scanTimeout(Date.now() - started, done, pieces.length);
     for (const h of hits) out.push(item(table, batch[h.file], h));
     done += batch.length;
     batch = [];
     files = [];
     bytes = 0;
   };
-  for (const fi of wanted) {
-    const f = table.files[fi];
-    const chunks = table.chunks.slice(f.start, f.end);
+  for (const p of pieces) {
+    const chunks = table.chunks.slice(p.start, p.end);
     const { bytes: b, lengths } = chunkTextBytes(chunks);
-    batch.push(fi);
+    batch.push(p.file);
     files.push({ bytes: b, lengths, startLines: Uint32Array.from(chunks, (c) => c.startLine) });
     bytes += b.length;
     if (bytes >= BATCH_BYTES) {

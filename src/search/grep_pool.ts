@@ -80,3 +80,26 @@ export const holdScanWorker = (): () => void => scans.hold();
  * replaced), else this thread (still bounded, but the thread is busy meanwhile).
  */
 export const runScan: ScanRunner = (job) => scans.held ? scans.get().run(job) : scanBounded(job);
+
+/** Text a literal's scan runs on the calling thread for, at most (~0.1 ms for a few rows). */
+const HERE_BYTES = 128 * 1024;
+
+/**
+ * The runner of a literal look-up's scan (`scanText` with whole words): its pattern is an
+ * exact query's — the text escaped, each space also a break between string literals
+ * (`compilePattern`) — of a few words, which takes time in proportion to the text times the
+ * words (measured: 256 KiB in 1–12 ms for up to seven words, whatever the text), so a batch of
+ * at most {@link HERE_BYTES} is scanned here, without a worker's hand-over and time limit
+ * (~1 ms of CPU, most of a look-up's cost); a larger one goes to {@link runScan}.
+ */
+export const runLiteralScan: ScanRunner = (job) => {
+  let bytes = 0;
+  for (const f of job.files) bytes += f.bytes.length;
+  if (bytes > HERE_BYTES) return runScan(job);
+  if (Date.now() >= job.deadline) return Promise.resolve({ hits: [], timedOut: true });
+  const re = new RegExp(job.source, job.flags);
+  return Promise.resolve({ hits: scanFiles(re, job.files, job.limit), timedOut: false });
+};
+
+/** Scan workers alive now (0 while no executor holds them). */
+export const scanWorkersAlive = (): number => scans.held ? scans.get().members.length : 0;
