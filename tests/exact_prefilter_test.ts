@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { filesWithWords, matchStarts, scanText } from "../src/search/hybrid.ts";
 import { compilePattern, grepRows, grepTable } from "../src/search/grep.ts";
-import { runScan, scanWorkersAlive } from "../src/search/grep_pool.ts";
+import { LITERAL_BATCH_BYTES, runScan, scanWorkersAlive } from "../src/search/grep_pool.ts";
 import { chunkTable } from "../src/search/table.ts";
 import { lexicalIndexFor } from "../src/search/lexical_cache.ts";
 import { Project } from "../src/project/project.ts";
@@ -88,6 +88,12 @@ function jobFiles(): Record<string, string> {
     );
     files[`jobs/m${f}.py`] = defs.join("\n");
   }
+  // ~300 KiB of functions that hold "zebra", "herd" and "failed", the last one as written.
+  const pad = "# a long comment that makes this function's chunk larger than most ".repeat(4);
+  files["zoo/herd.py"] = Array.from(
+    { length: 1000 },
+    (_, i) => `def herd_${i}(zebra):\n    ${pad}\n    return zebra.herd or failed(${i})\n`,
+  ).join("\n") + "\ndef last(zebra):\n    raise ValueError('zebra herd failed')\n";
   files["zoo/keeper.py"] = [
     "def feed(zebra):",
     "    if zebra.job is None:",
@@ -192,9 +198,19 @@ Deno.test("literal look-up: a few rows are scanned on the calling thread, no sca
     );
     assert.deepEqual(literal.snippets.map((s) => `${s.file}:${s.line}`), ["zoo/keeper.py:3"]);
     assert.equal(scanWorkersAlive(), 0, "the literal look-up started a scan worker");
+    // Rows of more than one slice (every herd function holds the three words; the last holds
+    // them as written): scanned here too, a slice at a time.
+    const table = await chunkTable(project);
+    const lex = await lexicalIndexFor(project, table);
+    const many = matchStarts(lex, table, "zebra herd failed", true)!;
+    const bytes = [...many].reduce((n, r) => n + table.chunks[r].text.length, 0);
+    assert.ok(bytes > 2 * LITERAL_BATCH_BYTES, `${bytes} bytes in the rows`);
+    const late = await scanText(project, "zebra herd failed", { mode: "exact" }, {}, true);
+    assert.deepEqual(late.snippets.map((s) => s.file), ["zoo/herd.py"]);
+    assert.equal(scanWorkersAlive(), 0, "the literal look-up started a scan worker");
     // A scan of every file (one word: no rows to narrow to) goes to a worker, as before.
     const exact = await scanText(project, "zebra", { mode: "exact", scope: "all" });
-    assert.equal(exact.snippets.length, 6);
+    assert.equal(exact.snippets.length, 10);
     assert.equal(scanWorkersAlive(), 1);
   } finally {
     await ex.close();

@@ -226,6 +226,8 @@ export async function grepRows(
   accept: (fileIndex: number) => boolean,
   scan: ScanRunner,
   limits: CallLimits,
+  /** Bytes of text handed to `scan` at a time, at most (one piece may be more). */
+  batchBytes = BATCH_BYTES,
 ): Promise<WireSearchItem[]> {
   const { fileOfRow } = table;
   const pieces: Piece[] = [];
@@ -239,7 +241,7 @@ export async function grepRows(
       else pieces.push({ file, start: x, end: x + 1 });
     }
   }
-  return await grepPieces(table, re, limit, pieces, scan, limits);
+  return await grepPieces(table, re, limit, pieces, scan, limits, batchBytes);
 }
 
 async function grepPieces(
@@ -249,6 +251,7 @@ async function grepPieces(
   pieces: readonly Piece[],
   scan: ScanRunner,
   limits: CallLimits,
+  batchBytes = BATCH_BYTES,
 ): Promise<WireSearchItem[]> {
   const out: WireSearchItem[] = [];
   const started = Date.now();
@@ -259,6 +262,8 @@ async function grepPieces(
   let files: ScanFile[] = [];
   let bytes = 0;
   const flush = async () => {
+    // The thread turns between batches (a scan on this thread runs in slices).
+    if (done > 0) await new Promise((next) => setTimeout(next, 0));
     limits.signal?.throwIfAborted();
     const { hits, timedOut } = await scan({
       source: re.source,
@@ -280,7 +285,7 @@ async function grepPieces(
     batch.push(p.file);
     files.push({ bytes: b, lengths, startLines: Uint32Array.from(chunks, (c) => c.startLine) });
     bytes += b.length;
-    if (bytes >= BATCH_BYTES) {
+    if (bytes >= batchBytes) {
       await flush();
       if (out.length >= limit) return out;
     }

@@ -25,7 +25,7 @@ import { codeTokens } from "../util/tokens.ts";
 import { slot } from "../util/memo.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
 import { compilePattern, grepRows, grepTable } from "./grep.ts";
-import { runLiteralScan, runScan } from "./grep_pool.ts";
+import { LITERAL_BATCH_BYTES, runLiteralScan, runScan } from "./grep_pool.ts";
 import type { CallLimits } from "../util/bounded.ts";
 import { classWeights, fileClasses, SCOPES } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
@@ -417,10 +417,13 @@ export async function scanText(
   const k = opts.top_k ?? DEFAULT_TOP_K;
   const starts = held ? matchStarts(await held, table, query, whole) : null;
   let snippets: WireSearchItem[];
-  if (whole && starts !== null && query.trim().split(/\s+/).length <= LITERAL_HERE_WORDS) {
-    // A literal look-up: the rows a match may start in, on this thread when they are few.
+  if (whole && starts !== null) {
+    // A literal look-up: the rows a match may start in; here, a slice at a time, for a query
+    // of a few words (a scan's time grows with the text times the words).
     const accept = (fi: number) => weights[fi] > 0;
-    snippets = await grepRows(table, re, k, starts, accept, runLiteralScan, limits);
+    snippets = query.trim().split(/\s+/).length <= LITERAL_HERE_WORDS
+      ? await grepRows(table, re, k, starts, accept, runLiteralScan, limits, LITERAL_BATCH_BYTES)
+      : await grepRows(table, re, k, starts, accept, runScan, limits);
   } else {
     const within = starts && filesOfRows(table, starts);
     const accept = (fi: number) => weights[fi] > 0 && (within === null || within[fi] === 1);
