@@ -16,6 +16,7 @@ import { lexicalIndexFor } from "../src/search/lexical_cache.ts";
 import { Project } from "../src/project/project.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import { codeTokens } from "../src/util/tokens.ts";
+import { callTool, withExecutor } from "./helpers.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
 const FILES = {
@@ -216,4 +217,21 @@ Deno.test("literal look-up: a few rows are scanned on the calling thread, no sca
     await ex.close();
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("literal look-up: a phrase of stop words alone scans nothing", async () => {
+  // "if it is" has no word the lexical index keeps: the look-up scanned every file for it on
+  // a scan worker (0.7 s of CPU for one such query on the stdlib).
+  const files = jobFiles();
+  files["zoo/gate.py"] = "def gate(zebra):\n    # opened if it is\n    return zebra.gate\n";
+  await withExecutor(files, async (ex) => {
+    const p = await callTool(ex, "semantic_search", { query: "if it is" });
+    const hits = p.snippets as Array<{ file: string; column?: number; score: number }>;
+    assert.deepEqual(hits.filter((h) => h.column !== undefined).map((h) => h.file), []);
+    assert.ok(
+      hits.length === 0 || hits[0].score < 0.3,
+      "a weak ranked answer (the look-up's case)",
+    );
+    assert.equal(scanWorkersAlive(), 0, "the look-up started a scan worker");
+  });
 });
