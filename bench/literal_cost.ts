@@ -3,10 +3,11 @@
  * answer. The queries are the bridge load's (`load_queries.ts`: words of the project's own
  * names), sent one at a time through the executor; per round it prints the process's CPU
  * (every thread: the scan worker's too) per call, then the CPU of the literal look-up alone
- * (`literalLines` over the ranked answers of the same queries, made beforehand), how many
- * queries it scanned for and how many files those scans read. `--out FILE` writes one line per
+ * (`literalLines` over the ranked answers of other queries, made beforehand), and for how many
+ * of them it scanned and led with lines. `--out FILE` writes one line per
  * query with the digest of its payload (timings left out): run it before and after a change on
- * the same index and `diff` the files.
+ * the same index and `diff` the files. No query is sent twice in a run (V8 caches compiled
+ * regular expressions by their text, and the bridge load's queries never repeat).
  *
  *   deno run -A bench/literal_cost.ts --path DIR --index-dir DIR [--queries 300] [--rounds 3]
  *     [--from 0] [--out FILE] [--messages]
@@ -75,11 +76,15 @@ async function digest(text: string): Promise<string> {
   return [...h.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-const queries = values.messages
-  ? (await messageQueries(values.path, FROM + N)).slice(FROM)
+// Block 0 is answered (the digests); each round times the calls of one more block and the
+// look-ups of another: no query is sent twice (V8 keeps the regular expressions it compiled).
+const pool = values.messages
+  ? (await messageQueries(values.path, FROM + N * (2 * ROUNDS + 1))).slice(FROM)
   : await projectQueries(values.path, 200).then((names) =>
-    Array.from({ length: N }, (_, i) => loadQuery(names, FROM + i))
+    Array.from({ length: N * (2 * ROUNDS + 1) }, (_, i) => loadQuery(names, FROM + i))
   );
+const block = (b: number) => pool.slice(b * N, (b + 1) * N);
+const queries = block(0);
 const ex = await createExecutor(values.path, { indexDir: values["index-dir"], timeoutMs: 0 });
 const load = () => Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
 try {
@@ -99,24 +104,22 @@ try {
     lines.push(`${q} → ${await digest(JSON.stringify(stable(await call(q))))}`);
   }
   if (values.out) await Deno.writeTextFile(values.out, lines.join("\n") + "\n");
-  console.log(`${N} queries (from ${FROM}), all → ${await digest(lines.join("\n"))}`);
-  // The ranked answers the literal look-up starts from.
-  const ranked: SemanticSearchPayload[] = [];
-  for (const q of queries) {
-    ranked.push(await searchProject(project, q, { top_k: 10 }) as SemanticSearchPayload);
-  }
-  const scanned = ranked.filter((r) =>
-    literalText(r.query).split(/\s+/).length >= 3 && (r.snippets[0]?.score ?? 0) < 0.3
-  ).length;
-  console.log(`literal look-up scans for ${scanned} of ${N} queries`);
+  console.log(`${queries.length} queries (from ${FROM}), all → ${await digest(lines.join("\n"))}`);
   for (let round = 1; round <= ROUNDS; round++) {
+    const calls = block(2 * round - 1);
     let t0 = cpu();
-    for (const q of queries) {
-      await call(q);
-    }
+    for (const q of calls) await call(q);
     let t1 = cpu();
-    const perCall = ((t1.process - t0.process) * 1000) / N;
-    const perCallMain = ((t1.thread - t0.thread) * 1000) / N;
+    const perCall = ((t1.process - t0.process) * 1000) / calls.length;
+    const perCallMain = ((t1.thread - t0.thread) * 1000) / calls.length;
+    // The ranked answers the literal look-up starts from (not timed).
+    const ranked: SemanticSearchPayload[] = [];
+    for (const q of block(2 * round)) {
+      ranked.push(await searchProject(project, q, { top_k: 10 }) as SemanticSearchPayload);
+    }
+    const scanned = ranked.filter((r) =>
+      literalText(r.query).split(/\s+/).length >= 3 && (r.snippets[0]?.score ?? 0) < 0.3
+    ).length;
     t0 = cpu();
     let led = 0;
     for (const r of ranked) {
@@ -125,12 +128,13 @@ try {
       }
     }
     t1 = cpu();
+    const n = Math.max(1, ranked.length);
     console.log(
       `round ${round}: call ${perCall.toFixed(2)} ms CPU (main thread ${
         perCallMain.toFixed(2)
-      }); literal look-up ${(((t1.process - t0.process) * 1000) / N).toFixed(2)} ms (main ${
-        (((t1.thread - t0.thread) * 1000) / N).toFixed(2)
-      }), lines led ${led}; load ${load()}`,
+      }); literal look-up ${(((t1.process - t0.process) * 1000) / n).toFixed(2)} ms (main ${
+        (((t1.thread - t0.thread) * 1000) / n).toFixed(2)
+      }) per query, ${scanned} of ${ranked.length} scanned, lines led ${led}; load ${load()}`,
     );
   }
 } finally {

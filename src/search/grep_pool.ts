@@ -10,12 +10,14 @@
 
 import { assetUrl } from "../util/assets.ts";
 import { createPool, heldPool, wholeBuffers } from "../util/worker_pool.ts";
-import { type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
+import { type Edges, type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
 
 /** One batch of a scan, as the worker gets it. */
 export interface ScanJob {
   source: string;
   flags: string;
+  /** Matches whose ends are word edges only (`scanFiles`). */
+  edges?: Edges;
   files: ScanFile[];
   limit: number;
   /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
@@ -47,7 +49,10 @@ export async function scanBounded(job: ScanJob): Promise<ScanReply> {
   const { BoundExceeded, runBounded } = await import("../util/bounded.ts");
   const re = new RegExp(job.source, job.flags);
   try {
-    return { hits: runBounded(() => scanFiles(re, job.files, job.limit), left), timedOut: false };
+    return {
+      hits: runBounded(() => scanFiles(re, job.files, job.limit, job.edges), left),
+      timedOut: false,
+    };
   } catch (err) {
     if (err instanceof BoundExceeded) return { hits: [], timedOut: true };
     throw err;
@@ -96,7 +101,7 @@ export const LITERAL_BATCH_BYTES = 128 * 1024;
 export const runLiteralScan: ScanRunner = (job) => {
   if (Date.now() >= job.deadline) return Promise.resolve({ hits: [], timedOut: true });
   const re = new RegExp(job.source, job.flags);
-  return Promise.resolve({ hits: scanFiles(re, job.files, job.limit), timedOut: false });
+  return Promise.resolve({ hits: scanFiles(re, job.files, job.limit, job.edges), timedOut: false });
 };
 
 /** Scan workers alive now (0 while no executor holds them). */

@@ -24,7 +24,7 @@ import type { LexicalIndex } from "./lexical.ts";
 import { codeTokens } from "../util/tokens.ts";
 import { slot } from "../util/memo.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
-import { compilePattern, grepRows, grepTable } from "./grep.ts";
+import { compilePattern, edgedSource, grepRows, grepTable, wordEdges } from "./grep.ts";
 import { LITERAL_BATCH_BYTES, runLiteralScan, runScan } from "./grep_pool.ts";
 import type { CallLimits } from "../util/bounded.ts";
 import { classWeights, fileClasses, SCOPES } from "./scope.ts";
@@ -388,9 +388,6 @@ const SCAN_SCRATCH = slot("exact scan scratch", (t: ChunkTable) => ({
  */
 const LITERAL_HERE_WORDS = 12;
 
-/** A word character at a match's edge: a whole-word match has none just outside it. */
-const WORD_EDGE = String.raw`[\p{L}\p{N}_$]`;
-
 /**
  * An `exact` or `regex` search: the indexed text scanned for the query, lines in file order.
  * With `whole` (exact only), the query's words are whole words of the text (no letter or
@@ -404,13 +401,9 @@ export async function scanText(
   limits: CallLimits = {},
   whole = false,
 ): Promise<SearchOutcome> {
-  let re = compilePattern(query, opts.mode);
-  if (whole && opts.mode === "exact") {
-    const edge = new RegExp(`^${WORD_EDGE}|${WORD_EDGE}$`, "u");
-    const before = edge.test(query.trim()[0] ?? "") ? `(?<!${WORD_EDGE})` : "";
-    const after = edge.test(query.trim().at(-1) ?? "") ? `(?!${WORD_EDGE})` : "";
-    re = new RegExp(`${before}(?:${re.source})${after}`, re.flags);
-  }
+  const re = compilePattern(query, opts.mode);
+  // Whole words: the query's ends are word edges of a match.
+  const edges = whole && opts.mode === "exact" ? wordEdges(query) : undefined;
   const table = await chunkTable(project);
   const weights = fileWeights(project, table, opts);
   const held = opts.mode === "exact" ? heldLexicalIndex(table) : null;
@@ -422,12 +415,16 @@ export async function scanText(
     // of a few words (a scan's time grows with the text times the words).
     const accept = (fi: number) => weights[fi] > 0;
     snippets = query.trim().split(/\s+/).length <= LITERAL_HERE_WORDS
-      ? await grepRows(table, re, k, starts, accept, runLiteralScan, limits, LITERAL_BATCH_BYTES)
-      : await grepRows(table, re, k, starts, accept, runScan, limits);
+      ? await grepRows(table, re, k, starts, accept, runLiteralScan, limits, {
+        batchBytes: LITERAL_BATCH_BYTES,
+        edges,
+      })
+      : await grepRows(table, re, k, starts, accept, runScan, limits, { edges });
   } else {
     const within = starts && filesOfRows(table, starts);
     const accept = (fi: number) => weights[fi] > 0 && (within === null || within[fi] === 1);
-    snippets = await grepTable(table, re, k, accept, runScan, limits);
+    const edged = edges ? new RegExp(edgedSource(re.source, edges), re.flags) : re;
+    snippets = await grepTable(table, edged, k, accept, runScan, limits);
   }
   return {
     query,
