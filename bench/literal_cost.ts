@@ -21,6 +21,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { digest, stable } from "./payload_digest.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 import type { ProjectService } from "../src/service/service.ts";
 import { searchProject } from "../src/search/hybrid.ts";
@@ -55,25 +56,6 @@ function cpu(): { process: number; thread: number } {
     return (Number(f[11]) + Number(f[12])) / 100;
   };
   return { process: ticks("/proc/self/stat"), thread: ticks("/proc/thread-self/stat") };
-}
-
-/** A payload without what changes from run to run. */
-function stable(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stable);
-  if (v && typeof v === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      if (/(_ms|_at|^took|^elapsed|^uptime|^embedded$)/.test(k)) continue;
-      out[k] = stable(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-async function digest(text: string): Promise<string> {
-  const h = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  return [...h.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 // Block 0 is answered (the digests); each round times the calls of one more block and the

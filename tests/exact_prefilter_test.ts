@@ -108,13 +108,23 @@ function jobFiles(): Record<string, string> {
   return files;
 }
 
-Deno.test("exact scan: the rows a match may start in, when a common word's rows outnumber them", async () => {
+/** `body` on the indexed project of {@link jobFiles}, with an executor open on it. */
+async function withJobs(body: (project: Project) => Promise<void>): Promise<void> {
   const root = await makeProject(jobFiles());
   const indexDir = await tempIndexDir();
   const project = await Project.open(root, { indexDir, workers: 0 });
   const ex = await createExecutor(project, { timeoutMs: 0 });
   try {
     await ex.execute({ tool_name: "search_symbols", arguments: { query: "feed" } });
+    await body(project);
+  } finally {
+    await ex.close();
+    await cleanup(root, indexDir);
+  }
+}
+
+Deno.test("exact scan: the rows a match may start in, when a common word's rows outnumber them", async () => {
+  await withJobs(async (project) => {
     const table = await chunkTable(project);
     const lex = await lexicalIndexFor(project, table);
     // The postings, as the index lists them: every row holding the term, ascending.
@@ -173,21 +183,13 @@ Deno.test("exact scan: the rows a match may start in, when a common word's rows 
       true,
     );
     assert.deepEqual(lines(found.snippets), ["zoo/keeper.py:3:31"]);
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("literal look-up: a few rows are scanned on the calling thread, no scan worker starts", async () => {
   // The look-up handed every scan to a scan worker: ~1 ms of CPU for a few rows, and the
   // worker's isolate (tens of MiB) in every server that answered a weak plain-words query.
-  const root = await makeProject(jobFiles());
-  const indexDir = await tempIndexDir();
-  const project = await Project.open(root, { indexDir, workers: 0 });
-  const ex = await createExecutor(project, { timeoutMs: 0 });
-  try {
-    await ex.execute({ tool_name: "search_symbols", arguments: { query: "feed" } });
+  await withJobs(async (project) => {
     await lexicalIndexFor(project, await chunkTable(project));
     assert.equal(scanWorkersAlive(), 0);
     const literal = await scanText(
@@ -213,10 +215,7 @@ Deno.test("literal look-up: a few rows are scanned on the calling thread, no sca
     const exact = await scanText(project, "zebra", { mode: "exact", scope: "all" });
     assert.equal(exact.snippets.length, 10);
     assert.equal(scanWorkersAlive(), 1);
-  } finally {
-    await ex.close();
-    await cleanup(root, indexDir);
-  }
+  });
 });
 
 Deno.test("literal look-up: a phrase of stop words alone scans nothing", async () => {

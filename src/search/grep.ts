@@ -277,18 +277,26 @@ function fileHits(
 /** Bytes of text sent to a scan at a time (the server's thread turns in between). */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
+/** One batch of a scan, as a runner (a worker, or this thread) gets it. */
+export interface ScanJob {
+  source: string;
+  flags: string;
+  /** Matches whose ends are word edges only (see {@link scanFiles}). */
+  edges?: Edges;
+  files: ScanFile[];
+  limit: number;
+  /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
+  deadline: number;
+}
+
+/** What a batch found, and whether its deadline cut it off. */
+export interface ScanReply {
+  hits: ScanHit[];
+  timedOut: boolean;
+}
+
 /** Runs one scan where its time limit can stop it (a worker, or this thread). */
-export type ScanRunner = (
-  job: {
-    source: string;
-    flags: string;
-    /** Matches whose ends are word edges only (see {@link scanFiles}). */
-    edges?: Edges;
-    files: ScanFile[];
-    limit: number;
-    deadline: number;
-  },
-) => Promise<{ hits: ScanHit[]; timedOut: boolean }>;
+export type ScanRunner = (job: ScanJob) => Promise<ScanReply>;
 
 /** Rows `[start, end)` of one file of the table (all of them, or a run of them) to scan. */
 interface Piece {

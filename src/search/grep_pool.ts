@@ -3,32 +3,17 @@
  * the CLI), else on the calling thread; either way under the call's deadline through
  * `util/bounded.ts`, the one limit that stops a backtracking regular expression. A pattern
  * that backtracks for minutes costs its call the time limit and nothing else: the server's
- * thread never runs it.
+ * thread never runs it. A literal look-up's scan (`runLiteralScan`) is the exception: its
+ * pattern is escaped text, which cannot backtrack, and its rows are few.
  *
  * @module
  */
 
 import { assetUrl } from "../util/assets.ts";
 import { createPool, heldPool, wholeBuffers } from "../util/worker_pool.ts";
-import { type Edges, type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
+import { scanFiles, type ScanJob, type ScanReply, type ScanRunner } from "./grep.ts";
 
-/** One batch of a scan, as the worker gets it. */
-export interface ScanJob {
-  source: string;
-  flags: string;
-  /** Matches whose ends are word edges only (`scanFiles`). */
-  edges?: Edges;
-  files: ScanFile[];
-  limit: number;
-  /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
-  deadline: number;
-}
-
-/** What a batch found, and whether its deadline cut it off. */
-export interface ScanReply {
-  hits: ScanHit[];
-  timedOut: boolean;
-}
+export type { ScanJob, ScanReply } from "./grep.ts";
 
 /**
  * Scans a batch under its deadline (what the worker runs; also the fallback on this thread).
