@@ -16,6 +16,7 @@
  */
 
 import { parseArgs } from "node:util";
+import { digest, stable } from "./payload_digest.ts";
 import { createExecutor } from "../src/tools/executor.ts";
 
 const { values } = parseArgs({
@@ -50,27 +51,6 @@ const PATTERNS: Array<[string, "exact" | "regex"]> = [
   ["raise \\w+Error\\(", "regex"],
   ["^import (os|sys)$", "regex"],
 ];
-
-/** A payload without what changes from run to run. */
-function stable(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(stable);
-  if (v && typeof v === "object") {
-    const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) {
-      // Timings, and how many vectors the model made in this process (the cache has the rest).
-      if (/(_ms|_at|^took|^elapsed|^uptime|^embedded$)/.test(k)) continue;
-      out[k] = stable(x);
-    }
-    return out;
-  }
-  return v;
-}
-
-async function digest(text: string): Promise<string> {
-  const bytes = new TextEncoder().encode(text);
-  const h = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return [...h.slice(0, 6)].map((b) => b.toString(16).padStart(2, "0")).join("");
-}
 
 const ex = await createExecutor(values.path, {
   indexDir: values["index-dir"],

@@ -41,6 +41,7 @@ import { parseArgs } from "node:util";
 import { startServe } from "./serve.ts";
 import { printStages, type Sent } from "./stages.ts";
 import { GcTrace } from "./gc_trace.ts";
+import { loadQuery, projectQueries } from "./load_queries.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -221,71 +222,6 @@ function percentile(sorted: number[], p: number): number {
 
 const fmt = (x: number) => x.toFixed(2);
 
-/** Splits an identifier into lower-case words at `_`, digits and case changes. */
-function words(name: string): string[] {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
-    .split(/[^A-Za-z]+/)
-    .map((w) => w.toLowerCase())
-    .filter((w) => w.length > 1);
-}
-
-/**
- * Distinct search queries from the names of the functions and classes defined in the
- * project's Python, JavaScript and TypeScript files, in a fixed order: names of two words or
- * more, as words ("parse header line"), sorted, deduplicated.
- */
-async function projectQueries(dir: string, min: number): Promise<string[]> {
-  const names = new Set<string>();
-  const def = /^\s*(?:async\s+)?(?:def|class|function)\s+([A-Za-z_][A-Za-z0-9_]*)/gm;
-  const walk = async (d: string) => {
-    const entries: Deno.DirEntry[] = [];
-    for await (const e of Deno.readDir(d)) entries.push(e);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const e of entries) {
-      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "__pycache__") continue;
-      const p = `${d}/${e.name}`;
-      if (e.isDirectory) await walk(p);
-      else if (e.isFile && /\.(py|js|ts)$/.test(e.name)) {
-        const text = await Deno.readTextFile(p).catch(() => "");
-        for (const m of text.matchAll(def)) names.add(m[1]);
-      }
-    }
-  };
-  await walk(dir);
-  const queries = new Set<string>();
-  for (const n of [...names].sort()) {
-    const w = words(n);
-    if (w.length >= 2) queries.add(w.join(" "));
-  }
-  const out = [...queries];
-  if (out.length < min) {
-    throw new Error(`only ${out.length} distinct queries from ${dir}; need at least ${min}`);
-  }
-  // A fixed interleaving (a stride coprime with the count), so consecutive requests do not
-  // share a prefix.
-  const gcd = (a: number, b: number): number => (b ? gcd(b, a % b) : a);
-  let stride = 7919;
-  while (gcd(stride, out.length) !== 1) stride++;
-  return out.map((_, i) => out[(i * stride) % out.length]);
-}
-
-/**
- * The `seq`-th query of a run: the project's names first, then (past them) a name and the
- * last word of another name, the pairing moving on with each pass — so that no query is
- * repeated however many requests a run sends, and no per-query cache can answer for the
- * server (each load prints its requests and how many distinct queries they carried).
- */
-function queryAt(seq: number): string {
-  const n = queries.length;
-  const base = queries[seq % n];
-  const pass = Math.floor(seq / n);
-  if (pass === 0) return base;
-  const other = queries[(seq % n + pass * 7919) % n].split(" ");
-  return `${base} ${other[other.length - 1 - (pass % other.length)]}`;
-}
-
 /** The vectors deadline: today at HH:MM UTC (epoch ms), or none. */
 function deadline(hhmm: string | undefined): number {
   if (!hhmm) return Infinity;
@@ -308,6 +244,7 @@ const indexDir = values["index-dir"] ??
 const tStart = performance.now();
 console.log(`bridge load: ${tool} on ${root}; ${utc()} UTC; loadavg ${loadavg()}`);
 const queries = tool === "semantic_search" ? await projectQueries(root, 200) : [];
+const queryAt = (seq: number) => loadQuery(queries, seq);
 if (queries.length) {
   console.log(
     `  queries       ${queries.length} distinct, from the project's function/class names (e.g. "${

@@ -143,7 +143,7 @@ Deno.test({
           // Started as `deno task mcp` starts it: with the V8 flags that let it give memory back.
           assert.ok(
             entry.args.includes(
-              "--v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown",
+              "--v8-flags=--expose-gc,--no-memory-pool-share-memory-on-teardown,--heap-growing-percent=50",
             ),
             entry.args.join(" "),
           );

@@ -121,11 +121,73 @@ function lineIndex(starts: Uint32Array, offset: number): number {
   return lo;
 }
 
+/** A word character at a match's edge: a whole-word match has none just outside it. */
+const WORD = String.raw`[\p{L}\p{N}_$]`;
+
+/**
+ * Which ends of a pattern's matches must be word edges: no word character ({@link WORD}) just
+ * before the match (`before`), just after it (`after`).
+ */
+export interface Edges {
+  before: boolean;
+  after: boolean;
+}
+
+/** A word character, as the first or last character of a query (one UTF-16 unit). */
+const EDGE_CHAR = new RegExp(`^${WORD}|${WORD}$`, "u");
+
+/**
+ * The ends of `query` that are word characters: the ends of an exact search for it as whole
+ * words that must be word edges.
+ */
+export function wordEdges(query: string): Edges {
+  const t = query.trim();
+  return { before: EDGE_CHAR.test(t[0] ?? ""), after: EDGE_CHAR.test(t.at(-1) ?? "") };
+}
+
+/**
+ * `source` whose matches start and end at word edges (`edges`), as one pattern: a look-behind
+ * and a look-ahead of {@link WORD}. Compiling it costs ~0.2 ms and its first match ~1 ms (the
+ * Unicode classes): {@link scanFiles} compiles it only when a match is next to a non-ASCII
+ * word character.
+ */
+export function edgedSource(source: string, edges: Edges, word = WORD): string {
+  return `${edges.before ? `(?<!${word})` : ""}(?:${source})${edges.after ? `(?!${word})` : ""}`;
+}
+
+/** A word character at the start of a string, with and without `i` (compiled once). */
+const wordStart = new Map<boolean, RegExp>();
+
+/**
+ * Whether the match `[start, end)` of `text` has no word character just before it (when
+ * `edges.before`) and just after it (`edges.after`), as `edgedSource`'s look-arounds read them
+ * under `flags`: a code point each side (a surrogate pair is one), with `i` its case variants
+ * too. (Each is tested at the start of a string: V8 misses an astral letter before `$` in a
+ * class such as `[\p{L}]$`.)
+ */
+function atEdges(text: string, start: number, end: number, edges: Edges, flags: string): boolean {
+  const i = flags.includes("i");
+  let word = wordStart.get(i);
+  if (!word) wordStart.set(i, word = new RegExp(`^${WORD}`, i ? "iu" : "u"));
+  if (edges.before && start > 0) {
+    const low = text.charCodeAt(start - 1);
+    const pair = start > 1 && low >= 0xdc00 && low <= 0xdfff &&
+      text.charCodeAt(start - 2) >= 0xd800 && text.charCodeAt(start - 2) <= 0xdbff;
+    if (word.test(text.slice(start - (pair ? 2 : 1), start))) return false;
+  }
+  return !edges.after || !word.test(text.slice(end, end + 2));
+}
+
 /**
  * Every match of `re` (a `g` pattern) in `files`, in order, at most `limit`, one per line as
  * grep reports them (a later match that starts on a reported line is skipped), with its lines,
  * column and line text. Pure and synchronous: a scan worker runs it under a hard time limit
  * (`util/bounded.ts`); the texts are decoded here, off the server's thread.
+ *
+ * With `edges`, the matches of `re` whose ends are word edges (what the pattern of
+ * {@link edgedSource} matches): found with ASCII look-arounds (`[\w$]`, cheap to compile:
+ * their matches include every edged match), each checked at its ends; a file where a match
+ * fails the check is scanned again with the whole pattern.
  *
  * @example
  * ```ts
@@ -134,9 +196,16 @@ function lineIndex(starts: Uint32Array, offset: number): number {
  * // [{ file: 0, line: 7, endLine: 7, column: 2, snippet: "abba" }]
  * ```
  */
-export function scanFiles(re: RegExp, files: readonly ScanFile[], limit: number): ScanHit[] {
+export function scanFiles(
+  re: RegExp,
+  files: readonly ScanFile[],
+  limit: number,
+  edges?: Edges,
+): ScanHit[] {
   const out: ScanHit[] = [];
   const dec = new TextDecoder();
+  const fast = edges ? new RegExp(edgedSource(re.source, edges, String.raw`[\w$]`), re.flags) : re;
+  let whole: RegExp | null = null;
   for (let file = 0; file < files.length && out.length < limit; file++) {
     const f = files[file];
     const chunkTexts: string[] = [];
@@ -146,31 +215,62 @@ export function scanFiles(re: RegExp, files: readonly ScanFile[], limit: number)
       at += n;
     }
     const text = chunkTexts.join("\n");
-    let map: LineMap | null = null;
-    re.lastIndex = 0;
-    /** Offset of the newline that ends the last reported line (-1: none reported yet). */
-    let lineEnd = -1;
-    for (let m = re.exec(text); m; m = re.exec(text)) {
-      // An empty match would loop forever: step past it.
-      if (m[0] === "") re.lastIndex++;
-      // A match is where its text is: `\s*import x` may begin with the blank lines above.
-      const lead = m[0].length - m[0].trimStart().length;
-      const start = lead < m[0].length ? m.index + lead : m.index;
-      const last = Math.max(start, m.index + m[0].trimEnd().length - 1);
-      if (start <= lineEnd) continue; // one result per line, like grep
-      const nl = text.indexOf("\n", start);
-      lineEnd = nl < 0 ? text.length : nl;
-      map ??= lineMap(text, chunkTexts, f.startLines);
-      const li = lineIndex(map.starts, start);
-      out.push({
+    const check = edges &&
+      ((t: string, m: RegExpExecArray) =>
+        atEdges(t, m.index, m.index + m[0].length, edges, re.flags));
+    const hits = fileHits(fast, text, chunkTexts, f.startLines, file, limit - out.length, check) ??
+      fileHits(
+        whole ??= new RegExp(edgedSource(re.source, edges!), re.flags),
+        text,
+        chunkTexts,
+        f.startLines,
         file,
-        line: map.lineOf[li],
-        endLine: map.lineOf[lineIndex(map.starts, last)],
-        column: start - map.starts[li] + 1,
-        snippet: text.slice(map.starts[li], nl < 0 ? undefined : nl),
-      });
-      if (out.length >= limit) break;
-    }
+        limit - out.length,
+      );
+    out.push(...hits!);
+  }
+  return out;
+}
+
+/**
+ * The matches of `re` in one file's `text` (see {@link scanFiles}), at most `limit`; null when
+ * `check` refuses one of them.
+ */
+function fileHits(
+  re: RegExp,
+  text: string,
+  chunkTexts: readonly string[],
+  startLines: Uint32Array,
+  file: number,
+  limit: number,
+  check?: (text: string, m: RegExpExecArray) => boolean,
+): ScanHit[] | null {
+  const out: ScanHit[] = [];
+  let map: LineMap | null = null;
+  re.lastIndex = 0;
+  /** Offset of the newline that ends the last reported line (-1: none reported yet). */
+  let lineEnd = -1;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (check && !check(text, m)) return null;
+    // An empty match would loop forever: step past it.
+    if (m[0] === "") re.lastIndex++;
+    // A match is where its text is: `\s*import x` may begin with the blank lines above.
+    const lead = m[0].length - m[0].trimStart().length;
+    const start = lead < m[0].length ? m.index + lead : m.index;
+    const last = Math.max(start, m.index + m[0].trimEnd().length - 1);
+    if (start <= lineEnd) continue; // one result per line, like grep
+    const nl = text.indexOf("\n", start);
+    lineEnd = nl < 0 ? text.length : nl;
+    map ??= lineMap(text, chunkTexts, startLines);
+    const li = lineIndex(map.starts, start);
+    out.push({
+      file,
+      line: map.lineOf[li],
+      endLine: map.lineOf[lineIndex(map.starts, last)],
+      column: start - map.starts[li] + 1,
+      snippet: text.slice(map.starts[li], nl < 0 ? undefined : nl),
+    });
+    if (out.length >= limit) break;
   }
   return out;
 }
@@ -178,13 +278,37 @@ export function scanFiles(re: RegExp, files: readonly ScanFile[], limit: number)
 /** Bytes of text sent to a scan at a time (the server's thread turns in between). */
 const BATCH_BYTES = 8 * 1024 * 1024;
 
+/** One batch of a scan, as a runner (a worker, or this thread) gets it. */
+export interface ScanJob {
+  source: string;
+  flags: string;
+  /** Matches whose ends are word edges only (see {@link scanFiles}). */
+  edges?: Edges;
+  files: ScanFile[];
+  limit: number;
+  /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
+  deadline: number;
+}
+
+/** What a batch found, and whether its deadline cut it off. */
+export interface ScanReply {
+  hits: ScanHit[];
+  timedOut: boolean;
+}
+
 /** Runs one scan where its time limit can stop it (a worker, or this thread). */
-export type ScanRunner = (
-  job: { source: string; flags: string; files: ScanFile[]; limit: number; deadline: number },
-) => Promise<{ hits: ScanHit[]; timedOut: boolean }>;
+export type ScanRunner = (job: ScanJob) => Promise<ScanReply>;
+
+/** Rows `[start, end)` of one file of the table (all of them, or a run of them) to scan. */
+interface Piece {
+  file: number;
+  start: number;
+  end: number;
+}
 
 /**
- * Every match of `re` in the files `accept` lets through (in index order), at most `limit`,
+ * Every match of `re` in the files `accept` lets through (code, then docs, then tests, each in
+ * index order), at most `limit`,
  * as search items with the match's line and column (1-based) and its line as snippet. The
  * files go to `scan` a batch at a time as bytes read from the index's text file (nothing is
  * decoded or kept here), so a pattern that backtracks is stopped at `limits.deadline` and the
@@ -199,45 +323,99 @@ export async function grepTable(
   scan: ScanRunner,
   limits: CallLimits,
 ): Promise<WireSearchItem[]> {
+  const pieces: Piece[] = [];
+  table.files.forEach((f, fi) => {
+    if (accept(fi)) pieces.push({ file: fi, start: f.start, end: f.end });
+  });
+  return await grepPieces(table, re, limit, pieces, scan, limits);
+}
+
+/**
+ * The same as {@link grepTable} over the given rows and the row after each (same file) only,
+ * in the files `accept` lets through: each run of consecutive rows is scanned as one text, as
+ * it lies in its file. A match found so is one a scan of the whole file finds, and every one
+ * that starts in such a row and ends in it or the next is found.
+ */
+export async function grepRows(
+  table: ChunkTable,
+  re: RegExp,
+  limit: number,
+  rows: ArrayLike<number>,
+  accept: (fileIndex: number) => boolean,
+  scan: ScanRunner,
+  limits: CallLimits,
+  opts: {
+    /** Bytes of text handed to `scan` at a time, at most (one piece may be more). */
+    batchBytes?: number;
+    /** Only matches of `re` whose ends are word edges (see {@link scanFiles}). */
+    edges?: Edges;
+  } = {},
+): Promise<WireSearchItem[]> {
+  const { fileOfRow } = table;
+  const pieces: Piece[] = [];
+  for (const r of Int32Array.from(rows).sort()) {
+    for (const x of fileOfRow[r + 1] === fileOfRow[r] ? [r, r + 1] : [r]) {
+      const file = fileOfRow[x];
+      const last = pieces.at(-1);
+      if (last && x < last.end) continue;
+      if (!accept(file)) continue;
+      if (last && last.end === x && last.file === file) last.end++;
+      else pieces.push({ file, start: x, end: x + 1 });
+    }
+  }
+  return await grepPieces(table, re, limit, pieces, scan, limits, opts);
+}
+
+async function grepPieces(
+  table: ChunkTable,
+  re: RegExp,
+  limit: number,
+  pieces: readonly Piece[],
+  scan: ScanRunner,
+  limits: CallLimits,
+  { batchBytes = BATCH_BYTES, edges }: { batchBytes?: number; edges?: Edges } = {},
+): Promise<WireSearchItem[]> {
   const out: WireSearchItem[] = [];
   const started = Date.now();
   // A call without a limit (the CLI, a library caller) scans to the end.
   const deadline = limits.deadline ?? Infinity;
-  const wanted: number[] = [];
-  for (let fi = 0; fi < table.files.length; fi++) if (accept(fi)) wanted.push(fi);
   // Code, then docs, then tests: a capped answer holds the code's lines (git's `core.editor`:
   // 9 of the first 10 hits were in t/, issue 35).
   const classes = fileClasses(table);
   const rank = { code: 0, docs: 1, tests: 2 };
-  wanted.sort((a, b) => rank[classes[a]] - rank[classes[b]] || a - b);
+  const ordered = [...pieces].sort((x, y) =>
+    rank[classes[x.file]] - rank[classes[y.file]] || x.file - y.file || x.start - y.start
+  );
   let done = 0;
   let batch: number[] = [];
   let files: ScanFile[] = [];
   let bytes = 0;
   const flush = async () => {
+    // The thread turns between batches (a scan on this thread runs in slices).
+    if (done > 0) await new Promise((next) => setTimeout(next, 0));
     limits.signal?.throwIfAborted();
     const { hits, timedOut } = await scan({
       source: re.source,
       flags: re.flags,
+      edges,
       files,
       limit: limit - out.length,
       deadline,
     });
-    if (timedOut) throw scanTimeout(Date.now() - started, done, wanted.length);
+    if (timedOut) throw scanTimeout(Date.now() - started, done, pieces.length);
     for (const h of hits) out.push(item(table, batch[h.file], h));
     done += batch.length;
     batch = [];
     files = [];
     bytes = 0;
   };
-  for (const fi of wanted) {
-    const f = table.files[fi];
-    const chunks = table.chunks.slice(f.start, f.end);
+  for (const p of ordered) {
+    const chunks = table.chunks.slice(p.start, p.end);
     const { bytes: b, lengths } = chunkTextBytes(chunks);
-    batch.push(fi);
+    batch.push(p.file);
     files.push({ bytes: b, lengths, startLines: Uint32Array.from(chunks, (c) => c.startLine) });
     bytes += b.length;
-    if (bytes >= BATCH_BYTES) {
+    if (bytes >= batchBytes) {
       await flush();
       if (out.length >= limit) return out;
     }

@@ -3,30 +3,17 @@
  * the CLI), else on the calling thread; either way under the call's deadline through
  * `util/bounded.ts`, the one limit that stops a backtracking regular expression. A pattern
  * that backtracks for minutes costs its call the time limit and nothing else: the server's
- * thread never runs it.
+ * thread never runs it. A literal look-up's scan (`runLiteralScan`) is the exception: its
+ * pattern is escaped text, which cannot backtrack, and its rows are few.
  *
  * @module
  */
 
 import { assetUrl } from "../util/assets.ts";
 import { createPool, heldPool, wholeBuffers } from "../util/worker_pool.ts";
-import { type ScanFile, scanFiles, type ScanHit, type ScanRunner } from "./grep.ts";
+import { scanFiles, type ScanJob, type ScanReply, type ScanRunner } from "./grep.ts";
 
-/** One batch of a scan, as the worker gets it. */
-export interface ScanJob {
-  source: string;
-  flags: string;
-  files: ScanFile[];
-  limit: number;
-  /** `Date.now()` past which the scan stops (`Infinity`: a call without a limit). */
-  deadline: number;
-}
-
-/** What a batch found, and whether its deadline cut it off. */
-export interface ScanReply {
-  hits: ScanHit[];
-  timedOut: boolean;
-}
+export type { ScanJob, ScanReply } from "./grep.ts";
 
 /**
  * Scans a batch under its deadline (what the worker runs; also the fallback on this thread).
@@ -47,7 +34,10 @@ export async function scanBounded(job: ScanJob): Promise<ScanReply> {
   const { BoundExceeded, runBounded } = await import("../util/bounded.ts");
   const re = new RegExp(job.source, job.flags);
   try {
-    return { hits: runBounded(() => scanFiles(re, job.files, job.limit), left), timedOut: false };
+    return {
+      hits: runBounded(() => scanFiles(re, job.files, job.limit, job.edges), left),
+      timedOut: false,
+    };
   } catch (err) {
     if (err instanceof BoundExceeded) return { hits: [], timedOut: true };
     throw err;
@@ -80,3 +70,24 @@ export const holdScanWorker = (): () => void => scans.hold();
  * replaced), else this thread (still bounded, but the thread is busy meanwhile).
  */
 export const runScan: ScanRunner = (job) => scans.held ? scans.get().run(job) : scanBounded(job);
+
+/** Bytes of text a literal's scan takes at a time on the calling thread (~0.2 ms of code). */
+export const LITERAL_BATCH_BYTES = 128 * 1024;
+
+/**
+ * The runner of a literal look-up's scan (`scanText` with whole words), on the calling thread:
+ * its pattern is an exact query's — the text escaped, each space also a break between string
+ * literals (`compilePattern`) — of a few words, which takes time in proportion to the text
+ * times the words (measured: 256 KiB in 1–12 ms for up to seven words, whatever the text), so
+ * it needs no worker's time limit; handing a look-up's few rows to a worker cost ~1 ms of CPU
+ * (most of the look-up) and the worker's isolate. Its batches are {@link LITERAL_BATCH_BYTES}
+ * (the thread turns in between); one that starts past the deadline is cut off there.
+ */
+export const runLiteralScan: ScanRunner = (job) => {
+  if (Date.now() >= job.deadline) return Promise.resolve({ hits: [], timedOut: true });
+  const re = new RegExp(job.source, job.flags);
+  return Promise.resolve({ hits: scanFiles(re, job.files, job.limit, job.edges), timedOut: false });
+};
+
+/** Scan workers alive now (0 while no executor holds them). */
+export const scanWorkersAlive = (): number => scans.held ? scans.get().members.length : 0;

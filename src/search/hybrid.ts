@@ -24,8 +24,8 @@ import type { LexicalIndex } from "./lexical.ts";
 import { codeTokens } from "../util/tokens.ts";
 import { slot } from "../util/memo.ts";
 import { type ChunkTable, chunkTable } from "./table.ts";
-import { compilePattern, grepTable } from "./grep.ts";
-import { runScan } from "./grep_pool.ts";
+import { compilePattern, edgedSource, grepRows, grepTable, wordEdges } from "./grep.ts";
+import { LITERAL_BATCH_BYTES, runLiteralScan, runScan } from "./grep_pool.ts";
 import type { CallLimits } from "../util/bounded.ts";
 import { classWeights, fileClasses, SCOPES } from "./scope.ts";
 import { projectVectors, type VectorProgress } from "./vector_sync.ts";
@@ -274,14 +274,86 @@ function memberSimilarity(
 }
 
 /**
- * The files that can hold an exact query's text, by the lexical index (1 per file that may, 0
- * else): a match holds each word between the query's first and last whole (`whole`: and
- * those two), and the index has
- * every term of every row's (chunk's) text. A match on one line lies in one row, which then
- * has all those words' terms; a message split over string literals on two lines may reach the
- * next row: a file is scanned when one of its rows and the row after it hold every term. Null
- * when the query has no such word with a term (one or two words, stop words): scan them all.
- * On the stdlib (61,000 rows) a full scan takes ~100 ms, a phrase's few files ~2 ms.
+ * The rows a match of an exact query's text may start in, by the lexical index, in no order:
+ * a match holds each word between the query's first and last whole (`whole`: and those two),
+ * and the index has every term of every row's (chunk's) text. A match on one line lies in
+ * one row, which then has all those words' terms; a message split over string literals on two
+ * lines may reach the next row: a match starts in row r when r or the row after it (same
+ * file) holds each term. Null when the query has no such word with a term (one or two words,
+ * stop words): every row may. The array is the table's scratch, valid until the next call.
+ */
+export function matchStarts(
+  lex: LexicalIndex,
+  table: ChunkTable,
+  query: string,
+  /** The query's first and last words are whole words of a match too. */
+  whole = false,
+): Int32Array | null {
+  const all = query.trim().split(/\s+/);
+  const words = whole ? all : all.slice(1, -1);
+  const terms = [...new Set(words.flatMap((w) => codeTokens(w)))];
+  if (terms.length === 0) return null;
+  const { has, starts } = table.memo.get(SCAN_SCRATCH);
+  if (terms.some((t) => lex.termId(t) < 0)) return starts.subarray(0, 0);
+  // Rarest first: the rows that may start a match are few from the first term on.
+  terms.sort((a, b) => lex.df(a) - lex.df(b));
+  const { fileOfRow } = table;
+  // The rows of the rarest term and the row before each, once each.
+  let count = 0;
+  for (const r of lex.rows(terms[0])) {
+    if (r > 0 && fileOfRow[r - 1] === fileOfRow[r] && !has[r - 1]) {
+      has[r - 1] = 1;
+      starts[count++] = r - 1;
+    }
+    if (!has[r]) {
+      has[r] = 1;
+      starts[count++] = r;
+    }
+  }
+  for (let i = 0; i < count; i++) has[starts[i]] = 0;
+  for (let t = 1; t < terms.length && count > 0; t++) {
+    const rows = lex.rows(terms[t]);
+    let kept = 0;
+    if (lex.rowsSorted() && count * 16 < rows.length) {
+      // Few starts, a common term: each start looked up in the term's rows (ascending).
+      for (let i = 0; i < count; i++) {
+        const r = starts[i];
+        const at = lowerBound(rows, r);
+        const next = at < rows.length && rows[at] === r ? at + 1 : at;
+        if (
+          (at < rows.length && rows[at] === r) ||
+          (next < rows.length && rows[next] === r + 1 && fileOfRow[r + 1] === fileOfRow[r])
+        ) starts[kept++] = r;
+      }
+    } else {
+      for (const r of rows) has[r] = 1;
+      for (let i = 0; i < count; i++) {
+        const r = starts[i];
+        if (has[r] || (has[r + 1] && fileOfRow[r + 1] === fileOfRow[r])) starts[kept++] = r;
+      }
+      for (const r of rows) has[r] = 0;
+    }
+    count = kept;
+  }
+  return starts.subarray(0, count);
+}
+
+/** The first index of ascending `a` whose value is not below `x`. */
+function lowerBound(a: Uint32Array, x: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (a[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The files that can hold an exact query's text (1 per file that may, 0 else): those with a
+ * row a match may start in ({@link matchStarts}); null when every file may. On the stdlib
+ * (61,000 rows) a full scan takes ~100 ms, a phrase's few files ~2 ms.
  */
 export function filesWithWords(
   lex: LexicalIndex,
@@ -290,54 +362,31 @@ export function filesWithWords(
   /** The query's first and last words are whole words of a match too. */
   whole = false,
 ): Uint8Array | null {
-  const all = query.trim().split(/\s+/);
-  const words = whole ? all : all.slice(1, -1);
-  const terms = [...new Set(words.flatMap((w) => codeTokens(w)))];
-  if (terms.length === 0) return null;
+  const starts = matchStarts(lex, table, query, whole);
+  return starts === null ? null : filesOfRows(table, starts);
+}
+
+/** 1 per file of the table that holds one of `rows`, 0 else. */
+function filesOfRows(table: ChunkTable, rows: ArrayLike<number>): Uint8Array {
   const files = new Uint8Array(table.files.length);
-  if (terms.some((t) => lex.termId(t) < 0)) return files;
-  // Rarest first: the rows that may start a match are few from the first term on.
-  terms.sort((a, b) => lex.df(a) - lex.df(b));
-  const { fileOfRow } = table;
-  const scratch = table.memo.get(SCAN_SCRATCH);
-  const rowsOf = (term: string): Int32Array => {
-    const listed = { rows: scratch.rows, count: 0 };
-    lex.score([term], scratch.scores, undefined, undefined, listed);
-    const rows = scratch.rows.slice(0, listed.count);
-    for (const r of rows) scratch.scores[r] = 0;
-    return rows;
-  };
-  // A match starts in row r when each term is in r or in the row after it (same file).
-  let starts = new Set<number>();
-  for (const r of rowsOf(terms[0])) {
-    starts.add(r);
-    if (r > 0 && fileOfRow[r - 1] === fileOfRow[r]) starts.add(r - 1);
-  }
-  const { has } = scratch;
-  for (const term of terms.slice(1)) {
-    if (starts.size === 0) break;
-    const rows = rowsOf(term);
-    for (const r of rows) has[r] = 1;
-    const kept = new Set<number>();
-    for (const r of starts) {
-      if (has[r] || (has[r + 1] && fileOfRow[r + 1] === fileOfRow[r])) kept.add(r);
-    }
-    for (const r of rows) has[r] = 0;
-    starts = kept;
-  }
-  for (const r of starts) files[fileOfRow[r]] = 1;
+  for (let i = 0; i < rows.length; i++) files[table.fileOfRow[rows[i]]] = 1;
   return files;
 }
 
-/** Buffers {@link filesWithWords} reuses: one entry per row (and one more). */
+/**
+ * Buffers {@link matchStarts} reuses, one entry per row: marks (one more, all 0 between
+ * calls) and the rows a match may start in.
+ */
 const SCAN_SCRATCH = slot("exact scan scratch", (t: ChunkTable) => ({
   has: new Uint8Array(t.chunks.length + 1),
-  scores: new Float32Array(t.chunks.length),
-  rows: new Int32Array(t.chunks.length),
+  starts: new Int32Array(t.chunks.length),
 }));
 
-/** A word character at a match's edge: a whole-word match has none just outside it. */
-const WORD_EDGE = String.raw`[\p{L}\p{N}_$]`;
+/**
+ * Words a literal look-up has at most to scan its rows on this thread (`runLiteralScan`: its
+ * time grows with the text times the words).
+ */
+const LITERAL_HERE_WORDS = 12;
 
 /**
  * An `exact` or `regex` search: the indexed text scanned for the query, lines in file order.
@@ -352,27 +401,34 @@ export async function scanText(
   limits: CallLimits = {},
   whole = false,
 ): Promise<SearchOutcome> {
-  let re = compilePattern(query, opts.mode);
-  if (whole && opts.mode === "exact") {
-    const edge = new RegExp(`^${WORD_EDGE}|${WORD_EDGE}$`, "u");
-    const before = edge.test(query.trim()[0] ?? "") ? `(?<!${WORD_EDGE})` : "";
-    const after = edge.test(query.trim().at(-1) ?? "") ? `(?!${WORD_EDGE})` : "";
-    re = new RegExp(`${before}(?:${re.source})${after}`, re.flags);
-  }
+  const re = compilePattern(query, opts.mode);
+  // Whole words: the query's ends are word edges of a match.
+  const edges = whole && opts.mode === "exact" ? wordEdges(query) : undefined;
   const table = await chunkTable(project);
   const weights = fileWeights(project, table, opts);
   const held = opts.mode === "exact" ? heldLexicalIndex(table) : null;
-  const within = held ? filesWithWords(await held, table, query, whole) : null;
+  const k = opts.top_k ?? DEFAULT_TOP_K;
+  const starts = held ? matchStarts(await held, table, query, whole) : null;
+  let snippets: WireSearchItem[];
+  if (whole && starts !== null) {
+    // A literal look-up: the rows a match may start in; here, a slice at a time, for a query
+    // of a few words (a scan's time grows with the text times the words).
+    const accept = (fi: number) => weights[fi] > 0;
+    snippets = query.trim().split(/\s+/).length <= LITERAL_HERE_WORDS
+      ? await grepRows(table, re, k, starts, accept, runLiteralScan, limits, {
+        batchBytes: LITERAL_BATCH_BYTES,
+        edges,
+      })
+      : await grepRows(table, re, k, starts, accept, runScan, limits, { edges });
+  } else {
+    const within = starts && filesOfRows(table, starts);
+    const accept = (fi: number) => weights[fi] > 0 && (within === null || within[fi] === 1);
+    const edged = edges ? new RegExp(edgedSource(re.source, edges), re.flags) : re;
+    snippets = await grepTable(table, edged, k, accept, runScan, limits);
+  }
   return {
     query,
-    snippets: await grepTable(
-      table,
-      re,
-      opts.top_k ?? DEFAULT_TOP_K,
-      (fi) => weights[fi] > 0 && (within === null || within[fi] === 1),
-      runScan,
-      limits,
-    ),
+    snippets,
     index_state: await project.state(),
     mode: opts.mode,
     vectors: projectVectors(project).progress(),

@@ -53,6 +53,10 @@ export interface LexicalIndex {
   termId(term: string): number;
   /** In how many rows a term occurs. */
   df(term: string): number;
+  /** The rows a term occurs in, once each (a view of the index: not to be written). */
+  rows(term: string): Uint32Array;
+  /** Whether every term's {@link rows} are in ascending order (checked once, when asked). */
+  rowsSorted(): boolean;
   /** The index as bytes, for {@link decodeLexicalIndex} (`key` names what it was built from). */
   encode(key: string): Uint8Array;
   /** The same bytes in pieces, most of them views of the index's arrays (nothing copied). */
@@ -207,6 +211,7 @@ function builtIndex(b: BuiltLexical, params: Bm25Params): LexicalIndex {
 function lexicalIndex(data: LexicalData): LexicalIndex {
   const { size, params, terms, termStart, docs, sat, nameStart, names } = data;
   const idf = (df: number) => Math.log(1 + (size - df + 0.5) / (df + 0.5));
+  let sorted: boolean | null = null;
   return {
     size,
     params,
@@ -215,6 +220,11 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
       const g = terms.id(term);
       return g < 0 ? 0 : termStart[g + 1] - termStart[g];
     },
+    rows: (term) => {
+      const g = terms.id(term);
+      return g < 0 ? docs.subarray(0, 0) : docs.subarray(termStart[g], termStart[g + 1]);
+    },
+    rowsSorted: () => sorted ??= ascendingRuns(termStart, docs),
     nameTerms: (r) => names.subarray(nameStart[r], nameStart[r + 1]),
     score(query, out, cover, weights, listed) {
       const qtf = new Map<number, number>();
@@ -256,6 +266,17 @@ function lexicalIndex(data: LexicalData): LexicalIndex {
     },
     encodeParts: (key) => encodeData(data, key),
   };
+}
+
+/**
+ * Whether each run `docs[starts[g] .. starts[g + 1])` ascends (a builder fills a term's rows
+ * in the order it is handed the files, which is the table's as a rule).
+ */
+function ascendingRuns(starts: Uint32Array, docs: Uint32Array): boolean {
+  for (let g = 0; g + 1 < starts.length; g++) {
+    for (let i = starts[g] + 1; i < starts[g + 1]; i++) if (docs[i] <= docs[i - 1]) return false;
+  }
+  return true;
 }
 
 /** First bytes of an encoded index, and its layout version (bump when the layout changes). */
