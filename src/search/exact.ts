@@ -41,7 +41,13 @@
  *   every call of another `tqdm`; a name most candidates hold counts for none); and, with
  *   **referred**, the candidate named after it (`LinearRegression` itself) gets no evidence
  *   for its name being written — unless the question writes a parameter list
- *   (`parseDouble(char[])`: one overload of several, all named so).
+ *   (`parseDouble(char[])`: one overload of several, all named so). With **relation**, a
+ *   function's name written as code after a preposition counts so too ("Helper for
+ *   check_planarity", "the results from queryTransport", "returned by Sum()"): a doc sentence
+ *   drops its own name, so the name it writes is what the answer works with;
+ * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
+ *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
+ *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -105,6 +111,19 @@ export interface ExactWeights {
    * the code words (its name written is the question pointing at what the answer uses).
    */
   referred: number;
+  /**
+   * 1: a name written as code after a preposition ("returned by Sum()", "the results from
+   * queryTransport", `query.ts` `relation`) counts as one the answer refers to (refers and
+   * referred above); 0: only names after a phrase that says so ("same as", "shortcut to").
+   */
+  relation: number;
+  /**
+   * A class, struct, enum or trait among the candidates loses this much when one of its own
+   * members is a candidate too: the member is the code the question describes (`JSONEncoder`
+   * beside `JSONEncoder.encode` for "Return a JSON string representation of a Python data
+   * structure"), and what a class says of itself is read through its members.
+   */
+  holder: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -121,10 +140,14 @@ export const DEFAULT_EXACT: ExactWeights = {
   contract: 0.5,
   refers: 2,
   referred: 1,
+  relation: 1,
+  holder: 4,
 };
 
 /** Kinds that declare a shape and run nothing. */
 const TYPE_ONLY = new Set(["interface", "type"]);
+/** Kinds that hold the code of their members. */
+const HOLDERS = new Set(["class", "struct", "enum", "trait"]);
 
 /** Each row's parameter words (folded), read from its symbol when first a candidate. */
 const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
@@ -251,8 +274,9 @@ export function preferExact(
     : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
   // Interfaces (rows in the head) and the name of the declared method the question matches.
   const contracts = new Map<number, string>();
-  const holdsReferred = w.refers && f.referred.length > 0
-    ? referredTest(table, head, f.referred)
+  const referred = w.relation ? f.referred : f.referred.filter((r) => !r.relation);
+  const holdsReferred = w.refers && referred.length > 0
+    ? referredTest(table, head, referred)
     : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
@@ -267,6 +291,9 @@ export function preferExact(
       const typeOnly = TYPE_ONLY.has(c.kind ?? "");
       const methods = typeOnly && w.declared ? declaredMethods(table, row) : [];
       if (w.action && f.first !== null && typeOnly && methods.length === 0) z -= w.action;
+      if (w.holder && HOLDERS.has(c.kind ?? "")) {
+        if (holdsCandidate(table, head, c.symbol)) z -= w.holder;
+      }
       const nameEvidence = (name: string, params: ReadonlySet<string>) =>
         (w.form ? w.form * formEvidence(f, name) : 0) +
         (w.number ? w.number * numberEvidence(f, name) : 0) +
@@ -285,9 +312,9 @@ export function preferExact(
         contracts.set(row, shortName(contract.name));
       }
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
-      pointedAt = f.referred.length > 0 && isReferred(f.referred, c.symbol);
+      pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
-      if (w.refers && f.referred.length > 0 && !pointedAt) {
+      if (w.refers && referred.length > 0 && !pointedAt) {
         if (holdsReferred(c.text)) z += w.refers;
       }
     }
@@ -310,6 +337,15 @@ export function preferExact(
   }
   if (contracts.size > 0) liftContracts(table, out, head, contracts, w.contract, isDocs);
   return out;
+}
+
+/** Whether a row of the head other than the holder's own is one of its members (`Holder.x`). */
+function holdsCandidate(table: ChunkTable, head: ReadonlySet<number>, holder: string): boolean {
+  const prefix = `${holder}.`;
+  for (const row of head) {
+    if (table.chunks[row].symbol?.startsWith(prefix)) return true;
+  }
+  return false;
 }
 
 /**
