@@ -835,3 +835,14 @@ Deno.test("holder: a question that describes an action finds the method, not its
     ["Return a JSON string representation of a Python data structure", "JSONEncoder.encode"],
   ]);
 });
+
+Deno.test("short: a one-word name is weaker evidence than a longer name the question writes whole", async () => {
+  const { DEFAULT_EXACT, memberPreference } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  // go-logr: `New` led "returns a new LogSink with additional key/value pairs" on its one
+  // word, above `LogSink.WithValues`; here against a name whose every part is written.
+  const f = queryForms("returns a new Logger with the name appended");
+  const credit = memberPreference(f, { ...DEFAULT_EXACT, member: 1 })!;
+  assert.ok(credit("New") < credit("Logger.WithName"), `${credit("New")}`);
+  assert.ok(credit("New") > 0, "still evidence");
+});

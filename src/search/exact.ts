@@ -9,7 +9,8 @@
  *   question writes as is (or the short form of it, plural as the question's word is,
  *   `integers` → `ints`; or two parts the question writes joined, `gitignore` for
  *   `git_ignore`) counts 1, a part met only once folded (`compares` for `compare`) 0, a
- *   part the question does not hold −½ (the share of the name's parts);
+ *   part the question does not hold −½ (the share of the name's parts, shared over at least
+ *   **short** parts: a one-word name such as `New` is weak evidence of a sentence's one word);
  * - **number**: +1 when a number the question writes is in the name, −1 when the name holds
  *   numbers and none of the question's;
  * - **object**: the question's words past its opening verb ("removes *the given listener*")
@@ -124,6 +125,13 @@ export interface ExactWeights {
    * structure"), and what a class says of itself is read through its members.
    */
   holder: number;
+  /**
+   * The fewest parts a function's name's form evidence is shared over: above 1, a one-word
+   * function (`New`) gets less than the whole credit for its one word written ("returns a new
+   * Logger with the name appended" is `Logger.WithName`'s, not `New`'s); 1, the whole. A
+   * type's name keeps the whole credit (a small class is one chunk with its members).
+   */
+  short: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -142,6 +150,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   referred: 1,
   relation: 1,
   holder: 4,
+  short: 1.5,
 };
 
 /** Kinds that declare a shape and run nothing. */
@@ -204,7 +213,7 @@ function nameParts(name: string): string[] {
  * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
  * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
  */
-export function formEvidence(f: QueryForms, name: string): number {
+export function formEvidence(f: QueryForms, name: string, minParts = 1): number {
   const parts = nameParts(name);
   if (parts.length === 0) return 0;
   const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
@@ -212,7 +221,7 @@ export function formEvidence(f: QueryForms, name: string): number {
   for (let i = 0; i + 1 < parts.length; i++) {
     if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
   }
-  return score.reduce((a, b) => a + b, 0) / parts.length;
+  return score.reduce((a, b) => a + b, 0) / Math.max(parts.length, minParts);
 }
 
 /** +1: the name holds a number of the question; −1: numbers, none of them; else 0. */
@@ -294,8 +303,10 @@ export function preferExact(
       if (w.holder && HOLDERS.has(c.kind ?? "")) {
         if (holdsCandidate(table, head, c.symbol)) z -= w.holder;
       }
+      // A one-word type (`Date`) holding its members in one chunk keeps the whole credit.
+      const short = typeOnly || HOLDERS.has(c.kind ?? "") ? 1 : w.short;
       const nameEvidence = (name: string, params: ReadonlySet<string>) =>
-        (w.form ? w.form * formEvidence(f, name) : 0) +
+        (w.form ? w.form * formEvidence(f, name, short) : 0) +
         (w.number ? w.number * numberEvidence(f, name) : 0) +
         (w.object && f.rest.length > 0
           ? w.object * objectEvidence(f, name, (t) => params.has(t), termWeight)
@@ -452,5 +463,5 @@ export function memberPreference(
   w: ExactWeights = DEFAULT_EXACT,
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
-  return (name) => w.member * (formEvidence(f, name) + numberEvidence(f, name));
+  return (name) => w.member * (formEvidence(f, name, w.short) + numberEvidence(f, name));
 }
