@@ -32,6 +32,7 @@
  *   deno run -A bench/search_breadth.ts --dir DIR [--set cv|final|final2|final3] [--languages go,typescript]
  *     [--queries 60] [--min 12] [--embedder codectx-code] [--out FILE] [--compare FILE]
  *     [--indexes DIR] [--survey] [--grid "none;form=1,number=1;…"] [--packages go-logr,reselect]
+ *     [--show N]
  *
  * `--indexes DIR` (default DIR/indexes) keeps the packages' indexes apart for another checkout.
  * `--grid` runs hybrid under each setting of the exact forms' weights (`src/search/exact.ts`;
@@ -39,6 +40,7 @@
  * leave-one-package-out folds: each package judged under the setting best on all the others.
  * `--packages` keeps the packages whose name holds one of the comma-separated words (a look at a
  * few misses; the median and worst need the whole set).
+ * `--show N` prints, per package, N queries hybrid does not answer first with both rankings' heads.
  * `--survey` fetches and builds the corpora and prints each package's query count only.
  *
  * @module
@@ -557,6 +559,37 @@ async function markSignatures(root: string, queries: Query[]): Promise<void> {
   }
 }
 
+/**
+ * Prints up to `n` of a package's queries that hybrid does not answer first: the answer, the
+ * rank of hybrid and of BM25, BM25's first result and hybrid's first five (what a reader of
+ * the misses needs to name their patterns).
+ */
+async function showMisses(c: Corpus, embedder: string, indexDir: string, n: number) {
+  const base = await buildBaseline(c.root, c.language);
+  const project = await openCorpus(c, embedder, indexDir);
+  let shown = 0;
+  for (const q of c.queries) {
+    if (shown >= n) break;
+    const r = await searchProject(project, q.query, { top_k: 10, mode: "hybrid" });
+    const rank = rankOf(q, r.snippets);
+    if (rank === 1) continue;
+    shown++;
+    const bl = base.search(q.query).map((d) => ({ ...d, line: d.startLine }));
+    const at = (it: { file: string; line: number }) => `${it.file}:${it.line}`;
+    console.log(
+      `--- ${q.query}\n    answer ${q.symbol} ${at(q)}; hybrid #${rank || "-"}, BM25 #${
+        rankOf(q, bl) || "-"
+      } (BM25 first: ${bl[0] ? at(bl[0]) : "none"})`,
+    );
+    for (const [i, it] of r.snippets.slice(0, 5).entries()) {
+      console.log(
+        `    ${i + 1}. ${it.symbol ?? ""} (${it.kind ?? ""}) ${at(it)} ${it.score.toFixed(3)}`,
+      );
+    }
+  }
+  project.close();
+}
+
 /** Builds (once) one package's corpus under `dir`; its queries. */
 async function packageCorpus(dir: string, source: Source): Promise<Corpus> {
   const slug = source.name.replace(/^@/, "").replace(/[^a-zA-Z0-9.-]+/g, "_");
@@ -596,6 +629,7 @@ async function main(): Promise<void> {
       survey: { type: "boolean", default: false },
       grid: { type: "string" },
       packages: { type: "string" },
+      show: { type: "string", default: "0" },
     },
   });
   if (!values.dir) {
@@ -640,6 +674,9 @@ async function main(): Promise<void> {
       const ranks = settings
         ? await evaluateGrid(evaluated, values.embedder, indexDir, settings)
         : await evaluateCorpus(evaluated, values.embedder, indexDir);
+      if (Number(values.show) > 0) {
+        await showMisses(evaluated, values.embedder, indexDir, Number(values.show));
+      }
       const p: PackageRanks = {
         package: source.name,
         queries: evaluated.queries.map((q) => q.query),

@@ -446,13 +446,13 @@ Deno.test("a question is read once: numbers, written forms, its verb and object,
   );
   // What a question says its answer calls or stands for: the name, its owner, a parameter list.
   assert.deepEqual(queryForms("shortcut to LinearRegression").referred, [
-    { name: "LinearRegression", owner: null, signature: false },
+    { name: "LinearRegression", owner: null, signature: false, relation: false },
   ]);
   assert.deepEqual(queryForms("same as os.cpu_count() in Python 3.4").referred, [
-    { name: "cpu_count", owner: "os", signature: false },
+    { name: "cpu_count", owner: "os", signature: false, relation: false },
   ]);
   assert.deepEqual(queryForms("Same as parseArgument(String[])").referred, [
-    { name: "parseArgument", owner: null, signature: true },
+    { name: "parseArgument", owner: null, signature: true, relation: false },
   ]);
   assert.deepEqual(queryForms("returns the name").referred, []);
 });
@@ -674,4 +674,175 @@ Deno.test("refers: 'shortcut to LinearRegression' is the alias that calls it", a
     ["shortcut to LinearRegression", "LinReg"],
     ["shortcut to ExponentialRegression", "ExpReg"],
   ]);
+});
+
+/**
+ * A doc sentence drops its own name, so a function's name it writes after a preposition is
+ * what the answer works with ("a helper for check_planarity", "the results from
+ * queryTransport"), not the answer; and a class whose own method is a candidate is not what a
+ * question that describes an action asks for.
+ */
+const RELATIONS: Record<string, string> = {
+  "planarity/planarity.py": `def check_planarity(G, counterexample=False):
+    planarity_state = LRPlanarity(G)
+    embedding = planarity_state.lr_planarity()
+    if embedding is None:
+        if counterexample:
+            return False, get_counterexample(G)
+        return False, None
+    return True, embedding
+
+
+def lr_planarity(G):
+    state = LRPlanarity(G)
+    for v in G:
+        if state.height[v] is None:
+            state.height[v] = 0
+            state.roots.append(v)
+            state.dfs_orientation(v)
+    for v in state.roots:
+        if not state.dfs_testing(v):
+            return None
+    return state.embedding
+
+
+def lr_planarity_recursive(G):
+    state = LRPlanarity(G)
+    for v in G:
+        if state.height[v] is None:
+            state.height[v] = 0
+            state.roots.append(v)
+            state.dfs_orientation_recursive(v)
+    for v in state.roots:
+        if not state.dfs_testing_recursive(v):
+            return None
+    return state.embedding
+
+
+def get_counterexample(G):
+    G = nx.Graph(G)
+    if check_planarity(G)[0]:
+        raise nx.NetworkXException("G is planar - no counter example.")
+    subgraph = nx.Graph()
+    for u in G:
+        nbrs = list(G[u])
+        for v in nbrs:
+            G.remove_edge(u, v)
+            if check_planarity(G)[0]:
+                G.add_edge(u, v)
+                subgraph.add_edge(u, v)
+    return subgraph
+`,
+  "json/encoder.py": `class JSONEncoder(object):
+    """Extensible JSON encoder for Python data structures.
+
+    Supports the following objects and types by default:
+
+    +-------------------+---------------+
+    | Python            | JSON          |
+    +===================+===============+
+    | dict, namedtuple  | object        |
+    | list, tuple       | array         |
+    | str, unicode      | string        |
+    | int, long, float  | number        |
+    | True              | true          |
+    | False             | false         |
+    | None              | null          |
+    +-------------------+---------------+
+
+    To extend this to recognize other objects, subclass and implement a
+    default() method with another method that returns a serializable
+    object for o if possible, otherwise it should call the superclass
+    implementation (to raise TypeError).
+    """
+
+    item_separator = ", "
+    key_separator = ": "
+
+    def __init__(self, skipkeys=False, ensure_ascii=True, check_circular=True,
+                 allow_nan=True, sort_keys=False, indent=None, separators=None,
+                 encoding="utf-8", default=None):
+        self.skipkeys = skipkeys
+        self.ensure_ascii = ensure_ascii
+        self.check_circular = check_circular
+        self.allow_nan = allow_nan
+        self.sort_keys = sort_keys
+        self.indent = indent
+        if separators is not None:
+            self.item_separator, self.key_separator = separators
+        if default is not None:
+            self.default = default
+        self.encoding = encoding
+
+    def default(self, o):
+        raise TypeError("Object of type %s is not JSON serializable" % o.__class__.__name__)
+
+    def encode(self, o):
+        if isinstance(o, bytes):
+            o = o.decode(self.encoding)
+        if isinstance(o, str):
+            if self.ensure_ascii:
+                return encode_basestring_ascii(o)
+            return encode_basestring(o)
+        chunks = self.iterencode(o)
+        if not isinstance(chunks, (list, tuple)):
+            chunks = list(chunks)
+        return "".join(chunks)
+
+    def iterencode(self, o):
+        markers = {} if self.check_circular else None
+        if self.ensure_ascii:
+            _encoder = encode_basestring_ascii
+        else:
+            _encoder = encode_basestring
+
+        def floatstr(o, allow_nan=self.allow_nan):
+            if o != o:
+                text = "NaN"
+            elif o == float("inf"):
+                text = "Infinity"
+            elif o == -float("inf"):
+                text = "-Infinity"
+            else:
+                return repr(o)
+            if not allow_nan:
+                raise ValueError("Out of range float values are not JSON compliant: " + repr(o))
+            return text
+
+        return _make_iterencode(markers, self.default, _encoder, self.indent, floatstr,
+                                self.key_separator, self.item_separator, self.sort_keys,
+                                self.skipkeys)(o, 0)
+`,
+};
+
+Deno.test("relation: a function's name after a preposition is what the answer works with", async () => {
+  const { queryForms } = await import("../src/search/query.ts");
+  assert.deepEqual(queryForms("returns the number of bytes returned by Sum()").referred, [
+    { name: "Sum", owner: null, signature: false, relation: true },
+  ]);
+  // A word, a type (the member's owner) or a module's member is no such name.
+  assert.deepEqual(queryForms("returns a value from the cache").referred, []);
+  assert.deepEqual(queryForms("Return the capacity of the ArrayVec").referred, []);
+  assert.deepEqual(queryForms("format a traceback from sys.exc_info()").referred, []);
+  await assertFirst(RELATIONS, [
+    ["Helper for check_planarity that finds a counterexample", "get_counterexample"],
+    ["Recursive version of lr_planarity", "lr_planarity_recursive"],
+  ]);
+});
+
+Deno.test("holder: a question that describes an action finds the method, not its class", async () => {
+  await assertFirst(RELATIONS, [
+    ["Return a JSON string representation of a Python data structure", "JSONEncoder.encode"],
+  ]);
+});
+
+Deno.test("short: a one-word name is weaker evidence than a longer name the question writes whole", async () => {
+  const { DEFAULT_EXACT, memberPreference } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  // go-logr: `New` led "returns a new LogSink with additional key/value pairs" on its one
+  // word, above `LogSink.WithValues`; here against a name whose every part is written.
+  const f = queryForms("returns a new Logger with the name appended");
+  const credit = memberPreference(f, { ...DEFAULT_EXACT, member: 1 })!;
+  assert.ok(credit("New") < credit("Logger.WithName"), `${credit("New")}`);
+  assert.ok(credit("New") > 0, "still evidence");
 });

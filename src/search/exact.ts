@@ -9,7 +9,8 @@
  *   question writes as is (or the short form of it, plural as the question's word is,
  *   `integers` → `ints`; or two parts the question writes joined, `gitignore` for
  *   `git_ignore`) counts 1, a part met only once folded (`compares` for `compare`) 0, a
- *   part the question does not hold −½ (the share of the name's parts);
+ *   part the question does not hold −½ (the share of the name's parts, shared over at least
+ *   **short** parts: a one-word name such as `New` is weak evidence of a sentence's one word);
  * - **number**: +1 when a number the question writes is in the name, −1 when the name holds
  *   numbers and none of the question's;
  * - **object**: the question's words past its opening verb ("removes *the given listener*")
@@ -41,7 +42,13 @@
  *   every call of another `tqdm`; a name most candidates hold counts for none); and, with
  *   **referred**, the candidate named after it (`LinearRegression` itself) gets no evidence
  *   for its name being written — unless the question writes a parameter list
- *   (`parseDouble(char[])`: one overload of several, all named so).
+ *   (`parseDouble(char[])`: one overload of several, all named so). With **relation**, a
+ *   function's name written as code after a preposition counts so too ("Helper for
+ *   check_planarity", "the results from queryTransport", "returned by Sum()"): a doc sentence
+ *   drops its own name, so the name it writes is what the answer works with;
+ * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
+ *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
+ *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -105,6 +112,26 @@ export interface ExactWeights {
    * the code words (its name written is the question pointing at what the answer uses).
    */
   referred: number;
+  /**
+   * 1: a name written as code after a preposition ("returned by Sum()", "the results from
+   * queryTransport", `query.ts` `relation`) counts as one the answer refers to (refers and
+   * referred above); 0: only names after a phrase that says so ("same as", "shortcut to").
+   */
+  relation: number;
+  /**
+   * A class, struct, enum or trait among the candidates loses this much when one of its own
+   * members is a candidate too: the member is the code the question describes (`JSONEncoder`
+   * beside `JSONEncoder.encode` for "Return a JSON string representation of a Python data
+   * structure"), and what a class says of itself is read through its members.
+   */
+  holder: number;
+  /**
+   * The fewest parts a function's name's form evidence is shared over: above 1, a one-word
+   * function (`New`) gets less than the whole credit for its one word written ("returns a new
+   * Logger with the name appended" is `Logger.WithName`'s, not `New`'s); 1, the whole. A
+   * type's name keeps the whole credit (a small class is one chunk with its members).
+   */
+  short: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -121,10 +148,15 @@ export const DEFAULT_EXACT: ExactWeights = {
   contract: 0.5,
   refers: 2,
   referred: 1,
+  relation: 1,
+  holder: 4,
+  short: 1.5,
 };
 
 /** Kinds that declare a shape and run nothing. */
 const TYPE_ONLY = new Set(["interface", "type"]);
+/** Kinds that hold the code of their members. */
+const HOLDERS = new Set(["class", "struct", "enum", "trait"]);
 
 /** Each row's parameter words (folded), read from its symbol when first a candidate. */
 const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
@@ -181,7 +213,7 @@ function nameParts(name: string): string[] {
  * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
  * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
  */
-export function formEvidence(f: QueryForms, name: string): number {
+export function formEvidence(f: QueryForms, name: string, minParts = 1): number {
   const parts = nameParts(name);
   if (parts.length === 0) return 0;
   const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
@@ -189,7 +221,7 @@ export function formEvidence(f: QueryForms, name: string): number {
   for (let i = 0; i + 1 < parts.length; i++) {
     if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
   }
-  return score.reduce((a, b) => a + b, 0) / parts.length;
+  return score.reduce((a, b) => a + b, 0) / Math.max(parts.length, minParts);
 }
 
 /** +1: the name holds a number of the question; −1: numbers, none of them; else 0. */
@@ -251,8 +283,9 @@ export function preferExact(
     : new Set(topEntries(scored, EXACT_ROWS).map((h) => h.row));
   // Interfaces (rows in the head) and the name of the declared method the question matches.
   const contracts = new Map<number, string>();
-  const holdsReferred = w.refers && f.referred.length > 0
-    ? referredTest(table, head, f.referred)
+  const referred = w.relation ? f.referred : f.referred.filter((r) => !r.relation);
+  const holdsReferred = w.refers && referred.length > 0
+    ? referredTest(table, head, referred)
     : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
@@ -267,8 +300,13 @@ export function preferExact(
       const typeOnly = TYPE_ONLY.has(c.kind ?? "");
       const methods = typeOnly && w.declared ? declaredMethods(table, row) : [];
       if (w.action && f.first !== null && typeOnly && methods.length === 0) z -= w.action;
+      if (w.holder && HOLDERS.has(c.kind ?? "")) {
+        if (holdsCandidate(table, head, c.symbol)) z -= w.holder;
+      }
+      // A one-word type (`Date`) holding its members in one chunk keeps the whole credit.
+      const short = typeOnly || HOLDERS.has(c.kind ?? "") ? 1 : w.short;
       const nameEvidence = (name: string, params: ReadonlySet<string>) =>
-        (w.form ? w.form * formEvidence(f, name) : 0) +
+        (w.form ? w.form * formEvidence(f, name, short) : 0) +
         (w.number ? w.number * numberEvidence(f, name) : 0) +
         (w.object && f.rest.length > 0
           ? w.object * objectEvidence(f, name, (t) => params.has(t), termWeight)
@@ -285,9 +323,9 @@ export function preferExact(
         contracts.set(row, shortName(contract.name));
       }
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
-      pointedAt = f.referred.length > 0 && isReferred(f.referred, c.symbol);
+      pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
-      if (w.refers && f.referred.length > 0 && !pointedAt) {
+      if (w.refers && referred.length > 0 && !pointedAt) {
         if (holdsReferred(c.text)) z += w.refers;
       }
     }
@@ -310,6 +348,15 @@ export function preferExact(
   }
   if (contracts.size > 0) liftContracts(table, out, head, contracts, w.contract, isDocs);
   return out;
+}
+
+/** Whether a row of the head other than the holder's own is one of its members (`Holder.x`). */
+function holdsCandidate(table: ChunkTable, head: ReadonlySet<number>, holder: string): boolean {
+  const prefix = `${holder}.`;
+  for (const row of head) {
+    if (table.chunks[row].symbol?.startsWith(prefix)) return true;
+  }
+  return false;
 }
 
 /**
@@ -416,5 +463,5 @@ export function memberPreference(
   w: ExactWeights = DEFAULT_EXACT,
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
-  return (name) => w.member * (formEvidence(f, name) + numberEvidence(f, name));
+  return (name) => w.member * (formEvidence(f, name, w.short) + numberEvidence(f, name));
 }

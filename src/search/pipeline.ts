@@ -94,6 +94,8 @@ export function presentRanked(
       contract: 0,
       refers: 0,
       referred: 0,
+      relation: 0,
+      holder: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);

@@ -66,7 +66,9 @@ export interface QueryForms {
   /**
    * Names the question says the answer refers to (as written, the last part of a dotted
    * one): "shortcut to LinearRegression", "same as Decode", "wrapper around os.Getenv",
-   * "calls Close" — the answer is the code that calls or stands for them, not they.
+   * "calls Close" — the answer is the code that calls or stands for them, not they; and a
+   * function's name written as code after a preposition ("Helper for check_planarity",
+   * "returned by Sum()"; `relation`).
    */
   referred: readonly Referred[];
 }
@@ -127,17 +129,24 @@ export function queryForms(query: string): QueryForms {
     code.set(w, bare ? [w, bare, ...splitForms(bare)] : [w]);
   }
   const referred: Referred[] = [];
-  for (const m of query.matchAll(REFERRING)) {
+  const refer = (m: RegExpMatchArray, relation: boolean) => {
     const dotted = m[1].replace(/[.]+$/, "");
     const dot = dotted.lastIndexOf(".");
     const name = dotted.slice(dot + 1);
-    if (name.length < 3 || STOP_WORDS.has(name.toLowerCase())) continue;
-    if (referred.some((r) => r.name === name)) continue;
+    if (name.length < 3 || STOP_WORDS.has(name.toLowerCase())) return;
+    const end = m.index! + m[0].length;
+    const called = query.startsWith("()", end);
+    // After a preposition, only a function's name written as code (`by update_cookies()`, `from
+    // queryTransport`): not a word ("a value from the cache"), not a type ("the capacity of the
+    // ArrayVec" asks for its member), not a module's member (`sys.exc_info()`).
+    if (relation && (dot >= 0 || !(called || FUNCTION_NAME.test(name)))) return;
+    if (referred.some((r) => r.name === name)) return;
     const owner = dot > 0 ? dotted.slice(dotted.lastIndexOf(".", dot - 1) + 1, dot) : null;
-    const end = m.index + m[0].length;
     const signature = query[end] === "(" && end + 1 < query.length && query[end + 1] !== ")";
-    referred.push({ name, owner, signature });
-  }
+    referred.push({ name, owner, signature, relation });
+  };
+  for (const m of query.matchAll(REFERRING)) refer(m, false);
+  for (const m of query.matchAll(RELATION)) refer(m, true);
   return {
     exact,
     folded,
@@ -158,11 +167,27 @@ export interface Referred {
   owner: string | null;
   /** Written with a parameter list (`parseDouble(char[])`): one overload of several. */
   signature: boolean;
+  /**
+   * Found after a preposition, written as code ("returned by Sum()", "the results from
+   * queryTransport", "Used by camelCase"), not after a phrase that says so ("same as").
+   */
+  relation: boolean;
 }
 
 /** A phrase that names what the answer calls or stands for, and the name after it. */
 const REFERRING =
   /\b(?:same as|equivalent (?:to|of)|shortcut (?:to|for)|short-?hand (?:to|for)|alias (?:for|of|to)|wrapper (?:around|for|of)|wraps|delegates to|calls|convenience (?:method|function|wrapper) for(?: calling)?)\s+(?:the |a |an )?([A-Za-z_$][\w$.]*)/gi;
+
+/**
+ * A preposition and the name after it: a doc sentence drops its own name, so a name it writes
+ * after "by", "from", "to", "through"… is what the answer works with (`query.ts` keeps it only
+ * when written as code).
+ */
+const RELATION =
+  /\b(?:by|from|to|through|via|than|after|before|into|around|over|of|on|for|with|using)\s+(?:the |a |an )?([A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*)/gi;
+
+/** snake_case or lowerCamelCase: how a function is named where types are capitalised. */
+const FUNCTION_NAME = /^_*[a-z][a-z0-9]*(?:_+[a-z0-9]+)+_*$|^[a-z][a-z0-9]*[A-Z]/;
 
 /** A dot file (`.fdignore`), a path or dotted name, snake_case, or a camelCase hump. */
 const CODE_WORD = /^\.[A-Za-z]|[A-Za-z0-9][_./][A-Za-z0-9]|[a-z][A-Z]/;
