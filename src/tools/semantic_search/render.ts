@@ -227,7 +227,7 @@ export function render(
       p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
       p.test_matches
         ? `(${
-          p.test_matches >= 100 ? "100+" : p.test_matches
+          p.test_matches >= TEST_COUNT_CAP ? `${TEST_COUNT_CAP}+` : p.test_matches
         } more in test files, not searched: ${tests})`
         : "",
     ]);
