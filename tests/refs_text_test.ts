@@ -123,8 +123,13 @@ Deno.test("refs in Python: each line its function, an exact line marked, a test'
 
     // A test file's read of the function is said as a read; its call is a bare line.
     const checked = text(await callTool(ex, "find_references", { symbol_name: "check" }));
-    assert.match(checked, /^check \(function pkg\/quota\.py:5-9\): 2 references in 1 file$/m);
-    assert.match(checked, /^tests\/test_quota\.py \(test, 2\): 6; read 5$/m);
+    assert.match(
+      checked,
+      /^check \(function pkg\/quota\.py:5-9\): 2 references in 1 file; lines are calls unless marked$/m,
+    );
+    // Few lines in a test file: each its code, as a code file's (bare `6; read 5` was read again).
+    assert.match(checked, /^tests\/test_quota\.py \(test\)\n {2}5 read in test_check: /m);
+    assert.match(checked, /^ {2}6 test_check: quota\.check\(1\)$/m);
   });
 });
 

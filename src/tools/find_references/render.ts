@@ -1,7 +1,8 @@
 /**
  * `find_references` as text (the MCP text and `codectx refs` alike): what is referenced and
  * how often in one line, then each file's references, a line each with the enclosing
- * definition; a test file's references are its line numbers on one line.
+ * definition; a test file's many references are its line numbers on one line, its few (up to
+ * {@link FEW_TEST_LINES}, or all in a small answer) lines as a code file's with `(test)`.
  *
  * @module
  */
@@ -55,6 +56,15 @@ function fileLines(rs: Reference[], usual: string | undefined, name: string): st
   });
 }
 
+/**
+ * A test file with at most this many references shows each line's code as a code file does:
+ * bare numbers sent assistants to `sed` to see whether the line was a call.
+ */
+const FEW_TEST_LINES = 3;
+
+/** An answer with at most this many references shows every test line's code too. */
+const SMALL_ANSWER = 12;
+
 /** A test file's line numbers listed before the rest are counted. */
 const MAX_TEST_LINES = 12;
 
@@ -73,8 +83,9 @@ function testLines(file: string, rs: Reference[]): string {
 
 /**
  * The symbol and its count in one line (its definition in it when there is one), then each
- * file's references; a test file's are its line numbers (`file (test, n): l1 l2 …`), which
- * is all an assistant takes from them unless it asks about a test.
+ * file's references; a test file's many are its line numbers (`file (test, n): l1 l2 …`),
+ * which is all an assistant takes from them unless it asks about a test; its few are lines of
+ * code under `file (test)`.
  */
 export function render(p: FindReferencesPayload): string {
   // A definition the first line names is not listed again under its file.
@@ -91,10 +102,14 @@ export function render(p: FindReferencesPayload): string {
   const files = byFile.size;
   const usual = commonResolution(refs);
   const name = p.symbol.split(/[.:#]/).pop() ?? p.symbol;
+  const compact = (file: string, rs: Reference[]) =>
+    isTestFile(file) && rs.length > FEW_TEST_LINES && refs.length > SMALL_ANSWER &&
+    rs.every((r) => r.kind !== "definition");
   const groups = [...byFile].map(([file, rs]) =>
-    isTestFile(file) && rs.every((r) => r.kind !== "definition")
-      ? testLines(file, rs)
-      : [file, ...fileLines(rs, usual, name)].join("\n")
+    compact(file, rs) ? testLines(file, rs) : [
+      isTestFile(file) ? `${file} (test)` : file,
+      ...fileLines(rs, usual, name),
+    ].join("\n")
   );
   const counts = ([["exact", "exact"], ["inferred", "inferred"], ["name", "by name only"]] as const)
     .filter(([k]) => by[k] > 0).map(([k, label]) => `${label} ${by[k]}`);
@@ -116,7 +131,7 @@ export function render(p: FindReferencesPayload): string {
   }
   if (total === 0) return `${p.symbol} (${defs}): no references`;
   const calls = [...byFile].some(([file, rs]) =>
-    !isTestFile(file) && rs.some((r) => r.kind === "call")
+    !compact(file, rs) && rs.some((r) => r.kind === "call")
   );
   const marks = [
     ...(calls ? ["calls"] : []),
