@@ -60,7 +60,7 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
     // The MCP text and `codectx deps --package` are one text.
     assert.equal(
       text,
-      "imported by 2 files (2 imports)\n  a.py:4\n  b.py:4 requests.adapters [HTTPAdapter]",
+      "imported by 2 files (2 imports); no test files among them\n  a.py:4\n  b.py:4 requests.adapters [HTTPAdapter]",
     );
 
     const none = await ex.execute({
@@ -84,7 +84,10 @@ Deno.test("codectx deps --package P prints the importing lines", async () => {
     const r = await runCli(["deps", "--package", "os", "--path", root, "--index-dir", indexDir]);
     assert.equal(r.code, 0, r.stderr);
     // One line a file (it was a line an import, the module on each).
-    assert.equal(r.stdout, "imported by 1 file (2 imports)\n  a.py:1, 2 os.path\n");
+    assert.equal(
+      r.stdout,
+      "imported by 1 file (2 imports); no test files among them\n  a.py:1, 2 os.path\n",
+    );
   } finally {
     await cleanup(root, indexDir);
   }
@@ -154,7 +157,7 @@ Deno.test("get_dependencies package: a Go import path is one package — its sub
   });
 });
 
-Deno.test("get_dependencies package: a folder's importers on one line, the module said once", async () => {
+Deno.test("get_dependencies package: a folder's importers nested under it, the module said once, tests counted", async () => {
   // chi's middleware files importing chi: `- middleware/x.go:5 github.com/go-chi/chi/v5` a
   // line each (2,609 characters in the MCP arm), the folder and the module repeated.
   const files: Record<string, string> = {};
@@ -162,11 +165,15 @@ Deno.test("get_dependencies package: a folder's importers on one line, the modul
     files[`mw/${n}.py`] = `import requests\n\n\ndef ${n}():\n    pass\n`;
   }
   files["top.py"] = "import os\nimport requests\n";
+  files["test_top.py"] = "import requests\n";
   await withExecutor(files, async (ex) => {
     const p = await callTool(ex, "get_dependencies", { package: "requests" });
+    // `mw/ a.py:1; b.py:1` was read as files at the top (gin: `binding/ default_validator.go:13`),
+    // and whether tests import it took an answerer two more searches.
     assert.equal(
       renderText("get_dependencies", p),
-      "imported by 4 files (4 imports)\n  mw/ a.py:1; b.py:1; c.py:1\n  top.py:2",
+      "imported by 5 files (5 imports); 1 test file among them\n  mw/\n    a.py:1\n    b.py:1\n    c.py:1\n" +
+        "  test_top.py:1\n  top.py:2",
     );
   });
 });

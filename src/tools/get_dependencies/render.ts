@@ -4,6 +4,7 @@
  * @module
  */
 
+import { isTestFile } from "../../util/test_files.ts";
 import { importedBy, importLine, join, listOf } from "../markdown.ts";
 import type { GetDependenciesPayload } from "./schema.ts";
 
@@ -18,8 +19,10 @@ function folderOf(file: string): string {
 }
 
 /**
- * The importers of a package: `imported by N files (M imports)`, then a line a file, `file:l1,
- * l2`, or a line a folder holding several, `folder/ a.py:3; b.py:7, 9`; an import's module is
+ * The importers of a package: `imported by N files (M imports); K test files among them` (`no
+ * test files` when none), then a line a file, `file:l1, l2`, or a folder holding several on its own line with
+ * its files nested under it (`folder/` then `    a.py:3`: one line `folder/ a.py:3; b.py:7`
+ * was read as files at the top); an import's module is
  * said when it is not the one most lines import (`os.path` under `os`), and the names it
  * takes. Past {@link MAX_IMPORTER_FILES} files the rest are counted (`more`: how to list them).
  *
@@ -45,16 +48,17 @@ export function importersText(importers: Importer[], more: string): string {
     if (files.length === 1 || folder === "") {
       for (const [file, list] of files) out.push(`  ${file}:${lines(list)}`);
     } else {
-      const each = files.map(([file, list]) => `${file.slice(folder.length)}:${lines(list)}`);
-      out.push(`  ${folder} ${each.join("; ")}`);
+      out.push(`  ${folder}`);
+      for (const [file, list] of files) out.push(`    ${file.slice(folder.length)}:${lines(list)}`);
     }
   }
   const n = byFile.length;
   const rest = n - shown.length;
+  const tests = byFile.filter(([file]) => isTestFile(file)).length;
   return [
     `imported by ${n} file${n === 1 ? "" : "s"} (${importers.length} import${
       importers.length === 1 ? "" : "s"
-    })`,
+    }); ${tests || "no"} test file${tests === 1 ? "" : "s"} among them`,
     ...out,
     ...(rest > 0 ? [`  (${rest} more files; ${more})`] : []),
   ].join("\n");
