@@ -77,6 +77,22 @@ Deno.test("get_dependencies package: every file and line importing it, in JSON a
   });
 });
 
+Deno.test("codectx deps FILE: each importer as file:line and what it takes", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["deps", "pkg/sub.py", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: `imported by 1 file` then `  b.py`; the line took another search (mobx).
+    assert.match(
+      r.stdout,
+      /^imported by 1 file \(1 import\); no test files among them\n {2}b\.py:5 \[sub as s\]$/m,
+    );
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
 Deno.test("codectx deps --package P prints the importing lines", async () => {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();

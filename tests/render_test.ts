@@ -150,7 +150,8 @@ Deno.test("render: explain_symbol, get_context and import lists say each thing o
     );
     assert.match(
       deps,
-      /Imported by 3 files \(\*\.py\):\n- \.\/: main\n- pkg\/: use\n {2}- sub\/: deep/,
+      // Each importer at its line (the files alone cost another search for file:line).
+      /imported by 3 files \(3 imports\); no test files among them\n {2}main\.py:1 \[Store\]\n {2}pkg\/sub\/deep\.py:1 \[Store\]\n {2}pkg\/use\.py:1 \[Store\]/,
       deps,
     );
 

@@ -68,6 +68,25 @@ function importOut(graph: CodeGraph, file: GraphFile, i: ResolvedImport): Import
   };
 }
 
+/** Where each file importing `path` imports it (a line each import), by file then line. */
+export function fileImporters(graph: CodeGraph, path: string): Importer[] {
+  const out: Importer[] = [];
+  for (const from of [...(graph.importedBy.get(path) ?? [])].sort()) {
+    for (const i of graph.byPath.get(from)?.imports ?? []) {
+      if (i.resolved !== path && !i.targets.includes(path)) continue;
+      out.push({
+        file: from,
+        line: i.record.line,
+        module: i.record.module,
+        names: i.names,
+        external: i.external,
+        resolved: i.resolved,
+      });
+    }
+  }
+  return out;
+}
+
 /** The imports of one file and who imports it. */
 export function fileDependencies(graph: CodeGraph, file: GraphFile): FileDeps {
   return {

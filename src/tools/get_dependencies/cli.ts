@@ -12,7 +12,7 @@ import { importersText } from "./render.ts";
 /** The payload as `codectx deps` prints it. */
 export function print(p: GetDependenciesPayload): CliOutput {
   const out: string[] = [];
-  if (p.importers) return { out: [importersText(p.importers, "--json lists them")] };
+  if (p.importers && !p.file) return { out: [importersText(p.importers, "--json lists them")] };
   if (p.file) {
     out.push(`${p.file} (${p.language})`);
     for (const i of p.imports) {
@@ -23,6 +23,10 @@ export function print(p: GetDependenciesPayload): CliOutput {
         : "unresolved";
       const names = i.names.length ? `  [${i.names.join(", ")}]` : "";
       out.push(`  ${String(i.line).padStart(4)}  ${i.module} -> ${to}${names}`);
+    }
+    // Each importer as file:line (the files alone cost another search for the line).
+    if (p.importers?.length) {
+      return { out: [...out, importersText(p.importers, "--json lists them")] };
     }
     const by = p.imported_by;
     out.push(`imported by ${by.length} file${by.length === 1 ? "" : "s"}`);

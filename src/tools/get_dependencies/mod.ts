@@ -4,7 +4,7 @@
  */
 
 import { CodectxError } from "../../errors.ts";
-import { fileDependencies, packageImporters, wholeGraph } from "../../graph/deps.ts";
+import { fileDependencies, fileImporters, packageImporters, wholeGraph } from "../../graph/deps.ts";
 import { loadGraph } from "../../graph/graph.ts";
 import { fileNotInIndex } from "../../util/suggest.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
@@ -59,7 +59,15 @@ export const getDependenciesTool = defineTool({
     const file = graph.byPath.get(rel);
     if (!file) throw fileNotInIndex(rel, graph.byPath.keys());
     const d = fileDependencies(graph, file);
-    return { file: d.file, language: d.language, imports: d.imports, imported_by: d.importedBy };
+    return {
+      file: d.file,
+      language: d.language,
+      imports: d.imports,
+      imported_by: d.importedBy,
+      // Where each importer imports it: `deps FILE` gave the files alone (another search for
+      // file:line).
+      importers: fileImporters(graph, d.file),
+    };
   },
   render,
   cli: command,

@@ -66,12 +66,14 @@ export function importersText(importers: Importer[], more: string): string {
 
 /** A file's imports and importers; without a file, imports by file, packages and cycles. */
 export function render(p: GetDependenciesPayload): string {
-  if (p.importers) return importersText(p.importers, "the structured result lists them");
+  if (p.importers && !p.file) return importersText(p.importers, "the structured result lists them");
   if (p.file) {
     return join([
       `# ${p.file} (${p.language ?? ""})`,
       listOf("Imports (line: file)", p.imports, importLine) || "Imports: none",
-      importedBy(p.imported_by) || "Imported by: none",
+      p.importers?.length
+        ? importersText(p.importers, "the structured result lists them")
+        : importedBy(p.imported_by) || "Imported by: none",
     ]);
   }
   const edges = p.edges ?? [];
