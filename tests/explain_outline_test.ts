@@ -240,3 +240,29 @@ Deno.test("explain_symbol: a long body's outline holds the lines that decide its
     );
   }
 });
+
+Deno.test("explain_symbol: callers past the twelve listed are named when few, else refs is said to list them", async () => {
+  // mobx `explain endBatch` ended `- 1 more in 1 places`, naming nothing.
+  const files = (n: number) => {
+    const out: Record<string, string> = { "lib.py": "def target():\n    return 1\n" };
+    for (let i = 0; i < n; i++) {
+      out[`m${i}.py`] = `from lib import target\n\n\ndef f${i}():\n    target()\n`;
+    }
+    return out;
+  };
+  await withExecutor(files(14), async (ex) => {
+    const t = renderText(
+      "explain_symbol",
+      await callTool(ex, "explain_symbol", { symbol_name: "target" }),
+    );
+    assert.match(t, /^- also: f\d+ m\d+\.py:5; f\d+ m\d+\.py:5$/m, t);
+    assert.doesNotMatch(t, /more in/, t);
+  });
+  await withExecutor(files(19), async (ex) => {
+    const t = renderText(
+      "explain_symbol",
+      await callTool(ex, "explain_symbol", { symbol_name: "target" }),
+    );
+    assert.match(t, /^- 7 more in 7 places \(refs target lists them\)$/m, t);
+  });
+});

@@ -17,6 +17,9 @@ import type { CallLine, ExplainSymbolPayload, Neighbour } from "./schema.ts";
 /** Lines of callers listed before the rest are counted. */
 const MAX_SITE_LINES = 12;
 
+/** Callers past {@link MAX_SITE_LINES} named on one line (`name file:l`) when this few. */
+const MAX_MORE_NAMED = 5;
+
 /** The call sites of one caller in one file. */
 interface SiteGroup {
   o: Neighbour;
@@ -26,11 +29,12 @@ interface SiteGroup {
 /**
  * Call sites grouped by who and where, `name file:l1, l2` one line per (name, file), in the
  * payload's order (a caller of one site with its line of code when the payload holds it), at
- * most {@link MAX_SITE_LINES}; test files' sites are counted on one line
- * (`codectx refs` lists their lines). How sure the match is goes in the title when every site
+ * most {@link MAX_SITE_LINES}, up to {@link MAX_MORE_NAMED} more named on one line (`- also: name
+ * file:l; …`), past that counted with where they are listed; test files' sites are counted on
+ * one line (`codectx refs` lists their lines). How sure the match is goes in the title when every site
  * shares it.
  */
-function sites(title: string, items: Neighbour[], total: number): string {
+function sites(title: string, items: Neighbour[], total: number, name: string): string {
   if (items.length === 0) return "";
   const groups = new Map<string, SiteGroup>();
   for (const o of items) {
@@ -62,7 +66,14 @@ function sites(title: string, items: Neighbour[], total: number): string {
       : `- ${file}: ${gs.map((g) => `${g.o.name} :${site(g)}`).join("; ")}`
   );
   const unlisted = code.slice(MAX_SITE_LINES);
-  if (unlisted.length) lines.push(`- ${count(unlisted)} more in ${unlisted.length} places`);
+  // `- 1 more in 1 places` named nothing: an answerer searched again for it.
+  if (unlisted.length > MAX_MORE_NAMED) {
+    lines.push(`- ${count(unlisted)} more in ${unlisted.length} places (refs ${name} lists them)`);
+  } else if (unlisted.length) {
+    lines.push(
+      `- also: ${unlisted.map((g) => `${g.o.name} ${g.o.file}:${g.lines.join(", ")}`).join("; ")}`,
+    );
+  }
   if (tests.length) {
     const files = new Set(tests.map((g) => g.o.file)).size;
     lines.push(`- ${count(tests)} in ${files} test file${files === 1 ? "" : "s"}`);
@@ -211,7 +222,12 @@ export function render(p: ExplainSymbolPayload): string {
     whole ? body(p) : fence(s.signature || s.name, s.language),
     whole ? "" : outline(p),
     p.children.length ? `Members: ${p.children.map((c) => `${c.name} :${c.line}`).join(", ")}` : "",
-    sites(CALLABLE_KINDS.has(s.kind) ? "Callers" : "Used by", p.callers, p.callers_total),
+    sites(
+      CALLABLE_KINDS.has(s.kind) ? "Callers" : "Used by",
+      p.callers,
+      p.callers_total,
+      s.qualified_name || s.name,
+    ),
     whole ? callees(p) : "",
     `References: ${p.references}`,
   ]);
