@@ -214,7 +214,11 @@ function nameParts(name: string): string[] {
  * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
  */
 export function formEvidence(f: QueryForms, name: string, minParts = 1): number {
-  const parts = nameParts(name);
+  return formOfParts(f, nameParts(name), minParts);
+}
+
+/** {@link formEvidence} of a name's {@link nameParts}. */
+function formOfParts(f: QueryForms, parts: readonly string[], minParts: number): number {
   if (parts.length === 0) return 0;
   const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
   // Two parts the question writes joined (`gitignore` for `git_ignore`).
@@ -251,7 +255,17 @@ export function objectEvidence(
   weight: (term: string) => number,
 ): number {
   if (f.rest.length === 0) return 0;
-  const own = new Set(nameParts(name).map(stem));
+  return objectOfParts(f, nameParts(name), inParams, weight);
+}
+
+/** {@link objectEvidence} of a name's {@link nameParts}. */
+function objectOfParts(
+  f: QueryForms,
+  parts: readonly string[],
+  inParams: (word: string) => boolean,
+  weight: (term: string) => number,
+): number {
+  const own = new Set(parts.map(stem));
   let hit = 0, all = 0;
   for (const w of f.rest) {
     const x = weight(w) || 1;
@@ -305,13 +319,15 @@ export function preferExact(
       }
       // A one-word type (`Date`) holding its members in one chunk keeps the whole credit.
       const short = typeOnly || HOLDERS.has(c.kind ?? "") ? 1 : w.short;
-      const nameEvidence = (name: string, params: ReadonlySet<string>) =>
-        (w.form ? w.form * formEvidence(f, name, short) : 0) +
-        (w.number ? w.number * numberEvidence(f, name) : 0) +
-        (w.object && f.rest.length > 0
-          ? w.object * objectEvidence(f, name, (t) => params.has(t), termWeight)
-          : 0) +
-        (w.owner ? w.owner * ownerEvidence(f, name) : 0);
+      // The name's parts are split once for the form and the object evidence.
+      const nameEvidence = (name: string, params: ReadonlySet<string>) => {
+        const object = w.object && f.rest.length > 0;
+        const parts = w.form || object ? nameParts(name) : [];
+        return (w.form ? w.form * formOfParts(f, parts, short) : 0) +
+          (w.number ? w.number * numberEvidence(f, name) : 0) +
+          (object ? w.object * objectOfParts(f, parts, (t) => params.has(t), termWeight) : 0) +
+          (w.owner ? w.owner * ownerEvidence(f, name) : 0);
+      };
       let best = nameEvidence(c.symbol, paramWords(table, row));
       let contract: Declared | null = null, bestMethod = -Infinity;
       for (const m of methods) {

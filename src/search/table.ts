@@ -101,8 +101,19 @@ async function buildTable(
 export function chunkSymbol(table: ChunkTable, row: number): SymbolRecord | undefined {
   const c = table.chunks[row];
   if (c.symbol === null) return undefined;
-  return symbolOfChunk(table.index.symbolsByFile.get(c.file) ?? [], c);
+  const list = table.index.symbolsByFile.get(c.file) ?? [];
+  // Its place in the file's list, found once per row (presenting and the exact forms both ask,
+  // and a file of thousands of definitions is scanned by name each time otherwise).
+  const at = table.memo.get(SYMBOL_AT);
+  const k = at[row];
+  if (k !== 0) return k > 0 ? list[k - 1] : undefined;
+  const i = symbolIndexOfChunk(list, c);
+  at[row] = i + 1 || -1;
+  return i < 0 ? undefined : list[i];
 }
+
+/** Each row's symbol's place in its file's list, plus one; −1: none; 0: not looked up yet. */
+const SYMBOL_AT = slot("chunk symbol", (t: ChunkTable) => new Int32Array(t.chunks.length));
 
 /**
  * Of `list` (the chunk's file's definitions), the one the chunk is named after: the first of
@@ -112,11 +123,21 @@ export function symbolOfChunk(
   list: readonly SymbolRecord[],
   c: ChunkRecord,
 ): SymbolRecord | undefined {
-  let fallback: SymbolRecord | undefined;
-  for (const s of list) {
-    if (s.qualifiedName !== c.symbol) continue;
-    if (s.startLine <= c.endLine && s.endLine >= c.startLine) return s;
-    fallback ??= s;
+  const i = symbolIndexOfChunk(list, c);
+  return i < 0 ? undefined : list[i];
+}
+
+/** The index in `list` of {@link symbolOfChunk}'s answer, or −1. */
+function symbolIndexOfChunk(list: readonly SymbolRecord[], c: ChunkRecord): number {
+  const name = c.symbol;
+  const start = c.startLine;
+  const end = c.endLine;
+  let fallback = -1;
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i];
+    if (s.qualifiedName !== name) continue;
+    if (s.startLine <= end && s.endLine >= start) return i;
+    if (fallback < 0) fallback = i;
   }
   return fallback;
 }
