@@ -16,6 +16,7 @@ import {
   openKeyed,
   padLength as pad,
   readAt,
+  readScratch,
   ViewCursor,
   writeAll,
 } from "./columns_io.ts";
@@ -128,7 +129,7 @@ export class ChunkColumns {
     const hit = this.recent.get(i);
     if (hit !== undefined) return hit;
     const start = this.textStart[i];
-    const text = decoder.decode(readAt(this.fd, 16 + start, this.textStart[i + 1] - start));
+    const text = decoder.decode(readScratch(this.fd, 16 + start, this.textStart[i + 1] - start));
     if (this.recent.size >= RECENT_TEXTS) this.recent.delete(this.recent.keys().next().value!);
     this.recent.set(i, text);
     return text;

@@ -19,6 +19,30 @@ export function readAt(fd: Deno.FsFile, at: number, length: number): Uint8Array 
   return out;
 }
 
+/** The buffer {@link readScratch} reads into, grown by doubling. */
+let scratch = new Uint8Array(64 * 1024);
+
+/**
+ * `length` bytes of `fd` from `at`, in a buffer shared by every call: valid until the next
+ * call (for bytes decoded at once: a chunk's text read for presenting allocates no buffer).
+ */
+export function readScratch(fd: Deno.FsFile, at: number, length: number): Uint8Array {
+  if (scratch.length < length) {
+    let size = scratch.length;
+    while (size < length) size *= 2;
+    scratch = new Uint8Array(size);
+  }
+  const out = scratch.subarray(0, length);
+  fd.seekSync(at, Deno.SeekMode.Start);
+  let got = 0;
+  while (got < length) {
+    const n = fd.readSync(out.subarray(got));
+    if (n === null) throw new Error("column file ends early");
+    got += n;
+  }
+  return out;
+}
+
 /** Writes all of `bytes` at the file's position. */
 export function writeAll(fd: Deno.FsFile, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length;) at += fd.writeSync(bytes.subarray(at));
