@@ -221,11 +221,23 @@ export function formEvidence(f: QueryForms, name: string, minParts = 1): number 
 function formOfParts(f: QueryForms, parts: readonly string[], minParts: number): number {
   if (parts.length === 0) return 0;
   const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
-  // Two parts the question writes joined (`gitignore` for `git_ignore`).
+  // Two parts the question writes joined (`gitignore` for `git_ignore`): joined only when the
+  // question has a word of that length (a joined string is made and hashed for nothing else).
+  const lengths = wordLengths(f.exact);
   for (let i = 0; i + 1 < parts.length; i++) {
+    if (!lengths.has(parts[i].length + parts[i + 1].length)) continue;
     if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
   }
   return score.reduce((a, b) => a + b, 0) / Math.max(parts.length, minParts);
+}
+
+/** The lengths of a question's words as written, made once per question. */
+const WORD_LENGTHS = new WeakMap<ReadonlySet<string>, ReadonlySet<number>>();
+
+function wordLengths(words: ReadonlySet<string>): ReadonlySet<number> {
+  let lengths = WORD_LENGTHS.get(words);
+  if (!lengths) WORD_LENGTHS.set(words, lengths = new Set([...words].map((w) => w.length)));
+  return lengths;
 }
 
 /** +1: the name holds a number of the question; −1: numbers, none of them; else 0. */

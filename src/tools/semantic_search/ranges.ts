@@ -22,8 +22,10 @@ export async function withSymbolRanges(
   const index = await project.index();
   const snippets = p.snippets.map((h) => {
     if (!h.symbol || h.column !== undefined) return h;
+    // The lines first: most of a file's symbols do not hold the hit, and comparing numbers is
+    // cheaper than comparing names that share their owner's prefix.
     const s = (index.symbolsByFile.get(h.file) ?? []).find((s) =>
-      s.qualifiedName === h.symbol && s.line <= h.line && h.end_line <= s.endLine
+      s.line <= h.line && h.end_line <= s.endLine && s.qualifiedName === h.symbol
     );
     if (!s || (s.line === h.line && s.endLine === h.end_line)) return h;
     return { ...h, symbol_line: s.line, symbol_end_line: s.endLine };
