@@ -198,16 +198,32 @@ function declaredMethods(table: ChunkTable, row: number): Declared[] {
 /** The folded words of a signature's parameters (past its first parenthesis). */
 function signatureWords(sig: string): ReadonlySet<string> {
   const open = sig.indexOf("(");
-  return new Set(open >= 0 ? nameParts(sig.slice(open + 1)).map(stem) : []);
+  if (open < 0) return new Set();
+  // Split here, not through the names' kept parts: a row's words are kept with the row.
+  return new Set(splitIdentifier(sig.slice(open + 1)).filter((p) => !STOP_WORDS.has(p)).map(stem));
 }
 
 /** How many of the fused list's best rows the stage reads. */
 export const EXACT_ROWS = 40;
 
 /** A name's parts, lower case, digits kept (`WriteInts32` → write, ints, 32). */
-function nameParts(name: string): string[] {
-  return splitIdentifier(name).filter((p) => !STOP_WORDS.has(p));
+function nameParts(name: string): readonly string[] {
+  let parts = NAME_PARTS.get(name);
+  if (!parts) {
+    parts = splitIdentifier(name).filter((p) => !STOP_WORDS.has(p));
+    if (NAME_PARTS.size >= NAME_PARTS_KEPT) NAME_PARTS.clear();
+    NAME_PARTS.set(name, parts);
+  }
+  return parts;
 }
+
+/**
+ * Names' parts, kept across questions: the candidates' and members' names repeat (the index's
+ * popular rows), and splitting one, then hashing each new part against the stop words, cost
+ * more than the evidence read from it. Emptied when full.
+ */
+const NAME_PARTS = new Map<string, readonly string[]>();
+const NAME_PARTS_KEPT = 20_000;
 
 /**
  * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
