@@ -29,6 +29,7 @@ const ALLOWED_WEAK_MAPS: Record<string, string> = {
   "index/ignore_rules.ts quickRules": "a compiled ignore list's fast path (the list's own)",
   "analysis/facts_python_strings.ts surroundings": "one parse's parent finder",
   "search/rerank_names.ts queries": "a query's term set (one query)",
+  "search/exact.ts WORD_LENGTHS": "a question's set of words as written (one question)",
   "search/vector_math.ts masks": "a file-weight array's row mask (made with the weights)",
   "search/search_pool.ts weightIds": "a file-weight array's id in the workers (sent once each)",
 };
