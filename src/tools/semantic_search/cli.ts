@@ -6,7 +6,8 @@
  */
 
 import type { CliOutput } from "../tool.ts";
-import { render, wordsNote } from "./render.ts";
+import { literalNotes, render, wordsNote } from "./render.ts";
+import { join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 
 /** What `codectx search` knows besides the payload. */
@@ -25,18 +26,15 @@ export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOut
   const out: string[] = [];
   const err: string[] = [];
   const note = wordsNote(p);
-  const text = render(
-    p,
-    opts.cut ? "--top-k N lists them" : false,
-    "--top-k 100",
-    "--include-tests",
-  );
+  const [raise, tests] = ["--top-k 100", "--include-tests"];
   out.push(
     p.snippets.length === 0
       // Nothing found: the line says so; a count of the test files' matches still follows.
-      ? [`no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`]
-        .concat(text.split("\n").filter((l) => l.startsWith("("))).join("\n")
-      : text,
+      ? join([
+        `no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`,
+        literalNotes(p, raise, tests),
+      ])
+      : render(p, opts.cut ? "--top-k N lists them" : false, raise, tests),
   );
   const v = p.vectors;
   if (v.state !== "complete" && v.state !== "off" && (p.mode === "hybrid" || p.mode === "dense")) {

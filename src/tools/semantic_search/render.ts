@@ -202,6 +202,27 @@ function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
 }
 
 /**
+ * What a literal search's list is not: the cap it stopped at (a list that filled it reads as
+ * every match otherwise; `raise` says how to ask for more), and the test files' matches it left
+ * out (`tests` says how to search them); "" when neither.
+ */
+export function literalNotes(
+  p: Pick<SemanticSearchPayload, "snippets" | "capped" | "test_matches">,
+  raise: string,
+  tests: string,
+): string {
+  const n = p.test_matches ?? 0;
+  return join([
+    p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
+    n
+      ? `(${
+        n >= TEST_COUNT_CAP ? `${TEST_COUNT_CAP}+` : n
+      } more in test files, not searched: ${tests})`
+      : "",
+  ]);
+}
+
+/**
  * The hits, after one line saying how many, in what mode, how strong, how far the vectors are.
  * Unless `more` is false (`codectx search --top-k N`), a ranked search stops at the first hit
  * scoring under {@link WEAK} of the top one (after {@link KEEP}), at {@link MOST} hits, and says
@@ -223,13 +244,7 @@ export function render(
       `${p.snippets.length} results${asked(p)} (${p.mode})`,
       literalLines(p.snippets, p.query),
       wordsNote(p),
-      // A list that filled its cap is not every match: say so, or it reads as all of them.
-      p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
-      p.test_matches
-        ? `(${
-          p.test_matches >= TEST_COUNT_CAP ? `${TEST_COUNT_CAP}+` : p.test_matches
-        } more in test files, not searched: ${tests})`
-        : "",
+      literalNotes(p, raise, tests),
     ]);
   }
   // A ranked search's lines that hold the query as written (a message, a line of code) come
