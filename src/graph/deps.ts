@@ -68,20 +68,25 @@ function importOut(graph: CodeGraph, file: GraphFile, i: ResolvedImport): Import
   };
 }
 
+/** An import of `file` as an importer's row: where, of what, which names. */
+function importerAt(file: string, i: GraphFile["imports"][number]): Importer {
+  return {
+    file,
+    line: i.record.line,
+    module: i.record.module,
+    names: i.names,
+    external: i.external,
+    resolved: i.resolved,
+  };
+}
+
 /** Where each file importing `path` imports it (a line each import), by file then line. */
 export function fileImporters(graph: CodeGraph, path: string): Importer[] {
   const out: Importer[] = [];
   for (const from of [...(graph.importedBy.get(path) ?? [])].sort()) {
     for (const i of graph.byPath.get(from)?.imports ?? []) {
       if (i.resolved !== path && !i.targets.includes(path)) continue;
-      out.push({
-        file: from,
-        line: i.record.line,
-        module: i.record.module,
-        names: i.names,
-        external: i.external,
-        resolved: i.resolved,
-      });
+      out.push(importerAt(from, i));
     }
   }
   return out;
@@ -237,14 +242,7 @@ export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
       // Where an import path names one package (Go: `chi/v5/middleware` is not `chi/v5`), a
       // longer path's importers count only when nothing imports the path itself.
       const into = resolverFor(f.language)?.pathIsPackage && i.record.module !== wanted ? sub : out;
-      into.push({
-        file: f.path,
-        line: i.record.line,
-        module: i.record.module,
-        names: i.names,
-        external: i.external,
-        resolved: i.resolved,
-      });
+      into.push(importerAt(f.path, i));
     }
   }
   const found = out.length ? out : sub;
