@@ -90,6 +90,23 @@ export const PROJECTS: BenchProject[] = [
   { name: "pm2", language: "javascript", source: "npm:pm2@5.4.3", root: "." },
   // MobX 6.13.5 as npm ships it: its TypeScript sources under src/.
   { name: "mobx", language: "typescript", source: "npm:mobx@6.13.5", root: "src" },
+  // The fourth run's projects (chosen at e12b058, checked against model/sources.ts and every
+  // search bench's sets): Redis 7.0.15 (bookworm's source package: src/, deps/, tests/ — C),
+  // Scrapy 2.8.0 as Debian ships it, the NATS server 2.9.10 (Go) and mysql2 3.11.0 (CommonJS).
+  { name: "redis", language: "c", source: "deb-src:redis", root: "redis-7.0.15" },
+  {
+    name: "scrapy",
+    language: "python",
+    source: "deb:python3-scrapy=2.8.0-2",
+    root: "usr/lib/python3/dist-packages",
+  },
+  {
+    name: "nats",
+    language: "go",
+    source: "deb:golang-github-nats-io-nats-server-dev=2.9.10-1",
+    root: "usr/share/gocode/src/github.com/nats-io/nats-server",
+  },
+  { name: "mysql2", language: "javascript", source: "npm:mysql2@3.11.0", root: "." },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
