@@ -19,24 +19,32 @@ function helpLine(command: string, args: string, answer: string): string {
   return `  ${`${command} ${args}`.trimEnd().padEnd(17)} ${answer}`;
 }
 
+/** The tool commands on the help's first screen: those an assistant answers with (issue 35). */
+const FIRST_SCREEN = new Set(["explain", "refs", "deps"]);
+
 /**
- * The help: what each command answers, a line each (an assistant reads it once a session, so
- * it is short; each command's options are in `codectx COMMAND --help`). The tool commands' lines
- * come from their tools (`synopsis`: arguments, two spaces, what it answers), loaded for it.
+ * The help: what each command an assistant answers with does, a line each; the others named on
+ * one line (an assistant reads it once a session, so it is short; each command's options are in
+ * `codectx COMMAND --help`). The tool commands' lines come from their tools (`synopsis`:
+ * arguments, two spaces, what it answers), loaded for it.
  */
 async function helpText(): Promise<string> {
-  const tools = await Promise.all(TOOL_COMMANDS.map((e) => e.load()));
+  const first = TOOL_COMMANDS.filter((e) => FIRST_SCREEN.has(e.command!));
+  const tools = await Promise.all(first.map((e) => e.load()));
   const lines = tools.map((t) => {
     const [args, answer] = t.cli!.synopsis.split(/ {2,}/);
     return helpLine(t.cli!.command, args, answer);
   }).join("\n");
+  const also = TOOL_COMMANDS.filter((e) => !FIRST_SCREEN.has(e.command!)).map((e) => e.command);
   return `codectx ${VERSION} — answers about code from a local index
-Usage: codectx <command> [ARGS] [--path DIR] [--index-dir DIR] [--json]
+Usage: codectx <command> [ARGS] [--path DIR] [--json]
 ${helpLine("search", '"QUERY"', "code by meaning: where X is handled, where to add Y")}
   search "TEXT" --mode exact|regex  where a text is: path:line a hit
 ${lines}
-${helpLine("index", "", "build or update the index (others update it first)")}
-Also: tool, quality, validate, serve, web, mcp, setup, doctor, models.
+Also: ${
+    [...also, "index"].join(", ")
+  }, tool, quality, validate, serve, web, mcp, setup, doctor, models;
+options: codectx COMMAND --help.
 Read a range an answer names (sed -n A,Bp FILE), not the whole file.
 `;
 }

@@ -115,6 +115,33 @@ Deno.test("codectx explain: numbered body without its docstring, callers as file
   }
 });
 
+Deno.test("codectx explain: no References line when every reference is a call it lists", async () => {
+  const lib =
+    "def parse(text):\n    return text.split()\n\n\ndef load(path):\n    return parse(path)\n";
+  const use = "from lib import parse\n\nHANDLERS = {'p': parse}\n";
+  const root = await makeProject({ "lib.py": lib, "app/use.py": use });
+  const indexDir = await tempIndexDir();
+  try {
+    const base = ["--path", root, "--index-dir", indexDir];
+    // `Callers (1):` then `References: 1` said the count twice (26 of the last run's 34
+    // explains, issue 35); a reference that is not a listed call is still counted.
+    const load = await runCli(["explain", "load", ...base]);
+    assert.equal(load.code, 0, load.stderr);
+    assert.match(load.stdout, /^References: 0$/m);
+    const parse = await runCli(["explain", "parse", ...base]);
+    assert.equal(parse.code, 0, parse.stderr);
+    assert.match(parse.stdout, /^Callers \(1\):\n- load lib\.py:6/m);
+    assert.match(parse.stdout, /^References: [2-9]/m);
+    await Deno.writeTextFile(`${root}/app/use.py`, "from lib import load\n\nload('x')\n");
+    const only = await runCli(["explain", "parse", ...base]);
+    assert.equal(only.code, 0, only.stderr);
+    assert.match(only.stdout, /^Callers \(1\):\n- load lib\.py:6/m);
+    assert.doesNotMatch(only.stdout, /^References:/m);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
 Deno.test("numberedBody: a one-line docstring and blank lines are left out, indentation kept relative", async () => {
   const { numberedBody } = await import("../src/util/numbered_body.ts");
   assert.equal(

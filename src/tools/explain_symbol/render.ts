@@ -1,7 +1,7 @@
 /**
  * `explain_symbol` as text (the MCP text and `codectx explain` alike): the definition, its doc's
  * first paragraph, its body as numbered lines (or, over the budget, its call lines), members,
- * callers as `file:line` lists and callees.
+ * callers as `file:line` lists and callees, and the references when they are more than the calls.
  *
  * @module
  */
@@ -229,6 +229,7 @@ export function render(p: ExplainSymbolPayload): string {
       s.qualified_name || s.name,
     ),
     whole ? callees(p) : "",
-    `References: ${p.references}`,
+    // Every reference a call site listed above: the count said it twice (issue 35).
+    p.callers_total > 0 && p.references === p.callers_total ? "" : `References: ${p.references}`,
   ]);
 }
