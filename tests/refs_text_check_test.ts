@@ -7,10 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
-import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
-import { CLI, http, poll, REPO, startIndexed } from "./surfaces_helpers.ts";
+import { connectMcp, http, startIndexed } from "./surfaces_helpers.ts";
 
 const FILES = {
   "lib.py": [
@@ -94,20 +92,8 @@ Deno.test("codectx refs: says every line holding the name is listed, or names th
 Deno.test("find_references over MCP and the bridge: the text check in the text and the payload", async () => {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir],
-    cwd: REPO,
-    env: { ...Deno.env.toObject(), CODECTX_EMBEDDER: "none" },
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "codectx-test", version: "1.0.0" });
+  const { client } = await connectMcp(root, indexDir);
   try {
-    await client.connect(transport);
-    await poll("the index", async () => {
-      const r = await client.callTool({ name: "index_project", arguments: {} });
-      return !r.isError;
-    });
     const call = async (name: string) => {
       const r = await client.callTool({
         name: "find_references",
