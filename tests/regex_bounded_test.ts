@@ -7,9 +7,7 @@
  */
 
 import assert from "node:assert/strict";
-import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
-import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
-import { CLI, http, poll, post, REPO, startCli } from "./surfaces_helpers.ts";
+import { connectMcp, http, poll, post, startCli } from "./surfaces_helpers.ts";
 import { callTool, cleanup, makeProject, tempIndexDir, withExecutor } from "./helpers.ts";
 
 const BACKTRACKS = "(\\w+\\s*)+\\(";
@@ -84,22 +82,13 @@ Deno.test("regex: a backtracking pattern is stopped at the limit; the bridge ans
 Deno.test("regex: over MCP stdio, ping answers while a backtracking pattern runs", async () => {
   const root = await project();
   const indexDir = await tempIndexDir();
-  const transport = new StdioClientTransport({
-    command: Deno.execPath(),
-    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, "--timeout", "4"],
-    cwd: REPO,
-    env: { ...Deno.env.toObject(), CODECTX_EMBEDDER: "none" },
-    stderr: "pipe",
-  });
-  let log = "";
-  transport.stderr?.on("data", (c: Uint8Array) => (log += new TextDecoder().decode(c)));
-  const client = new Client({ name: "codectx-test", version: "1.0.0" });
+  const { client, log } = await connectMcp(root, indexDir, ["--timeout", "4"]).catch(
+    async (err) => {
+      await cleanup(root, indexDir);
+      throw err;
+    },
+  );
   try {
-    await client.connect(transport);
-    await poll("the index", async () => {
-      const r = await client.callTool({ name: "index_project", arguments: {} });
-      return !r.isError;
-    });
     const order: string[] = [];
     const slow = (async () => {
       const r = await client.callTool(
@@ -118,7 +107,7 @@ Deno.test("regex: over MCP stdio, ping answers while a backtracking pattern runs
     await client.listTools();
     order.push("tools/list");
     const r = await slow;
-    assert.deepEqual(order, ["ping", "tools/list", "regex"], log);
+    assert.deepEqual(order, ["ping", "tools/list", "regex"], log());
     assert.equal(r.isError, true);
     const text = (r.content as { type: string; text: string }[])[0].text;
     assert.match(text, /nested repeat/);

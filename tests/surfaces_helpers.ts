@@ -5,6 +5,8 @@
  * HTTP for headers `fetch` will not send.
  */
 
+import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
+import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { TOOL_NAMES } from "../src/tools/registry.ts";
 import { CLI } from "./helpers.ts";
 import type { JsonObject, ToolCase } from "./tool_case.ts";
@@ -369,6 +371,44 @@ export function startMcpStdio(root: string, indexDir: string): McpStdio {
       await reading;
     },
   };
+}
+
+/** An MCP SDK client of `codectx mcp` over stdio, and what the server wrote to stderr. */
+export interface McpClient {
+  client: Client;
+  log(): string;
+}
+
+/**
+ * `codectx mcp --path root --index-dir indexDir …args` with the official client over stdio,
+ * connected, once `index_project` answers.
+ */
+export async function connectMcp(
+  root: string,
+  indexDir: string,
+  args: string[] = [],
+): Promise<McpClient> {
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: ["run", "-A", CLI, "mcp", "--path", root, "--index-dir", indexDir, ...args],
+    cwd: REPO,
+    env: { ...Deno.env.toObject(), CODECTX_EMBEDDER: "none" },
+    stderr: "pipe",
+  });
+  let log = "";
+  transport.stderr?.on("data", (c: Uint8Array) => (log += new TextDecoder().decode(c)));
+  const client = new Client({ name: "codectx-test", version: "1.0.0" });
+  try {
+    await client.connect(transport);
+    await poll("the index", async () => {
+      const r = await client.callTool({ name: "index_project", arguments: {} });
+      return !r.isError;
+    });
+  } catch (err) {
+    await client.close();
+    throw err;
+  }
+  return { client, log: () => log };
 }
 
 /** One module of `deno info --json`'s graph. */

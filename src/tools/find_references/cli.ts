@@ -12,7 +12,8 @@ import type { FindReferencesPayload } from "./schema.ts";
 /** The payload as `codectx refs` prints it: the tool's text, with how to see more. */
 export function print(p: FindReferencesPayload): CliOutput {
   const more = p.truncated ? [`(--limit N prints more than ${p.references.length})`] : [];
-  return { out: [render(p), ...more] };
+  const search = (name: string) => `codectx search '${name}' --mode exact`;
+  return { out: [render(p, search), ...more] };
 }
 
 /** `codectx refs`. */

@@ -12,7 +12,8 @@ import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { command } from "./cli.ts";
 import { render } from "./render.ts";
-import { input, output } from "./schema.ts";
+import { type FindReferencesPayload, input, output } from "./schema.ts";
+import { textCheck } from "./text_check.ts";
 
 /** The `find_references` tool. */
 export const findReferencesTool = defineTool({
@@ -28,6 +29,21 @@ export const findReferencesTool = defineTool({
     // A name no definition is spelled as (a field: `methodNotAllowed`) but code uses: its
     // uses by name, not a definition that matched it by case only (`Mux.MethodNotAllowed`).
     const written = symbol_name.trim().split(/[.:#/]/).pop() ?? "";
+    // The answer checked against the text: every line of code holding the name, listed or not.
+    const checked = async (
+      p: Omit<FindReferencesPayload, "text_check">,
+    ): Promise<FindReferencesPayload> => {
+      if (p.truncated) return { ...p, text_check: null };
+      const listed = new Set(
+        [...p.definitions, ...p.references].map((r) => `${r.file}:${r.line}`),
+      );
+      // The name as the definitions spell it (`refs Save_Obj` matched `save_obj` by case).
+      const name = p.symbol === written || p.definitions.some((d) => d.name === written)
+        ? written
+        : p.definitions[0]?.name ?? written;
+      const check = await textCheck(project, name, listed, include_tests ?? true);
+      return { ...p, text_check: check };
+    };
     const byName = (definitions: SymbolRecord[]) => {
       if (file !== undefined || definitions.some((d) => d.name === written)) return null;
       const uses = usesByName(graph, written, include_tests ?? true);
@@ -47,19 +63,19 @@ export const findReferencesTool = defineTool({
       r = findReferences(graph, symbol_name, { file, limit, includeTests: include_tests });
     } catch (err) {
       const uses = err instanceof CodectxError && err.code === "not_found" ? byName([]) : null;
-      if (uses) return uses;
+      if (uses) return await checked(uses);
       throw err;
     }
     const uses = byName(r.definitions);
-    if (uses) return uses;
-    return {
+    if (uses) return await checked(uses);
+    return await checked({
       symbol: r.definitions[0].qualifiedName,
       definitions: r.definitions.map(toWireSymbol),
       references: r.references,
       total: r.total,
       truncated: r.truncated,
       by_resolution: r.byResolution,
-    };
+    });
   },
   render,
   cli: command,

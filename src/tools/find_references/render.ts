@@ -81,13 +81,46 @@ function testLines(file: string, rs: Reference[]): string {
   return `${file} (test, ${rs.length}): ${lines}${rs.length > MAX_TEST_LINES ? " …" : ""}`;
 }
 
+/** Unlisted lines a text check names; the rest are counted. */
+const NAMED_UNLISTED = 4;
+
+/**
+ * The text check in one line: every line of code holding the name is listed, or how many are
+ * not (comments, strings, another symbol's uses), the first few named, and how to see them
+ * (`search`: the exact search's call on this surface).
+ */
+export function textCheckLine(
+  p: FindReferencesPayload,
+  name: string,
+  search: (name: string) => string,
+): string {
+  const c = p.text_check;
+  if (!c || c.lines === 0) return "";
+  if (c.unlisted.length === 0) {
+    return `Text check: every occurrence of "${name}" in code is listed.`;
+  }
+  const shown = Map.groupBy(c.unlisted.slice(0, NAMED_UNLISTED), (u) => u.file);
+  const at = [...shown].map(([file, us]) => `${file}:${us.map((u) => u.line).join(",")}`);
+  const more = c.unlisted.length - Math.min(c.unlisted.length, NAMED_UNLISTED);
+  return `Not listed: ${c.unlisted.length} of ${c.lines} code lines with "${name}" ` +
+    `(comments, strings, other symbols): ${at.join(" ")}${more > 0 ? ` +${more}` : ""} — ${
+      search(name)
+    }`;
+}
+
+/** The exact search of `name` as a tool call. */
+const toolSearch = (name: string) => `semantic_search "${name}" mode exact`;
+
 /**
  * The symbol and its count in one line (its definition in it when there is one), then each
  * file's references; a test file's many are its line numbers (`file (test, n): l1 l2 …`),
  * which is all an assistant takes from them unless it asks about a test; its few are lines of
  * code under `file (test)`.
  */
-export function render(p: FindReferencesPayload): string {
+export function render(
+  p: FindReferencesPayload,
+  search: (name: string) => string = toolSearch,
+): string {
   // A definition the first line names is not listed again under its file.
   const named = new Set(p.definitions.map((d) => `${d.file}:${d.line}`));
   const refs = p.references.filter((r) =>
@@ -102,6 +135,7 @@ export function render(p: FindReferencesPayload): string {
   const files = byFile.size;
   const usual = commonResolution(refs);
   const name = p.symbol.split(/[.:#]/).pop() ?? p.symbol;
+  const checkLine = textCheckLine(p, name, search);
   const compact = (file: string, rs: Reference[]) =>
     isTestFile(file) && rs.length > FEW_TEST_LINES && refs.length > SMALL_ANSWER &&
     rs.every((r) => r.kind !== "definition");
@@ -127,9 +161,10 @@ export function render(p: FindReferencesPayload): string {
         p.total === 1 ? "" : "s"
       } of the name as written, by name only, in ${files} file${files === 1 ? "" : "s"}${shown}`,
       groups.join("\n"),
+      checkLine,
     ]);
   }
-  if (total === 0) return `${p.symbol} (${defs}): no references`;
+  if (total === 0) return join([`${p.symbol} (${defs}): no references`, checkLine]);
   const calls = [...byFile].some(([file, rs]) =>
     !compact(file, rs) && rs.some((r) => r.kind === "call")
   );
@@ -143,5 +178,6 @@ export function render(p: FindReferencesPayload): string {
       marks.length ? `; lines are ${marks.join(", ")} unless marked` : ""
     }`,
     groups.join("\n"),
+    checkLine,
   ]);
 }

@@ -44,6 +44,10 @@ export const output = z.object({
     inferred: z.number().int(),
     name: z.number().int(),
   }),
+  text_check: z.object({
+    lines: z.number().int(),
+    unlisted: z.array(z.object({ file: z.string(), line: z.number().int() })),
+  }).nullable().describe("Lines of code holding the name; those no reference is on"),
 });
 
 /** What `find_references` answers. */

@@ -1,0 +1,56 @@
+/**
+ * `find_references`' check of its list against the text: the lines of code that hold the name
+ * as a whole word (the literal scan of an exact search), and those of them no reference is on.
+ * Assistants ran `refs F` and then an exact search for `F(` to see whether refs had missed a
+ * call (12 of 14 such questions, issue 35): the answer now says whether every line is listed,
+ * and names the others (comments, strings, another symbol of that name).
+ *
+ * @module
+ */
+
+import type { Project } from "../../project/project.ts";
+import { scanText } from "../../search/hybrid.ts";
+
+/** Lines holding the name scanned at most: a name held by more is not checked (null). */
+export const MAX_TEXT_LINES = 500;
+
+/** A line holding the name that the answer does not list. */
+export interface Unlisted {
+  file: string;
+  line: number;
+}
+
+/** What the check found. */
+export interface TextCheck {
+  /** Lines of code (tests too when searched) holding the name as written, as a whole word. */
+  lines: number;
+  unlisted: Unlisted[];
+}
+
+/**
+ * Checks `listed` (`file:line` of every definition and reference the answer holds) against the
+ * lines of code that hold `name` (case as written, whole word); null for a name that is not
+ * one word, or that {@link MAX_TEXT_LINES} lines or more hold.
+ */
+export async function textCheck(
+  project: Project,
+  name: string,
+  listed: ReadonlySet<string>,
+  includeTests: boolean,
+): Promise<TextCheck | null> {
+  if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name)) return null;
+  const found = await scanText(
+    project,
+    name,
+    { mode: "exact", top_k: MAX_TEXT_LINES, scope: "code", include_tests: includeTests },
+    {},
+    true,
+  );
+  if (found.snippets.length >= MAX_TEXT_LINES) return null;
+  // Smart case matches `GIT_PAGER` for `git_pager`: only the name as written counts.
+  const hits = found.snippets.filter((h) =>
+    h.snippet.slice((h.column ?? 1) - 1, (h.column ?? 1) - 1 + name.length) === name
+  );
+  const unlisted = hits.filter((h) => !listed.has(`${h.file}:${h.line}`));
+  return { lines: hits.length, unlisted: unlisted.map((h) => ({ file: h.file, line: h.line })) };
+}
