@@ -19,7 +19,7 @@ interface SyncEmbedder extends Embedder {
   embedOne(text: string): Float32Array;
 }
 import { inProcessEmbedder } from "./providers.ts";
-import { heldLexicalIndex, lexicalIndexFor } from "./lexical_cache.ts";
+import { lexicalIndexFor, readyLexicalIndex } from "./lexical_cache.ts";
 import type { LexicalIndex } from "./lexical.ts";
 import { codeTokens } from "../util/tokens.ts";
 import { slot } from "../util/memo.ts";
@@ -406,9 +406,9 @@ export async function scanText(
   const edges = whole && opts.mode === "exact" ? wordEdges(query) : undefined;
   const table = await chunkTable(project);
   const weights = fileWeights(project, table, opts);
-  const held = opts.mode === "exact" ? heldLexicalIndex(table) : null;
+  const held = opts.mode === "exact" ? await readyLexicalIndex(project, table) : null;
   const k = opts.top_k ?? DEFAULT_TOP_K;
-  const starts = held ? matchStarts(await held, table, query, whole) : null;
+  const starts = held ? matchStarts(held, table, query, whole) : null;
   let snippets: WireSearchItem[];
   if (whole && starts !== null) {
     // A literal look-up: the rows a match may start in; here, a slice at a time, for a query
