@@ -846,3 +846,65 @@ Deno.test("short: a one-word name is weaker evidence than a longer name the ques
   assert.ok(credit("New") < credit("Logger.WithName"), `${credit("New")}`);
   assert.ok(credit("New") > 0, "still evidence");
 });
+
+/**
+ * A doc sentence names its function's parameters, often by one letter ("sets r = -u", "x :
+ * float New value"); no word of the index is one letter long, so siblings that take other
+ * parameters scored alike. Shaped like misses of a Go field-arithmetic package, names changed.
+ */
+const LETTERS: Record<string, string> = {
+  "vec/vec.go": `package vec
+
+type Vec [3]float64
+
+func vecAdd(r, u, w *Vec) {
+	for i := range r {
+		r[i] = u[i] + w[i]
+	}
+}
+
+func vecSub(r, u, w *Vec) {
+	for i := range r {
+		r[i] = u[i] - w[i]
+	}
+}
+
+func vecNeg(r, u *Vec) {
+	for i := range r {
+		r[i] = -u[i]
+	}
+}
+
+func vecScale(dst, src *Vec, k float64) {
+	for i := range dst {
+		dst[i] = src[i] * k
+	}
+}
+
+func vecDot(p, q *Vec) float64 {
+	return p[0]*q[0] + p[1]*q[1] + p[2]*q[2]
+}
+
+func vecCopy(dst, src *Vec) {
+	copy(dst[:], src[:])
+}
+
+func equalBits(b, c int32) int32 {
+	x := uint32(b ^ c)
+	x--
+	return int32(x >> 31)
+}
+`,
+};
+
+Deno.test("letters: the parameters a question names by one letter pick the function", async () => {
+  await assertFirst(LETTERS, [
+    ["sets r = -u", "vecNeg"],
+    ["returns 1 if b == c and 0 otherwise", "equalBits"],
+  ]);
+  const { queryForms } = await import("../src/search/query.ts");
+  assert.deepEqual([...queryForms("A point, e.g. the origin; I sets h = 2 f f").letters], [
+    "h",
+    "f",
+  ]);
+});

@@ -49,6 +49,10 @@
  * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
  *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
  *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
+ * - **letters**: the share of the question's one-letter words that are the candidate's
+ *   parameters' names ("sets h = 2 f f" is `feSquare2(h, f)`'s, "returns 1 if b == c" is
+ *   `equal(b, c)`'s): a doc sentence names the parameters, and no word of the index or of the
+ *   question's tokens is one letter long.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -126,6 +130,12 @@ export interface ExactWeights {
    */
   holder: number;
   /**
+   * The share of the question's one-letter words ("sets h = 2 f f", "x : float New value")
+   * that are the candidate's parameters' names: a doc sentence names the parameters, and no
+   * word of the index is one letter long.
+   */
+  letters: number;
+  /**
    * The fewest parts a function's name's form evidence is shared over: above 1, a one-word
    * function (`New`) gets less than the whole credit for its one word written ("returns a new
    * Logger with the name appended" is `Logger.WithName`'s, not `New`'s); 1, the whole. A
@@ -150,6 +160,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   referred: 1,
   relation: 1,
   holder: 4,
+  letters: 1,
   short: 1.5,
 };
 
@@ -158,17 +169,41 @@ const TYPE_ONLY = new Set(["interface", "type"]);
 /** Kinds that hold the code of their members. */
 const HOLDERS = new Set(["class", "struct", "enum", "trait"]);
 
-/** Each row's parameter words (folded), read from its symbol when first a candidate. */
-const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+/** A row's parameters: their words (folded) and their one-letter names (as written). */
+interface Params {
+  words: ReadonlySet<string>;
+  letters: ReadonlySet<string>;
+}
 
-function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
-  const held = table.memo.get(PARAM_WORDS);
-  let words = held.get(row);
-  if (!words) {
-    words = signatureWords(chunkSymbol(table, row)?.signature ?? "");
-    held.set(row, words);
+/** Each row's parameters, read from its symbol when first a candidate. */
+const PARAMS = slot("param words", (_: ChunkTable) => new Map<number, Params>());
+
+function paramsOf(table: ChunkTable, row: number): Params {
+  const held = table.memo.get(PARAMS);
+  let params = held.get(row);
+  if (!params) {
+    const sig = chunkSymbol(table, row)?.signature ?? "";
+    params = { words: signatureWords(sig), letters: signatureLetters(sig) };
+    held.set(row, params);
   }
-  return words;
+  return params;
+}
+
+/** The one-letter names of a signature past its first parenthesis (`h`, `f` of `feMul(h, f *T)`). */
+function signatureLetters(sig: string): ReadonlySet<string> {
+  const open = sig.indexOf("(");
+  if (open < 0) return new Set();
+  return new Set(sig.slice(open + 1).match(ONE_LETTER) ?? []);
+}
+
+const ONE_LETTER = /(?<![\p{L}\p{N}_$.])\p{L}(?![\p{L}\p{N}_$])/gu;
+
+/** The share of the question's one-letter words that are a row's parameters' names. */
+export function letterEvidence(f: QueryForms, letters: ReadonlySet<string>): number {
+  if (f.letters.size === 0 || letters.size === 0) return 0;
+  let hit = 0;
+  for (const l of f.letters) if (letters.has(l)) hit++;
+  return hit / f.letters.size;
 }
 
 /** A member a type-only row declares: its qualified name and parameter words (folded). */
@@ -356,7 +391,9 @@ export function preferExact(
           (object ? w.object * objectOfParts(f, parts, (t) => params.has(t), termWeight) : 0) +
           (w.owner ? w.owner * ownerEvidence(f, name) : 0);
       };
-      let best = nameEvidence(c.symbol, paramWords(table, row));
+      const params = paramsOf(table, row);
+      let best = nameEvidence(c.symbol, params.words) +
+        (w.letters ? w.letters * letterEvidence(f, params.letters) : 0);
       let contract: Declared | null = null, bestMethod = -Infinity;
       for (const m of methods) {
         const e = nameEvidence(m.name, m.params);

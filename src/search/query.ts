@@ -71,6 +71,12 @@ export interface QueryForms {
    * "returned by Sum()"; `relation`).
    */
   referred: readonly Referred[];
+  /**
+   * One-letter words the question writes (not `a`, `I`, nor `e.g.`/`i.e.`): the parameters
+   * a doc sentence names ("sets h = 2 f f", "x : float New value"), which the index's words
+   * (two letters or more) never hold.
+   */
+  letters: ReadonlySet<string>;
 }
 
 const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
@@ -147,6 +153,10 @@ export function queryForms(query: string): QueryForms {
   };
   for (const m of query.matchAll(REFERRING)) refer(m, false);
   for (const m of query.matchAll(RELATION)) refer(m, true);
+  const letters = new Set<string>();
+  for (const m of query.replace(/\b(?:e\.g|i\.e)\b\.?/gi, " ").matchAll(LETTER)) {
+    if (m[0] !== "a" && m[0] !== "A" && m[0] !== "I") letters.add(m[0]);
+  }
   return {
     exact,
     folded,
@@ -156,8 +166,12 @@ export function queryForms(query: string): QueryForms {
     quoted,
     code: [...code.values()],
     referred,
+    letters,
   };
 }
+
+/** A word of one letter, not part of a dotted name. */
+const LETTER = /(?<![\p{L}\p{N}_$.])\p{L}(?![\p{L}\p{N}_$]|\.[\p{L}_$])/gu;
 
 /** A name a question says its answer calls or stands for. */
 export interface Referred {
