@@ -818,7 +818,7 @@ def get_counterexample(G):
 Deno.test("relation: a function's name after a preposition is what the answer works with", async () => {
   const { queryForms } = await import("../src/search/query.ts");
   assert.deepEqual(queryForms("returns the number of bytes returned by Sum()").referred, [
-    { name: "Sum", owner: null, signature: false, relation: true },
+    { name: "Sum", owner: null, signature: false, relation: true, by: true },
   ]);
   // A word, a type (the member's owner) or a module's member is no such name.
   assert.deepEqual(queryForms("returns a value from the cache").referred, []);
@@ -907,4 +907,48 @@ Deno.test("letters: the parameters a question names by one letter pick the funct
     "h",
     "f",
   ]);
+});
+
+/**
+ * A name written after a preposition points both ways: "Used by dashToCamel as callback" is the
+ * function `dashToCamel` passes to `replace`, not only code whose text calls `dashToCamel`. Shaped
+ * like a miss of a DOM library, names changed.
+ */
+const USED_BY: Record<string, string> = {
+  "core/dashToCamel.js": `var msPrefix = /^-ms-/,
+	dashAlpha = /-([a-z])/g;
+
+function fdashToCamel( _all, letter ) {
+	return letter.toUpperCase();
+}
+
+function dashToCamel( string ) {
+	return string.replace( dashAlpha, fdashToCamel );
+}
+
+function dasherize( string ) {
+	return string.replace( /[A-Z]/g, function( c ) {
+		return "-" + c.toLowerCase();
+	} );
+}
+`,
+  "css/cssDashToCamel.js": `import { dashToCamel } from "../core/dashToCamel.js";
+
+export function cssDashToCamel( string ) {
+	return dashToCamel( string.replace( /^-ms-/, "ms-" ) );
+}
+`,
+};
+
+Deno.test("reverse: 'used by dashToCamel' is the callback dashToCamel passes on", async () => {
+  await withProject("codectx-code", async (p) => {
+    const q = "Used by dashToCamel as callback to replace()";
+    const got = (await searchProject(p, q, { wait_for_vectors: true })).snippets.map((s) =>
+      s.symbol
+    );
+    // The caller named after it (`cssDashToCamel`, whose name holds every word) may lead;
+    // `dashToCamel` itself is not the answer.
+    assert.ok(got.indexOf("fdashToCamel") >= 0 && got.indexOf("fdashToCamel") <= 1, `${got}`);
+    assert.ok(got.indexOf("fdashToCamel") < got.indexOf("dashToCamel"), `${got}`);
+  }, USED_BY);
 });

@@ -45,7 +45,10 @@
  *   (`parseDouble(char[])`: one overload of several, all named so). With **relation**, a
  *   function's name written as code after a preposition counts so too ("Helper for
  *   check_planarity", "the results from queryTransport", "returned by Sum()"): a doc sentence
- *   drops its own name, so the name it writes is what the answer works with;
+ *   drops its own name, so the name it writes is what the answer works with. With **reverse**,
+ *   a name written after "by" points the other way ("Used by camelCase as callback to
+ *   replace()"): the candidate that code uses (`fcamelCase`, which `camelCase` passes to
+ *   `replace`) gains `refers`, not the code that calls it;
  * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
  *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
  *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
@@ -123,6 +126,13 @@ export interface ExactWeights {
    */
   relation: number;
   /**
+   * 1: a name written after "by" points the other way — the candidate that the definition
+   * named so uses ("Used by camelCase as callback": `fcamelCase`, which `camelCase` passes to
+   * `replace`) gains `refers`, not the code whose text holds the name; 0: the code whose text
+   * holds it, as after any other preposition.
+   */
+  reverse: number;
+  /**
    * A class, struct, enum or trait among the candidates loses this much when one of its own
    * members is a candidate too: the member is the code the question describes (`JSONEncoder`
    * beside `JSONEncoder.encode` for "Return a JSON string representation of a Python data
@@ -160,6 +170,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   referred: 1,
   relation: 1,
   holder: 4,
+  reverse: 1,
   letters: 1,
   short: 1.5,
 };
@@ -361,8 +372,13 @@ export function preferExact(
   // Interfaces (rows in the head) and the name of the declared method the question matches.
   const contracts = new Map<number, string>();
   const referred = w.relation ? f.referred : f.referred.filter((r) => !r.relation);
-  const holdsReferred = w.refers && referred.length > 0
-    ? referredTest(table, head, referred)
+  // A name written after "by" uses the answer: the answer is what its text uses (`reverse`).
+  const forward = w.reverse ? referred.filter((r) => !r.by) : referred;
+  const holdsReferred = w.refers && forward.length > 0
+    ? referredTest(table, head, forward)
+    : () => false;
+  const usedByReferred = w.refers && w.reverse
+    ? userTest(table, head, referred.filter((r) => r.by))
     : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
@@ -407,7 +423,7 @@ export function preferExact(
       pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
       if (w.refers && referred.length > 0 && !pointedAt) {
-        if (holdsReferred(c.text)) z += w.refers;
+        if (holdsReferred(c.text) || usedByReferred(c.symbol)) z += w.refers;
       }
     }
     if (
@@ -466,6 +482,33 @@ function referredTest(
     return n <= head.size / 2;
   });
   return (text) => kept.some((re) => re.test(text));
+}
+
+/**
+ * Whether a candidate's name is used in the text of a head row named after a name the question
+ * writes after "by" ("Used by camelCase as callback to replace()": `camelCase` passes
+ * `fcamelCase` to `replace`) — as a plain name or through this or self, not as another value's
+ * member.
+ */
+function userTest(
+  table: ChunkTable,
+  head: ReadonlySet<number>,
+  referred: readonly Referred[],
+): (symbol: string) => boolean {
+  if (referred.length === 0) return () => false;
+  const texts: string[] = [];
+  for (const row of head) {
+    const s = table.chunks[row].symbol;
+    if (s !== null && isReferred(referred, s)) texts.push(table.chunks[row].text);
+  }
+  if (texts.length === 0) return () => false;
+  return (symbol) => {
+    const name = shortName(symbol);
+    if (name.length < 3 || STOP_WORDS.has(name.toLowerCase())) return false;
+    const lit = name.replaceAll("$", "\\$");
+    const used = new RegExp(`(?:(?<![\\w$.])|(?<=(?:this|self)\\.))${lit}(?![\\w$])`);
+    return texts.some((t) => used.test(t));
+  };
 }
 
 /**

@@ -97,6 +97,7 @@ export function presentRanked(
       relation: 0,
       holder: 0,
       letters: 0,
+      reverse: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);

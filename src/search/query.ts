@@ -149,7 +149,8 @@ export function queryForms(query: string): QueryForms {
     if (referred.some((r) => r.name === name)) return;
     const owner = dot > 0 ? dotted.slice(dotted.lastIndexOf(".", dot - 1) + 1, dot) : null;
     const signature = query[end] === "(" && end + 1 < query.length && query[end + 1] !== ")";
-    referred.push({ name, owner, signature, relation });
+    const by = relation && /^by\s/i.test(m[0]);
+    referred.push({ name, owner, signature, relation, ...(by ? { by } : {}) });
   };
   for (const m of query.matchAll(REFERRING)) refer(m, false);
   for (const m of query.matchAll(RELATION)) refer(m, true);
@@ -186,6 +187,11 @@ export interface Referred {
    * queryTransport", "Used by camelCase"), not after a phrase that says so ("same as").
    */
   relation: boolean;
+  /**
+   * Written after "by" ("Used by camelCase as callback", "grouped by normalizeSiblings"): the
+   * name uses the answer, not the other way round. Absent otherwise.
+   */
+  by?: boolean;
 }
 
 /** A phrase that names what the answer calls or stands for, and the name after it. */
