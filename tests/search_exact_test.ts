@@ -952,3 +952,60 @@ Deno.test("reverse: 'used by dashToCamel' is the callback dashToCamel passes on"
     assert.ok(got.indexOf("fdashToCamel") < got.indexOf("dashToCamel"), `${got}`);
   }, USED_BY);
 });
+
+/**
+ * A name's part that is a code word (`func` of `AddFunc`, `function` of `isFunction`) is a
+ * part all the same: the question's tokens drop such words (every Go body says `func`), and
+ * the names' evidence dropped them too, so "adds a func to the Scheduler" found `AddJob` as
+ * well as `AddFunc`. Shaped like misses of a Go cron package, names changed.
+ */
+const KEYWORDS: Record<string, string> = {
+  "sched/sched.go": `package sched
+
+type Job interface {
+	Run()
+}
+
+type FuncJob func()
+
+func (f FuncJob) Run() { f() }
+
+type Scheduler struct {
+	jobs  []Job
+	specs []string
+}
+
+func (s *Scheduler) AddFunc(spec string, cmd func()) error {
+	return s.AddJob(spec, FuncJob(cmd))
+}
+
+func (s *Scheduler) AddJob(spec string, cmd Job) error {
+	s.jobs = append(s.jobs, cmd)
+	s.specs = append(s.specs, spec)
+	return nil
+}
+
+func (s *Scheduler) Remove(spec string) {
+	for i, sp := range s.specs {
+		if sp == spec {
+			s.specs = append(s.specs[:i], s.specs[i+1:]...)
+			s.jobs = append(s.jobs[:i], s.jobs[i+1:]...)
+			return
+		}
+	}
+}
+`,
+};
+
+Deno.test("keywords: a code word the question writes counts in a name", async () => {
+  await assertFirst(KEYWORDS, [
+    ["adds a func to the Scheduler to be run on the given spec", "Scheduler.AddFunc"],
+  ]);
+  const { formEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms("Checks if value is a function");
+  assert.equal(formEvidence(f, "isFunction"), 1, "`function` written: the whole name is");
+  assert.ok(formEvidence(f, "isFunction") > formEvidence(f, "isObject"));
+  // Not written, a code word says nothing either way.
+  assert.equal(formEvidence(queryForms("returns the spec"), "specFunc"), 1);
+});

@@ -52,6 +52,9 @@
  * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
  *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
  *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
+ * - **keywords**: a name's part that is a code word (`func` of `AddFunc`, `nil` of `IsNil`,
+ *   `function` of `isFunction`) counts when the question writes it and not at all when it does
+ *   not — the question's tokens drop such words, and the form evidence dropped them too;
  * - **letters**: the share of the question's one-letter words that are the candidate's
  *   parameters' names ("sets h = 2 f f" is `feSquare2(h, f)`'s, "returns 1 if b == c" is
  *   `equal(b, c)`'s): a doc sentence names the parameters, and no word of the index or of the
@@ -140,6 +143,13 @@ export interface ExactWeights {
    */
   holder: number;
   /**
+   * 1: a name's part that is a code word (`func` of `AddFunc`, `nil` of `IsNil`, `function` of
+   * `isFunction`) counts as written when the question writes it ("adds a func to the Cron"),
+   * and not at all when it does not; 0: such parts are left out of the form evidence, as the
+   * question's tokens leave them out.
+   */
+  keywords: number;
+  /**
    * The share of the question's one-letter words ("sets h = 2 f f", "x : float New value")
    * that are the candidate's parameters' names: a doc sentence names the parameters, and no
    * word of the index is one letter long.
@@ -172,6 +182,7 @@ export const DEFAULT_EXACT: ExactWeights = {
   holder: 4,
   reverse: 1,
   letters: 1,
+  keywords: 1,
   short: 1.5,
 };
 
@@ -256,7 +267,7 @@ export const EXACT_ROWS = 40;
 function nameParts(name: string): readonly string[] {
   let parts = NAME_PARTS.get(name);
   if (!parts) {
-    parts = splitIdentifier(name).filter((p) => !STOP_WORDS.has(p));
+    parts = splitIdentifier(name).filter((p) => !STOP_WORDS.has(p) || CODE_KEYWORDS.has(p));
     if (NAME_PARTS.size >= NAME_PARTS_KEPT) NAME_PARTS.clear();
     NAME_PARTS.set(name, parts);
   }
@@ -272,25 +283,60 @@ const NAME_PARTS = new Map<string, readonly string[]>();
 const NAME_PARTS_KEPT = 20_000;
 
 /**
+ * Stop words that are code words too: dropped from a question's tokens (every Go body says
+ * `func`), but a name's part all the same (`AddFunc`, `IsNil`, `isFunction`, `OrElse`).
+ */
+const CODE_KEYWORDS: ReadonlySet<string> = new Set(
+  "self def function const let var none null nil true false elif else end pass fn func".split(" "),
+);
+
+/**
  * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
  * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
  */
-export function formEvidence(f: QueryForms, name: string, minParts = 1): number {
-  return formOfParts(f, nameParts(name), minParts);
+export function formEvidence(
+  f: QueryForms,
+  name: string,
+  minParts = 1,
+  keywords = DEFAULT_EXACT.keywords,
+): number {
+  return formOfParts(f, nameParts(name), minParts, keywords);
 }
 
-/** {@link formEvidence} of a name's {@link nameParts}. */
-function formOfParts(f: QueryForms, parts: readonly string[], minParts: number): number {
+/**
+ * {@link formEvidence} of a name's {@link nameParts}. With `keywords`, a part that is a code
+ * word ({@link CODE_KEYWORDS}) counts 1 when the question writes it and not at all otherwise
+ * (it says little of a name the question does not describe); without, it is left out.
+ */
+function formOfParts(
+  f: QueryForms,
+  all: readonly string[],
+  minParts: number,
+  keywords: number,
+): number {
+  const parts = keywords || !all.some((p) => CODE_KEYWORDS.has(p))
+    ? all
+    : all.filter((p) => !CODE_KEYWORDS.has(p));
   if (parts.length === 0) return 0;
-  const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
+  const score: number[] = parts.map((p) =>
+    f.exact.has(p) ? 1 : CODE_KEYWORDS.has(p) ? NaN : f.folded.has(stem(p)) ? 0 : -0.5
+  );
   // Two parts the question writes joined (`gitignore` for `git_ignore`): joined only when the
-  // question has a word of that length (a joined string is made and hashed for nothing else).
+  // question has a word of that length (a joined string is made and hashed for nothing else);
+  // a code word only written alone (`touchend` is no `onTouchEnd`).
   const lengths = wordLengths(f.exact);
   for (let i = 0; i + 1 < parts.length; i++) {
     if (!lengths.has(parts[i].length + parts[i + 1].length)) continue;
+    if (CODE_KEYWORDS.has(parts[i]) || CODE_KEYWORDS.has(parts[i + 1])) continue;
     if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
   }
-  return score.reduce((a, b) => a + b, 0) / Math.max(parts.length, minParts);
+  let sum = 0, counted = 0;
+  for (const x of score) {
+    if (Number.isNaN(x)) continue;
+    sum += x;
+    counted++;
+  }
+  return counted === 0 ? 0 : sum / Math.max(counted, minParts);
 }
 
 /** The lengths of a question's words as written, made once per question. */
@@ -402,7 +448,7 @@ export function preferExact(
       const nameEvidence = (name: string, params: ReadonlySet<string>) => {
         const object = w.object && f.rest.length > 0;
         const parts = w.form || object ? nameParts(name) : [];
-        return (w.form ? w.form * formOfParts(f, parts, short) : 0) +
+        return (w.form ? w.form * formOfParts(f, parts, short, w.keywords) : 0) +
           (w.number ? w.number * numberEvidence(f, name) : 0) +
           (object ? w.object * objectOfParts(f, parts, (t) => params.has(t), termWeight) : 0) +
           (w.owner ? w.owner * ownerEvidence(f, name) : 0);
@@ -416,7 +462,7 @@ export function preferExact(
         best = Math.max(best, e);
         if (e > bestMethod) [bestMethod, contract] = [e, m];
       }
-      if (w.contract && contract && formEvidence(f, shortName(contract.name)) >= 0) {
+      if (w.contract && contract && formEvidence(f, shortName(contract.name), 1, w.keywords) >= 0) {
         contracts.set(row, shortName(contract.name));
       }
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
@@ -587,5 +633,6 @@ export function memberPreference(
   w: ExactWeights = DEFAULT_EXACT,
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
-  return (name) => w.member * (formEvidence(f, name, w.short) + numberEvidence(f, name));
+  return (name) =>
+    w.member * (formEvidence(f, name, w.short, w.keywords) + numberEvidence(f, name));
 }
