@@ -818,7 +818,7 @@ def get_counterexample(G):
 Deno.test("relation: a function's name after a preposition is what the answer works with", async () => {
   const { queryForms } = await import("../src/search/query.ts");
   assert.deepEqual(queryForms("returns the number of bytes returned by Sum()").referred, [
-    { name: "Sum", owner: null, signature: false, relation: true },
+    { name: "Sum", owner: null, signature: false, relation: true, by: true },
   ]);
   // A word, a type (the member's owner) or a module's member is no such name.
   assert.deepEqual(queryForms("returns a value from the cache").referred, []);
@@ -845,4 +845,167 @@ Deno.test("short: a one-word name is weaker evidence than a longer name the ques
   const credit = memberPreference(f, { ...DEFAULT_EXACT, member: 1 })!;
   assert.ok(credit("New") < credit("Logger.WithName"), `${credit("New")}`);
   assert.ok(credit("New") > 0, "still evidence");
+});
+
+/**
+ * A doc sentence names its function's parameters, often by one letter ("sets r = -u", "x :
+ * float New value"); no word of the index is one letter long, so siblings that take other
+ * parameters scored alike. Shaped like misses of a Go field-arithmetic package, names changed.
+ */
+const LETTERS: Record<string, string> = {
+  "vec/vec.go": `package vec
+
+type Vec [3]float64
+
+func vecAdd(r, u, w *Vec) {
+	for i := range r {
+		r[i] = u[i] + w[i]
+	}
+}
+
+func vecSub(r, u, w *Vec) {
+	for i := range r {
+		r[i] = u[i] - w[i]
+	}
+}
+
+func vecNeg(r, u *Vec) {
+	for i := range r {
+		r[i] = -u[i]
+	}
+}
+
+func vecScale(dst, src *Vec, k float64) {
+	for i := range dst {
+		dst[i] = src[i] * k
+	}
+}
+
+func vecDot(p, q *Vec) float64 {
+	return p[0]*q[0] + p[1]*q[1] + p[2]*q[2]
+}
+
+func vecCopy(dst, src *Vec) {
+	copy(dst[:], src[:])
+}
+
+func equalBits(b, c int32) int32 {
+	x := uint32(b ^ c)
+	x--
+	return int32(x >> 31)
+}
+`,
+};
+
+Deno.test("letters: the parameters a question names by one letter pick the function", async () => {
+  await assertFirst(LETTERS, [
+    ["sets r = -u", "vecNeg"],
+    ["returns 1 if b == c and 0 otherwise", "equalBits"],
+  ]);
+  const { queryForms } = await import("../src/search/query.ts");
+  assert.deepEqual([...queryForms("A point, e.g. the origin; I sets h = 2 f f").letters], [
+    "h",
+    "f",
+  ]);
+});
+
+/**
+ * A name written after a preposition points both ways: "Used by dashToCamel as callback" is the
+ * function `dashToCamel` passes to `replace`, not only code whose text calls `dashToCamel`. Shaped
+ * like a miss of a DOM library, names changed.
+ */
+const USED_BY: Record<string, string> = {
+  "core/dashToCamel.js": `var msPrefix = /^-ms-/,
+	dashAlpha = /-([a-z])/g;
+
+function fdashToCamel( _all, letter ) {
+	return letter.toUpperCase();
+}
+
+function dashToCamel( string ) {
+	return string.replace( dashAlpha, fdashToCamel );
+}
+
+function dasherize( string ) {
+	return string.replace( /[A-Z]/g, function( c ) {
+		return "-" + c.toLowerCase();
+	} );
+}
+`,
+  "css/cssDashToCamel.js": `import { dashToCamel } from "../core/dashToCamel.js";
+
+export function cssDashToCamel( string ) {
+	return dashToCamel( string.replace( /^-ms-/, "ms-" ) );
+}
+`,
+};
+
+Deno.test("reverse: 'used by dashToCamel' is the callback dashToCamel passes on", async () => {
+  await withProject("codectx-code", async (p) => {
+    const q = "Used by dashToCamel as callback to replace()";
+    const got = (await searchProject(p, q, { wait_for_vectors: true })).snippets.map((s) =>
+      s.symbol
+    );
+    // The caller named after it (`cssDashToCamel`, whose name holds every word) may lead;
+    // `dashToCamel` itself is not the answer.
+    assert.ok(got.indexOf("fdashToCamel") >= 0 && got.indexOf("fdashToCamel") <= 1, `${got}`);
+    assert.ok(got.indexOf("fdashToCamel") < got.indexOf("dashToCamel"), `${got}`);
+  }, USED_BY);
+});
+
+/**
+ * A name's part that is a code word (`func` of `AddFunc`, `function` of `isFunction`) is a
+ * part all the same: the question's tokens drop such words (every Go body says `func`), and
+ * the names' evidence dropped them too, so "adds a func to the Scheduler" found `AddJob` as
+ * well as `AddFunc`. Shaped like misses of a Go cron package, names changed.
+ */
+const KEYWORDS: Record<string, string> = {
+  "sched/sched.go": `package sched
+
+type Job interface {
+	Run()
+}
+
+type FuncJob func()
+
+func (f FuncJob) Run() { f() }
+
+type Scheduler struct {
+	jobs  []Job
+	specs []string
+}
+
+func (s *Scheduler) AddFunc(spec string, cmd func()) error {
+	return s.AddJob(spec, FuncJob(cmd))
+}
+
+func (s *Scheduler) AddJob(spec string, cmd Job) error {
+	s.jobs = append(s.jobs, cmd)
+	s.specs = append(s.specs, spec)
+	return nil
+}
+
+func (s *Scheduler) Remove(spec string) {
+	for i, sp := range s.specs {
+		if sp == spec {
+			s.specs = append(s.specs[:i], s.specs[i+1:]...)
+			s.jobs = append(s.jobs[:i], s.jobs[i+1:]...)
+			return
+		}
+	}
+}
+`,
+};
+
+Deno.test("keywords: a code word the question writes counts in a name", async () => {
+  await assertFirst(KEYWORDS, [
+    ["adds a func to the Scheduler to be run on the given spec", "Scheduler.AddFunc"],
+  ]);
+  const { formEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms("Checks if value is a function");
+  assert.equal(formEvidence(f, "isFunction"), 1, "`function` written: the whole name is");
+  assert.ok(formEvidence(f, "isFunction") > formEvidence(f, "isObject"));
+  // Not written, a code word says nothing either way.
+  assert.equal(formEvidence(queryForms("returns the spec"), "specFunc"), 1);
 });

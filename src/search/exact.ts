@@ -45,10 +45,20 @@
  *   (`parseDouble(char[])`: one overload of several, all named so). With **relation**, a
  *   function's name written as code after a preposition counts so too ("Helper for
  *   check_planarity", "the results from queryTransport", "returned by Sum()"): a doc sentence
- *   drops its own name, so the name it writes is what the answer works with;
+ *   drops its own name, so the name it writes is what the answer works with. With **reverse**,
+ *   a name written after "by" points the other way ("Used by camelCase as callback to
+ *   replace()"): the candidate that code uses (`fcamelCase`, which `camelCase` passes to
+ *   `replace`) gains `refers`, not the code that calls it;
  * - **holder**: a class, struct, enum or trait whose own member is a candidate too loses this
  *   much — the member is the code a question describes (`JSONEncoder.encode`, not the class
  *   `JSONEncoder`, for "Return a JSON string representation of a Python data structure").
+ * - **keywords**: a name's part that is a code word (`func` of `AddFunc`, `nil` of `IsNil`,
+ *   `function` of `isFunction`) counts when the question writes it and not at all when it does
+ *   not — the question's tokens drop such words, and the form evidence dropped them too;
+ * - **letters**: the share of the question's one-letter words that are the candidate's
+ *   parameters' names ("sets h = 2 f f" is `feSquare2(h, f)`'s, "returns 1 if b == c" is
+ *   `equal(b, c)`'s): a doc sentence names the parameters, and no word of the index or of the
+ *   question's tokens is one letter long.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -119,12 +129,32 @@ export interface ExactWeights {
    */
   relation: number;
   /**
+   * 1: a name written after "by" points the other way — the candidate that the definition
+   * named so uses ("Used by camelCase as callback": `fcamelCase`, which `camelCase` passes to
+   * `replace`) gains `refers`, not the code whose text holds the name; 0: the code whose text
+   * holds it, as after any other preposition.
+   */
+  reverse: number;
+  /**
    * A class, struct, enum or trait among the candidates loses this much when one of its own
    * members is a candidate too: the member is the code the question describes (`JSONEncoder`
    * beside `JSONEncoder.encode` for "Return a JSON string representation of a Python data
    * structure"), and what a class says of itself is read through its members.
    */
   holder: number;
+  /**
+   * 1: a name's part that is a code word (`func` of `AddFunc`, `nil` of `IsNil`, `function` of
+   * `isFunction`) counts as written when the question writes it ("adds a func to the Cron"),
+   * and not at all when it does not; 0: such parts are left out of the form evidence, as the
+   * question's tokens leave them out.
+   */
+  keywords: number;
+  /**
+   * The share of the question's one-letter words ("sets h = 2 f f", "x : float New value")
+   * that are the candidate's parameters' names: a doc sentence names the parameters, and no
+   * word of the index is one letter long.
+   */
+  letters: number;
   /**
    * The fewest parts a function's name's form evidence is shared over: above 1, a one-word
    * function (`New`) gets less than the whole credit for its one word written ("returns a new
@@ -150,6 +180,9 @@ export const DEFAULT_EXACT: ExactWeights = {
   referred: 1,
   relation: 1,
   holder: 4,
+  reverse: 1,
+  letters: 1,
+  keywords: 1,
   short: 1.5,
 };
 
@@ -158,17 +191,41 @@ const TYPE_ONLY = new Set(["interface", "type"]);
 /** Kinds that hold the code of their members. */
 const HOLDERS = new Set(["class", "struct", "enum", "trait"]);
 
-/** Each row's parameter words (folded), read from its symbol when first a candidate. */
-const PARAM_WORDS = slot("param words", (_: ChunkTable) => new Map<number, ReadonlySet<string>>());
+/** A row's parameters: their words (folded) and their one-letter names (as written). */
+interface Params {
+  words: ReadonlySet<string>;
+  letters: ReadonlySet<string>;
+}
 
-function paramWords(table: ChunkTable, row: number): ReadonlySet<string> {
-  const held = table.memo.get(PARAM_WORDS);
-  let words = held.get(row);
-  if (!words) {
-    words = signatureWords(chunkSymbol(table, row)?.signature ?? "");
-    held.set(row, words);
+/** Each row's parameters, read from its symbol when first a candidate. */
+const PARAMS = slot("param words", (_: ChunkTable) => new Map<number, Params>());
+
+function paramsOf(table: ChunkTable, row: number): Params {
+  const held = table.memo.get(PARAMS);
+  let params = held.get(row);
+  if (!params) {
+    const sig = chunkSymbol(table, row)?.signature ?? "";
+    params = { words: signatureWords(sig), letters: signatureLetters(sig) };
+    held.set(row, params);
   }
-  return words;
+  return params;
+}
+
+/** The one-letter names of a signature past its first parenthesis (`h`, `f` of `feMul(h, f *T)`). */
+function signatureLetters(sig: string): ReadonlySet<string> {
+  const open = sig.indexOf("(");
+  if (open < 0) return new Set();
+  return new Set(sig.slice(open + 1).match(ONE_LETTER) ?? []);
+}
+
+const ONE_LETTER = /(?<![\p{L}\p{N}_$.])\p{L}(?![\p{L}\p{N}_$])/gu;
+
+/** The share of the question's one-letter words that are a row's parameters' names. */
+export function letterEvidence(f: QueryForms, letters: ReadonlySet<string>): number {
+  if (f.letters.size === 0 || letters.size === 0) return 0;
+  let hit = 0;
+  for (const l of f.letters) if (letters.has(l)) hit++;
+  return hit / f.letters.size;
 }
 
 /** A member a type-only row declares: its qualified name and parameter words (folded). */
@@ -210,7 +267,7 @@ export const EXACT_ROWS = 40;
 function nameParts(name: string): readonly string[] {
   let parts = NAME_PARTS.get(name);
   if (!parts) {
-    parts = splitIdentifier(name).filter((p) => !STOP_WORDS.has(p));
+    parts = splitIdentifier(name).filter((p) => !STOP_WORDS.has(p) || CODE_KEYWORDS.has(p));
     if (NAME_PARTS.size >= NAME_PARTS_KEPT) NAME_PARTS.clear();
     NAME_PARTS.set(name, parts);
   }
@@ -226,25 +283,60 @@ const NAME_PARTS = new Map<string, readonly string[]>();
 const NAME_PARTS_KEPT = 20_000;
 
 /**
+ * Stop words that are code words too: dropped from a question's tokens (every Go body says
+ * `func`), but a name's part all the same (`AddFunc`, `IsNil`, `isFunction`, `OrElse`).
+ */
+const CODE_KEYWORDS: ReadonlySet<string> = new Set(
+  "self def function const let var none null nil true false elif else end pass fn func".split(" "),
+);
+
+/**
  * How much of a name the question holds as written, in [−½, 1]: per part, 1 written as is,
  * 0 met only folded (`compares` for `compare`, `uints` for `uint`), −½ not in the question.
  */
-export function formEvidence(f: QueryForms, name: string, minParts = 1): number {
-  return formOfParts(f, nameParts(name), minParts);
+export function formEvidence(
+  f: QueryForms,
+  name: string,
+  minParts = 1,
+  keywords = DEFAULT_EXACT.keywords,
+): number {
+  return formOfParts(f, nameParts(name), minParts, keywords);
 }
 
-/** {@link formEvidence} of a name's {@link nameParts}. */
-function formOfParts(f: QueryForms, parts: readonly string[], minParts: number): number {
+/**
+ * {@link formEvidence} of a name's {@link nameParts}. With `keywords`, a part that is a code
+ * word ({@link CODE_KEYWORDS}) counts 1 when the question writes it and not at all otherwise
+ * (it says little of a name the question does not describe); without, it is left out.
+ */
+function formOfParts(
+  f: QueryForms,
+  all: readonly string[],
+  minParts: number,
+  keywords: number,
+): number {
+  const parts = keywords || !all.some((p) => CODE_KEYWORDS.has(p))
+    ? all
+    : all.filter((p) => !CODE_KEYWORDS.has(p));
   if (parts.length === 0) return 0;
-  const score: number[] = parts.map((p) => f.exact.has(p) ? 1 : f.folded.has(stem(p)) ? 0 : -0.5);
+  const score: number[] = parts.map((p) =>
+    f.exact.has(p) ? 1 : CODE_KEYWORDS.has(p) ? NaN : f.folded.has(stem(p)) ? 0 : -0.5
+  );
   // Two parts the question writes joined (`gitignore` for `git_ignore`): joined only when the
-  // question has a word of that length (a joined string is made and hashed for nothing else).
+  // question has a word of that length (a joined string is made and hashed for nothing else);
+  // a code word only written alone (`touchend` is no `onTouchEnd`).
   const lengths = wordLengths(f.exact);
   for (let i = 0; i + 1 < parts.length; i++) {
     if (!lengths.has(parts[i].length + parts[i + 1].length)) continue;
+    if (CODE_KEYWORDS.has(parts[i]) || CODE_KEYWORDS.has(parts[i + 1])) continue;
     if (f.exact.has(parts[i] + parts[i + 1])) score[i] = score[i + 1] = 1;
   }
-  return score.reduce((a, b) => a + b, 0) / Math.max(parts.length, minParts);
+  let sum = 0, counted = 0;
+  for (const x of score) {
+    if (Number.isNaN(x)) continue;
+    sum += x;
+    counted++;
+  }
+  return counted === 0 ? 0 : sum / Math.max(counted, minParts);
 }
 
 /** The lengths of a question's words as written, made once per question. */
@@ -326,8 +418,13 @@ export function preferExact(
   // Interfaces (rows in the head) and the name of the declared method the question matches.
   const contracts = new Map<number, string>();
   const referred = w.relation ? f.referred : f.referred.filter((r) => !r.relation);
-  const holdsReferred = w.refers && referred.length > 0
-    ? referredTest(table, head, referred)
+  // A name written after "by" uses the answer: the answer is what its text uses (`reverse`).
+  const forward = w.reverse ? referred.filter((r) => !r.by) : referred;
+  const holdsReferred = w.refers && forward.length > 0
+    ? referredTest(table, head, forward)
+    : () => false;
+  const usedByReferred = w.refers && w.reverse
+    ? userTest(table, head, referred.filter((r) => r.by))
     : () => false;
   for (const [row, s] of scored) {
     const c = table.chunks[row];
@@ -351,26 +448,28 @@ export function preferExact(
       const nameEvidence = (name: string, params: ReadonlySet<string>) => {
         const object = w.object && f.rest.length > 0;
         const parts = w.form || object ? nameParts(name) : [];
-        return (w.form ? w.form * formOfParts(f, parts, short) : 0) +
+        return (w.form ? w.form * formOfParts(f, parts, short, w.keywords) : 0) +
           (w.number ? w.number * numberEvidence(f, name) : 0) +
           (object ? w.object * objectOfParts(f, parts, (t) => params.has(t), termWeight) : 0) +
           (w.owner ? w.owner * ownerEvidence(f, name) : 0);
       };
-      let best = nameEvidence(c.symbol, paramWords(table, row));
+      const params = paramsOf(table, row);
+      let best = nameEvidence(c.symbol, params.words) +
+        (w.letters ? w.letters * letterEvidence(f, params.letters) : 0);
       let contract: Declared | null = null, bestMethod = -Infinity;
       for (const m of methods) {
         const e = nameEvidence(m.name, m.params);
         best = Math.max(best, e);
         if (e > bestMethod) [bestMethod, contract] = [e, m];
       }
-      if (w.contract && contract && formEvidence(f, shortName(contract.name)) >= 0) {
+      if (w.contract && contract && formEvidence(f, shortName(contract.name), 1, w.keywords) >= 0) {
         contracts.set(row, shortName(contract.name));
       }
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
       pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
       if (w.refers && referred.length > 0 && !pointedAt) {
-        if (holdsReferred(c.text)) z += w.refers;
+        if (holdsReferred(c.text) || usedByReferred(c.symbol)) z += w.refers;
       }
     }
     if (
@@ -429,6 +528,33 @@ function referredTest(
     return n <= head.size / 2;
   });
   return (text) => kept.some((re) => re.test(text));
+}
+
+/**
+ * Whether a candidate's name is used in the text of a head row named after a name the question
+ * writes after "by" ("Used by camelCase as callback to replace()": `camelCase` passes
+ * `fcamelCase` to `replace`) — as a plain name or through this or self, not as another value's
+ * member.
+ */
+function userTest(
+  table: ChunkTable,
+  head: ReadonlySet<number>,
+  referred: readonly Referred[],
+): (symbol: string) => boolean {
+  if (referred.length === 0) return () => false;
+  const texts: string[] = [];
+  for (const row of head) {
+    const s = table.chunks[row].symbol;
+    if (s !== null && isReferred(referred, s)) texts.push(table.chunks[row].text);
+  }
+  if (texts.length === 0) return () => false;
+  return (symbol) => {
+    const name = shortName(symbol);
+    if (name.length < 3 || STOP_WORDS.has(name.toLowerCase())) return false;
+    const lit = name.replaceAll("$", "\\$");
+    const used = new RegExp(`(?:(?<![\\w$.])|(?<=(?:this|self)\\.))${lit}(?![\\w$])`);
+    return texts.some((t) => used.test(t));
+  };
 }
 
 /**
@@ -507,5 +633,6 @@ export function memberPreference(
   w: ExactWeights = DEFAULT_EXACT,
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
-  return (name) => w.member * (formEvidence(f, name, w.short) + numberEvidence(f, name));
+  return (name) =>
+    w.member * (formEvidence(f, name, w.short, w.keywords) + numberEvidence(f, name));
 }

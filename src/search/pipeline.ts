@@ -96,6 +96,8 @@ export function presentRanked(
       referred: 0,
       relation: 0,
       holder: 0,
+      letters: 0,
+      reverse: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);

@@ -71,6 +71,12 @@ export interface QueryForms {
    * "returned by Sum()"; `relation`).
    */
   referred: readonly Referred[];
+  /**
+   * One-letter words the question writes (not `a`, `I`, nor `e.g.`/`i.e.`): the parameters
+   * a doc sentence names ("sets h = 2 f f", "x : float New value"), which the index's words
+   * (two letters or more) never hold.
+   */
+  letters: ReadonlySet<string>;
 }
 
 const QUOTED = /"([^"\n]{3,})"|'([^'\n]{3,})'|`([^`\n]{3,})`/g;
@@ -143,10 +149,15 @@ export function queryForms(query: string): QueryForms {
     if (referred.some((r) => r.name === name)) return;
     const owner = dot > 0 ? dotted.slice(dotted.lastIndexOf(".", dot - 1) + 1, dot) : null;
     const signature = query[end] === "(" && end + 1 < query.length && query[end + 1] !== ")";
-    referred.push({ name, owner, signature, relation });
+    const by = relation && /^by\s/i.test(m[0]);
+    referred.push({ name, owner, signature, relation, ...(by ? { by } : {}) });
   };
   for (const m of query.matchAll(REFERRING)) refer(m, false);
   for (const m of query.matchAll(RELATION)) refer(m, true);
+  const letters = new Set<string>();
+  for (const m of query.replace(/\b(?:e\.g|i\.e)\b\.?/gi, " ").matchAll(LETTER)) {
+    if (m[0] !== "a" && m[0] !== "A" && m[0] !== "I") letters.add(m[0]);
+  }
   return {
     exact,
     folded,
@@ -156,8 +167,12 @@ export function queryForms(query: string): QueryForms {
     quoted,
     code: [...code.values()],
     referred,
+    letters,
   };
 }
+
+/** A word of one letter, not part of a dotted name. */
+const LETTER = /(?<![\p{L}\p{N}_$.])\p{L}(?![\p{L}\p{N}_$]|\.[\p{L}_$])/gu;
 
 /** A name a question says its answer calls or stands for. */
 export interface Referred {
@@ -172,6 +187,11 @@ export interface Referred {
    * queryTransport", "Used by camelCase"), not after a phrase that says so ("same as").
    */
   relation: boolean;
+  /**
+   * Written after "by" ("Used by camelCase as callback", "grouped by normalizeSiblings"): the
+   * name uses the answer, not the other way round. Absent otherwise.
+   */
+  by?: boolean;
 }
 
 /** A phrase that names what the answer calls or stands for, and the name after it. */
