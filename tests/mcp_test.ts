@@ -11,7 +11,7 @@ import { Client } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/index.js";
 import { StdioClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/stdio.js";
 import { StreamableHTTPClientTransport } from "npm:/@modelcontextprotocol/sdk@1.32.2/client/streamableHttp.js";
 import { tokenCounter } from "../src/context/tokens.ts";
-import { findTool, TOOL_NAMES } from "../src/tools/registry.ts";
+import { describeTools, findTool, TOOL_NAMES } from "../src/tools/registry.ts";
 import {
   CLI,
   fixtureCopy,
@@ -62,6 +62,35 @@ function structured(r: CallToolResult): JsonObject {
   return r.structuredContent as JsonObject;
 }
 
+/** A JSON Schema keyword that bounds a value. */
+const BOUND_KEY =
+  /"(minimum|maximum|exclusiveMinimum|exclusiveMaximum|minLength|maxLength|minItems|maxItems)":/;
+
+/** A property of a tool's full input schema (the bridge's `/tools/list`). */
+interface JsonSchema {
+  type?: string;
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+}
+
+/** A value just past each bound of `s`. */
+function pastBounds(s: JsonSchema): unknown[] {
+  const out: unknown[] = [];
+  const step = s.type === "integer" ? 1 : 0.5;
+  const safe = (n: number) => Math.abs(n) < Number.MAX_SAFE_INTEGER;
+  if (s.minimum !== undefined && safe(s.minimum)) out.push(s.minimum - step);
+  if (s.maximum !== undefined && safe(s.maximum)) out.push(s.maximum + step);
+  if (s.minLength) out.push("x".repeat(s.minLength - 1));
+  if (s.maxLength !== undefined) out.push("x".repeat(s.maxLength + 1));
+  if (s.minItems) out.push(Array(s.minItems - 1).fill("x"));
+  if (s.maxItems !== undefined) out.push(Array(s.maxItems + 1).fill("x"));
+  return out;
+}
+
 function call(client: Client, name: string, args: Record<string, unknown>) {
   return client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 }
@@ -110,10 +139,23 @@ Deno.test({
           });
           const explain = tools.find((x) => x.name === "explain_file");
           assert.deepEqual(explain?.inputSchema.required, ["file_path"]);
-          // What a client puts before the model: at most 270 tokens a tool (3,780 for 14; was 310).
+          // The whole list (3,053 tokens for 14 tools; was 3,768 under a budget of 3,780).
+          const counter = await tokenCounter();
           const listed = JSON.stringify({ tools });
-          const tokens = (await tokenCounter()).count(listed);
-          assert.ok(tokens <= 270 * tools.length, `${tokens} tokens, ${listed.length} chars`);
+          const tokens = counter.count(listed);
+          assert.ok(tokens <= 3_150, `${tokens} tokens, ${listed.length} chars`);
+          // What a client hands the model, as bench/assistant/mcp.ts --list prints it: each
+          // tool's name, description and input schema (5,438 characters, 1,265 tokens; was
+          // 8,405 and 1,979). A new tool or a longer text raises these on purpose.
+          const read = tools.map((x) =>
+            `${x.name}: ${x.description}\n  input: ${JSON.stringify(x.inputSchema)}\n`
+          ).join("");
+          const readTokens = counter.count(read);
+          assert.ok(read.length <= 5_550, `${read.length} chars, ${readTokens} tokens`);
+          assert.ok(readTokens <= 1_300, `${read.length} chars, ${readTokens} tokens`);
+          // Bounds are the executor's to enforce (the next steps call past each); a model reads
+          // those it needs in a description.
+          assert.doesNotMatch(JSON.stringify(tools.map((x) => x.inputSchema)), BOUND_KEY);
         },
       );
 
@@ -174,6 +216,31 @@ Deno.test({
         const after = await call(client, "explain_file", { file_path: "web/types.ts" });
         assert.equal(structured(after).file, "web/types.ts");
       });
+
+      await t.step(
+        "each bound tools/list leaves out is still enforced, naming the argument",
+        async () => {
+          let tried = 0;
+          for (const tool of describeTools()) {
+            const props = (tool.input_schema.properties ?? {}) as Record<string, JsonSchema>;
+            for (const [field, schema] of Object.entries(props)) {
+              for (const value of pastBounds(schema)) {
+                const args = { ...TOOL_CASES[tool.name].args, [field]: value };
+                const r = await call(client, tool.name, args);
+                const shown = `${tool.name} ${field}=${JSON.stringify(value).slice(0, 40)}`;
+                assert.equal(r.isError, true, shown);
+                assert.match(
+                  textOf(r),
+                  new RegExp(`invalid arguments for ${tool.name}: ${field}\\b`),
+                  shown,
+                );
+                tried++;
+              }
+            }
+          }
+          assert.ok(tried >= 40, `${tried} bounds tried`);
+        },
+      );
 
       await t.step("no answer carried a byte of a file outside the root", () => {
         for (const text of texts) {

@@ -1,11 +1,11 @@
 /**
  * The MCP server: the tools of the registry, listed with the JSON Schemas of the bridge's
- * `/tools/list` made compact (no bounds that only restate JavaScript's safe integers, no
- * descriptions or closed objects inside output schemas), and run by the one executor. A
- * result's `structuredContent` is the whole payload; its text is a Markdown rendering sized
- * for a model (`render.ts`). A failed call (bad arguments, a path outside the root) is a tool
- * error (`isError: true`) with the executor's message; a malformed `tools/call` request is
- * JSON-RPC error -32602 with one sentence saying what to send.
+ * `/tools/list` made compact (no numeric, length or size bounds, no descriptions or closed
+ * objects inside output schemas), and run by the one executor. A result's `structuredContent`
+ * is the whole payload; its text is a Markdown rendering sized for a model (`render.ts`). A
+ * failed call (bad arguments, a path outside the root) is a tool error (`isError: true`) with
+ * the executor's message; a malformed `tools/call` request is JSON-RPC error -32602 with one
+ * sentence saying what to send.
  *
  * @module
  */
@@ -58,7 +58,21 @@ export interface McpToolResult {
   isError?: boolean;
 }
 
-const SAFE_INT = Number.MAX_SAFE_INTEGER;
+/**
+ * Bounds left out of what a model reads: the executor enforces each (an argument outside is a
+ * tool error naming it), and a bound a model must know to call right is in the argument's
+ * description (`top_k`: "default 10, max 100"). Each costs a model tokens in every session.
+ */
+const BOUNDS = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+]);
 
 function isBareType(v: unknown): v is { type: string } {
   return typeof v === "object" && v !== null && Object.keys(v).length === 1 &&
@@ -74,10 +88,10 @@ export interface CompactOptions {
 }
 
 /**
- * `schema` without what tells a model nothing: bounds that only restate the safe-integer
- * range, `anyOf` of bare types (written as a list of types), and for an output schema the
- * descriptions, `required` lists, `additionalProperties` and what lies below `depth`. What
- * stays accepts every payload the full schema accepts.
+ * `schema` without what a model need not read: bounds ({@linkcode BOUNDS}), `anyOf` of bare
+ * types (written as a list of types), and for an output schema the descriptions, `required`
+ * lists, `additionalProperties` and what lies below `depth`. What stays accepts every payload
+ * and every argument the full schema accepts.
  */
 export function compactSchema(schema: unknown, opts: CompactOptions): unknown {
   if (Array.isArray(schema)) return schema.map((s) => compactSchema(s, opts));
@@ -86,10 +100,7 @@ export function compactSchema(schema: unknown, opts: CompactOptions): unknown {
   if (s.properties !== undefined && opts.depth <= 0) return { type: "object" };
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(s)) {
-    if ((key === "minimum" && value === -SAFE_INT) || (key === "maximum" && value === SAFE_INT)) {
-      continue;
-    }
-    if (key === "$schema") continue;
+    if (key === "$schema" || BOUNDS.has(key)) continue;
     if (
       opts.output && (key === "description" || key === "additionalProperties" || key === "required")
     ) {

@@ -41,19 +41,17 @@ export function toWireSymbol(s: SymbolRecord): WireSymbol {
   };
 }
 
-/** A relative path argument. */
-export const filePathArg = z.string().min(1).describe(
-  "File path relative to the project root",
-);
+/** A path argument: relative to the project root (an absolute path inside it is taken too). */
+export const filePathArg = z.string().min(1);
 
 /** A symbol name argument (plain or qualified, e.g. `Session.request`). */
 export const symbolNameArg = z.string().min(1).max(512).describe(
-  "Symbol name, plain or qualified (e.g. `Session.request`)",
+  "Or qualified: `Cls.method`",
 );
 
 /** `top_k`: 1–100. */
 export const topKArg = z.number().int().min(1).max(100).describe(
-  `How many results (1–100, default ${DEFAULT_TOP_K})`,
+  `default ${DEFAULT_TOP_K}, max 100`,
 );
 
 /** How sure a reference or call edge is (find_references, get_call_graph, explain_symbol). */
@@ -62,9 +60,7 @@ export const resolutionSchema = z.enum(["exact", "inferred", "name"]).describe(
 );
 
 /** `include_tests` of the graph tools: default true (see `index/test_files.ts`). */
-export const includeTestsArg = z.boolean().optional().describe(
-  "Count test files (default true)",
-);
+export const includeTestsArg = z.boolean().optional().describe("default true");
 
 /** How severe, or how sure, a security finding is. */
 export const severitySchema = z.enum(["LOW", "MEDIUM", "HIGH"]);

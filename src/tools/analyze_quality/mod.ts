@@ -25,7 +25,7 @@ function round2(x: number): number {
 export const analyzeQualityTool = defineTool({
   name: "analyze_quality",
   description:
-    "Code quality of a file, folder or project: maintainability index (radon, A/B/C), cyclomatic complexity, Halstead volume, the most complex functions, security issues by severity.",
+    "Quality of a file, folder or project: maintainability (A/B/C), complexity, worst functions, security.",
   input,
   output,
   annotations: READ_ONLY,

@@ -40,18 +40,12 @@ const functionSchema = symbolSchema.pick({
 
 /** Its arguments. */
 export const input = z.object({
-  path: z.string().optional().describe(
-    "File or folder (default: the project)",
-  ),
-  max_issues: z.number().int().min(0).max(100_000).optional().describe(
-    "Most issues listed (default 500)",
-  ),
-  min_severity: level.optional().describe("Leave out issues below this severity (default LOW)"),
-  max_functions: z.number().int().min(0).max(1000).optional().describe(
-    "Most complex functions listed (default 20)",
-  ),
+  path: z.string().optional().describe("File or folder (default: all)"),
+  max_issues: z.number().int().min(0).max(100_000).optional(),
+  min_severity: level.optional().describe("default LOW"),
+  max_functions: z.number().int().min(0).max(1000).optional(),
   time_budget_ms: z.number().int().min(1000).max(3_600_000).optional().describe(
-    "Answer with what is done after this long (default 22000); a second call goes on",
+    "default 22000, min 1000",
   ),
 });
 

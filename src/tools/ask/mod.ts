@@ -33,7 +33,7 @@ function partialSearch(v: VectorProgress): string | null {
 export const askTool = defineTool({
   name: "ask",
   description:
-    "Answer a question about the code with file:line citations: the relevant symbols, their callers, callees and snippets (with CODECTX_LLM_URL set, a chat model answers from them).",
+    "Answer a question about the code with file:line citations (symbols, callers, callees, snippets).",
   input,
   output,
   // With CODECTX_LLM_URL set, the question and the sources go to that chat endpoint.

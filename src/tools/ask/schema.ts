@@ -10,8 +10,8 @@ import { searchItemSchema, topKArg } from "../schemas.ts";
 
 /** Its arguments. */
 export const input = z.object({
-  question: z.string().min(1).max(4096).describe("The question, in words or code"),
-  top_k: topKArg.optional().describe(`How many sources (1–100, default ${DEFAULT_ASK_TOP_K})`),
+  question: z.string().min(1).max(4096),
+  top_k: topKArg.optional().describe(`default ${DEFAULT_ASK_TOP_K}, max 100`),
 });
 
 /** Its payload. */

@@ -94,7 +94,7 @@ function outlineOrder(symbols: readonly SymbolRecord[]): SymbolRecord[] {
 export const explainFileTool = defineTool({
   name: "explain_file",
   description:
-    "Outline of one file: its symbols (kind, lines, signature, doc), imports (project file or external) and importers.",
+    "Outline of a file: its symbols (kind, lines, signature, doc), imports and importers.",
   input,
   output,
   annotations: READ_ONLY,

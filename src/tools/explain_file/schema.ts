@@ -13,12 +13,8 @@ export const MAX_SOURCE_LINES = 20_000;
 /** Its arguments. */
 export const input = z.object({
   file_path: filePathArg,
-  include_source: z.boolean().optional().describe(
-    `Also answer the text (first ${MAX_SOURCE_LINES} lines)`,
-  ),
-  include_names: z.boolean().optional().describe(
-    "With include_source, where names are code (for viewers)",
-  ),
+  include_source: z.boolean().optional().describe("Also the text"),
+  include_names: z.boolean().optional().describe("For viewers"),
 });
 
 /** Its payload. */

@@ -29,9 +29,9 @@ const callLine = z.object({
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  file_path: filePathArg.optional().describe("Only look in this file or folder"),
+  file_path: filePathArg.optional().describe("Only in this file or folder"),
   max_tokens: z.number().int().min(200).optional().describe(
-    `Text budget (default ${EXPLAIN_TOKENS})`,
+    `default ${EXPLAIN_TOKENS}, min 200`,
   ),
 });
 

@@ -19,7 +19,7 @@ import { textCheck } from "./text_check.ts";
 export const findReferencesTool = defineTool({
   name: "find_references",
   description:
-    "Every reference to a symbol in code, with its kind (call, import, read…) and `resolution` (exact, inferred, name), through scopes and imports. `file_path` narrows a shared name.",
+    "Every use of a symbol (call, import, read…) with file:line, through scopes and imports.",
   input,
   output,
   annotations: READ_ONLY,

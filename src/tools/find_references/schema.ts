@@ -16,10 +16,8 @@ import {
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  file_path: filePathArg.optional(),
-  limit: z.number().int().min(1).max(2000).optional().describe(
-    "Most references returned (1–2000, default 200); `total` counts them all",
-  ),
+  file_path: filePathArg.optional().describe("The definition's file, for a shared name"),
+  limit: z.number().int().min(1).max(2000).optional().describe("default 200, max 2000"),
   include_tests: includeTestsArg,
 });
 

@@ -32,8 +32,7 @@ function wireNode(n: CallNode): CallGraphNode {
 /** The `get_call_graph` tool. */
 export const getCallGraphTool = defineTool({
   name: "get_call_graph",
-  description:
-    "Callers (each call line) and callees of a function, `depth` hops; `resolution`: exact, inferred or name. Library calls are `external`.",
+  description: "Callers (with each call line) and callees of a function, `depth` hops.",
   input,
   output,
   annotations: READ_ONLY,

@@ -35,7 +35,7 @@ export const nodeSchema = z.object({
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  depth: z.number().int().min(1).max(5).optional().describe("Hops (default 1)"),
+  depth: z.number().int().min(1).max(5).optional().describe("default 1, max 5"),
   file_path: filePathArg.optional().describe("The definition's file"),
   format: z.enum(["json", "mermaid"]).optional(),
   include_tests: includeTestsArg,

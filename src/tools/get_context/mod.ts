@@ -13,7 +13,7 @@ import { input, output } from "./schema.ts";
 export const getContextTool = defineTool({
   name: "get_context",
   description:
-    `A Markdown context for a symbol: definition and doc, imports, what it calls and uses, callers' call sites, siblings, packed to max_tokens.`,
+    "A symbol's definition, doc, imports, callees, call sites and siblings in one Markdown text.",
   input,
   output,
   annotations: READ_ONLY,

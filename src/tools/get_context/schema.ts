@@ -13,11 +13,9 @@ export { MAX_TOKENS_LIMIT };
 /** Its arguments. */
 export const input = z.object({
   symbol_name: symbolNameArg,
-  file_path: filePathArg.optional().describe(
-    "Only look in this file or folder (relative to the project root)",
-  ),
+  file_path: filePathArg.optional().describe("Only in this file or folder"),
   max_tokens: z.number().int().min(1).max(MAX_TOKENS_LIMIT).optional().describe(
-    `Token budget (1–${MAX_TOKENS_LIMIT}, default ${DEFAULT_MAX_TOKENS})`,
+    `default ${DEFAULT_MAX_TOKENS}, max ${MAX_TOKENS_LIMIT}`,
   ),
 });
 

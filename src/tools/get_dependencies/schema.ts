@@ -21,8 +21,8 @@ const importSchema = z.object({
 
 /** Its arguments. */
 export const input = z.object({
-  file_path: filePathArg.optional().describe("A file: its imports and importers"),
-  package: z.string().min(1).optional().describe("A package or module: who imports it"),
+  file_path: filePathArg.optional(),
+  package: z.string().min(1).optional(),
 });
 
 /** Its payload. */

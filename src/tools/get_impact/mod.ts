@@ -104,7 +104,7 @@ async function againstBase(root: string, base: string): Promise<FilePatch[]> {
 export const getImpactTool = defineTool({
   name: "get_impact",
   description:
-    "What a change touches (a `diff`, a git `base`, or `symbols`): changed definitions, what reaches them, tests to run, likely breaks.",
+    "What a change (`diff`, git `base` or `symbols`) reaches: users by hop, tests to run, likely breaks.",
   input,
   output,
   annotations: READ_ONLY,

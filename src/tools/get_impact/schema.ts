@@ -15,22 +15,14 @@ export const DEFAULT_MAX_RESULTS = 200;
 
 /** Its arguments. */
 export const input = z.object({
-  diff: z.string().optional().describe(
-    "A unified diff, already applied or about to be",
-  ),
-  base: z.string().min(1).max(256).optional().describe(
-    "Git revision the working tree is compared with (default HEAD)",
-  ),
-  symbols: z.array(z.string().min(1)).min(1).max(100).optional().describe(
-    "Symbols about to change",
-  ),
+  diff: z.string().optional(),
+  base: z.string().min(1).max(256).optional().describe("Git revision (default HEAD)"),
+  symbols: z.array(z.string().min(1)).min(1).max(100).optional(),
   depth: z.number().int().min(1).max(MAX_DEPTH).optional().describe(
-    `Hops (1–${MAX_DEPTH}, default ${DEFAULT_DEPTH})`,
+    `default ${DEFAULT_DEPTH}, max ${MAX_DEPTH}`,
   ),
   include_tests: includeTestsArg,
-  max_results: z.number().int().min(1).max(5000).optional().describe(
-    `Most impacted listed (default ${DEFAULT_MAX_RESULTS})`,
-  ),
+  max_results: z.number().int().min(1).max(5000).optional(),
 });
 
 const changeKind = z.enum(["added", "modified", "deleted"]);

@@ -16,8 +16,7 @@ export const MAX_LISTED_SKIPS = 100;
 /** The `index_project` tool. */
 export const indexProjectTool = defineTool({
   name: "index_project",
-  description:
-    "Index the project (incremental; `force` re-parses all): counts, files per language, failures and skips.",
+  description: "Update the index (incremental): counts, failures, skips.",
   input,
   output,
   annotations: {

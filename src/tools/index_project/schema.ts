@@ -25,7 +25,7 @@ export type IndexPayload =
 
 /** Its arguments. */
 export const input = z.object({
-  force: z.boolean().optional().describe("Re-parse every file, even unchanged ones"),
+  force: z.boolean().optional(),
 });
 
 /** Its payload. */

@@ -22,8 +22,7 @@ import { input, output } from "./schema.ts";
 /** The `search_symbols` tool. */
 export const searchSymbolsTool = defineTool({
   name: "search_symbols",
-  description:
-    "Find symbols by name, fuzzily; a dotted query matches qualified names (`Session.req`).",
+  description: "Find symbols by name, fuzzily; `Cls.meth` matches qualified names.",
   input,
   output,
   annotations: READ_ONLY,

@@ -11,12 +11,12 @@ import { symbolSchema } from "../schemas.ts";
 /** Its arguments. */
 export const input = z.object({
   query: z.string().max(512).optional().describe(
-    "Name or part of it, e.g. `parseConf`, `p_c`, `Session.request`; empty or absent lists every symbol in file order",
+    "Name or part (`p_c`); absent: all, in file order",
   ),
-  kind: z.enum(SYMBOL_KINDS).optional().describe("Only this kind"),
-  limit: z.number().int().min(1).max(500).optional().describe("Most results (1–500, default 20)"),
-  offset: z.number().int().min(0).optional().describe("Skip this many results (paging)"),
-  path_prefix: z.string().optional().describe("Only files (or folders) under this path"),
+  kind: z.enum(SYMBOL_KINDS).optional(),
+  limit: z.number().int().min(1).max(500).optional().describe("default 20, max 500"),
+  offset: z.number().int().min(0).optional(),
+  path_prefix: z.string().optional(),
 });
 
 /** Its payload. */

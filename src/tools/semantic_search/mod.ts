@@ -18,7 +18,7 @@ import { DEFAULT_TOP_K } from "../../types.ts";
 export const semanticSearchTool = defineTool({
   name: "semantic_search",
   description:
-    "Find code by meaning (plain words or code), or every exact/regex match with its line.",
+    "Find code by meaning, or every exact/regex match with its line (strings, messages, import paths).",
   input,
   output,
   annotations: READ_ONLY,

@@ -9,22 +9,16 @@ import { searchItemSchema, topKArg } from "../schemas.ts";
 
 /** Its arguments. */
 export const input = z.object({
-  query: z.string().min(1).max(4096).describe("What to find, in plain words or code"),
+  query: z.string().min(1).max(4096),
   top_k: topKArg.optional(),
-  threshold: z.number().min(0).max(1).optional().describe(
-    "Minimum score in [0, 1] (top hits often 0.1-0.3)",
-  ),
-  path_prefix: z.string().optional().describe("Only files under this folder"),
-  language: z.string().optional().describe("Only files of this language"),
+  threshold: z.number().min(0).max(1).optional().describe("Min score, 0–1"),
+  path_prefix: z.string().optional(),
+  language: z.string().optional(),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).optional().describe(
-    "hybrid (default), lexical, dense; exact or regex (JavaScript): every match, smart case",
+    "hybrid (default): by meaning; exact, regex (JavaScript): every match, smart case",
   ),
-  scope: z.enum(["code", "docs", "tests", "all"]).optional().describe(
-    "Which files (default code)",
-  ),
-  include_tests: z.boolean().optional().describe(
-    "Also test files (default false)",
-  ),
+  scope: z.enum(["code", "docs", "tests", "all"]).optional().describe("default code"),
+  include_tests: z.boolean().optional().describe("default false"),
 });
 
 /** Its payload. */

@@ -3,7 +3,7 @@
  * entry points, dependencies, central symbols — cached per index generation.
  */
 
-import { summarizeRepo, SUMMARY_TOKENS } from "../../context/summary.ts";
+import { summarizeRepo } from "../../context/summary.ts";
 import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { command } from "./cli.ts";
@@ -12,8 +12,7 @@ import { input, output } from "./schema.ts";
 /** The `summarize_repo` tool. */
 export const summarizeRepoTool = defineTool({
   name: "summarize_repo",
-  description:
-    `Summarize the repository: size, languages, folders, entry points, dependencies, central symbols, the README's first paragraph (at most ${SUMMARY_TOKENS} tokens).`,
+  description: "Overview: size, languages, folders, entry points, dependencies, key symbols.",
   input,
   output,
   annotations: READ_ONLY,

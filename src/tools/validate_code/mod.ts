@@ -30,7 +30,7 @@ function withoutLanguage<T extends { language: string }>(e: T): Omit<T, "languag
 export const validateCodeTool = defineTool({
   name: "validate_code",
   description:
-    "Check a snippet: syntax errors, calls and imports that exist nowhere (with near names from the project), security issues, metrics. Mode `explain` adds what its calls reach.",
+    "Check a snippet: syntax, names that exist nowhere (near ones suggested), security, metrics; mode `explain`: what its calls reach.",
   input,
   output,
   annotations: READ_ONLY,

@@ -9,16 +9,10 @@ import { issueSchema } from "../schemas.ts";
 
 /** Its arguments. */
 export const input = z.object({
-  code: z.string().describe("The code to check (at most 1 MiB)"),
-  language: z.string().optional().describe(
-    "Language (python, go, …) or a file extension such as .py",
-  ),
-  file_path: z.string().optional().describe(
-    "Where the code would live (language, relative imports)",
-  ),
-  mode: z.enum(["validate", "explain"]).optional().describe(
-    "validate (default) or explain",
-  ),
+  code: z.string(),
+  language: z.string().optional(),
+  file_path: z.string().optional().describe("Where it would live (relative imports)"),
+  mode: z.enum(["validate", "explain"]).optional(),
 });
 
 /** Its payload. */
