@@ -8,7 +8,8 @@
  */
 
 import assert from "node:assert/strict";
-import { filesWithWords, matchStarts, scanText } from "../src/search/hybrid.ts";
+import { scanText } from "../src/search/hybrid.ts";
+import { filesWithWords, matchStarts } from "../src/search/scan.ts";
 import { compilePattern, grepRows, grepTable } from "../src/search/grep.ts";
 import { LITERAL_BATCH_BYTES, runScan, scanWorkersAlive } from "../src/search/grep_pool.ts";
 import { chunkTable } from "../src/search/table.ts";

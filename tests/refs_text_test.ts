@@ -136,6 +136,10 @@ Deno.test("refs in Python: each line its function, an exact line marked, a test'
 Deno.test("refs: a function used nowhere has no references (its definition is the header)", async () => {
   await withExecutor({ "m.py": "def alpha():\n    return 1\n" }, async (ex) => {
     const t = text(await callTool(ex, "find_references", { symbol_name: "alpha" }));
-    assert.equal(t, "alpha (function m.py:1-2): no references");
+    // The text check found the definition alone: said in the same line.
+    assert.equal(
+      t,
+      "alpha (function m.py:1-2): no references; no other line of code holds the name",
+    );
   });
 });

@@ -164,7 +164,16 @@ export function render(
       checkLine,
     ]);
   }
-  if (total === 0) return join([`${p.symbol} (${defs}): no references`, checkLine]);
+  if (total === 0) {
+    // Nothing to list: a text check that found no other line says so in the same line.
+    const alone = p.text_check?.unlisted.length === 0;
+    return join([
+      `${p.symbol} (${defs}): no references${
+        alone ? "; no other line of code holds the name" : ""
+      }`,
+      alone ? "" : checkLine,
+    ]);
+  }
   const calls = [...byFile].some(([file, rs]) =>
     !compact(file, rs) && rs.some((r) => r.kind === "call")
   );

@@ -9,7 +9,7 @@
  */
 
 import type { Project } from "../../project/project.ts";
-import { scanText } from "../../search/hybrid.ts";
+import { scanSnippets } from "../../search/scan.ts";
 
 /** Lines holding the name scanned at most: a name held by more is not checked (null). */
 export const MAX_TEXT_LINES = 500;
@@ -39,16 +39,16 @@ export async function textCheck(
   includeTests: boolean,
 ): Promise<TextCheck | null> {
   if (!/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(name)) return null;
-  const found = await scanText(
+  const found = await scanSnippets(
     project,
     name,
     { mode: "exact", top_k: MAX_TEXT_LINES, scope: "code", include_tests: includeTests },
     {},
     true,
   );
-  if (found.snippets.length >= MAX_TEXT_LINES) return null;
+  if (found.length >= MAX_TEXT_LINES) return null;
   // Smart case matches `GIT_PAGER` for `git_pager`: only the name as written counts.
-  const hits = found.snippets.filter((h) =>
+  const hits = found.filter((h) =>
     h.snippet.slice((h.column ?? 1) - 1, (h.column ?? 1) - 1 + name.length) === name
   );
   const unlisted = hits.filter((h) => !listed.has(`${h.file}:${h.line}`));
