@@ -87,6 +87,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
     e.command!,
     async () => (await import("./src/cli/tool_command.ts")).toolCommand(await e.load()),
   ])),
+  // `summary FILE`: the file's outline (summarize_repo takes no arguments).
+  summary: async () => (await import("./src/cli/summary.ts")).cmdSummary,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

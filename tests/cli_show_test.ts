@@ -1,7 +1,7 @@
 /**
- * `codectx show FILE:A-B` (issue 35, fourth blind run): the help said to read a range with
- * `sed -n A,Bp FILE`, which numbers nothing — answerers counted offsets by hand and one answer
- * was a line off.
+ * `codectx show FILE:A-B` and `codectx summary FILE` (issue 35, fourth blind run): the help said
+ * to read a range with `sed -n A,Bp FILE`, which numbers nothing — answerers counted offsets by
+ * hand and one answer was a line off; `summary scrapy/cmdline.py` was "Unexpected argument".
  */
 
 import assert from "node:assert/strict";
@@ -80,6 +80,34 @@ Deno.test("codectx show: a file written after the index is read, as it is now", 
       const r = await runCli(["show", spec, "--path", root, "--index-dir", indexDir]);
       assert.equal(r.code, 0, r.stderr);
       assert.equal(r.stdout, want);
+    }
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("codectx summary FILE: the file's outline, as explain FILE; a folder is an error naming what answers", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const cli = (...args: string[]) => runCli([...args, "--path", root, "--index-dir", indexDir]);
+  try {
+    const file = await cli("summary", "pkg/short.py");
+    assert.equal(file.code, 0, file.stderr);
+    assert.match(file.stdout, /^# pkg\/short\.py — python, 3 lines\n[^]*- 1: def a\(\):/);
+    assert.match(file.stdout, /^- pkg\/: use$/m); // its importer
+    const json = JSON.parse((await cli("summary", "pkg/short.py", "--json")).stdout);
+    assert.equal(json.file, "pkg/short.py");
+    const folder = await cli("summary", "pkg/");
+    assert.equal(folder.code, 2);
+    assert.match(
+      folder.stderr,
+      /^codectx: summary outlines the whole project or one file, not a folder: a file's outline is codectx summary pkg\/FILE; code under the folder, codectx search "QUERY" --path-prefix pkg/,
+    );
+    // Without a path, or with the root's, the repository at a glance as before.
+    for (const args of [["summary"], ["summary", "."]]) {
+      const r = await cli(...args);
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^# codectx-proj-[^\n]*\n\n3 files/, args.join(" "));
     }
   } finally {
     await cleanup(root, indexDir);
