@@ -203,6 +203,9 @@ const BOTH_WAYS = {
   "js/b.mjs":
     'import fs from "node:fs";\nimport { join } from "node:path";\nexport const x = [fs, join];\n',
   "js/c.ts": 'import type { Options } from "chalk";\nconst o: Options = {};\nexport const y = o;\n',
+  "js/d.ts":
+    'import fsx = require("fs-extra");\nimport u = require("./util");\nexport const d = [fsx, u];\n',
+  "js/util.ts": "export const one = 1;\n",
   "go/main.go":
     'package main\n\nimport (\n\tyaml "gopkg.in/yaml.v3"\n\t_ "github.com/lib/pq"\n)\n\nvar _ = yaml.Marshal\n',
   "py/a.py": "import os.path as osp\nfrom os import path\n",
@@ -239,7 +242,7 @@ Deno.test("codectx deps --package: a C header's importers in both include forms,
   }
 });
 
-Deno.test("get_dependencies package over MCP: `node:fs` and `fs` are one module; require, import(), import type, Go aliases and Python `as` count", async () => {
+Deno.test("get_dependencies package over MCP: `node:fs` and `fs` are one module; TS `import x = require()` counts, as do require, import(), import type, Go aliases and Python `as`", async () => {
   const root = await makeProject(BOTH_WAYS);
   const indexDir = await tempIndexDir();
   const { client } = await connectMcp(root, indexDir);
@@ -254,6 +257,9 @@ Deno.test("get_dependencies package over MCP: `node:fs` and `fs` are one module;
       assert.deepEqual(await importers(name), ["js/a.js:1 fs", "js/b.mjs:1 node:fs"], name);
     }
     assert.deepEqual(await importers("path"), ["js/b.mjs:2 node:path"]);
+    // TypeScript's `import x = require("y")` was no import: `fs-extra` was "no file imports".
+    assert.deepEqual(await importers("fs-extra"), ["js/d.ts:1 fs-extra"]);
+    assert.deepEqual(await importers("js/util"), ["js/d.ts:2 ./util"]);
     // What was right already, kept: `import("x")`, `import type`, an aliased Go path, `as`.
     assert.deepEqual(await importers("chalk"), ["js/a.js:2 chalk", "js/c.ts:1 chalk"]);
     assert.deepEqual(await importers("gopkg.in/yaml.v3"), ["go/main.go:4 gopkg.in/yaml.v3"]);
