@@ -45,7 +45,7 @@ Also: ${
     [...also, "index"].join(", ")
   }, tool, quality, validate, serve, web, mcp, setup, doctor, models;
 options: codectx COMMAND --help.
-Read a range an answer names (sed -n A,Bp FILE), not the whole file.
+Read lines an answer names, numbered: codectx show FILE:A-B
 `;
 }
 
@@ -82,10 +82,13 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   search: async () => (await import("./src/cli/search.ts")).cmdSearch,
   models: async () => (await import("./src/cli/search.ts")).cmdModels,
   doctor: async () => (await import("./src/cli/doctor.ts")).cmdDoctor,
+  show: async () => (await import("./src/cli/show.ts")).cmdShow,
   ...Object.fromEntries(TOOL_COMMANDS.map((e) => [
     e.command!,
     async () => (await import("./src/cli/tool_command.ts")).toolCommand(await e.load()),
   ])),
+  // `summary FILE`: the file's outline (summarize_repo takes no arguments).
+  summary: async () => (await import("./src/cli/summary.ts")).cmdSummary,
 };
 
 /** Runs the CLI on `argv`, returning the exit code. */

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { renderText } from "../src/mcp/render.ts";
 import { callTool, cleanup, makeProject, runCli, tempIndexDir, withExecutor } from "./helpers.ts";
-import { http, startIndexed } from "./surfaces_helpers.ts";
+import { connectMcp, http, startIndexed } from "./surfaces_helpers.ts";
 
 const FILES = {
   "a.py": "import os\nimport os.path\nfrom collections import OrderedDict\nimport requests\n",
@@ -192,4 +192,81 @@ Deno.test("get_dependencies package: a folder's importers nested under it, the m
         "  test_top.py:1\n  top.py:2",
     );
   });
+});
+
+/** A header and a Node built-in each written both ways, with a Go alias and Python `as`. */
+const BOTH_WAYS = {
+  "c/a.c": "#include <openssl/ssl.h>\n#include <stdio.h>\nint a(void) { return 0; }\n",
+  "c/b.c": '#include "openssl/ssl.h"\n#include "zlib.h"\nint b(void) { return 1; }\n',
+  "c/c.cpp": "#include <zlib.h>\nint c() { return 2; }\n",
+  "js/a.js": 'const fs = require("fs");\nconst m = import("chalk");\nmodule.exports = { fs, m };\n',
+  "js/b.mjs":
+    'import fs from "node:fs";\nimport { join } from "node:path";\nexport const x = [fs, join];\n',
+  "js/c.ts": 'import type { Options } from "chalk";\nconst o: Options = {};\nexport const y = o;\n',
+  "js/d.ts":
+    'import fsx = require("fs-extra");\nimport u = require("./util");\nexport const d = [fsx, u];\n',
+  "js/util.ts": "export const one = 1;\n",
+  "go/main.go":
+    'package main\n\nimport (\n\tyaml "gopkg.in/yaml.v3"\n\t_ "github.com/lib/pq"\n)\n\nvar _ = yaml.Marshal\n',
+  "py/a.py": "import os.path as osp\nfrom os import path\n",
+};
+
+Deno.test("codectx deps --package: a C header's importers in both include forms, named with or without .h", async () => {
+  // Fourth blind run: `deps --package openssl/ssl.h` listed the one `#include "openssl/ssl.h"`
+  // and missed four `#include <openssl/ssl.h>` files, without a word; on git it found none
+  // (`no file imports 'openssl/ssl.h'; did you mean , openssl?`).
+  const root = await makeProject(BOTH_WAYS);
+  const indexDir = await tempIndexDir();
+  try {
+    for (const p of ["openssl/ssl.h", "<openssl/ssl.h>", "openssl/ssl"]) {
+      const r = await runCli(["deps", "--package", p, "--path", root, "--index-dir", indexDir]);
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(
+        r.stdout,
+        "imported by 2 files (2 imports); no test files among them\n  c/\n    a.c:1\n    b.c:1 openssl/ssl.h\n",
+        p,
+      );
+    }
+    const zlib = await runCli([
+      "deps",
+      "--package",
+      "zlib",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.match(zlib.stdout, /^imported by 2 files \(2 imports\)/, zlib.stderr);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("get_dependencies package over MCP: `node:fs` and `fs` are one module; TS `import x = require()` counts, as do require, import(), import type, Go aliases and Python `as`", async () => {
+  const root = await makeProject(BOTH_WAYS);
+  const indexDir = await tempIndexDir();
+  const { client } = await connectMcp(root, indexDir);
+  try {
+    const importers = async (name: string) => {
+      const r = await client.callTool({ name: "get_dependencies", arguments: { package: name } });
+      assert.notEqual(r.isError, true, JSON.stringify(r.content));
+      return lines(r.structuredContent as Record<string, unknown>);
+    };
+    // Before: `fs` missed b.mjs, `node:fs` missed a.js, `path` was "no file imports 'path'".
+    for (const name of ["fs", "node:fs"]) {
+      assert.deepEqual(await importers(name), ["js/a.js:1 fs", "js/b.mjs:1 node:fs"], name);
+    }
+    assert.deepEqual(await importers("path"), ["js/b.mjs:2 node:path"]);
+    // TypeScript's `import x = require("y")` was no import: `fs-extra` was "no file imports".
+    assert.deepEqual(await importers("fs-extra"), ["js/d.ts:1 fs-extra"]);
+    assert.deepEqual(await importers("js/util"), ["js/d.ts:2 ./util"]);
+    // What was right already, kept: `import("x")`, `import type`, an aliased Go path, `as`.
+    assert.deepEqual(await importers("chalk"), ["js/a.js:2 chalk", "js/c.ts:1 chalk"]);
+    assert.deepEqual(await importers("gopkg.in/yaml.v3"), ["go/main.go:4 gopkg.in/yaml.v3"]);
+    assert.deepEqual(await importers("github.com/lib/pq"), ["go/main.go:5 github.com/lib/pq"]);
+    assert.deepEqual(await importers("os.path"), ["py/a.py:1 os.path", "py/a.py:2 os"]);
+  } finally {
+    await client.close();
+    await cleanup(root, indexDir);
+  }
 });

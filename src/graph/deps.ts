@@ -210,14 +210,20 @@ const SUBMODULE = /^(\.|\/|::|:)/;
 
 /**
  * Whether import `i` imports `wanted`: the package, the module or a submodule of it (also as
- * `from django.core import signing` for `django.core.signing`), or a project path (its
- * extension may be left out: `src/util/isFunction`).
+ * `from django.core import signing` for `django.core.signing`), in either of the forms its
+ * language writes it (`importPath`: `<zlib.h>` and `"zlib.h"`, `node:fs` and `fs`), or a project
+ * path (its extension may be left out: `src/util/isFunction`, `zlib` for `zlib.h`).
  */
-function importsPackage(i: ResolvedImport, wanted: string): boolean {
-  const under = (name: string | null) =>
-    name !== null && (name === wanted ||
-      (name.startsWith(wanted) && SUBMODULE.test(name.slice(wanted.length))));
+function importsPackage(
+  i: ResolvedImport,
+  wanted: string,
+  importPath: (written: string) => string,
+): boolean {
+  const under = (name: string | null, of = wanted) =>
+    name !== null && (name === of ||
+      (name.startsWith(of) && SUBMODULE.test(name.slice(of.length))));
   return i.package === wanted || under(i.record.module) ||
+    under(importPath(i.record.module), importPath(wanted)) ||
     i.names.some((n) => `${i.record.module}.${n.split(" ")[0]}` === wanted) ||
     (i.resolved !== null && (i.resolved === wanted || i.resolved.startsWith(`${wanted}/`) ||
       i.resolved.replace(/\.[^./]+$/, "") === wanted));
@@ -237,11 +243,13 @@ export function packageImporters(graph: CodeGraph, wanted: string): Importer[] {
   const out: Importer[] = [];
   const sub: Importer[] = [];
   for (const f of graph.files) {
+    const resolver = resolverFor(f.language);
+    const importPath = resolver?.importPath ?? ((written: string) => written);
     for (const i of f.imports) {
-      if (!importsPackage(i, wanted)) continue;
+      if (!importsPackage(i, wanted, importPath)) continue;
       // Where an import path names one package (Go: `chi/v5/middleware` is not `chi/v5`), a
       // longer path's importers count only when nothing imports the path itself.
-      const into = resolverFor(f.language)?.pathIsPackage && i.record.module !== wanted ? sub : out;
+      const into = resolver?.pathIsPackage && i.record.module !== wanted ? sub : out;
       into.push(importerAt(f.path, i));
     }
   }
@@ -265,6 +273,7 @@ function nearPackages(graph: CodeGraph, wanted: string): string[] {
   for (const f of graph.files) {
     for (const i of f.imports) names.add(i.package ?? i.record.module);
   }
+  names.delete(""); // an absolute `#include "/x.h"`'s package: git offered `did you mean , openssl?`
   const low = wanted.toLowerCase();
   return [...names]
     .map((n) => {

@@ -52,8 +52,9 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  * 14: Python: a test's bare parameter holds what the pytest fixture of its name gives
  *     (`@local.injected`), a function without a return annotation what it returns.
  * 15: C/C++ file-scope tables and instances are symbols (`cmd_table`, `format_table`); a C
- *     prototype's name is a `declaration`, not a `read`. */
-export const STORE_FORMAT = 15;
+ *     prototype's name is a `declaration`, not a `read`.
+ * 16: TypeScript's `import x = require("y")` is an import. */
+export const STORE_FORMAT = 16;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;

@@ -25,6 +25,8 @@ export const cResolver: Resolver = {
   scoping: "global",
   linked: true,
   implicitThis: true,
+  // `<openssl/ssl.h>` and `"openssl/ssl.h"` name one header.
+  importPath: (written) => written.trim().replace(/^<(.*)>$/, "$1"),
   prepare(project) {
     return new CFamily(project);
   },

@@ -39,6 +39,8 @@ export const jsResolver: Resolver = {
   scoping: "imports",
   implicitThis: false,
   overrideFamily: "inherit",
+  // Node's built-in modules are named with or without `node:` (`node:fs`, `fs`).
+  importPath: (written) => written.replace(/^node:/, ""),
   prepare(project) {
     return new JsFamily(project);
   },

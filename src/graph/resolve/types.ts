@@ -99,6 +99,12 @@ export interface Resolver {
    */
   readonly pathIsPackage?: boolean;
   /**
+   * The module an import names, as a user asks for it where the language writes one module two
+   * ways (C `<zlib.h>` and `"zlib.h"`, Node `node:fs` and `fs`): `get_dependencies`' `package`
+   * matches either form. Absent: as written.
+   */
+  importPath?(written: string): string;
+  /**
    * Which other methods a method's references and callers include, labelled `inferred`:
    * `inherit` — the methods it overrides or that override it, siblings' overrides too
    * (TypeScript's rule: a call of `Base.m` may run `Derived.m`); `structural` — the

@@ -101,6 +101,14 @@
   (extends_clause
     value: (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.inherit)))
 
+; section: imports
+; inherited
+; `import fs = require("fs")`: TypeScript's CommonJS import.
+(import_statement
+  (import_require_clause
+    (identifier) @import.alias
+    source: (string (string_fragment) @import.module)))
+
 ; section: late-locals
 (required_parameter
   pattern: (identifier) @local.definition

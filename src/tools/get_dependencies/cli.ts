@@ -58,7 +58,8 @@ export const command: ToolCommand<GetDependenciesPayload> = {
 
 The imports of FILE (each resolved to a project file or marked external) and the files
 that import it; with --package P, every file and line that imports package or module P
-(requests, os.path, github.com/spf13/cast, @scope/pkg, a project module or folder);
+(requests, os.path, github.com/spf13/cast, @scope/pkg, a project module or folder; a C
+header as openssl/ssl.h matches both include forms, fs matches node:fs);
 without either, the project's dependency graph: external packages by use and import cycles.
 
 Options:

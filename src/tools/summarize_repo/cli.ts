@@ -1,5 +1,6 @@
 /**
- * `codectx summary [--json]`: the repository at a glance, as the tool's text.
+ * `codectx summary [--json]`: the repository at a glance, as the tool's text (`src/cli/summary.ts`
+ * runs it, and with a file's path that file's outline).
  *
  * @module
  */
@@ -11,10 +12,11 @@ import type { SummarizeRepoPayload } from "./schema.ts";
 export const command: ToolCommand<SummarizeRepoPayload> = {
   command: "summary",
   synopsis: "  the repository in ~1,500 tokens",
-  help: `Usage: codectx summary [options]
+  help: `Usage: codectx summary [FILE] [options]
 
 The repository at a glance: size, languages, layout, entry points, dependencies and the
-most central symbols.
+most central symbols. With FILE, that file's outline, imports and importers (as explain
+FILE); a folder has no summary of its own.
 
 Options:
 `,

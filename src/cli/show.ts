@@ -1,0 +1,144 @@
+/**
+ * `codectx show FILE:A-B`: lines of a project file, numbered (`N: text`). An answer names
+ * `file:line`s and the help said to read them with `sed -n A,Bp FILE`, which numbers nothing:
+ * answerers counted offsets by hand and one answer was a line off (issue 35). The text is
+ * `explain_file`'s (`include_source`: read as indexing reads it, a path outside the root
+ * refused); the MCP surface has the same through that tool.
+ *
+ * @module
+ */
+
+import type { ExplainFilePayload } from "../tools/explain_file/schema.ts";
+import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
+
+/** Most lines one call prints. */
+export const MAX_SHOW_LINES = 200;
+/** Lines either side of N for `FILE:N`. */
+const AROUND = 5;
+/** A longer line is cut (a minified bundle's one line). */
+const MAX_LINE_CHARS = 400;
+
+const HELP = `Usage: codectx show FILE:A-B | FILE:N | FILE [options]
+
+Lines of a project file, numbered (N: text): lines A to B, the ${
+  AROUND * 2 + 1
+} lines around N, or the
+whole file when it has at most ${MAX_SHOW_LINES} lines. At most ${MAX_SHOW_LINES} lines a call; the last line
+says how to see the rest. FILE is relative to the project root.
+
+Options:
+  --no-update       a file the index does not hold yet is not indexed first
+  --path DIR        project root (default: current directory)
+  --index-dir DIR   where the index lives
+`;
+
+/** What `FILE:A-B`, `FILE:N` or `FILE` asks for (`to` absent: to the end, or around `from`). */
+export interface ShowSpec {
+  file: string;
+  from?: number;
+  to?: number;
+  around?: boolean;
+}
+
+/**
+ * Reads `FILE:A-B`, `FILE:N` or `FILE`; a bad range is a usage error.
+ *
+ * @example
+ * ```ts
+ * parseSpec("src/app.py:10-20"); // { file: "src/app.py", from: 10, to: 20 }
+ * ```
+ */
+export function parseSpec(spec: string): ShowSpec {
+  const m = /^(.+?):(\d+)(?:-(\d+))?$/.exec(spec);
+  if (!m) return { file: spec };
+  const from = Number(m[2]);
+  const to = m[3] === undefined ? undefined : Number(m[3]);
+  if (from < 1 || (to !== undefined && to < from)) {
+    throw new UsageError(`'${spec}': lines are numbered from 1, A-B with A ≤ B (FILE:10-20)`);
+  }
+  return to === undefined ? { file: m[1], from, around: true } : { file: m[1], from, to };
+}
+
+/**
+ * The lines `spec` asks for out of `text`, numbered, at most {@link MAX_SHOW_LINES}, then a
+ * line saying how to see the rest; a file too long to show whole, or a range past its end,
+ * is a usage error saying what to ask instead.
+ */
+export function numberedLines(
+  file: string,
+  text: string,
+  spec: ShowSpec,
+  truncated = false,
+): string[] {
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  const total = lines.length;
+  if (truncated && (spec.from ?? 1) > total) {
+    throw new UsageError(`${file}: lines past ${total} are not read (sed -n A,Bp ${file})`);
+  }
+  if (spec.from === undefined && total > MAX_SHOW_LINES) {
+    throw new UsageError(
+      `${file} has ${total} lines, more than ${MAX_SHOW_LINES} shown at once: ask for a range ` +
+        `(codectx show ${file}:1-${MAX_SHOW_LINES}), or its outline (codectx explain ${file})`,
+    );
+  }
+  let from = spec.from ?? 1;
+  let to = spec.to ?? total;
+  if (spec.around) [from, to] = [Math.max(1, from - AROUND), from + AROUND];
+  if (from > total) {
+    throw new UsageError(
+      `${file} has ${total} line${total === 1 ? "" : "s"}; ask within 1-${total}`,
+    );
+  }
+  to = Math.min(to, total);
+  const last = Math.min(to, from + MAX_SHOW_LINES - 1);
+  const out: string[] = [];
+  for (let n = from; n <= last; n++) {
+    const line = lines[n - 1];
+    const cut = line.length > MAX_LINE_CHARS
+      ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more characters)`
+      : line;
+    out.push(cut ? `${n}: ${cut}` : `${n}:`);
+  }
+  if (last < to) {
+    out.push(
+      `(lines ${last + 1}-${to} not shown, ${MAX_SHOW_LINES} a call: codectx show ${file}:${
+        last + 1
+      }-${Math.min(to, last + MAX_SHOW_LINES)})`,
+    );
+  }
+  return out;
+}
+
+/** `codectx show`. */
+export async function cmdShow(argv: string[]): Promise<number> {
+  const { values, positionals } = parse(argv, {}, 1);
+  if (values.help) {
+    console.log(HELP);
+    return 0;
+  }
+  if (!positionals[0]) {
+    throw new UsageError("show needs FILE:A-B, e.g. codectx show src/app.py:10-30");
+  }
+  const spec = parseSpec(positionals[0]);
+  const args = { file_path: spec.file, include_source: true };
+  const executor = await openExecutor(values);
+  try {
+    // The text is read from the file as it is now: the index is brought up to date (a walk of
+    // the tree, seconds on a large one) only when it does not hold the file yet.
+    const first = (await executor.service.generation()) === null
+      ? undefined
+      : await executor.execute({ tool_name: "explain_file", arguments: args }, { source: "cli" });
+    let payload = first?.success ? first.result_payload : undefined;
+    if (!payload) {
+      if (!values["no-update"] || !first) await upToDate(executor, values);
+      const r = await runTool(values, "explain_file", args, { executor });
+      if (r.code !== 0) return r.code;
+      payload = r.payload;
+    }
+    const p = payload as ExplainFilePayload;
+    console.log(numberedLines(p.file, p.source ?? "", spec, p.source_truncated).join("\n"));
+    return 0;
+  } finally {
+    await executor.close();
+  }
+}
