@@ -15,6 +15,7 @@ import type { Project } from "../project/project.ts";
 import { CALLABLE_KINDS, type SymbolRecord } from "../types.ts";
 import { numberedBody } from "../util/numbered_body.ts";
 import { bodyLines, bodyOutline } from "../util/body_outline.ts";
+import { DOC_LINES, hasMemberLine, MEMBER_NAMES, memberLine } from "../util/member_line.ts";
 import { SourceReader } from "./source.ts";
 import { tokenCounter } from "./tokens.ts";
 
@@ -92,7 +93,7 @@ export interface Explanation {
    * What the text shows of the body: the source when it fits the budget's share, else the
    * lines of its calls (`calls`), so one answer tells what it does and calls.
    */
-  body: "source" | "calls";
+  body: "source" | "calls" | "members";
   /** Calls made in the body, in source order: all when the body is shown, within the budget else. */
   calls: CallLine[];
   callsTotal: number;
@@ -154,9 +155,18 @@ export async function explainSymbol(
   // constants (not its own members' uses, such as a Go method's receiver); each says how sure.
   const memberNames = new Set(children.map((c) => c.qualifiedName));
   const calls = callIndexOf(code);
-  const uses = referencesOf(code, [symbol], true).filter((r) => r.kind !== "import");
+  // Uses by name too (`self.df.request_seen(…)` through an attribute of unknown type), as
+  // `refs` counts them: without them an explained method said `References: 0` (issue 35).
+  const uses = referencesOf(code, [symbol], true, true).filter((r) => r.kind !== "import");
   const callable = CALLABLE_KINDS.has(symbol.kind);
-  const callers: Neighbour[] = callable
+  const use = (r: (typeof uses)[number]): Neighbour => ({
+    name: r.in ?? "<top level>",
+    file: r.file,
+    line: r.line,
+    resolution: r.resolution,
+    text: "",
+  });
+  const sites = callable
     ? calls.callersOf(symbol).map((c) => ({
       name: c.caller ? c.caller.qualifiedName : "<top level>",
       file: c.file.path,
@@ -164,16 +174,21 @@ export async function explainSymbol(
       resolution: c.resolution,
       text: "",
     }))
-    : uses.map((r) => ({
-      name: r.in ?? "<top level>",
-      file: r.file,
-      line: r.line,
-      resolution: r.resolution,
-      text: "",
-    })).filter((r) =>
-      !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine) &&
-      !memberNames.has(r.name)
-    );
+    : [];
+  const known = new Set(sites.map((c) => `${c.file}:${c.line}`));
+  const callers: Neighbour[] = callable
+    ? [
+      ...sites,
+      ...uses.filter((r) =>
+        r.kind === "call" && r.resolution === "name" && !known.has(`${r.file}:${r.line}`)
+      ).map(use),
+    ]
+    // A type's subclasses first: what an answerer of "who extends it" needs named.
+    : [...uses.filter((r) => r.kind === "inherit"), ...uses.filter((r) => r.kind !== "inherit")]
+      .map(use).filter((r) =>
+        !(r.file === symbol.file && r.line >= symbol.startLine && r.line <= symbol.endLine) &&
+        !memberNames.has(r.name)
+      );
   const calleeSet = new Map<SymbolRecord, Neighbour>();
   for (const s of inside) {
     for (const site of calls.callsFrom(s)) {
@@ -207,10 +222,30 @@ export async function explainSymbol(
   let budget = opts.maxTokens ?? EXPLAIN_TOKENS;
   // What the text shows of a body: numbered lines, without blanks and the docstring.
   const sourceTokens = tokens.count(numberedBody(shown.join("\n"), symbol.startLine, symbol.doc));
-  const body = sourceTokens <= budget * BODY_SHARE ? "source" : "calls";
+  // A type too long to show is its members, one line each: its methods' branches are what
+  // `explain Type.method` is for (a class's outline of every method cost 12,531 characters).
+  const body = sourceTokens <= budget * BODY_SHARE
+    ? "source"
+    : !callable && children.length > 0
+    ? "members"
+    : "calls";
   let shownCalls = callLines;
-  if (body === "source") budget -= sourceTokens;
-  else {
+  // What every text shows: its heading, the doc's first lines, the signature.
+  budget -= tokens.count(symbol.doc.trim().split("\n").slice(0, DOC_LINES).join("\n")) +
+    tokens.count(`${symbol.qualifiedName} ${symbol.file} ${symbol.signature}`) + LINE_OVERHEAD;
+  // A type's members: their share, or what their names take when more.
+  let memberShare = budget * CALLS_SHARE;
+  const named = (list: { name: string; file: string; line: number }[]) =>
+    list.slice(0, MEMBER_NAMES).reduce((n, m) => n + tokens.count(`${m.name} :${m.line}, `), 0);
+  if (body === "source") {
+    // The body, its members' names and its callees' places.
+    budget -= sourceTokens + named(children) + named(callees) +
+      callees.slice(0, MAX_NEIGHBOURS).reduce((n, c) => n + tokens.count(c.file), 0);
+  } else if (body === "members") {
+    memberShare = Math.max(memberShare, named(children) + 2 * LINE_OVERHEAD);
+    shownCalls = [];
+    budget -= memberShare;
+  } else {
     // The body's outline (its call lines, the heads that enclose them, the exits in the blocks
     // shown) while it fits the body's share, whole call lines at a time: the lines that call
     // project symbols first, then those that only call libraries, shown in source order.
@@ -243,16 +278,37 @@ export async function explainSymbol(
     shownCalls = callLines.filter((c) => kept.has(c.line));
     budget -= spent - flow;
   }
-  // Callers in code before callers in tests: a capped list names the ones an answer needs.
-  const shownCallers = [
-    ...callers.filter((c) => !isTestFile(c.file)),
-    ...callers.filter((c) => isTestFile(c.file)),
-  ].slice(0, MAX_NEIGHBOURS);
-  for (const c of shownCallers) {
+  // Callers in code (subclasses first) named while they fit, `name :line` under their file;
+  // then, while the budget lasts, with their line of code. Test files' are one count.
+  const inCode = callers.filter((c) => !isTestFile(c.file)).slice(0, MAX_NEIGHBOURS);
+  budget -= LINE_OVERHEAD; // their heading and the counts under them
+  const listed: Neighbour[] = [];
+  const files = new Set<string>();
+  for (const c of inCode) {
+    const cost = tokens.count(`${c.name} :${c.line}`) + 2 +
+      (files.has(c.file) ? 0 : tokens.count(c.file) + 2);
+    if (cost > budget) break;
+    budget -= cost;
+    files.add(c.file);
+    listed.push(c);
+  }
+  for (const c of listed) {
     const text = quote((await reader.span(c.file, c.line, c.line))[0] ?? "");
-    budget -= tokens.count(text) + LINE_OVERHEAD;
-    if (budget < 0) break;
+    const cost = tokens.count(text) + LINE_OVERHEAD;
+    if (cost > budget) break;
+    budget -= cost;
     c.text = text;
+  }
+  const inTests = callers.filter((c) => isTestFile(c.file));
+  const shownCallers = [...listed, ...inTests].slice(0, MAX_NEIGHBOURS);
+  // A type's members: their names, and the lines of its callables within their share and what
+  // the callers left of the budget (the others' signatures blank: the text names them only).
+  let shownChildren = children;
+  if (body === "members") {
+    // Less their heading and a heading a kind.
+    const left = memberShare + budget - 2 * LINE_OVERHEAD;
+    const kept = membersWithin(children, left, (t) => tokens.count(t));
+    shownChildren = children.map((c) => kept.has(c) ? c : { ...c, signature: "" });
   }
   return {
     symbol,
@@ -260,7 +316,7 @@ export async function explainSymbol(
     sourceTruncated: cut,
     doc: symbol.doc,
     parent,
-    children,
+    children: shownChildren,
     callers: shownCallers,
     callersTotal: callers.length,
     callees: callees.slice(0, MAX_NEIGHBOURS),
@@ -272,6 +328,32 @@ export async function explainSymbol(
     calls: shownCalls,
     callsTotal: callLines.length,
   };
+}
+
+/**
+ * The members of a type that get a line of their own within `share` tokens, once the compact
+ * names of all of them (at most {@link MEMBER_NAMES}) are paid for: public callables first
+ * (a constructor, names without a leading `_`), then the others, each in source order.
+ */
+function membersWithin(
+  members: SymbolRecord[],
+  share: number,
+  count: (text: string) => number,
+): Set<SymbolRecord> {
+  let left = share - members.slice(0, MEMBER_NAMES).reduce(
+    (n, m) => n + count(`${m.name} :${m.line}, `),
+    0,
+  );
+  const callables = members.filter(hasMemberLine);
+  const isPublic = (m: SymbolRecord) => m.kind === "constructor" || !m.name.startsWith("_");
+  const kept = new Set<SymbolRecord>();
+  for (const m of [...callables.filter(isPublic), ...callables.filter((m) => !isPublic(m))]) {
+    const cost = count(memberLine(m)) + 2;
+    if (cost > left) break;
+    left -= cost;
+    kept.add(m);
+  }
+  return kept;
 }
 
 /** `self.name(` or `this.name(` in a line of code: a call of an attribute. */

@@ -10,15 +10,10 @@ import { bodyLines, bodyOutline } from "../../util/body_outline.ts";
 import { numberedBody } from "../../util/numbered_body.ts";
 import { isTestFile } from "../../util/test_files.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
+import { DOC_LINES, hasMemberLine, MEMBER_NAMES, memberLine } from "../../util/member_line.ts";
 import { fence, join, loc, otherSymbolsNote, sureness } from "../markdown.ts";
 import { FILE_KIND, renderFileExplanation } from "./file.ts";
 import type { CallLine, ExplainSymbolPayload, Neighbour } from "./schema.ts";
-
-/** Lines of callers listed before the rest are counted. */
-const MAX_SITE_LINES = 12;
-
-/** Callers past {@link MAX_SITE_LINES} named on one line (`name file:l`) when this few. */
-const MAX_MORE_NAMED = 5;
 
 /** The call sites of one caller in one file. */
 interface SiteGroup {
@@ -28,14 +23,13 @@ interface SiteGroup {
 
 /**
  * Call sites grouped by who and where, `name file:l1, l2` one line per (name, file), in the
- * payload's order (a caller of one site with its line of code when the payload holds it), at
- * most {@link MAX_SITE_LINES}, up to {@link MAX_MORE_NAMED} more named on one line (`- also: name
- * file:l; …`), past that counted with where they are listed; test files' sites are counted on
- * one line (`codectx refs` lists their lines). How sure the match is goes in the title when every site
- * shares it.
+ * payload's order (a caller of one site with its line of code when the payload holds it; the
+ * payload holds those its budget names), the rest counted; test files' sites are counted on
+ * one line (`codectx refs` lists their lines). How sure the match is goes in the title when
+ * every site shares it.
  */
 function sites(title: string, items: Neighbour[], total: number, name: string): string {
-  if (items.length === 0) return "";
+  if (total === 0) return "";
   const groups = new Map<string, SiteGroup>();
   for (const o of items) {
     const key = `${o.name}\0${o.file}\0${o.resolution}`;
@@ -43,14 +37,13 @@ function sites(title: string, items: Neighbour[], total: number, name: string): 
     groups.set(key, g);
     g.lines.push(o.line);
   }
-  const shared = items.every((o) => o.resolution === items[0].resolution)
+  const shared = items.length > 0 && items.every((o) => o.resolution === items[0].resolution)
     ? sureness(items[0])
     : undefined;
   const all = [...groups.values()];
   const tests = all.filter((g) => isTestFile(g.o.file));
   const code = all.filter((g) => !isTestFile(g.o.file));
   const count = (gs: SiteGroup[]) => gs.reduce((n, g) => n + g.lines.length, 0);
-  const listed = code.slice(0, MAX_SITE_LINES);
   // A caller of one call site shows the call (the line could be its definition's, issue 35).
   const site = ({ o, lines }: SiteGroup) =>
     `${lines.join(", ")}${shared === undefined ? sureness(o) : ""}${
@@ -58,28 +51,20 @@ function sites(title: string, items: Neighbour[], total: number, name: string): 
     }`;
   // One line a file: its path once, `name :line` for each caller when it has several (each on
   // a line of its own under the path when they show their calls).
-  const lines = [...Map.groupBy(listed, (g) => g.o.file)].map(([file, gs]) =>
+  const lines = [...Map.groupBy(code, (g) => g.o.file)].map(([file, gs]) =>
     gs.length === 1
       ? `- ${gs[0].o.name} ${file}:${site(gs[0])}`
       : gs.some((g) => g.lines.length === 1 && g.o.text)
       ? `- ${file}:\n${gs.map((g) => `  - ${g.o.name} :${site(g)}`).join("\n")}`
       : `- ${file}: ${gs.map((g) => `${g.o.name} :${site(g)}`).join("; ")}`
   );
-  const unlisted = code.slice(MAX_SITE_LINES);
-  // `- 1 more in 1 places` named nothing: an answerer searched again for it.
-  if (unlisted.length > MAX_MORE_NAMED) {
-    lines.push(`- ${count(unlisted)} more in ${unlisted.length} places (refs ${name} lists them)`);
-  } else if (unlisted.length) {
-    lines.push(
-      `- also: ${unlisted.map((g) => `${g.o.name} ${g.o.file}:${g.lines.join(", ")}`).join("; ")}`,
-    );
-  }
   if (tests.length) {
     const files = new Set(tests.map((g) => g.o.file)).size;
     lines.push(`- ${count(tests)} in ${files} test file${files === 1 ? "" : "s"}`);
   }
-  const more = total > items.length ? `${items.length} of ${total}` : `${total}`;
-  const head = [more, shared?.replace(/^, /, "")].filter(Boolean).join(", ");
+  // Past the budget, counted (`- 1 more in 1 places` named nothing: say where to look).
+  if (total > items.length) lines.push(`- ${total - items.length} more (refs ${name} lists them)`);
+  const head = [`${total}`, shared?.replace(/^, /, "")].filter(Boolean).join(", ");
   return `${title} (${head}):\n${lines.join("\n")}`;
 }
 
@@ -149,9 +134,6 @@ export function callsHead(p: ExplainSymbolPayload): string {
   return `Body: ${n} lines (${s.line}-${s.end_line}); its calls by branch${here}`;
 }
 
-/** Lines of a doc shown whole; a longer one is shown to the end of its first paragraph. */
-const DOC_LINES = 6;
-
 /**
  * The doc as the texts show it: whole when short; else its first paragraph (at most
  * {@link DOC_LINES} lines) and how many lines are left and where (the JSON keeps all of it). A
@@ -206,6 +188,43 @@ function callees(p: ExplainSymbolPayload): string {
   return `Calls${here}: ${shown.join("; ")}${more}`;
 }
 
+/** Members as `name :line`, at most {@link MEMBER_NAMES} before a count. */
+function names(list: { name: string; line: number }[]): string {
+  const more = list.length - MEMBER_NAMES;
+  return list.slice(0, MEMBER_NAMES).map((c) => `${c.name} :${c.line}`).join(", ") +
+    (more > 0 ? `, … ${more} more` : "");
+}
+
+/** A kind's members in a heading: `Methods`, `Classes`. */
+function kinds(kind: string): string {
+  return `${kind[0].toUpperCase()}${kind.slice(1)}${/s$/.test(kind) ? "es" : "s"}`;
+}
+
+/**
+ * A type's members, for a type too long to show: a line each for the callables the payload
+ * keeps the signature of (`228 __init__(self, main=None, …)`), the others named by kind
+ * (`Fields: a :12, b :14`), at most {@link MEMBER_NAMES} names before a count.
+ */
+function members(p: ExplainSymbolPayload): string {
+  const s = p.symbol;
+  const own = p.children.filter((c) => c.signature && hasMemberLine(c));
+  const rest = p.children.filter((c) => !own.includes(c));
+  const named = rest.slice(0, MEMBER_NAMES);
+  const lined = new Set(own.map((c) => c.kind));
+  const groups = [...Map.groupBy(named, (c) => c.kind)].map(([kind, cs]) =>
+    `${lined.has(kind) ? `Other ${kinds(kind).toLowerCase()}` : kinds(kind)}: ${
+      cs.map((c) => `${c.name} ${at(c.file, c.line, s.file)}`).join(", ")
+    }`
+  );
+  const left = rest.length - named.length;
+  return [
+    `Members (${p.children.length}; \`explain ${s.name}.NAME\` shows a method's flow):`,
+    ...own.map((c) => `- ${memberLine(c)}`),
+    ...groups,
+    left ? `… ${left} more members` : "",
+  ].filter(Boolean).join("\n");
+}
+
 /** The definition, its doc, its body or call lines, members, callers and callees. */
 export function render(p: ExplainSymbolPayload): string {
   const s = p.symbol;
@@ -214,14 +233,16 @@ export function render(p: ExplainSymbolPayload): string {
     ? `${p.parent.qualified_name || p.parent.name} (${p.parent.kind}) ${loc(p.parent, false)}`
     : "";
   const whole = p.calls === undefined;
+  // A type over the budget: its members, not every method's branches.
+  const typeMembers = !whole && !CALLABLE_KINDS.has(s.kind) && p.children.length > 0;
   return join([
     `# ${s.qualified_name || s.name} — ${s.kind} in ${loc(s)}`,
     p.candidates.length ? otherSymbolsNote(p.candidates) : "",
     parent ? `In ${parent}.` : "",
     docShown(p.doc, s.file, s.line),
     whole ? body(p) : fence(s.signature || s.name, s.language),
-    whole ? "" : outline(p),
-    p.children.length ? `Members: ${p.children.map((c) => `${c.name} :${c.line}`).join(", ")}` : "",
+    typeMembers ? members(p) : whole ? "" : outline(p),
+    p.children.length && !typeMembers ? `Members: ${names(p.children)}` : "",
     sites(
       CALLABLE_KINDS.has(s.kind) ? "Callers" : "Used by",
       p.callers,
