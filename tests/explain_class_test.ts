@@ -71,6 +71,24 @@ const FILES: Record<string, string> = {
     "",
   ].join("\n"),
   "tool/factory.py": "def make_filter():\n    return object()\n",
+  "tool/engine.py": [
+    "class Engine:", // 1
+    "    def crawl(self, request):", // 2
+    "        return request", // 3
+    "", // 4
+    "    def run(self, request):", // 5
+    "        return self.crawl(request)", // 6
+    "", // 7
+    "", // 8
+    "class Process:", // 9
+    "    def crawl(self, spider):", // 10
+    "        return spider", // 11
+    "", // 12
+    "", // 13
+    "def start(process, spider):", // 14
+    "    return process.crawl(spider)", // 15
+    "",
+  ].join("\n"),
 };
 for (let i = 0; i < SUBCLASSES; i++) {
   FILES[`tool/commands/cmd${i}.py`] = [
@@ -140,6 +158,21 @@ Deno.test("explain over MCP: a method called through an attribute is called by n
     assert.equal(e.payload.callers_total, 1);
   } finally {
     await client.close();
+    await cleanup(root, indexDir);
+  }
+});
+
+Deno.test("explain: beside a resolved caller, calls of the name by other types are counted, not listed", async () => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["explain", "Engine.crawl", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    // Before: `process.crawl(spider)` (a Process) listed as a caller by name beside Engine.run.
+    assert.match(r.stdout, /^Callers \(1\):\n- Engine\.run tool\/engine\.py:6/m);
+    assert.doesNotMatch(r.stdout, /start tool\/engine\.py:15/);
+    assert.match(r.stdout, /^References: 2$/m);
+  } finally {
     await cleanup(root, indexDir);
   }
 });

@@ -176,13 +176,14 @@ export async function explainSymbol(
     }))
     : [];
   const known = new Set(sites.map((c) => `${c.file}:${c.line}`));
+  const byName = uses.filter((r) =>
+    r.kind === "call" && r.resolution === "name" && !known.has(`${r.file}:${r.line}`)
+  ).map(use);
+  // Calls by name are callers only when no call resolves to it: beside resolved callers they
+  // were mostly other classes' methods of that name (celery's `Scheduler.apply_async`: one
+  // caller, then 13 `….apply_async(` of other types); they stay counted in the references.
   const callers: Neighbour[] = callable
-    ? [
-      ...sites,
-      ...uses.filter((r) =>
-        r.kind === "call" && r.resolution === "name" && !known.has(`${r.file}:${r.line}`)
-      ).map(use),
-    ]
+    ? (sites.length > 0 ? sites : byName)
     // A type's subclasses first: what an answerer of "who extends it" needs named.
     : [...uses.filter((r) => r.kind === "inherit"), ...uses.filter((r) => r.kind !== "inherit")]
       .map(use).filter((r) =>
