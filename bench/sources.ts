@@ -43,7 +43,7 @@ export async function debSource(name: string): Promise<string> {
 printf 'deb-src %s bookworm main\\n' "$M" > src.list
 O="-o Dir::Etc::SourceList=$PWD/src.list -o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists=$PWD/lists"
 apt-get $O update >/dev/null && apt-get $O source --download-only ${name} >/dev/null 2>&1
-mkdir -p x && tar xf ${name}_*.orig.tar.* -C x`,
+mkdir -p x && tar xf "$(ls ${name}_*.orig.tar.* | grep -v "\\.asc$")" -C x`,
       dir,
     );
   }

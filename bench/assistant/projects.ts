@@ -107,6 +107,17 @@ export const PROJECTS: BenchProject[] = [
     root: "usr/share/gocode/src/github.com/nats-io/nats-server",
   },
   { name: "mysql2", language: "javascript", source: "npm:mysql2@3.11.0", root: "." },
+  // The fifth run's projects (chosen at c7c18cd, checked as the fourth's): curl 7.88.1 (bookworm's
+  // source package: lib/, src/, tests/, docs/ — C), pydantic 1.10.4 as Debian ships it, and hapi
+  // 21.3.10 (CommonJS, lib/).
+  { name: "curl", language: "c", source: "deb-src:curl", root: "curl-7.88.1" },
+  {
+    name: "pydantic",
+    language: "python",
+    source: "deb:python3-pydantic=1.10.4-1+deb12u1",
+    root: "usr/lib/python3/dist-packages",
+  },
+  { name: "hapi", language: "javascript", source: "npm:@hapi/hapi@21.3.10", root: "." },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
