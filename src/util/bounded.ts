@@ -68,7 +68,16 @@ export interface CallLimits {
   signal?: AbortSignal;
   /** `Date.now()` past which the call's work must stop (absent: no deadline). */
   deadline?: number;
+  /** Waits for work done on a worker with the call's admission place given up meanwhile. */
+  away?: Away;
 }
+
+/**
+ * Gives a call's admission place up while `work` runs elsewhere (on a worker) and takes one
+ * again, ahead of calls not started yet, once it is done (`service/admission.ts`); `work`'s
+ * result or error is the caller's.
+ */
+export type Away = <T>(work: Promise<T>) => Promise<T>;
 
 /**
  * Milliseconds left before `limits.deadline` (never below 0), or `fallbackMs` when the
