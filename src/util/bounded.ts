@@ -73,9 +73,10 @@ export interface CallLimits {
 }
 
 /**
- * Gives a call's admission place up while `work` runs elsewhere (on a worker) and takes one
- * again, ahead of calls not started yet, once it is done (`service/admission.ts`); `work`'s
- * result or error is the caller's.
+ * Waits for `work` running elsewhere (on a worker); where the admission lets calls be away
+ * (`service/admission.ts`, off by default), with the call's place given up meanwhile and taken
+ * again, ahead of calls not started yet, once it is done. `work`'s result or error is the
+ * caller's.
  */
 export type Away = <T>(work: Promise<T>) => Promise<T>;
 
