@@ -271,3 +271,129 @@ Deno.test("admission: a call still waiting at its deadline leaves with busy and 
   assert.equal(await running, "holder");
   assert.equal(admission.active, 0);
 });
+
+Deno.test("admission: a call away on a worker gives its place up, and comes back before calls not started", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000, away: 1 });
+  const order: string[] = [];
+  const worker = pending("scored");
+  const rest = pending("presented");
+  const first = admission.run(async (away) => {
+    order.push("first gathers");
+    const scored = await away(worker.call());
+    order.push(`first presents ${scored}`);
+    await rest.call();
+    return "first";
+  });
+  const second = admission.run(() => {
+    order.push("second runs");
+    return Promise.resolve("second");
+  });
+  const third = admission.run(() => {
+    order.push("third runs");
+    return Promise.resolve("third");
+  });
+  await turn();
+  await turn();
+  // While the first waits for its worker, the others have its place.
+  assert.deepEqual(order, ["first gathers", "second runs", "third runs"]);
+  worker.finish();
+  await turn();
+  assert.deepEqual(order.slice(3), ["first presents scored"]);
+  assert.equal(admission.active, 1);
+  rest.finish();
+  assert.deepEqual(await Promise.all([first, second, third]), ["first", "second", "third"]);
+  assert.equal(admission.active, 0);
+  assert.equal(admission.waiting, 0);
+});
+
+Deno.test("admission: a call back from its worker takes the next free place ahead of waiting calls", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000, away: 1 });
+  const order: string[] = [];
+  const worker = pending("scored");
+  const holder = pending("held");
+  const first = admission.run(async (away) => {
+    await away(worker.call());
+    order.push("first back");
+    return "first";
+  });
+  await turn();
+  // The first is away: the second takes the place and holds it; a third waits.
+  const second = admission.run(async () => {
+    order.push("second runs");
+    await holder.call();
+    return "second";
+  });
+  const third = admission.run(() => {
+    order.push("third runs");
+    return Promise.resolve("third");
+  });
+  await turn();
+  worker.finish();
+  await turn();
+  assert.deepEqual(order, ["second runs"]);
+  assert.equal(admission.waiting, 2);
+  holder.finish();
+  assert.deepEqual(await Promise.all([first, second, third]), ["first", "second", "third"]);
+  assert.deepEqual(order, ["second runs", "first back", "third runs"]);
+  assert.equal(admission.active, 0);
+});
+
+Deno.test("admission: a call whose limit passes while it is away ends without a place", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000, away: 1 });
+  const ctrl = new AbortController();
+  const worker = pending("late");
+  const holder = pending("held");
+  const first = admission.run((away) => away(worker.call()), { signal: ctrl.signal });
+  await turn();
+  const second = admission.run(holder.call);
+  await turn();
+  worker.finish();
+  await turn();
+  ctrl.abort();
+  // Back without a place: it ends, and the second keeps the only one.
+  assert.equal(await first, "late");
+  assert.equal(admission.active, 1);
+  assert.equal(admission.waiting, 0);
+  holder.finish();
+  assert.equal(await second, "held");
+  assert.equal(admission.active, 0);
+});
+
+Deno.test("admission: at most `away` calls are away at once; past that, and by default, a call keeps its place", async () => {
+  const admission = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000, away: 1 });
+  const workers = [pending("a"), pending("b")];
+  const order: string[] = [];
+  const first = admission.run((away) => away(workers[0].call()));
+  await turn();
+  // The first is away (its place free): the second starts, goes away too but keeps its place.
+  const second = admission.run(async (away) => {
+    order.push("second starts");
+    return await away(workers[1].call());
+  });
+  const third = admission.run(() => {
+    order.push("third starts");
+    return Promise.resolve("c");
+  });
+  await turn();
+  await turn();
+  assert.deepEqual(order, ["second starts"]);
+  assert.equal(admission.active, 1);
+  workers[1].finish();
+  assert.equal(await second, "b");
+  assert.equal(await third, "c");
+  workers[0].finish();
+  assert.equal(await first, "a");
+  assert.equal(admission.active, 0);
+  assert.equal(admission.waiting, 0);
+  // By default no call is away: the next waits for the place.
+  const held = new Admission({ slots: 1, releaseAfterMs: 60_000, sliceMs: 60_000 });
+  const worker = pending("kept");
+  const waiting: string[] = [];
+  const one = held.run((away) => away(worker.call()));
+  const two = held.run(() => (waiting.push("two starts"), Promise.resolve("two")));
+  await turn();
+  await turn();
+  assert.deepEqual(waiting, []);
+  worker.finish();
+  assert.deepEqual(await Promise.all([one, two]), ["kept", "two"]);
+});

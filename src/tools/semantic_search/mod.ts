@@ -22,10 +22,10 @@ export const semanticSearchTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
-  handler: async (args, { project, signal, deadline }) => {
+  handler: async (args, { project, signal, deadline, away }) => {
     const { query, ...opts } = args;
     return await searchCall(async () => {
-      const limits = { signal, deadline };
+      const limits = { signal, deadline, away };
       const ranked = await searchProject(project, query, opts, undefined, limits);
       const lines = await literalLines(project, ranked, opts, limits);
       const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
