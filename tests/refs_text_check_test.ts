@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
 import { connectMcp, http, startIndexed } from "./surfaces_helpers.ts";
+import { lineKind } from "../src/tools/find_references/text_check.ts";
 
 const FILES = {
   "lib.py": [
@@ -51,6 +52,9 @@ const FILES = {
     'import { pad, wrap } from "./fmt.ts";\n\nexport function show(x: string) {\n  return wrap(pad(x));\n}\n',
 };
 
+/** The unlisted lines of `wrap` (and, line for line, of `render`) and what each holds it as. */
+const KINDS = [[9, "comment"], [10, "string"], [12, "code"], [13, "code"]] as const;
+
 const ALL_LISTED = (name: string) =>
   new RegExp(`^Text check: every occurrence of "${name}" in code is listed\\.$`, "m");
 
@@ -67,11 +71,11 @@ Deno.test("codectx refs: says every line holding the name is listed, or names th
     // A comment, a string and a local of the name are not references: named, not listed.
     assert.match(
       await refs("render"),
-      /^Not listed: 4 of 7 code lines with "render" \(comments, strings, other symbols\): lib\.py:9,10,14,15 — codectx search 'render' --mode exact$/m,
+      /^Not listed: 4 of 7 code lines with "render": 1 comment \(lib\.py:9\); 1 string \(lib\.py:10\); 2 other code lines \(lib\.py:14 \+1\) — codectx search 'render' --mode exact$/m,
     );
     assert.match(
       await refs("wrap"),
-      /^Not listed: 4 of 7 code lines with "wrap" \(comments, strings, other symbols\): web\/fmt\.ts:9,10,12,13 — codectx search 'wrap' --mode exact$/m,
+      /^Not listed: 4 of 7 code lines with "wrap": 1 comment \(web\/fmt\.ts:9\); 1 string \(web\/fmt\.ts:10\); 2 other code lines \(web\/fmt\.ts:12 \+1\) — codectx search 'wrap' --mode exact$/m,
     );
     // Bad input keeps its error.
     const bad = await runCli([
@@ -109,11 +113,11 @@ Deno.test("find_references over MCP and the bridge: the text check in the text a
     const wrap = await call("wrap");
     assert.match(
       wrap.text,
-      /^Not listed: 4 of 7 code lines with "wrap" \(comments, strings, other symbols\): web\/fmt\.ts:9,10,12,13 — semantic_search "wrap" mode exact$/m,
+      /^Not listed: 4 of 7 code lines with "wrap": 1 comment \(web\/fmt\.ts:9\); 1 string \(web\/fmt\.ts:10\); 2 other code lines \(web\/fmt\.ts:12 \+1\) — semantic_search "wrap" mode exact$/m,
     );
     assert.deepEqual(wrap.check, {
       lines: 7,
-      unlisted: [9, 10, 12, 13].map((line) => ({ file: "web/fmt.ts", line })),
+      unlisted: KINDS.map(([line, kind]) => ({ file: "web/fmt.ts", line, kind })),
     });
   } finally {
     await client.close();
@@ -129,7 +133,7 @@ Deno.test("find_references over MCP and the bridge: the text check in the text a
     const payload = a.json.result_payload as Record<string, unknown>;
     assert.deepEqual(payload.text_check, {
       lines: 7,
-      unlisted: [9, 10, 14, 15].map((line) => ({ file: "lib.py", line })),
+      unlisted: [9, 10, 14, 15].map((line, i) => ({ file: "lib.py", line, kind: KINDS[i][1] })),
     });
     const pad = await http(`${bridge.url}/tools/invoke`, {
       method: "POST",
@@ -144,4 +148,23 @@ Deno.test("find_references over MCP and the bridge: the text check in the text a
     await bridge.stop();
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("text check: an unlisted line reads as a call, a comment, a string or other code", () => {
+  const kind = (text: string, language = "c") =>
+    lineKind(text, text.indexOf("emit") + 1, "emit", language);
+  // A call the list missed is what an answerer must see first (pydantic's `field.validate(…)`
+  // through a `zip()` variable was among 50 lines "comments, strings, other symbols").
+  assert.equal(kind("    r, ee = field.emit(v_, values)", "python"), "call");
+  assert.equal(kind("*out = emit (x);"), "call");
+  assert.equal(kind("x = y  # emit is here", "python"), "comment");
+  assert.equal(kind('#include "emit.h"'), "string");
+  assert.equal(kind("#define EMIT_OK emit"), "code");
+  assert.equal(kind("  // emit does it", "typescript"), "comment");
+  assert.equal(kind(" * emit does it"), "comment");
+  assert.equal(kind("  a = 1; /* emit */"), "comment");
+  assert.equal(kind('  msg := "no emit here"', "go"), "string");
+  assert.equal(kind("  s = 'it\\'s emit'", "python"), "string");
+  assert.equal(kind("fn g<'a>(x: &'a str) { emit(x) }", "rust"), "call");
+  assert.equal(kind("  emit = 1", "python"), "code");
 });

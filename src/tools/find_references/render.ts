@@ -84,10 +84,19 @@ function testLines(file: string, rs: Reference[]): string {
 /** Unlisted lines a text check names; the rest are counted. */
 const NAMED_UNLISTED = 4;
 
+/** How each kind of unlisted line is said, calls first: a call the list missed matters most. */
+const UNLISTED_KINDS = [
+  ["call", "call", "calls"],
+  ["comment", "comment", "comments"],
+  ["string", "string", "strings"],
+  ["code", "other code line", "other code lines"],
+] as const;
+
 /**
  * The text check in one line: every line of code holding the name is listed, or how many are
- * not (comments, strings, another symbol's uses), the first few named, and how to see them
- * (`search`: the exact search's call on this surface).
+ * not, by kind — calls named first (up to {@link NAMED_UNLISTED}), then comments, strings and
+ * other code (the first of each named) — and how to see them (`search`: the exact search's
+ * call on this surface).
  */
 export function textCheckLine(
   p: FindReferencesPayload,
@@ -99,13 +108,22 @@ export function textCheckLine(
   if (c.unlisted.length === 0) {
     return `Text check: every occurrence of "${name}" in code is listed.`;
   }
-  const shown = Map.groupBy(c.unlisted.slice(0, NAMED_UNLISTED), (u) => u.file);
-  const at = [...shown].map(([file, us]) => `${file}:${us.map((u) => u.line).join(",")}`);
-  const more = c.unlisted.length - Math.min(c.unlisted.length, NAMED_UNLISTED);
-  return `Not listed: ${c.unlisted.length} of ${c.lines} code lines with "${name}" ` +
-    `(comments, strings, other symbols): ${at.join(" ")}${more > 0 ? ` +${more}` : ""} — ${
-      search(name)
-    }`;
+  const byKind = Map.groupBy(c.unlisted, (u) => u.kind);
+  const parts = UNLISTED_KINDS.flatMap(([kind, one, many]) => {
+    const us = byKind.get(kind) ?? [];
+    if (us.length === 0) return [];
+    const named = us.slice(0, kind === "call" ? NAMED_UNLISTED : 1);
+    const at = [...Map.groupBy(named, (u) => u.file)].map(([file, xs]) =>
+      `${file}:${xs.map((u) => u.line).join(",")}`
+    );
+    const more = us.length - named.length;
+    return [
+      `${us.length} ${us.length === 1 ? one : many} (${at.join(" ")}${more ? ` +${more}` : ""})`,
+    ];
+  });
+  return `Not listed: ${c.unlisted.length} of ${c.lines} code lines with "${name}": ${
+    parts.join("; ")
+  } — ${search(name)}`;
 }
 
 /** The exact search of `name` as a tool call. */

@@ -44,7 +44,11 @@ export const output = z.object({
   }),
   text_check: z.object({
     lines: z.number().int(),
-    unlisted: z.array(z.object({ file: z.string(), line: z.number().int() })),
+    unlisted: z.array(z.object({
+      file: z.string(),
+      line: z.number().int(),
+      kind: z.enum(["call", "comment", "string", "code"]),
+    })),
   }).nullable().describe("Lines of code holding the name; those no reference is on"),
 });
 

@@ -14,10 +14,51 @@ import { scanSnippets } from "../../search/scan.ts";
 /** Lines holding the name scanned at most: a name held by more is not checked (null). */
 export const MAX_TEXT_LINES = 500;
 
+/**
+ * What an unlisted line holds the name as: a call (`name(` — a call site the list missed, what
+ * an answerer must see first), in a comment, in a string, or other code (another symbol's
+ * definition, an attribute written).
+ */
+export type UnlistedKind = "call" | "comment" | "string" | "code";
+
 /** A line holding the name that the answer does not list. */
 export interface Unlisted {
   file: string;
   line: number;
+  kind: UnlistedKind;
+}
+
+/** Languages whose comments open with `#` (elsewhere `#` opens a directive: `#include`). */
+const HASH_COMMENTS = new Set(["python", "ruby", "bash", "yaml", "toml", "perl", "r", "elixir"]);
+
+/**
+ * How `text` holds the name at `column` (1-based), read from the line alone: a comment opener
+ * or an open quote before it, else `(` after it for a call. A line inside a multi-line
+ * comment or string without its own marker reads as code.
+ */
+export function lineKind(
+  text: string,
+  column: number,
+  name: string,
+  language: string,
+): UnlistedKind {
+  let quote = "";
+  for (let i = 0; i < column - 1; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") {
+      // A Rust lifetime or a char after a letter (`'a`, `x'`) is not a string in code.
+      if (c === "'" && language === "rust") continue;
+      quote = c;
+    } else if (c === "#" && HASH_COMMENTS.has(language)) return "comment";
+    else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) return "comment";
+    // A block comment's next line (` * text`), not a pointer (`*out = …`).
+    else if (c === "*" && text[i + 1] === " " && text.slice(0, i).trim() === "") return "comment";
+  }
+  if (quote) return "string";
+  return /^\s*\(/.test(text.slice(column - 1 + name.length)) ? "call" : "code";
 }
 
 /** What the check found. */
@@ -51,6 +92,10 @@ export async function textCheck(
   const hits = found.filter((h) =>
     h.snippet.slice((h.column ?? 1) - 1, (h.column ?? 1) - 1 + name.length) === name
   );
-  const unlisted = hits.filter((h) => !listed.has(`${h.file}:${h.line}`));
-  return { lines: hits.length, unlisted: unlisted.map((h) => ({ file: h.file, line: h.line })) };
+  const unlisted = hits.filter((h) => !listed.has(`${h.file}:${h.line}`)).map((h) => ({
+    file: h.file,
+    line: h.line,
+    kind: lineKind(h.snippet, h.column ?? 1, name, h.language),
+  }));
+  return { lines: hits.length, unlisted };
 }
