@@ -1009,3 +1009,50 @@ Deno.test("keywords: a code word the question writes counts in a name", async ()
   // Not written, a code word says nothing either way.
   assert.equal(formEvidence(queryForms("returns the spec"), "specFunc"), 1);
 });
+
+/**
+ * Code between definitions holds a module's exported constants (`export const sha512 =
+ * wrap(…)`, `export const lines = internal.lines`): a result from it lands on the constant the
+ * question matches, not on the first line of the run. Shaped like misses of a hashing library
+ * and of an effect library's re-exports, names changed.
+ */
+const GLUE: Record<string, string> = {
+  "digest.ts": `import { wrapHasher } from "./wrap.ts";
+
+class Blake {
+  state = new Uint32Array(16);
+  update(data: Uint8Array): this {
+    for (let i = 0; i < data.length; i++) this.state[i % 16] ^= data[i];
+    return this;
+  }
+}
+
+class Whirl {
+  rounds = 10;
+  update(data: Uint8Array): this {
+    this.rounds += data.length;
+    return this;
+  }
+}
+
+export const blakeDigest = wrapHasher(() => new Blake());
+
+export const whirlpoolDigest = wrapHasher(() => new Whirl());
+
+export const streamLines = splitter.lines;
+`,
+  "wrap.ts": `export function wrapHasher(make: () => { update(d: Uint8Array): unknown }) {
+  return (data: Uint8Array) => make().update(data);
+}
+`,
+};
+
+Deno.test("glue: a result from code between definitions points at the constant it matches", async () => {
+  await withProject("codectx-code", async (p) => {
+    const r = await searchProject(p, "whirlpool digest hash function", { wait_for_vectors: true });
+    const hit = r.snippets.find((s) => s.file === "digest.ts" && s.symbol !== "Whirl");
+    assert.ok(hit, JSON.stringify(r.snippets.map((s) => [s.file, s.line, s.symbol])));
+    assert.equal(hit.symbol, "whirlpoolDigest", JSON.stringify(hit));
+    assert.equal(hit.line, 21);
+  }, GLUE);
+});
