@@ -1011,6 +1011,60 @@ Deno.test("keywords: a code word the question writes counts in a name", async ()
 });
 
 /**
+ * A question that opens with a creating verb asks for the constructor of the type it names: a
+ * small class is one chunk, and its other methods share the question's words ("Create a new
+ * LabelScope" landed on `LabelScope.change_labels`, whose name holds "label"). Shaped like
+ * misses of a Python test library, names changed.
+ */
+const CREATES: Record<string, string> = {
+  "scope.py": `class LabelScope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self._added = set()
+        self._removed = set()
+
+    def current_labels(self):
+        if self.parent is None:
+            base = set()
+        else:
+            base = set(self.parent.current_labels())
+        return (base | self._added) - self._removed
+
+    def change_labels(self, new_labels, gone_labels):
+        self._added.update(new_labels)
+        self._removed.update(gone_labels)
+        return self.current_labels()
+`,
+  "runner.py": `class CaseRunner:
+    def __init__(self, case, handlers=None):
+        self.case = case
+        self.handlers = handlers or []
+
+    def run(self, result=None):
+        for handler in self.handlers:
+            handler(self.case)
+        return self.case.run(result)
+
+    def run_one(self, result):
+        return self.run(result)
+`,
+};
+
+Deno.test("creates: 'Create a new LabelScope' is the constructor of LabelScope", async () => {
+  await assertFirst(CREATES, [
+    ["Create a new LabelScope", "LabelScope.__init__"],
+    ["Create a CaseRunner to run a case", "CaseRunner.__init__"],
+  ]);
+  const { createsEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms("Creates a new Uuid from bytes");
+  assert.equal(createsEvidence(f, "Uuid.new"), 1);
+  assert.equal(createsEvidence(f, "Uuid.from_bytes"), 0, "not a constructor");
+  assert.equal(createsEvidence(f, "Builder.new"), 0, "its type is not the one named");
+  assert.equal(createsEvidence(queryForms("Returns a new Uuid"), "Uuid.new"), 0);
+});
+
+/**
  * Code between definitions holds a module's exported constants (`export const sha512 =
  * wrap(…)`, `export const lines = internal.lines`): a result from it lands on the constant the
  * question matches, not on the first line of the run. Shaped like misses of a hashing library
