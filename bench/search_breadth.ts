@@ -525,6 +525,12 @@ export const FINAL6: readonly Source[] = [
     ["@noble/ciphers@1.0.0", "src"],
     ["@tanstack/solid-query@5.62.0", "src"],
     ["prosemirror-inputrules@1.4.0", "src"],
+    // Added after the survey (query counts only, no figure) found one TypeScript package
+    // with 12 questions or more among the six above.
+    ["@preact/signals-core@1.8.0", "src"],
+    ["@huggingface/inference@2.8.1", "src"],
+    ["cloudflare@3.5.0", "src"],
+    ["@tanstack/svelte-query@5.62.0", "src"],
   ]),
   ...py([
     "stomper",
