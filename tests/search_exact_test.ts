@@ -1009,3 +1009,104 @@ Deno.test("keywords: a code word the question writes counts in a name", async ()
   // Not written, a code word says nothing either way.
   assert.equal(formEvidence(queryForms("returns the spec"), "specFunc"), 1);
 });
+
+/**
+ * A question that opens with a creating verb asks for the constructor of the type it names: a
+ * small class is one chunk, and its other methods share the question's words ("Create a new
+ * LabelScope" landed on `LabelScope.change_labels`, whose name holds "label"). Shaped like
+ * misses of a Python test library, names changed.
+ */
+const CREATES: Record<string, string> = {
+  "scope.py": `class LabelScope:
+    def __init__(self, parent=None):
+        self.parent = parent
+        self._added = set()
+        self._removed = set()
+
+    def current_labels(self):
+        if self.parent is None:
+            base = set()
+        else:
+            base = set(self.parent.current_labels())
+        return (base | self._added) - self._removed
+
+    def change_labels(self, new_labels, gone_labels):
+        self._added.update(new_labels)
+        self._removed.update(gone_labels)
+        return self.current_labels()
+`,
+  "runner.py": `class CaseRunner:
+    def __init__(self, case, handlers=None):
+        self.case = case
+        self.handlers = handlers or []
+
+    def run(self, result=None):
+        for handler in self.handlers:
+            handler(self.case)
+        return self.case.run(result)
+
+    def run_one(self, result):
+        return self.run(result)
+`,
+};
+
+Deno.test("creates: 'Create a new LabelScope' is the constructor of LabelScope", async () => {
+  await assertFirst(CREATES, [
+    ["Create a new LabelScope", "LabelScope.__init__"],
+    ["Create a CaseRunner to run a case", "CaseRunner.__init__"],
+  ]);
+  const { createsEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms("Creates a new Uuid from bytes");
+  assert.equal(createsEvidence(f, "Uuid.new"), 1);
+  assert.equal(createsEvidence(f, "Uuid.from_bytes"), 0, "not a constructor");
+  assert.equal(createsEvidence(f, "Builder.new"), 0, "its type is not the one named");
+  assert.equal(createsEvidence(queryForms("Returns a new Uuid"), "Uuid.new"), 0);
+});
+
+/**
+ * Code between definitions holds a module's exported constants (`export const sha512 =
+ * wrap(…)`, `export const lines = internal.lines`): a result from it lands on the constant the
+ * question matches, not on the first line of the run. Shaped like misses of a hashing library
+ * and of an effect library's re-exports, names changed.
+ */
+const GLUE: Record<string, string> = {
+  "digest.ts": `import { wrapHasher } from "./wrap.ts";
+
+class Blake {
+  state = new Uint32Array(16);
+  update(data: Uint8Array): this {
+    for (let i = 0; i < data.length; i++) this.state[i % 16] ^= data[i];
+    return this;
+  }
+}
+
+class Whirl {
+  rounds = 10;
+  update(data: Uint8Array): this {
+    this.rounds += data.length;
+    return this;
+  }
+}
+
+export const blakeDigest = wrapHasher(() => new Blake());
+
+export const whirlpoolDigest = wrapHasher(() => new Whirl());
+
+export const streamLines = splitter.lines;
+`,
+  "wrap.ts": `export function wrapHasher(make: () => { update(d: Uint8Array): unknown }) {
+  return (data: Uint8Array) => make().update(data);
+}
+`,
+};
+
+Deno.test("glue: a result from code between definitions points at the constant it matches", async () => {
+  await withProject("codectx-code", async (p) => {
+    const r = await searchProject(p, "whirlpool digest hash function", { wait_for_vectors: true });
+    const hit = r.snippets.find((s) => s.file === "digest.ts" && s.symbol !== "Whirl");
+    assert.ok(hit, JSON.stringify(r.snippets.map((s) => [s.file, s.line, s.symbol])));
+    assert.equal(hit.symbol, "whirlpoolDigest", JSON.stringify(hit));
+    assert.equal(hit.line, 21);
+  }, GLUE);
+});

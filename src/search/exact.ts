@@ -58,7 +58,12 @@
  * - **letters**: the share of the question's one-letter words that are the candidate's
  *   parameters' names ("sets h = 2 f f" is `feSquare2(h, f)`'s, "returns 1 if b == c" is
  *   `equal(b, c)`'s): a doc sentence names the parameters, and no word of the index or of the
- *   question's tokens is one letter long.
+ *   question's tokens is one letter long;
+ * - **creates**: a question that opens with a creating verb ("Create a new TagContext",
+ *   "Constructs a new JSONObject") asks for the constructor of the type it names: such a
+ *   constructor (`TagContext.__init__`, `Uuid.new`, `JSONObject.JSONObject`) counts 1, in a
+ *   candidate's score and in member pointing (a small class is one chunk: `change_tags` of
+ *   `TagContext` matches "tag" as well as `__init__` does).
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -162,6 +167,13 @@ export interface ExactWeights {
    * type's name keeps the whole credit (a small class is one chunk with its members).
    */
   short: number;
+  /**
+   * A question that opens with a creating verb ("Create a new TagContext", "Constructs a
+   * JSONObject", "Creates a new `Uuid`") asks for the constructor of the type it names: a
+   * constructor (`__init__`, `constructor`, Rust's `new`, Java's own-named one) whose owner's
+   * name the question writes gains this much (in member pointing too, on the cosine's scale).
+   */
+  creates: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -184,7 +196,28 @@ export const DEFAULT_EXACT: ExactWeights = {
   letters: 1,
   keywords: 1,
   short: 1.5,
+  creates: 1,
 };
+
+/** Opening verbs (folded) of a question that asks for a constructor. */
+const CREATING = new Set(["create", "construct", "instantiate", "initialize", "initialise"]);
+
+/** The names a constructor has (its owner's own name too: Java, C#). */
+const CONSTRUCTOR_NAMES = new Set(["__init__", "__new__", "constructor", "new"]);
+
+/**
+ * 1 when the question opens with a creating verb and `name` is a constructor of a type whose
+ * name the question writes (every part of it, as written or folded), else 0.
+ */
+export function createsEvidence(f: QueryForms, name: string): number {
+  if (f.first === null || !CREATING.has(f.first)) return 0;
+  const parts = name.split(/\.|::/);
+  if (parts.length < 2) return 0;
+  const last = parts[parts.length - 1], owner = parts[parts.length - 2];
+  if (!CONSTRUCTOR_NAMES.has(last) && last !== owner) return 0;
+  const words = splitIdentifier(owner);
+  return words.length > 0 && words.every((p) => f.exact.has(p) || f.folded.has(stem(p))) ? 1 : 0;
+}
 
 /** Kinds that declare a shape and run nothing. */
 const TYPE_ONLY = new Set(["interface", "type"]);
@@ -468,6 +501,7 @@ export function preferExact(
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
       pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
+      if (w.creates) z += w.creates * createsEvidence(f, c.symbol);
       if (w.refers && referred.length > 0 && !pointedAt) {
         if (holdsReferred(c.text) || usedByReferred(c.symbol)) z += w.refers;
       }
@@ -634,5 +668,6 @@ export function memberPreference(
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
   return (name) =>
-    w.member * (formEvidence(f, name, w.short, w.keywords) + numberEvidence(f, name));
+    w.member * (formEvidence(f, name, w.short, w.keywords) + numberEvidence(f, name)) +
+    (w.creates ? w.creates * createsEvidence(f, name) : 0);
 }

@@ -17,9 +17,13 @@ import { codeTokens, type TokenCache } from "../util/tokens.ts";
  */
 const CONTAINER_HANDICAP = 0.2;
 
-/** Kinds never reported on their own (they live inside the code around them). */
-/** Kinds that sit inside a line of their chunk (values, properties, imports): no member of it. */
+/**
+ * Kinds that sit inside a line of their chunk (values, properties, imports): no member of it —
+ * except top-level {@link GLUE_KINDS} in code between definitions.
+ */
 const INLINE_KINDS = new Set<string>([...VALUE_KINDS, "property", "import"]);
+/** Top-level values that code between definitions holds, and a result from it lands on. */
+const GLUE_KINDS = new Set<string>(["constant", "variable"]);
 
 /**
  * Cosine between the query and a piece of a chunk (its code and its enclosing definition's
@@ -86,6 +90,10 @@ export function pointAtMember(
     from: 0,
     to: lines.length,
   };
+  // Code between definitions (no symbol of its own) is where a file's top-level constants
+  // live (`export const sha256 = wrap(…)`, `export const lines = internal.lines`): each is a
+  // place to land, as a function of a chunk is.
+  const glue = chunk.symbol === null && !own;
   // The file's symbols by start line: those starting inside the chunk are one run of them,
   // found by bisection, in the order a sort of the filtered list gives.
   const members: SymbolRecord[] = [];
@@ -93,7 +101,8 @@ export function pointAtMember(
     const s = sorted[i];
     if (s.startLine > chunk.endLine) break;
     if (
-      !INLINE_KINDS.has(s.kind) && s !== own && s.endLine <= chunk.endLine &&
+      (!INLINE_KINDS.has(s.kind) || (glue && GLUE_KINDS.has(s.kind) && s.parent === null)) &&
+      s !== own && s.endLine <= chunk.endLine &&
       // Only members strictly inside: a chunk that is exactly one definition is that one.
       (s.startLine > base.line || s.endLine < base.endLine)
     ) members.push(s);

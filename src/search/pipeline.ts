@@ -98,6 +98,7 @@ export function presentRanked(
       holder: 0,
       letters: 0,
       reverse: 0,
+      creates: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);
