@@ -55,6 +55,22 @@ Deno.test("codectx show: FILE:A-B, FILE:N and FILE, numbered; capped, refused pa
       assert.equal(r.stdout, "");
       assert.match(r.stderr, /is outside the project root/, outside);
     }
+    // Several ranges a call, each under its file's name (an answerer asked for two and was
+    // refused: "unexpected argument").
+    const two = await runCli([
+      "show",
+      "pkg/long.py:7-8",
+      "pkg/short.py:1",
+      "--path",
+      root,
+      "--index-dir",
+      indexDir,
+    ]);
+    assert.equal(two.code, 0, two.stderr);
+    assert.equal(
+      two.stdout,
+      "pkg/long.py:\n7: line 7\n8: line 8\npkg/short.py:\n1: def a():\n2:\n3:     return 1\n",
+    );
     const backwards = await show("pkg/long.py:20-10");
     assert.equal(backwards.code, 2);
     assert.match(backwards.stderr, /A-B with A ≤ B/);

@@ -13,18 +13,21 @@ import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
 
 /** Most lines one call prints. */
 export const MAX_SHOW_LINES = 200;
+/** Ranges one call reads at most (`codectx show a.py:1-9 b.py:20-30 …`). */
+export const MAX_SHOW_RANGES = 8;
 /** Lines either side of N for `FILE:N`. */
 const AROUND = 5;
 /** A longer line is cut (a minified bundle's one line). */
 const MAX_LINE_CHARS = 400;
 
-const HELP = `Usage: codectx show FILE:A-B | FILE:N | FILE [options]
+const HELP = `Usage: codectx show FILE:A-B | FILE:N | FILE … [options]
 
 Lines of a project file, numbered (N: text): lines A to B, the ${
   AROUND * 2 + 1
 } lines around N, or the
 whole file when it has at most ${MAX_SHOW_LINES} lines. At most ${MAX_SHOW_LINES} lines a call; the last line
-says how to see the rest. FILE is relative to the project root.
+says how to see the rest. FILE is relative to the project root; up to ${MAX_SHOW_RANGES} ranges a call,
+each under its file's name.
 
 Options:
   --no-update       a file the index does not hold yet is not indexed first
@@ -111,7 +114,7 @@ export function numberedLines(
 
 /** `codectx show`. */
 export async function cmdShow(argv: string[]): Promise<number> {
-  const { values, positionals } = parse(argv, {}, 1);
+  const { values, positionals } = parse(argv, {}, MAX_SHOW_RANGES);
   if (values.help) {
     console.log(HELP);
     return 0;
@@ -119,24 +122,35 @@ export async function cmdShow(argv: string[]): Promise<number> {
   if (!positionals[0]) {
     throw new UsageError("show needs FILE:A-B, e.g. codectx show src/app.py:10-30");
   }
-  const spec = parseSpec(positionals[0]);
-  const args = { file_path: spec.file, include_source: true };
+  // Several ranges in one call (an answerer asked for two and read them with `sed` instead).
+  const specs = positionals.map(parseSpec);
   const executor = await openExecutor(values);
   try {
-    // The text is read from the file as it is now: the index is brought up to date (a walk of
-    // the tree, seconds on a large one) only when it does not hold the file yet.
-    const first = (await executor.service.generation()) === null
-      ? undefined
-      : await executor.execute({ tool_name: "explain_file", arguments: args }, { source: "cli" });
-    let payload = first?.success ? first.result_payload : undefined;
-    if (!payload) {
-      if (!values["no-update"] || !first) await upToDate(executor, values);
-      const r = await runTool(values, "explain_file", args, { executor });
-      if (r.code !== 0) return r.code;
-      payload = r.payload;
+    let updated = false;
+    const parts: string[] = [];
+    for (const spec of specs) {
+      const args = { file_path: spec.file, include_source: true };
+      // The text is read from the file as it is now: the index is brought up to date (a walk
+      // of the tree, seconds on a large one) only when it does not hold the file yet.
+      const first = (await executor.service.generation()) === null
+        ? undefined
+        : await executor.execute({ tool_name: "explain_file", arguments: args }, {
+          source: "cli",
+        });
+      let payload = first?.success ? first.result_payload : undefined;
+      if (!payload) {
+        if (!updated && (!values["no-update"] || !first)) await upToDate(executor, values);
+        updated = true;
+        const r = await runTool(values, "explain_file", args, { executor });
+        if (r.code !== 0) return r.code;
+        payload = r.payload;
+      }
+      const p = payload as ExplainFilePayload;
+      const lines = numberedLines(p.file, p.source ?? "", spec, p.source_truncated);
+      // Each range under its file's name when there are several.
+      parts.push([...(specs.length > 1 ? [`${p.file}:`] : []), ...lines].join("\n"));
     }
-    const p = payload as ExplainFilePayload;
-    console.log(numberedLines(p.file, p.source ?? "", spec, p.source_truncated).join("\n"));
+    console.log(parts.join("\n"));
     return 0;
   } finally {
     await executor.close();
