@@ -38,6 +38,17 @@ Deno.test("semantic_search: an exact search of several words that finds nothing 
       renderText("semantic_search", p),
       /^exact matches the whole text as written; any of the words: mode regex "SIGWINCH\|MSG_RESIZE"$/m,
     );
+    // A regex between slashes (a fifth-run answerer's `/if-none-match|304/`) matched nothing
+    // and said no more: the line names the regex without them.
+    const slashed = await callTool(ex, "semantic_search", {
+      query: "/SIGWINCH|MSG_RESIZE/",
+      mode: "regex",
+    });
+    assert.equal((slashed.snippets as unknown[]).length, 0);
+    assert.match(
+      renderText("semantic_search", slashed),
+      /^a regex is written without slashes: mode regex "SIGWINCH\|MSG_RESIZE"$/m,
+    );
     const one = await callTool(ex, "semantic_search", { query: "NO_SUCH_NAME", mode: "exact" });
     assert.doesNotMatch(renderText("semantic_search", one), /any of the words/);
   });

@@ -175,6 +175,11 @@ function rankedHits(items: SemanticSearchPayload["snippets"], query: string): st
  * ```
  */
 export function wordsNote(p: Pick<SemanticSearchPayload, "mode" | "query" | "snippets">): string {
+  // A regex written between slashes (`/a|b/`, as in JavaScript) matches the slashes too.
+  const slashed = /^\/(.+)\/[a-z]*$/s.exec(p.query.trim());
+  if (p.mode === "regex" && !p.snippets.length && slashed) {
+    return `a regex is written without slashes: mode regex "${slashed[1]}"`;
+  }
   const words = p.query.trim().split(/\s+/);
   if (p.mode !== "exact" || p.snippets.length || words.length < 2) return "";
   const any = words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|");
