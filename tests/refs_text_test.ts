@@ -143,3 +143,28 @@ Deno.test("refs: a function used nowhere has no references (its definition is th
     );
   });
 });
+
+Deno.test("refs: a line holding a call and a read of the name is listed once", async () => {
+  const files = {
+    "kit.js": [
+      "class Kit {", // 1
+      "  fail(request, how) {", // 2
+      "    return how;", // 3
+      "  }", // 4
+      "}", // 5
+      "", // 6
+      "function run(kit, pre, request) {", // 7
+      "  return kit.fail(request, pre.fail);", // 8
+      "}", // 9
+      "module.exports = { Kit, run };",
+      "",
+    ].join("\n"),
+  };
+  await withExecutor(files, async (ex) => {
+    const t = text(await callTool(ex, "find_references", { symbol_name: "Kit.fail" }));
+    // Before: `8 run, by name only: …` and `8 read, by name only in run: …`, the same code twice.
+    const eight = t.split("\n").filter((l) => /^ {2}8\b/.test(l));
+    assert.equal(eight.length, 1, t);
+    assert.match(eight[0], /\(also read\): return kit\.fail\(request, pre\.fail\);$/);
+  });
+});

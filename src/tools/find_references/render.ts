@@ -43,16 +43,23 @@ function lineSureness(r: Reference, usual: string | undefined): string {
  * a line without one is at the top of the file).
  */
 function fileLines(rs: Reference[], usual: string | undefined, name: string): string[] {
-  return rs.map((r) => {
-    if (r.kind === "definition") return `  ${r.line} definition: ${quoteAround(r.context, name)}`;
+  // One line of code once: a call and a read of the name on it (`tk.fail(req, pre.fail)`) were
+  // two lines quoting the same code, read as a duplicate (issue 35's fifth run).
+  return [...Map.groupBy(rs, (r) => r.line).values()].map((same) => {
+    const r = same.find((x) => x.kind === "call") ?? same[0];
+    const others = [...new Set(same.filter((x) => x !== r).map((x) => x.kind))];
+    const also = others.length ? ` (also ${others.join(", ")})` : "";
+    if (r.kind === "definition") {
+      return `  ${r.line} definition${also}: ${quoteAround(r.context, name)}`;
+    }
     const inside = r.in ? ` in ${r.in}` : "";
     const sure = lineSureness(r, usual);
-    if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}`;
+    if (BARE_KINDS.test(r.kind)) return `  ${r.line} ${r.kind}${sure}${inside}${also}`;
     // A call is the unmarked line (the first line says so): its enclosing definition alone.
     const what = r.kind === "call"
       ? (r.in ? `${r.in}${sure}` : sure.slice(2))
       : `${r.kind}${sure}${inside}`;
-    return `  ${r.line}${what ? ` ${what}` : ""}: ${quoteAround(r.context, name)}`;
+    return `  ${r.line}${what ? ` ${what}` : ""}${also}: ${quoteAround(r.context, name)}`;
   });
 }
 
