@@ -127,8 +127,8 @@ const DEFAULT_MAX_FILE_SIZE = 1_048_576;
 
 /**
  * Size limit of a file no language row names (plain text, `PLAIN_TEXT` in languages.ts): 256 KiB,
- * which keeps out translation catalogues and data dumps (git's `po/*.po`, 20 MiB, grew its
- * index by 44%) and keeps hand-written text (curl's `docs/cmdline-opts/*.d`, man pages).
+ * which keeps out data dumps and generated tables and keeps hand-written text (curl's
+ * `docs/cmdline-opts/*.d`, man pages). At 1 MiB git's index grew 44%, its `po/*.po` mostly.
  */
 export const PLAIN_TEXT_MAX_SIZE = 262_144;
 

@@ -388,7 +388,8 @@ export const PLAIN_TEXT: LanguageInfo = Object.freeze({
 
 /**
  * Extensions of files that are no text a person reads, whatever their bytes: images, archives,
- * compiled objects, fonts, media, office documents, databases, lock files and source maps.
+ * compiled objects, fonts, media, office documents, databases, lock files, source maps and
+ * translation catalogues (`po/*.po` repeat every message of the source, once per language).
  * They are not read at all (a binary file of another name is, and skipped for its bytes).
  */
 const NOT_TEXT = new Set(
@@ -396,6 +397,7 @@ const NOT_TEXT = new Set(
     ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .jar .war .ear .whl .egg .deb .rpm .dmg .iso " +
     ".o .a .so .dylib .dll .exe .lib .obj .pdb .class .pyc .pyo .pyd .wasm .bin .dat .node " +
     ".ttf .otf .woff .woff2 .eot .mp3 .mp4 .wav .ogg .flac .avi .mov .webm .mkv " +
+    ".au .aif .aiff .aifc .mid .midi .po .pot .mo .gmo " +
     ".pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .db .sqlite .sqlite3 .pack .idx " +
     ".lock .map .snap .pickle .pkl .npy .npz .parquet .der .p12 .pfx .keystore").split(" "),
 );
