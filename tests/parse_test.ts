@@ -522,8 +522,8 @@ Deno.test("malformed source still yields symbols and counts errors", async () =>
 });
 
 Deno.test("unknown language or file is an error value, not a throw", async () => {
-  const byName = await parseSource("notes.xyz", "hello");
-  assert.match(byName.error ?? "", /unsupported file 'notes.xyz'/);
+  const byName = await parseSource("logo.png", "hello");
+  assert.match(byName.error ?? "", /unsupported file 'logo.png'/);
   assert.deepEqual(byName.symbols, []);
   assert.equal(byName.lines, 1);
   const byId = await parseSource("a.py", "x = 1", "cobol");
@@ -537,6 +537,9 @@ Deno.test("language table", async () => {
   assert.equal(languageOf("lib/x.h"), "c");
   assert.equal(languageOf("Rakefile"), "ruby");
   assert.equal(languageOf(".gitignore"), undefined);
+  // A name no row holds is plain text (curl's option docs); a binary format's is nothing.
+  assert.equal(languageOf("docs/cmdline-opts/remove-on-error.d"), "text");
+  assert.equal(languageOf("lib/Makefile.inc"), "text");
   assert.equal(languageOf("conf/app.yml"), "yaml");
   assert.equal(languageForPath("Main.cs")?.grammar?.wasm, "tree-sitter-c_sharp.wasm");
   assert.deepEqual(languageIds(), LANGUAGES.map((l) => l.id));

@@ -157,13 +157,17 @@ async function walkSources(root: string, exclude: string[] | undefined): Promise
       }
       if (reason !== "too_large") return;
       const info = statOrNull(`${root}/${path}`);
+      const row = languageForPath(path)!;
       const base = {
         path,
         size: info?.size ?? 0,
         mtimeMs: info?.mtime?.getTime() ?? 0,
-        language: languageForPath(path)!.id,
+        language: row.id,
       };
-      tooLarge.push(skippedEntry(base, "too_large", `${base.size} bytes, over the 1 MiB limit`));
+      const limit = row.unnamed
+        ? "256 KiB limit of plain text of no known language"
+        : "1 MiB limit";
+      tooLarge.push(skippedEntry(base, "too_large", `${base.size} bytes, over the ${limit}`));
     },
   });
   return { entries, tooLarge, skips, badNames };

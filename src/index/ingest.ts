@@ -177,8 +177,8 @@ async function ingestFile(
   old: FileEntry | undefined,
   ctx: FileContext,
 ): Promise<FileResult> {
-  const language = languageForPath(e.path)!.id;
-  const base = { path: e.path, size: e.size, mtimeMs: e.mtimeMs, language };
+  const row = languageForPath(e.path)!;
+  const base = { path: e.path, size: e.size, mtimeMs: e.mtimeMs, language: row.id };
   let bytes: Uint8Array;
   try {
     // Opened and checked: a file swapped for a symlink out of the root or for a FIFO since
@@ -189,6 +189,12 @@ async function ingestFile(
   }
   if (isBinary(bytes)) {
     return { entry: skippedEntry(base, "binary", "binary-looking content"), parsed: false };
+  }
+  // A file no language row names is read as text only when it is UTF-8 (Latin-1 or UTF-16
+  // is taken for data).
+  if (row.unnamed && !startsAsUtf8(bytes)) {
+    const why = "not UTF-8 text (a file of no known language is indexed as plain text only then)";
+    return { entry: skippedEntry(base, "binary", why), parsed: false };
   }
   const minified = minifiedReason(bytes);
   if (minified) return { entry: skippedEntry(base, "minified", minified), parsed: false };
@@ -205,6 +211,16 @@ async function ingestFile(
   }
   const entry = await parseAndStore(base, hash, key, bytes, ctx);
   return { entry, hash, parsed: true };
+}
+
+/** Whether the first 8 KiB of `bytes` are UTF-8 (a character cut at the end is allowed). */
+function startsAsUtf8(bytes: Uint8Array): boolean {
+  try {
+    new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(0, 8192), { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The root a walk entry was found under. */

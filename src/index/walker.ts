@@ -125,6 +125,13 @@ const VCS_DIRS = new Set([".git", ".hg", ".svn"]);
 /** Default for {@linkcode WalkOptions.maxFileSize}: 1 MiB. */
 const DEFAULT_MAX_FILE_SIZE = 1_048_576;
 
+/**
+ * Size limit of a file no language row names (plain text, `PLAIN_TEXT` in languages.ts): 256 KiB,
+ * which keeps out data dumps and generated tables and keeps hand-written text (curl's
+ * `docs/cmdline-opts/*.d`, man pages). At 1 MiB git's index grew 44%, its `po/*.po` mostly.
+ */
+export const PLAIN_TEXT_MAX_SIZE = 262_144;
+
 /** Longest stretch of synchronous filesystem work before the walk yields to the event loop. */
 const YIELD_EVERY_MS = 8;
 
@@ -259,7 +266,8 @@ export async function walk(root: string, opts: WalkOptions = {}): Promise<WalkEn
     const info = tryFs(() => Deno.statSync(absPath));
     // FIFOs, sockets and devices are not source files, and reading a FIFO would block.
     if (!info?.isFile) return skip(path, "unreadable");
-    if (info.size > maxFileSize) return skip(path, "too_large");
+    const limit = language?.unnamed ? Math.min(maxFileSize, PLAIN_TEXT_MAX_SIZE) : maxFileSize;
+    if (info.size > limit) return skip(path, "too_large");
     entries.push({ path, absPath, size: info.size, mtimeMs: info.mtime?.getTime() ?? 0 });
   };
 

@@ -102,6 +102,11 @@ export interface LanguageInfo {
    * beside its `CMakeFiles` folder. See {@link generatedBeside}.
    */
   readonly generatedBeside?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Set on {@linkcode PLAIN_TEXT}, the row of a file no row names: it is indexed only when
+   * its first bytes are UTF-8 text.
+   */
+  readonly unnamed?: boolean;
 }
 
 const CLASS_LIKE: readonly SymbolKind[] = ["class", "interface", "struct", "enum", "trait"];
@@ -362,6 +367,40 @@ export const LANGUAGES: readonly LanguageInfo[] = [
 ];
 
 const BY_ID = new Map<string, LanguageInfo>(LANGUAGES.map((l) => [l.id, l]));
+
+/**
+ * The row of a file that no row names (`lib/Makefile.inc`, curl's `docs/cmdline-opts/*.d`,
+ * `*.in` templates, man pages, `LICENSE`): plain text, searched as a shell user's `rg` would
+ * find it, with no symbols. Autotools' outputs beside their sources stay out (`Makefile.in`
+ * beside `Makefile.am`, `configure` and `aclocal.m4` beside `configure.ac`).
+ */
+export const PLAIN_TEXT: LanguageInfo = Object.freeze({
+  ...BY_ID.get("text")!,
+  extensions: [],
+  unnamed: true,
+  generatedBeside: {
+    "Makefile.in": ["Makefile.am"],
+    configure: ["configure.ac", "configure.in"],
+    "aclocal.m4": ["configure.ac", "configure.in"],
+    "config.h.in": ["configure.ac", "configure.in"],
+  },
+});
+
+/**
+ * Extensions of files that are no text a person reads, whatever their bytes: images, archives,
+ * compiled objects, fonts, media, office documents, databases, lock files, source maps and
+ * translation catalogues (`po/*.po` repeat every message of the source, once per language).
+ * They are not read at all (a binary file of another name is, and skipped for its bytes).
+ */
+const NOT_TEXT = new Set(
+  (".png .jpg .jpeg .gif .bmp .ico .icns .webp .tif .tiff .psd .svg .xcf " +
+    ".zip .gz .tgz .bz2 .xz .zst .7z .rar .tar .jar .war .ear .whl .egg .deb .rpm .dmg .iso " +
+    ".o .a .so .dylib .dll .exe .lib .obj .pdb .class .pyc .pyo .pyd .wasm .bin .dat .node " +
+    ".ttf .otf .woff .woff2 .eot .mp3 .mp4 .wav .ogg .flac .avi .mov .webm .mkv " +
+    ".au .aif .aiff .aifc .mid .midi .po .pot .mo .gmo " +
+    ".pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .db .sqlite .sqlite3 .pack .idx " +
+    ".lock .map .snap .pickle .pkl .npy .npz .parquet .der .p12 .pfx .keystore").split(" "),
+);
 const BY_EXTENSION = new Map<string, LanguageInfo>(
   LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)),
 );
@@ -376,7 +415,8 @@ const BY_FILENAME = new Map<string, LanguageInfo>(
  * ```ts
  * languageForPath("src/app.py")?.id; // "python"
  * languageForPath("include/x.h")?.id; // "c" (parseSource may upgrade it to "cpp")
- * languageForPath("LICENSE"); // undefined
+ * languageForPath("lib/Makefile.inc")?.id; // "text" (PLAIN_TEXT: no row names it)
+ * languageForPath("logo.png"); // undefined
  * ```
  */
 export function languageForPath(path: string): LanguageInfo | undefined {
@@ -385,8 +425,12 @@ export function languageForPath(path: string): LanguageInfo | undefined {
   if (byName) return byName;
   const dot = base.lastIndexOf(".");
   // A leading dot alone (".gitignore") is a name, not an extension.
-  if (dot <= 0) return undefined;
-  return BY_EXTENSION.get(base.slice(dot).toLowerCase());
+  const extension = dot > 0 ? base.slice(dot).toLowerCase() : "";
+  const byExtension = extension ? BY_EXTENSION.get(extension) : undefined;
+  if (byExtension) return byExtension;
+  // Hidden files and folders (`.gitignore`, `.github/CODEOWNERS`) stay out, as for `rg`.
+  if (NOT_TEXT.has(extension) || /(?:^|[/\\])\.(?![./\\]|$)/.test(path)) return undefined;
+  return PLAIN_TEXT;
 }
 
 /**

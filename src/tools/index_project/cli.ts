@@ -24,19 +24,34 @@ function summaryLine(r: IndexPayload): string {
     const why = [...reasons].map(([reason, n]) => `${reason} ${n}`).join(", ");
     parts.push(`${r.skipped} skipped${why ? ` (${why})` : ""}`);
   }
-  const byDefault = r.skipped_files.filter((f) => f.reason === "default_skip").map((f) => f.file);
-  if (byDefault.length) {
-    const shown = byDefault.slice(0, 8).join(", ") + (byDefault.length > 8 ? ", …" : "");
-    parts.push(
-      `folders skipped by default: ${shown} (a \`!dir/\` line in .codectxignore indexes one)`,
-    );
+  // Skipped by default: folders (named with how to index one) and files generated beside
+  // their source (curl's `lib/Makefile`, written from `Makefile.in`).
+  const byDefault = r.skipped_files.filter((f) => f.reason === "default_skip");
+  const generated = byDefault.filter((f) => GENERATED.test(f.detail ?? ""));
+  const folders = byDefault.filter((f) => !GENERATED.test(f.detail ?? "")).map((f) => f.file);
+  const kinds = [];
+  if (folders.length) {
+    kinds.push(`folders ${listed(folders)} (a \`!dir/\` line in .codectxignore indexes one)`);
   }
+  if (generated.length) {
+    const named = generated.map((f) => `${f.file} (from ${GENERATED.exec(f.detail!)![1]})`);
+    kinds.push(`generated files ${listed(named)}`);
+  }
+  if (kinds.length) parts.push(`skipped by default: ${kinds.join("; ")}`);
   if (r.errors.length) {
     parts.push(
       `${r.errors.length} with parse errors (first: ${r.errors[0].file}: ${r.errors[0].error})`,
     );
   }
   return parts.join("; ");
+}
+
+/** The walk's detail for a file generated beside its source, with the source's name. */
+const GENERATED = /^generated from (\S+) beside it/;
+
+/** The first eight of `names`, comma-separated, `…` for the rest. */
+function listed(names: readonly string[]): string {
+  return names.slice(0, 8).join(", ") + (names.length > 8 ? ", …" : "");
 }
 
 /** The payload as `codectx index` prints it. */
