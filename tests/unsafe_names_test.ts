@@ -26,7 +26,7 @@ Deno.test("a name with a line break or a tab is left out whole and listed as ski
     "ok.py": "def ok_fn():\n    return 0\n",
     "new\nline.py": "def cut_name_fn():\n    return 1\n",
     "odd\tdir/inner.py": "def inner_fn():\n    return 2\n",
-    "notes\n.unknown": "not a language codectx reads\n",
+    "notes\n.png": "not a file codectx reads\n",
   }, async (ex, root) => {
     const report = await callTool(ex, "index_project", {});
     const skipped = report.skipped_files as Skipped[];
@@ -36,7 +36,7 @@ Deno.test("a name with a line break or a tab is left out whole and listed as ski
     assert.equal(byFile.get("odd\tdir")?.reason, "control_character_in_name");
     assert.match(byFile.get("odd\tdir")?.detail ?? "", /tab \(\\t\).*rename the folder/);
     // Only files codectx would have read are listed.
-    assert.equal(byFile.has("notes\n.unknown"), false, JSON.stringify(skipped));
+    assert.equal(byFile.has("notes\n.png"), false, JSON.stringify(skipped));
     assert.equal(report.skipped, 2);
     assert.equal(report.files, 1);
 
