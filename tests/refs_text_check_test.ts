@@ -167,4 +167,7 @@ Deno.test("text check: an unlisted line reads as a call, a comment, a string or 
   assert.equal(kind("  s = 'it\\'s emit'", "python"), "string");
   assert.equal(kind("fn g<'a>(x: &'a str) { emit(x) }", "rust"), "call");
   assert.equal(kind("  emit = 1", "python"), "code");
+  // Python's `//` is a division, Lua's comments open with `--`.
+  assert.equal(kind("    n = total // emit(x)", "python"), "call");
+  assert.equal(kind("  -- emit the event", "lua"), "comment");
 });

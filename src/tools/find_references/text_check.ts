@@ -9,6 +9,7 @@
  */
 
 import type { Project } from "../../project/project.ts";
+import { commentLeader } from "../../context/source.ts";
 import { scanSnippets } from "../../search/scan.ts";
 
 /** Lines holding the name scanned at most: a name held by more is not checked (null). */
@@ -28,9 +29,6 @@ export interface Unlisted {
   kind: UnlistedKind;
 }
 
-/** Languages whose comments open with `#` (elsewhere `#` opens a directive: `#include`). */
-const HASH_COMMENTS = new Set(["python", "ruby", "bash", "yaml", "toml", "perl", "r", "elixir"]);
-
 /**
  * How `text` holds the name at `column` (1-based), read from the line alone: a comment opener
  * or an open quote before it, else `(` after it for a call. A line inside a multi-line
@@ -42,6 +40,10 @@ export function lineKind(
   name: string,
   language: string,
 ): UnlistedKind {
+  // The language's own comment leader (`#`, `--`, `//`): `#include` and Python's `a // b` are
+  // code; C-like languages have block comments too.
+  const leader = commentLeader(language);
+  const slashes = leader === "//";
   let quote = "";
   for (let i = 0; i < column - 1; i++) {
     const c = text[i];
@@ -52,10 +54,12 @@ export function lineKind(
       // A Rust lifetime or a char after a letter (`'a`, `x'`) is not a string in code.
       if (c === "'" && language === "rust") continue;
       quote = c;
-    } else if (c === "#" && HASH_COMMENTS.has(language)) return "comment";
-    else if (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*")) return "comment";
+    } else if (text.startsWith(leader, i)) return "comment";
+    else if (slashes && c === "/" && text[i + 1] === "*") return "comment";
     // A block comment's next line (` * text`), not a pointer (`*out = …`).
-    else if (c === "*" && text[i + 1] === " " && text.slice(0, i).trim() === "") return "comment";
+    else if (
+      slashes && c === "*" && text[i + 1] === " " && text.slice(0, i).trim() === ""
+    ) return "comment";
   }
   if (quote) return "string";
   return /^\s*\(/.test(text.slice(column - 1 + name.length)) ? "call" : "code";
