@@ -127,9 +127,9 @@ export async function cmdShow(argv: string[]): Promise<number> {
   const executor = await openExecutor(values);
   try {
     let updated = false;
-    const parts: string[] = [];
-    for (const spec of specs) {
-      const args = { file_path: spec.file, include_source: true };
+    /** A file's text, read once however many of its ranges are asked. */
+    const read = async (file: string): Promise<ExplainFilePayload | number> => {
+      const args = { file_path: file, include_source: true };
       // The text is read from the file as it is now: the index is brought up to date (a walk
       // of the tree, seconds on a large one) only when it does not hold the file yet.
       const first = (await executor.service.generation()) === null
@@ -137,15 +137,18 @@ export async function cmdShow(argv: string[]): Promise<number> {
         : await executor.execute({ tool_name: "explain_file", arguments: args }, {
           source: "cli",
         });
-      let payload = first?.success ? first.result_payload : undefined;
-      if (!payload) {
-        if (!updated && (!values["no-update"] || !first)) await upToDate(executor, values);
-        updated = true;
-        const r = await runTool(values, "explain_file", args, { executor });
-        if (r.code !== 0) return r.code;
-        payload = r.payload;
-      }
-      const p = payload as ExplainFilePayload;
+      if (first?.success) return first.result_payload as ExplainFilePayload;
+      if (!updated && (!values["no-update"] || !first)) await upToDate(executor, values);
+      updated = true;
+      const r = await runTool(values, "explain_file", args, { executor });
+      return r.code !== 0 ? r.code : r.payload as ExplainFilePayload;
+    };
+    const texts = new Map<string, ExplainFilePayload | number>();
+    const parts: string[] = [];
+    for (const spec of specs) {
+      if (!texts.has(spec.file)) texts.set(spec.file, await read(spec.file));
+      const p = texts.get(spec.file)!;
+      if (typeof p === "number") return p;
       const lines = numberedLines(p.file, p.source ?? "", spec, p.source_truncated);
       // Each range under its file's name when there are several.
       parts.push([...(specs.length > 1 ? [`${p.file}:`] : []), ...lines].join("\n"));
