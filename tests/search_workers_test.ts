@@ -13,13 +13,7 @@ import {
   type SearchOptions,
   searchProject,
 } from "../src/search/hybrid.ts";
-import {
-  closeSearchWorkers,
-  enableSearchWorkers,
-  searchCall,
-  type SearchWorkers,
-} from "../src/search/search_pool.ts";
-import type { Project } from "../src/project/project.ts";
+import { closeSearchWorkers, enableSearchWorkers, searchCall } from "../src/search/search_pool.ts";
 import { filterMask, FlatVectorIndex } from "../src/search/vectors.ts";
 import { cleanup, makeProject, tempIndexDir } from "./helpers.ts";
 
@@ -77,35 +71,6 @@ function openCall(): { end: () => void } {
     void searchCall(() => new Promise<void>((resolve) => ends.push(resolve)));
   }
   return { end: () => ends.forEach((end) => end()) };
-}
-
-/**
- * Runs `test` on a project whose one search worker has answered a query (it takes queries once
- * it holds the snapshot), with two other calls open (the test's calls are never alone).
- */
-async function withOneWorker(
-  test: (p: Project, pool: SearchWorkers) => Promise<void>,
-): Promise<void> {
-  const root = await makeProject(FILES);
-  const indexDir = await tempIndexDir();
-  const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
-  const p = service.project;
-  const pool = enableSearchWorkers(p, 1);
-  const other = openCall();
-  try {
-    await p.reindex();
-    for (let i = 0; i < 1200 && pool.counts.workers < 1; i++) {
-      await searchProject(p, "warm", {});
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    assert.ok(pool.counts.workers >= 1, "the worker never answered");
-    await test(p, pool);
-  } finally {
-    other.end();
-    closeSearchWorkers(p);
-    await service.close();
-    await cleanup(root, indexDir);
-  }
 }
 
 const QUERIES = [
@@ -206,7 +171,19 @@ Deno.test("search workers: ranked answers equal the main thread's, for every mod
 });
 
 Deno.test("search workers: an aborted call ends at once; the worker answers the next queries", async () => {
-  await withOneWorker(async (p, pool) => {
+  const root = await makeProject(FILES);
+  const indexDir = await tempIndexDir();
+  const service = await ProjectService.open(root, { indexDir, embedder: "none", workers: 0 });
+  const p = service.project;
+  const pool = enableSearchWorkers(p, 1);
+  const other = openCall();
+  try {
+    await p.reindex();
+    for (let i = 0; i < 1200 && pool.counts.workers < 1; i++) {
+      await searchProject(p, "warm", {});
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    assert.ok(pool.counts.workers >= 1, "the worker never answered");
     // Aborted in the same turn as the job is posted: before the worker can answer.
     const g = await gather(p, "check the password", {});
     const ctrl = new AbortController();
@@ -227,7 +204,12 @@ Deno.test("search workers: an aborted call ends at once; the worker answers the 
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.ok(pool.counts.workers > answered, "no worker answered after the abort");
-  });
+  } finally {
+    other.end();
+    closeSearchWorkers(p);
+    await service.close();
+    await cleanup(root, indexDir);
+  }
 });
 
 Deno.test("shared vectors: an index attached in another slot answers as the sealed original", async () => {
@@ -267,22 +249,4 @@ Deno.test("shared vectors: an index attached in another slot answers as the seal
       assert.deepEqual(byMask.scores, byRow.scores);
     }
   }
-});
-
-Deno.test("search workers: a call waits for its worker's answer away from its admission place", async () => {
-  await withOneWorker(async (p, pool) => {
-    // What the call waits for while away is the worker's answer: a job is on a worker then.
-    const away: string[] = [];
-    const limits = {
-      away: <T>(work: Promise<T>) => {
-        away.push(pool.counts.workers === answeredBefore ? "job posted" : "late");
-        return work;
-      },
-    };
-    const answeredBefore = pool.counts.workers;
-    const withAway = await searchProject(p, "check the password", {}, DEFAULT_FUSION, limits);
-    assert.deepEqual(away, ["job posted"]);
-    assert.equal(pool.counts.workers, answeredBefore + 1, "the worker did not answer it");
-    assert.deepEqual(withAway, await searchProject(p, "check the password", {}));
-  });
 });

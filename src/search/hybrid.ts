@@ -270,7 +270,7 @@ export async function searchProject(
   // Retrieve → fuse → rerank in a search worker when one holds this generation (the
   // default fusion only), else here; the results are the same.
   const workers = fusion === DEFAULT_FUSION ? searchWorkers(project) : null;
-  const fused = await workers?.fuse(sources, q, opts, 2 * k, limits.signal, limits.away) ??
+  const fused = await workers?.fuse(sources, q, opts, 2 * k, limits.signal) ??
     rankQuery(sources, q, opts, fusion, 2 * k);
   const termWeight = termWeights(q, sources.lexical, sources.table.chunks.length);
   const presentable = {

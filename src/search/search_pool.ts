@@ -32,7 +32,6 @@ import {
 } from "./search_snapshot.ts";
 import { currentTrace, mark } from "../util/request_trace.ts";
 import { createPool, type Member, type Pool } from "../util/worker_pool.ts";
-import type { Away } from "../util/bounded.ts";
 
 /**
  * Workers a server may start: `$CODECTX_SEARCH_WORKERS`, else one per core (at most 8). One
@@ -112,8 +111,6 @@ export class SearchWorkers {
     opts: SearchOptions,
     depth: number,
     signal?: AbortSignal,
-    /** Waits for the worker's answer with the call's admission place given up meanwhile. */
-    away?: Away,
   ): Promise<Map<number, number> | null> {
     if (this.closed || this.size === 0) return null;
     // A lexical query's scoring (~0.7 ms on the stdlib) costs less than handing it over,
@@ -172,8 +169,7 @@ export class SearchWorkers {
       // holds the snapshot). A call that ends (its limit, its client) ends now; its job, a
       // bounded scoring, ends on its own and its answer is dropped — replacing the worker
       // would not stop it (Deno's terminate() does not stop a busy worker).
-      const answered = pool.run(job, { signal, only: holds });
-      reply = await (away ? away(answered) : answered);
+      reply = await pool.run(job, { signal, only: holds });
     } catch (err) {
       if (signal?.aborted) throw err;
       return null; // its worker ended: the query runs here

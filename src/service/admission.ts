@@ -19,16 +19,6 @@
  * its place until it ends or its time limit passes (its signal aborts): heavy work that piled
  * up past the places is what filled the memory (100 whole-tree analyses at once: 1.8 GiB).
  *
- * A call holds its place through the work it waits for elsewhere (a search's query in a search
- * worker), so a server answers at most `slots` calls per call's whole span (on the stdlib near
- * quiet, ~8 ms after admission: ~490 a second, with a core's fifth unused). With
- * `AdmissionOptions.away` (`$CODECTX_ADMISSION_AWAY`) that many calls may give their places
- * up while they wait ({@link Away}) and take one again, ahead of the calls that have not
- * started, when the work is done: the places then bound what runs on the server's thread, not
- * what waits for a worker. Off by default: under the bridge load at load 10–13 it gave no more
- * requests a second, a p99 up to twice and a slower `/health` (bench/README.md, 14:36); whether
- * it lifts the rate on a quiet machine is still to be measured.
- *
  * A freed place passes to the next waiting call at once while the event loop has been held
  * for less than `sliceMs`; past that, on a later turn of the loop (a timer), so that what
  * already waits for the loop (`/health`, read from its socket; the next requests) runs in
@@ -39,7 +29,6 @@
  */
 
 import { CodectxError } from "../errors.ts";
-import type { Away } from "../util/bounded.ts";
 
 /** How much a call weighs: light calls and heavy calls have places of their own. */
 export type CallWeight = "light" | "heavy";
@@ -86,11 +75,6 @@ export interface AdmissionOptions {
    * every freed place passes on a later turn).
    */
   sliceMs?: number;
-  /**
-   * Calls that may be away from their places at once ({@link Away}; default 0: a call keeps
-   * its place while it waits for a worker).
-   */
-  away?: number;
 }
 
 /** Defaults of the light lane: many short calls, a deep queue (each holds a few bytes). */
@@ -126,20 +110,11 @@ class Lane {
   waiting = 0;
   /** Waiting calls by client; the map's order is the clients' turn (first = next). */
   readonly queues = new Map<string, Waiter[]>();
-  /** Calls back from their work elsewhere ({@link Away}), first come first: before any client's. */
-  readonly returning: Waiter[] = [];
-  /** Calls away from their places now (see {@link AdmissionOptions.away}). */
-  away = 0;
 
   constructor(readonly name: CallWeight, readonly opts: LaneOptions) {}
 
-  /** The next call to start: one coming back, else the first of the client whose turn it is. */
+  /** The next call to start: the first waiting one of the client whose turn it is. */
   next(): Waiter | undefined {
-    const back = this.returning.shift();
-    if (back) {
-      this.waiting--;
-      return back;
-    }
     const first = this.queues.entries().next();
     if (first.done) return undefined;
     const [client, queue] = first.value;
@@ -153,12 +128,6 @@ class Lane {
 
   /** Takes a waiting call out (its wait was aborted). */
   remove(w: Waiter): boolean {
-    const back = this.returning.indexOf(w);
-    if (back >= 0) {
-      this.returning.splice(back, 1);
-      this.waiting--;
-      return true;
-    }
     const queue = this.queues.get(w.client);
     const at = queue?.indexOf(w) ?? -1;
     if (!queue || at < 0) return false;
@@ -197,8 +166,6 @@ export class Admission {
   /** Light calls that run at once. */
   readonly slots: number;
   private readonly sliceMs: number;
-  /** Calls that may be away at once (see {@link AdmissionOptions.away}). */
-  private readonly awayAtOnce: number;
   private readonly lanes: Record<CallWeight, Lane>;
   /** When the event loop last turned under a handover (calls chained since then hold it). */
   private sliceStart = -Infinity;
@@ -216,7 +183,6 @@ export class Admission {
     this.lanes = { light: new Lane("light", light), heavy: new Lane("heavy", heavy) };
     this.slots = light.slots;
     this.sliceMs = opts.sliceMs ?? 10;
-    this.awayAtOnce = Math.max(0, opts.away ?? 0);
   }
 
   /** Calls holding a place now (both weights). */
@@ -244,40 +210,18 @@ export class Admission {
    * or error is the caller's. Refused at once with `busy` when its client (or everyone) has too
    * many calls waiting; left unstarted when `signal` aborts while it waits.
    */
-  async run<T>(call: (away: Away) => Promise<T>, opts: AdmitOptions = {}): Promise<T> {
+  async run<T>(call: () => Promise<T>, opts: AdmitOptions = {}): Promise<T> {
     const lane = this.lanes[opts.weight ?? "light"];
     opts.signal?.throwIfAborted();
     if (lane.running >= lane.opts.slots) await this.wait(lane, opts);
     else lane.running++;
     let released = false;
-    /** Whether the call holds its place now (not while it is away). */
-    let held = true;
     const release = () => {
       if (released) return;
       released = true;
       clearTimeout(timer);
       opts.signal?.removeEventListener("abort", release);
-      if (held) this.pass(lane);
-      held = false;
-    };
-    // A call whose place was released already (its limit passed, `releaseAfterMs`) just waits.
-    const away: Away = async (work) => {
-      if (released || !held || lane.away >= this.awayAtOnce) return await work;
-      held = false;
-      lane.away++;
       this.pass(lane);
-      try {
-        return await work;
-      } finally {
-        lane.away--;
-        // Released meanwhile (its limit passed): it goes on without a place.
-        if (!released) {
-          const got = await this.back(lane, opts.signal);
-          if (!released && got) held = true;
-          else if (got) this.pass(lane); // released while it waited: the place goes on
-          else release();
-        }
-      }
     };
     // Cleared when the call ends; while it runs it may keep the process alive.
     const timer = Number.isFinite(lane.opts.releaseAfterMs)
@@ -286,38 +230,10 @@ export class Admission {
     // A call past its limit has been answered: its place goes to the next one.
     opts.signal?.addEventListener("abort", release, { once: true });
     try {
-      return await call(away);
+      return await call();
     } finally {
       release();
     }
-  }
-
-  /**
-   * A call back from its work elsewhere takes a place: a free one, else the next one freed,
-   * before any call not started yet (it is never refused). True once it holds one; false when
-   * its signal aborts while it waits (it then ends without one).
-   */
-  private back(lane: Lane, signal?: AbortSignal): Promise<boolean> {
-    if (lane.running < lane.opts.slots) {
-      lane.running++;
-      return Promise.resolve(true);
-    }
-    if (signal?.aborted) return Promise.resolve(false);
-    return new Promise<boolean>((resolve) => {
-      const onAbort = () => {
-        if (lane.remove(w)) resolve(false);
-      };
-      const w: Waiter = {
-        client: "",
-        start: () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve(true);
-        },
-      };
-      lane.returning.push(w);
-      lane.waiting++;
-      signal?.addEventListener("abort", onAbort, { once: true });
-    });
   }
 
   /** Queues a call in `lane` until a place passes to it (or its wait ends unstarted). */

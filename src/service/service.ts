@@ -35,7 +35,6 @@ import { holdToolPool } from "../analysis/pool.ts";
 import { defaultIndexHome } from "../store/home.ts";
 import type { IndexStatus } from "./health.ts";
 import { Admission, type AdmitOptions } from "./admission.ts";
-import type { Away } from "../util/bounded.ts";
 
 /** How a project is opened and its vectors made. */
 export interface ServiceOptions extends ProjectOptions {
@@ -83,7 +82,7 @@ export interface Service {
    * Runs a tool call when one of a few places is free (see `admission.ts`), so that the
    * event loop stays free for `/health` and the next request while many clients call.
    */
-  admit<T>(call: (away: Away) => Promise<T>, opts?: AdmitOptions): Promise<T>;
+  admit<T>(call: () => Promise<T>, opts?: AdmitOptions): Promise<T>;
   /** Stops watching, lets a run in flight end (bounded), closes the store. */
   close(): Promise<void>;
 }
@@ -106,13 +105,9 @@ export class ProjectService implements Service {
   /** The embedding of this project's chunks, once made (see {@link vectorSync}). */
   private sync: VectorSync | null = null;
   private syncLoading: Promise<VectorSync> | null = null;
-  /**
-   * Tool calls running at once (`$CODECTX_ADMISSION_SLOTS`, else the default 4), and calls that
-   * may wait for a search worker away from their places (`$CODECTX_ADMISSION_AWAY`, else 0).
-   */
+  /** Tool calls running at once (`$CODECTX_ADMISSION_SLOTS`, else the default 4). */
   readonly admission: Admission = new Admission({
     slots: Number(Deno.env.get("CODECTX_ADMISSION_SLOTS") ?? "") || undefined,
-    away: Number(Deno.env.get("CODECTX_ADMISSION_AWAY") ?? "") || undefined,
   });
 
   /**
@@ -211,7 +206,7 @@ export class ProjectService implements Service {
     return await (await this.vectorSync()).settle();
   }
 
-  admit<T>(call: (away: Away) => Promise<T>, opts?: AdmitOptions): Promise<T> {
+  admit<T>(call: () => Promise<T>, opts?: AdmitOptions): Promise<T> {
     return this.admission.run(call, opts);
   }
 

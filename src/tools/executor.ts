@@ -152,10 +152,10 @@ export async function createExecutor(
           : undefined;
         const payload = await withTimeout(
           (signal) =>
-            service.admit((away) => {
+            service.admit(() => {
               mark("admitted", trace);
               signal.throwIfAborted();
-              return tool.handler(args, { project, signal, deadline, away });
+              return tool.handler(args, { project, signal, deadline });
             }, { client: meta.client, weight: callWeight(tool.name, args), signal, deadline }),
           limitMs,
           tool.name,

@@ -11,7 +11,6 @@
 
 import type { z } from "npm:zod@4.1.9";
 import type { Project } from "../project/project.ts";
-import type { Away } from "../util/bounded.ts";
 
 /** What a handler gets besides its arguments. */
 export interface ToolContext {
@@ -23,11 +22,6 @@ export interface ToolContext {
    * watch the signal (a synchronous scan) is stopped there (`util/bounded.ts`).
    */
   deadline?: number;
-  /**
-   * Gives the call's admission place up while work runs on a worker (`service/admission.ts`):
-   * other calls use the server's thread meanwhile.
-   */
-  away?: Away;
 }
 
 /**

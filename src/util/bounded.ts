@@ -68,17 +68,7 @@ export interface CallLimits {
   signal?: AbortSignal;
   /** `Date.now()` past which the call's work must stop (absent: no deadline). */
   deadline?: number;
-  /** Waits for work done on a worker with the call's admission place given up meanwhile. */
-  away?: Away;
 }
-
-/**
- * Waits for `work` running elsewhere (on a worker); where the admission lets calls be away
- * (`service/admission.ts`, off by default), with the call's place given up meanwhile and taken
- * again, ahead of calls not started yet, once it is done. `work`'s result or error is the
- * caller's.
- */
-export type Away = <T>(work: Promise<T>) => Promise<T>;
 
 /**
  * Milliseconds left before `limits.deadline` (never below 0), or `fallbackMs` when the

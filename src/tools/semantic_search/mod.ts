@@ -22,10 +22,10 @@ export const semanticSearchTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
-  handler: async (args, { project, signal, deadline, away }) => {
+  handler: async (args, { project, signal, deadline }) => {
     const { query, ...opts } = args;
     return await searchCall(async () => {
-      const limits = { signal, deadline, away };
+      const limits = { signal, deadline };
       const ranked = await searchProject(project, query, opts, undefined, limits);
       const lines = await literalLines(project, ranked, opts, limits);
       const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
