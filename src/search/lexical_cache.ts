@@ -93,9 +93,17 @@ export async function readyLexicalIndex(
 ): Promise<LexicalIndex | null> {
   const held = heldLexicalIndex(table);
   if (held) return await held;
+  // Looked for once per table: a small index has no `lexical.bin`, and each exact search of a
+  // server would hash every file's key and open the missing file again.
+  const looked = table.memo.get(LOOKED_FOR_FILE);
+  if (looked.done) return null;
+  looked.done = true;
   const key = await buildKey(tableFiles(table), DEFAULT_BM25);
   return storedKey(project.store.dir) === key ? await lexicalIndexFor(project, table) : null;
 }
+
+/** Whether {@link readyLexicalIndex} looked for a current `lexical.bin` for a table already. */
+const LOOKED_FOR_FILE = slot("lexical.bin looked for", (_: ChunkTable) => ({ done: false }));
 
 /**
  * What an index is built from: the codectx version and store format (the terms of a blob
