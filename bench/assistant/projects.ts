@@ -118,6 +118,26 @@ export const PROJECTS: BenchProject[] = [
     root: "usr/lib/python3/dist-packages",
   },
   { name: "hapi", language: "javascript", source: "npm:@hapi/hapi@21.3.10", root: "." },
+  // containerd 1.6.20 (bookworm), the Debian source package's upstream tarball (vendor/ taken
+  // out by Debian): Go, 1,595 files, 1,313 .go (integration tests and docs included).
+  {
+    name: "containerd",
+    language: "go",
+    source: "deb-src:containerd",
+    root: "containerd-1.6.20",
+  },
+  {
+    name: "h2",
+    language: "rust",
+    source: "deb:librust-h2-dev=0.3.13-2",
+    root: "usr/share/cargo/registry/h2-0.3.13",
+  },
+  {
+    name: "alembic",
+    language: "python",
+    source: "deb:python3-alembic=1.8.1-2",
+    root: "usr/lib/python3/dist-packages",
+  },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
