@@ -45,7 +45,7 @@ Also: ${
     [...also, "index"].join(", ")
   }, tool, quality, validate, serve, web, mcp, setup, doctor, models;
 options: codectx COMMAND --help.
-Read lines an answer names, numbered: codectx show FILE:A-B
+Read lines: codectx show FILE:A-B, or FILE:N (N under its if/loop lines)
 `;
 }
 

@@ -69,11 +69,150 @@ Deno.test("codectx show: FILE:A-B, FILE:N and FILE, numbered; capped, refused pa
     assert.equal(two.code, 0, two.stderr);
     assert.equal(
       two.stdout,
-      "pkg/long.py:\n7: line 7\n8: line 8\npkg/short.py:\n1: def a():\n2:\n3:     return 1\n",
+      "pkg/long.py:\n7: line 7\n8: line 8\npkg/short.py:\nin a (1-3)\n1: def a():\n2:\n3:     return 1\n",
     );
     const backwards = await show("pkg/long.py:20-10");
     assert.equal(backwards.code, 2);
     assert.match(backwards.stderr, /A-B with A ≤ B/);
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
+/** Functions whose lines sit under conditions, in four languages. */
+const NESTED = {
+  "src/done.c": [
+    "#include <stdio.h>",
+    "",
+    "int http_done(int premature, int retry,",
+    "              long bytes)",
+    "{",
+    "  int result = 0;",
+    '  puts("start");',
+    "  if(!premature &&",
+    "     !retry &&",
+    "     bytes <= 0) {",
+    '    puts("counted");',
+    '    puts("nothing");',
+    '    puts("more");',
+    '    puts("still");',
+    '    fprintf(stderr, "Empty reply from server");',
+    "    return 52;",
+    "  }",
+    "  return result;",
+    "}",
+    "",
+  ].join("\n"),
+  "app/check.py": [
+    "class Checker:",
+    "    def check(self, args, allowed):",
+    "        seen = set()",
+    "        for a in args:",
+    "            if a in seen:",
+    "                continue",
+    "            seen.add(a)",
+    "            if a in allowed:",
+    "                print('ok', a)",
+    "            elif a.startswith('_'):",
+    "                print('private', a)",
+    "            else:",
+    "                raise ValueError(f'Invalid signature: {a}')",
+    "        return seen",
+    "",
+  ].join("\n"),
+  "srv/serve.go": [
+    "package srv",
+    "",
+    'import "errors"',
+    "",
+    "func Serve(n int, ok bool) error {",
+    "\tfor i := 0; i < n; i++ {",
+    "\t\tswitch {",
+    "\t\tcase i == 3 && ok:",
+    '\t\t\treturn errors.New("three")',
+    "\t\tdefault:",
+    "\t\t\tcontinue",
+    "\t\t}",
+    "\t}",
+    "\treturn nil",
+    "}",
+    "",
+  ].join("\n"),
+  "web/route.js": [
+    "export function route(req, res) {",
+    "  const a = 1;",
+    "  const b = 2;",
+    "  const c = 3;",
+    "  const d = 4;",
+    "  if (req.method === 'GET') {",
+    "    res.end('get');",
+    "  } else if (req.headers['x-denied']) {",
+    "    const e = 5;",
+    "    const f = 6;",
+    "    const g = 7;",
+    "    const h = 8;",
+    "    throw new Error('Forbidden route');",
+    "  }",
+    "  return a + b + c + d;",
+    "}",
+    "",
+  ].join("\n"),
+};
+
+Deno.test("codectx show FILE:N: the line in its function, under its heads (whole conditions, the if of an else), gaps marked", async () => {
+  const root = await makeProject(NESTED);
+  const indexDir = await tempIndexDir();
+  const show = (spec: string) => runCli(["show", spec, "--path", root, "--index-dir", indexDir]);
+  try {
+    const c = await show("src/done.c:15");
+    assert.equal(c.code, 0, c.stderr);
+    // The definition's line, the whole three-line condition, the lines around N; gaps marked.
+    assert.equal(
+      c.stdout,
+      [
+        "in http_done (3-19)",
+        "3: int http_done(int premature, int retry,",
+        "…",
+        "8:   if(!premature &&",
+        "9:      !retry &&",
+        "10:      bytes <= 0) {",
+        "…",
+        '12:     puts("nothing");',
+        '13:     puts("more");',
+        '14:     puts("still");',
+        '15:     fprintf(stderr, "Empty reply from server");',
+        "16:     return 52;",
+        "17:   }",
+        "18:   return result;",
+        "",
+      ].join("\n"),
+    );
+    // Python: a method in a class, under its loop and the `if` its `else` continues.
+    const py = (await show("app/check.py:13")).stdout;
+    assert.ok(
+      py.startsWith(
+        "in Checker.check (2-14)\n2:     def check(self, args, allowed):\n…\n" +
+          "4:         for a in args:\n…\n8:             if a in allowed:\n",
+      ),
+      py,
+    );
+    assert.ok(py.includes("\n12:             else:\n13:                 raise ValueError"), py);
+    assert.doesNotMatch(py, /^5: /m); // an `if` N is not under
+    // Go: the loop, the switch and the case above the return.
+    const go = (await show("srv/serve.go:9")).stdout;
+    for (const l of [5, 6, 7, 8, 9]) assert.match(go, new RegExp(`^${l}: `, "m"), `line ${l}`);
+    // JavaScript: the `if` an `else if` continues, both shown above the throw.
+    const js = (await show("web/route.js:13")).stdout;
+    assert.ok(
+      js.startsWith(
+        "in route (1-16)\n1: export function route(req, res) {\n…\n" +
+          "6:   if (req.method === 'GET') {\n…\n8:   } else if",
+      ),
+      js,
+    );
+    assert.ok(js.includes("\n13:     throw new Error('Forbidden route');\n"), js);
+    // A line no definition holds: the lines around it, as before.
+    assert.equal((await show("src/done.c:1")).stdout.split("\n")[0], "1: #include <stdio.h>");
   } finally {
     await cleanup(root, indexDir);
   }

@@ -9,6 +9,8 @@
  */
 
 import type { ExplainFilePayload } from "../tools/explain_file/schema.ts";
+import type { WireSymbol } from "../tools/schemas.ts";
+import { bodyLines, headsOf } from "../util/body_outline.ts";
 import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
 
 /** Most lines one call prints. */
@@ -17,15 +19,18 @@ export const MAX_SHOW_LINES = 200;
 export const MAX_SHOW_RANGES = 8;
 /** Lines either side of N for `FILE:N`. */
 const AROUND = 5;
+/** Lines either side of N for `FILE:N` in a definition, whose heads above N are shown too. */
+const AROUND_IN = 3;
 /** A longer line is cut (a minified bundle's one line). */
 const MAX_LINE_CHARS = 400;
 
 const HELP = `Usage: codectx show FILE:A-B | FILE:N | FILE … [options]
 
-Lines of a project file, numbered (N: text): lines A to B, the ${
-  AROUND * 2 + 1
-} lines around N, or the
-whole file when it has at most ${MAX_SHOW_LINES} lines. At most ${MAX_SHOW_LINES} lines a call; the last line
+Lines of a project file, numbered (N: text): lines A to B, or the whole file when it has at
+most ${MAX_SHOW_LINES} lines. FILE:N is line N in its function: the function's line, the lines
+N sits under (if/else/case/loop heads, whole conditions) and the ${
+  AROUND_IN * 2 + 1
+} lines around N. At most ${MAX_SHOW_LINES} lines a call; the last line
 says how to see the rest. FILE is relative to the project root; up to ${MAX_SHOW_RANGES} ranges a call,
 each under its file's name.
 
@@ -112,6 +117,48 @@ export function numberedLines(
   return out;
 }
 
+/** The innermost definition of `symbols` that holds line `n` over more than one line. */
+function holder(symbols: WireSymbol[], n: number): WireSymbol | undefined {
+  let best: WireSymbol | undefined;
+  for (const s of symbols) {
+    if (s.line > n || s.end_line < n || s.end_line === s.line) continue;
+    if (!best || s.end_line - s.line < best.end_line - best.line) best = s;
+  }
+  return best;
+}
+
+/**
+ * Line `n` in its definition: the definition's line, the heads `n` sits under (each whole)
+ * and the lines around `n`, numbered, a gap marked `…` — where an error is raised and under
+ * which conditions, in one call (the blind answerers of issue 35 read 30-120 lines with `sed`
+ * to find the \`if\` above a hit). Undefined when no definition holds `n`.
+ */
+export function lineInContext(
+  text: string,
+  symbols: WireSymbol[],
+  n: number,
+): string[] | undefined {
+  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  const def = holder(symbols, n);
+  if (!def || n > lines.length) return undefined;
+  const end = Math.min(def.end_line, lines.length);
+  const nested = symbols.filter((s) => s !== def && s.line > def.line && s.line <= end);
+  const body = bodyLines(lines.slice(def.line - 1, end), def.line, 1, nested.map((s) => s.line));
+  const shown = new Set<number>([def.line]);
+  for (const h of headsOf(body, n)) for (let l = h.from; l <= h.to; l++) shown.add(l);
+  for (let l = Math.max(def.line, n - AROUND_IN); l <= Math.min(end, n + AROUND_IN); l++) {
+    shown.add(l);
+  }
+  const out = [`in ${def.qualified_name} (${def.line}-${def.end_line})`];
+  let last = 0;
+  for (const l of [...shown].sort((a, b) => a - b)) {
+    if (last && l > last + 1) out.push("…");
+    out.push(...numberedLines("", text, { file: "", from: l, to: l }));
+    last = l;
+  }
+  return out;
+}
+
 /** `codectx show`. */
 export async function cmdShow(argv: string[]): Promise<number> {
   const { values, positionals } = parse(argv, {}, MAX_SHOW_RANGES);
@@ -149,7 +196,9 @@ export async function cmdShow(argv: string[]): Promise<number> {
       if (!texts.has(spec.file)) texts.set(spec.file, await read(spec.file));
       const p = texts.get(spec.file)!;
       if (typeof p === "number") return p;
-      const lines = numberedLines(p.file, p.source ?? "", spec, p.source_truncated);
+      const lines = (spec.around && !p.source_truncated &&
+        lineInContext(p.source ?? "", p.symbols, spec.from!)) ||
+        numberedLines(p.file, p.source ?? "", spec, p.source_truncated);
       // Each range under its file's name when there are several.
       parts.push([...(specs.length > 1 ? [`${p.file}:`] : []), ...lines].join("\n"));
     }

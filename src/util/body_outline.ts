@@ -36,6 +36,8 @@ const ASSIGN_CALL =
   /^(?:(?:let|const|var|auto|int|char|bool|size_t|struct\s+\w+)\s+)?[\w$.*&>\[\]-]+(?:\s*,\s*[\w$.*&>\[\]-]+)*\s*(?::=|=)\s*(?:await\s+|yield\s+|try\s+|new\s+|&)?[\w$.>:-]+\s*\(/;
 /** A line that is a comment or a preprocessor line, not code. */
 const NOT_CODE = /^(#|\/\/|\/\*|\*|--|;)/;
+/** Most lines of one head `headsOf` gives (a condition written over many lines). */
+const HEAD_LINES = 16;
 /** Longest line quoted. */
 const MAX_TEXT = 160;
 
@@ -99,14 +101,14 @@ function isHead(b: BodyLines, i: number): boolean {
 }
 
 /**
- * Line `i` with the lines its brackets left open go on to (at most 5 more), joined; and the
+ * Line `i` with the lines its brackets left open go on to (at most `more`), joined; and the
  * index of the last of them.
  */
-function joined(b: BodyLines, i: number): { text: string; end: number } {
+function joined(b: BodyLines, i: number, more = 5): { text: string; end: number } {
   let text = b.lines[i].trim();
   let open = 0;
   let j = i;
-  for (; j < b.lines.length && j < i + 6; j++) {
+  for (; j < b.lines.length && j <= i + more; j++) {
     if (j > i) text += ` ${b.lines[j].trim()}`;
     for (const ch of b.lines[j]) {
       if (ch === "(" || ch === "[") open++;
@@ -241,4 +243,29 @@ export function bodyOutline(
   }
   for (const line of outside) out.push({ line, depth: 0, text: callText(line), lines: [line] });
   return out.sort((x, y) => x.line - y.line);
+}
+
+/**
+ * The heads that enclose file line `line` of `b` (the `if`, `case`, loop or nested definition
+ * lines above it, and the heads their chains began with: the `if` of an `else`), outermost
+ * first, each as the file lines of its whole statement (a condition over several lines).
+ * `codectx show FILE:N` prints them above line N: under which conditions N runs.
+ */
+export function headsOf(b: BodyLines, line: number): { from: number; to: number }[] {
+  const i = line - b.first;
+  if (i < 0 || i >= b.lines.length) return [];
+  const heads = new Set<number>();
+  // A line that is no code (a comment) sits in the block of the code line after it.
+  let at = i;
+  while (at < b.lines.length && b.indent[at] < 0) at++;
+  if (at >= b.lines.length) return [];
+  for (let p = parentOf(b, at); p >= 0; p = parentOf(b, p)) {
+    if (!isHead(b, p)) continue;
+    heads.add(p);
+    for (const c of chainOf(b, p)) heads.add(c);
+  }
+  return [...heads].sort((x, y) => x - y).map((h) => ({
+    from: b.first + h,
+    to: b.first + joined(b, h, HEAD_LINES - 1).end,
+  }));
 }
