@@ -9,7 +9,7 @@
 import { bodyLines, bodyOutline } from "../../util/body_outline.ts";
 import { numberedBody } from "../../util/numbered_body.ts";
 import { isTestFile } from "../../util/test_files.ts";
-import { C_LIBRARY } from "../../analysis/names/c.ts";
+import { C_LIBRARY } from "../../util/c_library.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
 import { DOC_LINES, hasMemberLine, MEMBER_NAMES, memberLine } from "../../util/member_line.ts";
 import { fence, join, loc, otherSymbolsNote, sureness } from "../markdown.ts";
