@@ -99,14 +99,14 @@ function isHead(b: BodyLines, i: number): boolean {
 }
 
 /**
- * Line `i` with the lines its brackets left open go on to (at most 5 more), joined; and the
+ * Line `i` with the lines its brackets left open go on to (at most `most` more), joined; and the
  * index of the last of them.
  */
-function joined(b: BodyLines, i: number): { text: string; end: number } {
+function joined(b: BodyLines, i: number, most = 5): { text: string; end: number } {
   let text = b.lines[i].trim();
   let open = 0;
   let j = i;
-  for (; j < b.lines.length && j < i + 6; j++) {
+  for (; j < b.lines.length && j <= i + most; j++) {
     if (j > i) text += ` ${b.lines[j].trim()}`;
     for (const ch of b.lines[j]) {
       if (ch === "(" || ch === "[") open++;
@@ -241,4 +241,53 @@ export function bodyOutline(
   }
   for (const line of outside) out.push({ line, depth: 0, text: callText(line), lines: [line] });
   return out.sort((x, y) => x.line - y.line);
+}
+
+/** A line that ends inside its expression: after an operator or an open comment. */
+const GOES_ON = /(&&|\|\||[-+*\/%<>=!&|^,(]|\/\*.*|\b(and|or|not))$/;
+
+/** A head that begins a definition: the conditions of a line stop there. */
+const DEFINITION = /^\}?\s*(def|function|func|fn|async\s+def|class)\b/;
+
+/**
+ * The branch and loop heads that hold file line `line` of a file (`lines`, from line 1) inside
+ * its definition, the `max` innermost of them, outermost first, a head over several lines as
+ * one and its comments left out: the condition under which a line runs (issue 35: after an
+ * exact search found a message, assistants read the lines above it with `sed` to learn what
+ * has to be true for it to be raised).
+ *
+ * @example
+ * ```ts
+ * headsOf(["func f() {", "\tif a {", "\t\tif b {", "\t\t\tboom()"], 4); // [{line: 2, text: "if a"}, {line: 3, text: "if b"}]
+ * ```
+ */
+export function headsOf(lines: string[], line: number, max = 2): { line: number; text: string }[] {
+  const b = bodyLines(lines, 1);
+  const out: { line: number; text: string }[] = [];
+  let i = line - 1;
+  if (i < 0 || i >= lines.length || b.indent[i] < 0) return out;
+  for (let p = parentOf(b, i); p >= 0 && out.length < max; p = parentOf(b, p)) {
+    const t = b.lines[p].trim();
+    if (DEFINITION.test(t) || b.defs.has(p + 1)) break;
+    if (!isHead(b, p)) continue;
+    out.unshift({ line: p + 1, text: headText(b, p) });
+    // A bare `else` says nothing without the `if` it is the other branch of.
+    const begun = chainOf(b, p).at(-1);
+    if (/^\}?\s*else\s*\{?$/.test(t) && begun !== undefined) {
+      out.unshift({ line: begun + 1, text: headText(b, begun) });
+    }
+    i = p;
+  }
+  return out;
+}
+
+/** A head's text: over several lines as one, its comments left out. */
+function headText(b: BodyLines, p: number): string {
+  const j = joined(b, p, 9);
+  let text = j.text.replace(/\/\*.*?\*\//g, " ").trim();
+  // A condition that goes on after an operator (`if a &&` then `b {`) goes on to its line.
+  for (let k = j.end + 1; k < b.lines.length && k <= p + 9 && GOES_ON.test(text); k++) {
+    text = `${text} ${b.lines[k].trim()}`.replace(/\/\*.*?\*\//g, " ").trim();
+  }
+  return shown(text.replace(/\s+/g, " "));
 }
