@@ -89,7 +89,7 @@ Deno.test("explain_symbol: a long C body's outline holds the branches around its
         "- 9: if (buf[2] == 'M')",
         '  - 30: log_debug("mouse"); → :1',
         "- 31: else if (buf[2] == '<')",
-        '  - 52: log_debug("sgr"); → :1',
+        '  - 52: log_debug("sgr");', // its place was given at 30
         "  - 53: if (b == 'm' && wheel(b)) → :2",
         "    - 54: return (-2);",
         "- 55: else",
@@ -113,8 +113,8 @@ Deno.test("explain_symbol: a long Python body's outline holds its try, excepts a
         "  - 10: except KeyError:",
         "    - 31: update(instance) → :1",
         "  - 32: except Exception:",
-        "    - 53: if (instance and update(instance)): → :1",
-        "      - 55: update(instance) → :1",
+        "    - 53: if (instance and update(instance)):", // update's place: given at 31
+        "      - 55: update(instance)",
         "- 56: return wrapped",
       ].join("\n"),
     );
@@ -143,7 +143,8 @@ Deno.test("explain_symbol: an outline line names its callee only when the line d
     assert.ok(p.calls, "the body is over the budget");
     const text = renderText("explain_symbol", p);
     assert.match(text, /^- 6: y = a\(\) → :1$/m);
-    assert.match(text, /^- 47: z = \[a\(\), b\(\)\] → a :1; b :3$/m);
+    // a's place was given at 6: the line names the callee it sends to.
+    assert.match(text, /^- 47: z = \[a\(\), b\(\)\] → b :3$/m);
     assert.match(text, /^- m\.py:\n {2}- one :50: run\(1\)\n {2}- two :52: run\(2\)$/m);
     assert.match(text, /^Body: 44 lines \(5-48\); its calls by branch \(:N in this file\):$/m);
   });

@@ -20,6 +20,7 @@ import { print } from "../tools/semantic_search/cli.ts";
 import type { SemanticSearchPayload } from "../tools/semantic_search/schema.ts";
 import { parse, runTool, UsageError } from "./args.ts";
 import { emit } from "./tool_command.ts";
+import { underOf } from "./under.ts";
 
 const SEARCH_HELP = `Usage: codectx search "QUERY" [options]
 
@@ -113,7 +114,9 @@ export async function cmdSearch(args: string[]): Promise<number> {
     return 0;
   }
   // A literal search of code only counts the test files' matches it left out (the tool does).
-  emit(print(payload as SemanticSearchPayload, { cut: values["top-k"] === undefined }));
+  const found = payload as SemanticSearchPayload;
+  const root = (values.path as string | undefined) ?? ".";
+  emit(print(found, { cut: values["top-k"] === undefined, under: underOf(found, root) }));
   return 0;
 }
 

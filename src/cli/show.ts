@@ -145,7 +145,7 @@ export function lineInContext(
   const nested = symbols.filter((s) => s !== def && s.line > def.line && s.line <= end);
   const body = bodyLines(lines.slice(def.line - 1, end), def.line, 1, nested.map((s) => s.line));
   const shown = new Set<number>([def.line]);
-  for (const h of headsOf(body, n)) for (let l = h.from; l <= h.to; l++) shown.add(l);
+  for (const h of headsOf(body, n)) for (let l = h.line; l <= h.end; l++) shown.add(l);
   for (let l = Math.max(def.line, n - AROUND_IN); l <= Math.min(end, n + AROUND_IN); l++) {
     shown.add(l);
   }

@@ -36,8 +36,6 @@ const ASSIGN_CALL =
   /^(?:(?:let|const|var|auto|int|char|bool|size_t|struct\s+\w+)\s+)?[\w$.*&>\[\]-]+(?:\s*,\s*[\w$.*&>\[\]-]+)*\s*(?::=|=)\s*(?:await\s+|yield\s+|try\s+|new\s+|&)?[\w$.>:-]+\s*\(/;
 /** A line that is a comment or a preprocessor line, not code. */
 const NOT_CODE = /^(#|\/\/|\/\*|\*|--|;)/;
-/** Most lines of one head `headsOf` gives (a condition written over many lines). */
-const HEAD_LINES = 16;
 /** Longest line quoted. */
 const MAX_TEXT = 160;
 
@@ -101,14 +99,14 @@ function isHead(b: BodyLines, i: number): boolean {
 }
 
 /**
- * Line `i` with the lines its brackets left open go on to (at most `more`), joined; and the
+ * Line `i` with the lines its brackets left open go on to (at most `most` more), joined; and the
  * index of the last of them.
  */
-function joined(b: BodyLines, i: number, more = 5): { text: string; end: number } {
+function joined(b: BodyLines, i: number, most = 5): { text: string; end: number } {
   let text = b.lines[i].trim();
   let open = 0;
   let j = i;
-  for (; j < b.lines.length && j <= i + more; j++) {
+  for (; j < b.lines.length && j <= i + most; j++) {
     if (j > i) text += ` ${b.lines[j].trim()}`;
     for (const ch of b.lines[j]) {
       if (ch === "(" || ch === "[") open++;
@@ -245,27 +243,60 @@ export function bodyOutline(
   return out.sort((x, y) => x.line - y.line);
 }
 
+/** A line that ends inside its expression: after an operator or an open comment. */
+const GOES_ON = /(&&|\|\||[-+*\/%<>=!&|^,(]|\/\*.*|\b(and|or|not))$/;
+
+/** A head that begins a definition: the conditions of a line stop there. */
+const DEFINITION = /^\}?\s*(def|function|func|fn|async\s+def|class)\b/;
+
+/** A head of a block that holds a line: its file lines and its code as one line, no comments. */
+export interface Head {
+  line: number;
+  end: number;
+  text: string;
+}
+
+/** Lines a head's statement goes on to, at most (a condition written over many lines). */
+const HEAD_MORE = 9;
+
 /**
- * The heads that enclose file line `line` of `b` (the `if`, `case`, loop or nested definition
- * lines above it, and the heads their chains began with: the `if` of an `else`), outermost
- * first, each as the file lines of its whole statement (a condition over several lines).
- * `codectx show FILE:N` prints them above line N: under which conditions N runs.
+ * The branch and loop heads that hold file line `line` of `b` inside its definition, the `max`
+ * innermost of them, each with the heads its chain began with (the `if` and `elif`s of an
+ * `else`), outermost first: the conditions under which a line runs (issue 35: after an exact
+ * search found a message, assistants read the lines above it with `sed` to learn what has to be
+ * true for it to be raised). A line that is no code (a comment) is in the block of the code
+ * line after it.
+ *
+ * @example
+ * ```ts
+ * headsOf(bodyLines(["func f() {", "\tif a {", "\t\tif b {", "\t\t\tboom()"], 1), 4);
+ * // [{line: 2, end: 2, text: "if a"}, {line: 3, end: 3, text: "if b"}]
+ * ```
  */
-export function headsOf(b: BodyLines, line: number): { from: number; to: number }[] {
-  const i = line - b.first;
+export function headsOf(b: BodyLines, line: number, max = Infinity): Head[] {
+  let i = line - b.first;
+  while (i >= 0 && i < b.lines.length && b.indent[i] < 0) i++;
   if (i < 0 || i >= b.lines.length) return [];
-  const heads = new Set<number>();
-  // A line that is no code (a comment) sits in the block of the code line after it.
-  let at = i;
-  while (at < b.lines.length && b.indent[at] < 0) at++;
-  if (at >= b.lines.length) return [];
-  for (let p = parentOf(b, at); p >= 0; p = parentOf(b, p)) {
+  const held = new Set<number>();
+  let kept = 0;
+  for (let p = parentOf(b, i); p >= 0 && kept < max; p = parentOf(b, p)) {
+    if (DEFINITION.test(b.lines[p].trim()) || b.defs.has(b.first + p)) break;
     if (!isHead(b, p)) continue;
-    heads.add(p);
-    for (const c of chainOf(b, p)) heads.add(c);
+    kept++;
+    for (const h of [p, ...chainOf(b, p)]) held.add(h);
   }
-  return [...heads].sort((x, y) => x - y).map((h) => ({
-    from: b.first + h,
-    to: b.first + joined(b, h, HEAD_LINES - 1).end,
-  }));
+  return [...held].sort((x, y) => x - y).map((p) => headAt(b, p));
+}
+
+/** The head at line `p`: over several lines as one, its comments left out. */
+function headAt(b: BodyLines, p: number): Head {
+  const j = joined(b, p, HEAD_MORE);
+  let end = j.end;
+  let text = j.text.replace(/\/\*.*?\*\//g, " ").trim();
+  // A condition that goes on after an operator (`if a &&` then `b {`) goes on to its line.
+  for (let k = end + 1; k < b.lines.length && k <= p + HEAD_MORE && GOES_ON.test(text); k++) {
+    text = `${text} ${b.lines[k].trim()}`.replace(/\/\*.*?\*\//g, " ").trim();
+    end = k;
+  }
+  return { line: b.first + p, end: b.first + end, text: shown(text.replace(/\s+/g, " ")) };
 }

@@ -9,6 +9,7 @@
 import { bodyLines, bodyOutline } from "../../util/body_outline.ts";
 import { numberedBody } from "../../util/numbered_body.ts";
 import { isTestFile } from "../../util/test_files.ts";
+import { C_LIBRARY } from "../../util/c_library.ts";
 import { CALLABLE_KINDS } from "../../types.ts";
 import { DOC_LINES, hasMemberLine, MEMBER_NAMES, memberLine } from "../../util/member_line.ts";
 import { fence, join, loc, otherSymbolsNote, sureness } from "../markdown.ts";
@@ -73,6 +74,16 @@ function at(file: string, line: number | null, here: string): string {
   return `${file === here ? "" : file}:${line}`;
 }
 
+/** A file of C or C++ (its calls of `free`, `fprintf` are the C library's). */
+const C_FILE = /\.(c|h|cc|cpp|cxx|hh|hpp|hxx|m)$/;
+/** A folder of examples, docs or samples: code a project's own code does not call into. */
+const ASIDE = /(^|\/)(docs?|examples?|samples?|demos?)\//;
+
+/** Whether `file` is a test's, an example's or a doc's. */
+function aside(file: string): boolean {
+  return ASIDE.test(file) || isTestFile(file);
+}
+
 /**
  * A body's source for its outline: its lines from file line `first`, how many of them come
  * before the body, the file lines of the definitions it nests.
@@ -88,7 +99,10 @@ interface BodySource {
  * The outline of a body too long to show (`source`: its lines from file line `first`; `skip`:
  * the lines before its body, the definitions it nests): its call lines, each with the project symbols it reaches (`→
  * name file:line`, `:line` in the symbol's own file; a library call's line speaks for itself),
- * the heads that enclose them and the exits of the blocks shown, indented by depth.
+ * the heads that enclose them and the exits of the blocks shown, indented by depth. A place
+ * is given once (post_per_transfer's `curl_easy_getinfo → include/curl/curl.h:3208` came nine
+ * times); a C library call (`close`, `fprintf`) is not sent to a macro of its name, nor code
+ * to a definition in an example, doc or test folder (`close → docs/examples/externalsocket.c`).
  */
 export function callLines(
   calls: CallLine[],
@@ -97,20 +111,38 @@ export function callLines(
 ): string[] {
   const byLine = Map.groupBy(calls, (c) => c.line);
   const body = bodyLines(source.lines, source.first, source.skip, source.defs);
-  return bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text, true).map((o) => {
+  const libc = C_FILE.test(here);
+  const ours = !aside(here);
+  const given = new Set<string>();
+  const outline = bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text, true);
+  // A statement that only calls the C library (`free(per->outfile);`, `fflush(outs->stream);`)
+  // and holds nothing, assigns nothing and is not its block's first line says nothing of the
+  // flow: post_per_transfer listed 15 of them.
+  const quiet = (i: number) => {
+    const o = outline[i];
+    const list = o.lines.flatMap((l) => byLine.get(l) ?? []);
+    return libc && list.length > 0 && list.every((c) => C_LIBRARY.has(c.callee)) &&
+      i > 0 && outline[i - 1].depth >= o.depth && (outline[i + 1]?.depth ?? 0) <= o.depth &&
+      !/^[^(]*[^=!<>]=[^=]/.test(o.text) && !/^\}?\s*(if|else|while|for|switch)\b/.test(o.text);
+  };
+  return outline.filter((_, i) => !quiet(i)).map((o) => {
     const list = o.lines.flatMap((l) => byLine.get(l) ?? []);
     const text = o.text.replace(/\s+/g, " ");
     // Exact targets only: a name-only match is a guess (git's `die` reached three
     // definitions on every line), a receiver's type is the line's own to read.
-    const targets = list.filter((c) => c.file && c.resolution === "exact");
+    const targets = list.filter((c) =>
+      c.file && c.resolution === "exact" && !(libc && C_LIBRARY.has(c.callee)) &&
+      !(ours && aside(c.file))
+    );
     // One plain callee whose name the line shows is named by its place alone.
     const named = targets.length !== 1 || targets[0].callee.includes(".") ||
       !new RegExp(`\\b${targets[0].callee.replace(/\W/g, "")}\\b`).test(text);
     const to = new Set(
-      targets.map((c) =>
+      targets.filter((c) => !given.has(`${c.callee}\0${c.file}:${c.def_line}`)).map((c) =>
         `${named ? `${c.callee} ` : ""}${at(c.file!, c.def_line, here)}${sureness(c)}`
       ),
     );
+    for (const c of targets) given.add(`${c.callee}\0${c.file}:${c.def_line}`);
     return `${"  ".repeat(o.depth)}- ${o.line}: ${text}${
       to.size ? ` → ${[...to].join("; ")}` : ""
     }`;

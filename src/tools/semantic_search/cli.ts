@@ -6,7 +6,7 @@
  */
 
 import type { CliOutput } from "../tool.ts";
-import { literalNotes, render, wordsNote } from "./render.ts";
+import { literalNotes, render, type Under, wordsNote } from "./render.ts";
 import { join } from "../markdown.ts";
 import type { SemanticSearchPayload } from "./schema.ts";
 
@@ -14,6 +14,8 @@ import type { SemanticSearchPayload } from "./schema.ts";
 export interface PrintOptions {
   /** The number of hits was not asked for: a ranked search leaves out the weak tail. */
   cut?: boolean;
+  /** What holds a literal hit's line (`cli/under.ts` reads it from the file). */
+  under?: Under;
 }
 
 /**
@@ -34,7 +36,13 @@ export function print(p: SemanticSearchPayload, opts: PrintOptions = {}): CliOut
         `no results${note ? `; ${note.replace("mode regex", "--mode regex")}` : ""}`,
         literalNotes(p, raise, tests),
       ])
-      : render(p, opts.cut ? "--top-k N lists them" : false, raise, tests),
+      : render(
+        p,
+        opts.cut ? "--top-k N lists them" : false,
+        raise,
+        tests,
+        opts.under,
+      ),
   );
   const v = p.vectors;
   if (v.state !== "complete" && v.state !== "off" && (p.mode === "hybrid" || p.mode === "dense")) {

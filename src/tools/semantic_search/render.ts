@@ -111,7 +111,7 @@ function quoteLine(line: string): string {
  * `file:line in Symbol: code`. The enclosing symbol is named at its first line. Hits in test
  * files come last on one line, `in tests: file:l1,l2 …`.
  */
-function literalLines(items: WireSearchItem[], query: string): string {
+function literalLines(items: WireSearchItem[], query: string, under?: Under): string {
   const tests = items.filter((h) => isTestFile(h.file));
   const code = items.filter((h) => !isTestFile(h.file));
   // Tests after the code, their lines only: a test mostly repeats what the code says.
@@ -119,23 +119,39 @@ function literalLines(items: WireSearchItem[], query: string): string {
     `${file}:${hs.map((h) => bestLine(h, query).line).join(",")}`
   );
   return [
-    codeLines(code, query),
+    codeLines(code, query, under),
     inTests.length ? `in tests: ${inTests.join(" ")}` : "",
   ].filter(Boolean).join("\n");
 }
 
-/** {@link literalLines}' hits in code, grouped by file. */
-function codeLines(items: WireSearchItem[], query: string): string {
+/**
+ * The heads that hold a literal hit's line (`under 2610 if !isClosed && tlsRequired`), or "":
+ * what the CLI adds when it can read the file.
+ */
+export type Under = (file: string, line: number) => string;
+
+/** {@link literalLines}' hits in code, grouped by file, each with what holds it (`under`). */
+function codeLines(items: WireSearchItem[], query: string, under?: Under): string {
   return [...Map.groupBy(items, (h) => h.file)].map(([file, hs]) => {
+    let last = "";
     const lines = hs.map((h, i) => {
       const inside = h.symbol && (i === 0 || hs[i - 1].symbol !== h.symbol)
         ? ` in ${h.symbol}`
         : "";
       const best = bestLine(h, query);
-      return { line: best.line, rest: `${inside}: ${best.text}` };
+      // Said once for the hits one condition holds.
+      const u = under?.(file, best.line) ?? "";
+      const heads = u && u !== last ? u : "";
+      last = u;
+      return { line: best.line, rest: `${inside}: ${best.text}`, heads };
     });
-    if (lines.length === 1) return `${file}:${lines[0].line}${lines[0].rest}`;
-    return [file, ...lines.map((l) => `  ${l.line}${l.rest}`)].join("\n");
+    if (lines.length === 1) {
+      return `${file}:${lines[0].line}${lines[0].rest}${
+        lines[0].heads ? `\n  ${lines[0].heads}` : ""
+      }`;
+    }
+    return [file, ...lines.map((l) => `  ${l.line}${l.rest}${l.heads ? `\n    ${l.heads}` : ""}`)]
+      .join("\n");
   }).join("\n");
 }
 
@@ -241,13 +257,14 @@ export function render(
   more: string | false = "top_k lists them",
   raise = "top_k up to 100",
   tests = "include_tests",
+  under?: Under,
 ): string {
   const v = p.vectors;
   const literal = p.mode === "exact" || p.mode === "regex";
   if (literal) {
     return join([
       `${p.snippets.length} results${asked(p)} (${p.mode})`,
-      literalLines(p.snippets, p.query),
+      literalLines(p.snippets, p.query, under),
       wordsNote(p),
       literalNotes(p, raise, tests),
     ]);
