@@ -138,6 +138,24 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:python3-alembic=1.8.1-2",
     root: "usr/lib/python3/dist-packages",
   },
+  // The seventh run's: OpenSSL 3.0.20 (bookworm), the source package's upstream tarball — C and
+  // Perl, 4,666 files (crypto/, ssl/, apps/, providers/, test/, doc/); ansible-core 2.14.18 as
+  // Debian ships it (ansible/ and ansible_test/, 998 files); terser 5.36.0 as npm ships it (lib/
+  // ES modules, bin/, tools/, a built dist/); minio-go 7.0.46 (Go, 120 files).
+  { name: "openssl", language: "c", source: "deb-src:openssl", root: "openssl-3.0.20" },
+  {
+    name: "ansible",
+    language: "python",
+    source: "deb:ansible-core=2.14.18-0+deb12u2",
+    root: "usr/lib/python3/dist-packages",
+  },
+  { name: "terser", language: "javascript", source: "npm:terser@5.36.0", root: "." },
+  {
+    name: "miniogo",
+    language: "go",
+    source: "deb:golang-github-minio-minio-go-v7-dev=7.0.46-1",
+    root: "usr/share/gocode/src/github.com/minio/minio-go",
+  },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
