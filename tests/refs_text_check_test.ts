@@ -93,6 +93,47 @@ Deno.test("codectx refs: says every line holding the name is listed, or names th
   }
 });
 
+/** Two classes' `get_all`: refs of one, the other's calls resolved to it (alembic, issue 35). */
+const TWO = {
+  "store.py": [
+    "class RevisionMap:", // 1
+    "    def get_all(self, ids):", // 2
+    "        return list(ids)", // 3
+    "", // 4
+    "", // 5
+    "class Scripts:", // 6
+    "    def __init__(self):", // 7
+    "        self.map = RevisionMap()", // 8
+    "", // 9
+    "    def get_all(self, ids):", // 10
+    "        return self.map.get_all(ids)", // 11
+    "", // 12
+    "    def heads(self):", // 13
+    '        return self.get_all(["head"])', // 14
+    "", // 15
+    "", // 16
+    "def tails(m: RevisionMap):", // 17
+    '    return m.get_all(["tail"])', // 18
+    "",
+  ].join("\n"),
+};
+
+Deno.test("codectx refs: unlisted calls of another definition of the name are named by it, not counted as misses", async () => {
+  const root = await makeProject(TWO);
+  const indexDir = await tempIndexDir();
+  try {
+    const r = await runCli(["refs", "Scripts.get_all", "--path", root, "--index-dir", indexDir]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^ {2}14 Scripts\.heads: return self\.get_all/m);
+    assert.match(
+      r.stdout,
+      /^Not listed: 3 of 5 code lines with "get_all": 1 other code line \(store\.py:2\); 2 calls of RevisionMap\.get_all \(store\.py:11 \+1\) — codectx search 'get_all' --mode exact$/m,
+    );
+  } finally {
+    await cleanup(root, indexDir);
+  }
+});
+
 Deno.test("find_references over MCP and the bridge: the text check in the text and the payload", async () => {
   const root = await makeProject(FILES);
   const indexDir = await tempIndexDir();

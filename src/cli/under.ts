@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Under } from "../tools/semantic_search/render.ts";
 import type { SemanticSearchPayload } from "../tools/semantic_search/schema.ts";
-import { type BodyLines, bodyLines, headsOf } from "../util/body_outline.ts";
+import { type BodyLines, bodyLines, headsOf, statementStart } from "../util/body_outline.ts";
 import { isTestFile } from "../util/test_files.ts";
 
 /** Hits in code a literal search says the conditions of; more are a list to scan, not read. */
@@ -37,7 +37,12 @@ export function underOf(p: SemanticSearchPayload, root: string): Under | undefin
     const b = files.get(file)!;
     // A hit in a comment or a string is under nothing said here.
     if (!(b.indent[line - 1] >= 0)) return "";
-    const heads = headsOf(b, line, 2);
-    return heads.length ? `under ${heads.map((h) => `${h.line} ${h.text}`).join("; ")}` : "";
+    // A message on a line of its own is an argument: the statement it is in (`raise …(`).
+    const start = statementStart(b, line);
+    const heads = headsOf(b, start, 2);
+    return [
+      start < line ? `statement ${start}: ${b.lines[start - 1].trim()}` : "",
+      heads.length ? `under ${heads.map((h) => `${h.line} ${h.text}`).join("; ")}` : "",
+    ].filter(Boolean).join("; ");
   };
 }

@@ -150,6 +150,33 @@ export function referencesOf(
   return out;
 }
 
+/**
+ * What the occurrences of `name` at `spots` (`file:line`) resolve to, when that is a symbol:
+ * `file:line` → its qualified name (`definition` when the line defines it). `refs` says of the lines it does not list which are calls
+ * of another definition of the name (alembic's 18 `self.revision_map.get_revisions(…)` beside
+ * `ScriptDirectory.get_revisions`): an assistant read "18 calls not listed" as refs' misses and
+ * searched again (issue 35).
+ */
+export function resolvedAt(
+  graph: CodeGraph,
+  name: string,
+  spots: ReadonlySet<string>,
+): Map<string, { to: string; definition: boolean }> {
+  const names = namesOf(graph);
+  const out = new Map<string, { to: string; definition: boolean }>();
+  if (spots.size === 0) return out;
+  for (const code of graph.occurrences(name)) {
+    const f = graph.files[Math.floor(code / OCC_SHIFT)];
+    const i = code % OCC_SHIFT;
+    const r = refAt(f.part, i);
+    const spot = `${f.path}:${r.line}`;
+    if (!spots.has(spot) || out.has(spot)) continue;
+    const to = names.resolveRefHow(f, i).symbols[0];
+    if (to) out.set(spot, { to: to.qualifiedName, definition: r.kind === "definition" });
+  }
+  return out;
+}
+
 function enclosing(f: GraphFile, scope: number): string | null {
   return scope >= 0 ? f.symbols[scope]?.qualifiedName ?? null : null;
 }

@@ -300,3 +300,52 @@ function headAt(b: BodyLines, p: number): Head {
   }
   return { line: b.first + p, end: b.first + end, text: shown(text.replace(/\s+/g, " ")) };
 }
+
+/** Lines above a line that its statement may have begun on, at most. */
+const STATEMENT_LINES = 8;
+
+/**
+ * Parentheses and square brackets a line opens less those it closes, outside strings and
+ * comments (roughly); braces open blocks, not arguments.
+ */
+function bracketBalance(text: string): number {
+  let n = 0;
+  let quote = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quote) {
+      if (c === "\\") i++;
+      else if (c === quote) quote = "";
+    } else if (c === '"' || c === "'" || c === "`") quote = c;
+    else if (c === "#" || (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*"))) break;
+    else if (c === "(" || c === "[") n++;
+    else if (c === ")" || c === "]") n--;
+  }
+  return n;
+}
+
+/**
+ * The file line the statement holding file line `line` of `b` begins on: a line above it
+ * whose bracket is still open at `line` (`raise CommandError(` above the message's line), or
+ * `line` itself. An exact search finds a message on its own line; what an answerer names is
+ * the `raise`, `return` or call it is an argument of.
+ */
+export function statementStart(b: BodyLines, line: number): number {
+  let i = line - b.first;
+  if (i <= 0 || i >= b.lines.length) return line;
+  for (let hops = 0; hops < 3; hops++) {
+    let balance = 0;
+    let start = -1;
+    for (let k = i - 1; k >= Math.max(0, i - STATEMENT_LINES); k--) {
+      if (b.indent[k] < 0 && !b.lines[k].trim()) continue;
+      balance += bracketBalance(b.lines[k]);
+      if (balance > 0) {
+        start = k;
+        break;
+      }
+    }
+    if (start < 0) break;
+    i = start;
+  }
+  return b.first + i;
+}

@@ -4,7 +4,7 @@
  */
 
 import { loadGraph } from "../../graph/graph.ts";
-import { findReferences } from "../../graph/references.ts";
+import { findReferences, resolvedAt } from "../../graph/references.ts";
 import { usesByName } from "../../graph/uses_by_name.ts";
 import { CodectxError } from "../../errors.ts";
 import type { SymbolRecord } from "../../types.ts";
@@ -42,7 +42,24 @@ export const findReferencesTool = defineTool({
         ? written
         : p.definitions[0]?.name ?? written;
       const check = await textCheck(project, name, listed, include_tests ?? true);
-      return { ...p, text_check: check };
+      // Unlisted calls of another definition of the name are named by it; another definition
+      // (`def get_all(` of a sibling class) read as a call is other code.
+      const to = resolvedAt(
+        graph,
+        name,
+        new Set(check?.unlisted.filter((u) => u.kind === "call").map((u) => `${u.file}:${u.line}`)),
+      );
+      const text_check = check && {
+        ...check,
+        unlisted: check.unlisted.map((u) => {
+          const other = u.kind === "call" ? to.get(`${u.file}:${u.line}`) : undefined;
+          if (!other) return u;
+          return other.definition
+            ? { ...u, kind: "code" as const }
+            : { ...u, resolves_to: other.to };
+        }),
+      };
+      return { ...p, text_check };
     };
     const byName = (definitions: SymbolRecord[]) => {
       if (file !== undefined || definitions.some((d) => d.name === written)) return null;

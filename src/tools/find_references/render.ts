@@ -115,7 +115,14 @@ export function textCheckLine(
   if (c.unlisted.length === 0) {
     return `Text check: every occurrence of "${name}" in code is listed.`;
   }
-  const byKind = Map.groupBy(c.unlisted, (u) => u.kind);
+  // Calls of another definition of the name, by that definition: not refs' misses.
+  const others = [...Map.groupBy(c.unlisted.filter((u) => u.resolves_to), (u) => u.resolves_to!)]
+    .sort((a, b) => b[1].length - a[1].length).map(([to, us]) =>
+      `${us.length} ${us.length === 1 ? "call" : "calls"} of ${to} (${us[0].file}:${us[0].line}${
+        us.length > 1 ? ` +${us.length - 1}` : ""
+      })`
+    );
+  const byKind = Map.groupBy(c.unlisted.filter((u) => !u.resolves_to), (u) => u.kind);
   const parts = UNLISTED_KINDS.flatMap(([kind, one, many]) => {
     const us = byKind.get(kind) ?? [];
     if (us.length === 0) return [];
@@ -129,7 +136,7 @@ export function textCheckLine(
     ];
   });
   return `Not listed: ${c.unlisted.length} of ${c.lines} code lines with "${name}": ${
-    parts.join("; ")
+    [...parts, ...others].join("; ")
   } — ${search(name)}`;
 }
 

@@ -48,6 +48,7 @@ export const output = z.object({
       file: z.string(),
       line: z.number().int(),
       kind: z.enum(["call", "comment", "string", "code"]),
+      resolves_to: z.string().optional().describe("Another symbol the line's use resolves to"),
     })),
   }).nullable().describe("Lines of code holding the name; those no reference is on"),
 });
