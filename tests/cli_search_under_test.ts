@@ -54,6 +54,12 @@ const FILES = {
     "    if i:", // 10
     '        return "one" + NAMES[0]', // 11
     '    return "two" + "three" + "four"', // 12
+    "def check(sql, autogen):", // 13
+    "    if autogen:", // 14
+    "        if sql:", // 15
+    "            raise CommandError(", // 16
+    '                "Using --sql with --autogenerate does not make any sense"', // 17
+    "            )", // 18
     "",
   ].join("\n"),
 };
@@ -87,6 +93,13 @@ Deno.test("codectx search --mode exact: a few hits in code come with the heads t
     );
     const py = await runCli(["search", "Missing scheme", ...base]);
     assert.match(py.stdout, /\n {2}under 4 if ":\/\/" not in url:$/m, py.stdout);
+    // A message on a line of its own: the statement it is an argument of, then its heads.
+    const raised = await runCli(["search", "does not make any sense", ...base]);
+    assert.match(
+      raised.stdout,
+      /^pkg\/request\.py:17 in check: "Using --sql .*\n {2}statement 16: raise CommandError\(; under 14 if autogen:; 15 if sql:$/m,
+      raised.stdout,
+    );
     // A line at a file's top level has nothing above it; four hits are a list, not read.
     const top = await runCli(["search", "NAMES = [", ...base]);
     assert.doesNotMatch(top.stdout, /under/, top.stdout);
