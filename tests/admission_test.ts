@@ -105,6 +105,36 @@ Deno.test("admission: within its slice, a freed place passes at once", async () 
   assert.deepEqual(order, ["task after a", "call after a", "call after b", "task after b"]);
 });
 
+Deno.test("admission: while places pass at once, the loop's next turn starts a new slice", async () => {
+  // The clock moves by hand: 16 ms after the first slice began, but 8 after the loop last
+  // turned (after b, which passed at once), c still passes at once.
+  let now = 0;
+  const admission = new Admission({
+    slots: 1,
+    releaseAfterMs: 60_000,
+    sliceMs: 10,
+    now: () => now,
+  });
+  const order: string[] = [];
+  await handover(admission, order, "a");
+  now = 8;
+  await handover(admission, order, "b");
+  now = 16;
+  await handover(admission, order, "c");
+  assert.deepEqual(order, [
+    "task after a",
+    "call after a",
+    "call after b",
+    "task after b",
+    "call after c",
+    "task after c",
+  ]);
+  // Held 10 ms with no turn of the loop, the next place passes on a later turn again.
+  now = 40;
+  await handover(admission, order, "d");
+  assert.deepEqual(order.slice(6), ["task after d", "call after d"]);
+});
+
 Deno.test("admission: callers start in arrival order when a place passes at once while another's turn is due", async () => {
   // Three places; the first two freed past the slice pass on later turns of the loop, the
   // third is freed at once inside the first turn's slice: it must go to the caller after the

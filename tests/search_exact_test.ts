@@ -424,6 +424,22 @@ Deno.test("a quoted string in the question is found as written", async () => {
   }, IMPORTS);
 });
 
+Deno.test("a name's folded parts, kept after their first use, weigh as when first made", async () => {
+  const { formEvidence, objectEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms("formats the given dates as entries");
+  const weight = () => 1;
+  const never = () => false;
+  for (let round = 0; round < 2; round++) {
+    // `dates` is written as is; `entries` only folded (`entry`); `Format` only folded.
+    assert.equal(formEvidence(f, "FormatDates"), 0.5, `round ${round}`);
+    assert.equal(formEvidence(f, "formatEntry"), 0, `round ${round}`);
+    assert.equal(objectEvidence(f, "FormatDates", never, weight), 0.5, `round ${round}`);
+    assert.equal(objectEvidence(f, "formatEntries", never, weight), 0.5, `round ${round}`);
+    assert.equal(objectEvidence(f, "Format", never, weight), -0.5, `round ${round}`);
+  }
+});
+
 Deno.test("a question is read once: numbers, written forms, its verb and object, code words", async () => {
   const { formEvidence, numberEvidence } = await import("../src/search/exact.ts");
   const { queryForms } = await import("../src/search/query.ts");

@@ -4,7 +4,7 @@
  */
 
 import assert from "node:assert/strict";
-import { searchProject } from "../src/search/hybrid.ts";
+import { clearQueryVectorCache, searchProject } from "../src/search/hybrid.ts";
 import { pointAtMember } from "../src/search/members.ts";
 import {
   DEFAULT_RERANK,
@@ -110,6 +110,23 @@ Deno.test("hybrid: a class chunk points at the member the query's meaning matche
     });
     const s = size.snippets.find((x) => x.file === "src/Cache.java");
     assert.equal(s?.symbol, "Cache.size");
+  }, SCOPED);
+});
+
+Deno.test("hybrid: members' vectors kept from an earlier search point as fresh ones do", async () => {
+  await withProject("codectx-code", async (p) => {
+    const ask = async (query: string) =>
+      (await searchProject(p, query, { wait_for_vectors: true })).snippets;
+    clearQueryVectorCache();
+    const fresh = await ask("drop the cache entries that have expired");
+    const other = await ask("how many entries the cache holds");
+    // The same members again, their vectors kept: the same items, scores and spans.
+    assert.deepEqual(await ask("drop the cache entries that have expired"), fresh);
+    assert.deepEqual(await ask("how many entries the cache holds"), other);
+    assert.equal(
+      fresh.find((s) => s.file === "src/Cache.java")?.symbol,
+      "Cache.evictExpiredEntries",
+    );
   }, SCOPED);
 });
 

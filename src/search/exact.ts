@@ -307,6 +307,23 @@ function nameParts(name: string): readonly string[] {
   return parts;
 }
 
+/** A name's parts folded (`stem`), in order and as a set: made once per kept parts. */
+interface Folded {
+  stems: readonly string[];
+  set: ReadonlySet<string>;
+}
+
+const FOLDED = new WeakMap<readonly string[], Folded>();
+
+function foldedParts(parts: readonly string[]): Folded {
+  let folded = FOLDED.get(parts);
+  if (!folded) {
+    const stems = parts.map(stem);
+    FOLDED.set(parts, folded = { stems, set: new Set(stems) });
+  }
+  return folded;
+}
+
 /**
  * Names' parts, kept across questions: the candidates' and members' names repeat (the index's
  * popular rows), and splitting one, then hashing each new part against the stop words, cost
@@ -351,8 +368,16 @@ function formOfParts(
     ? all
     : all.filter((p) => !CODE_KEYWORDS.has(p));
   if (parts.length === 0) return 0;
-  const score: number[] = parts.map((p) =>
-    f.exact.has(p) ? 1 : CODE_KEYWORDS.has(p) ? NaN : f.folded.has(stem(p)) ? 0 : -0.5
+  // The kept parts' folded forms are made once (`parts` is `all` unless keywords are left out).
+  const stems = parts === all ? foldedParts(all).stems : null;
+  const score: number[] = parts.map((p, i) =>
+    f.exact.has(p)
+      ? 1
+      : CODE_KEYWORDS.has(p)
+      ? NaN
+      : f.folded.has(stems ? stems[i] : stem(p))
+      ? 0
+      : -0.5
   );
   // Two parts the question writes joined (`gitignore` for `git_ignore`): joined only when the
   // question has a word of that length (a joined string is made and hashed for nothing else);
@@ -418,7 +443,7 @@ function objectOfParts(
   inParams: (word: string) => boolean,
   weight: (term: string) => number,
 ): number {
-  const own = new Set(parts.map(stem));
+  const own = foldedParts(parts).set;
   let hit = 0, all = 0;
   for (const w of f.rest) {
     const x = weight(w) || 1;

@@ -77,11 +77,17 @@ export function termWeights(
   rows: number,
 ): (term: string) => number {
   const n1 = Math.max(1, rows);
+  // Asked per candidate and per member for the same few terms: each is looked up once.
+  const known = new Map<string, number>();
   return (t: string) => {
     if (!q.terms.has(t)) return 0;
     if (!lexical) return 1;
-    const df = lexical.df(t);
-    return Math.log(1 + (n1 - df + 0.5) / (df + 0.5));
+    let w = known.get(t);
+    if (w === undefined) {
+      const df = lexical.df(t);
+      known.set(t, w = Math.log(1 + (n1 - df + 0.5) / (df + 0.5)));
+    }
+    return w;
   };
 }
 
