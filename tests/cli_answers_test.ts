@@ -271,7 +271,10 @@ Deno.test("codectx search --mode exact says when it stopped at its cap and what 
   try {
     const capped = await runCli(["search", "sentinel", ...base]);
     assert.equal(capped.code, 0, capped.stderr);
-    assert.match(capped.stdout, /^\(stopped at 10 matches; more may match: --top-k 100\)$/m);
+    assert.match(
+      capped.stdout,
+      /^\(stopped at 10 matches; 2 more at lib\.py:32,35: --top-k 100\)$/m,
+    );
     assert.match(capped.stdout, /^\(1 more in test files, not searched: --include-tests\)$/m);
     const all = await runCli(["search", "sentinel", ...base, "--top-k", "20", "--include-tests"]);
     assert.equal(all.code, 0, all.stderr);

@@ -140,12 +140,13 @@ Deno.test("semantic_search exact: a list that fills top_k says more may match, i
   const files: Record<string, string> = {};
   for (let i = 0; i < 12; i++) files[`m${i}.py`] = `def f${i}():\n    return 'revoked tasks'\n`;
   await withExecutor(files, async (ex) => {
-    // The default cap (10) is filled by 12 matching files: the MCP text says it stopped.
+    // The default cap (10) is filled by 12 matching files: the MCP text says it stopped, and
+    // where the other two are.
     const capped = await callTool(ex, "semantic_search", { query: "revoked tasks", mode: "exact" });
     assert.equal((capped.snippets as unknown[]).length, 10);
     assert.match(
       renderText("semantic_search", capped),
-      /\(stopped at 10 matches; more may match: top_k up to 100\)$/,
+      /\(stopped at 10 matches; 2 more at m8\.py:2 m9\.py:2: top_k up to 100\)$/,
     );
     // Every match listed: nothing to add.
     const all = await callTool(ex, "semantic_search", {

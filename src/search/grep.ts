@@ -12,7 +12,7 @@
  * @module
  */
 
-import { fileClasses } from "./scope.ts";
+import { carriedFiles, fileClasses } from "./scope.ts";
 import { CodectxError } from "../errors.ts";
 import type { CallLimits } from "../util/bounded.ts";
 import { chunkTextBytes } from "../index/chunk_text_bytes.ts";
@@ -380,11 +380,14 @@ async function grepPieces(
   // A call without a limit (the CLI, a library caller) scans to the end.
   const deadline = limits.deadline ?? Infinity;
   // Code, then docs, then tests: a capped answer holds the code's lines (git's `core.editor`:
-  // 9 of the first 10 hits were in t/, issue 35).
+  // 9 of the first 10 hits were in t/, issue 35); the project's own code before what it carries
+  // (vendored, generated).
   const classes = fileClasses(table);
-  const rank = { code: 0, docs: 1, tests: 2 };
+  const rank = { code: 0, docs: 2, tests: 3 };
+  const carried = carriedFiles(table);
+  const rankOf = (file: number) => rank[classes[file]] + (carried[file] ? 1 : 0);
   const ordered = [...pieces].sort((x, y) =>
-    rank[classes[x.file]] - rank[classes[y.file]] || x.file - y.file || x.start - y.start
+    rankOf(x.file) - rankOf(y.file) || x.file - y.file || x.start - y.start
   );
   let done = 0;
   let batch: number[] = [];

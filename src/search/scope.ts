@@ -38,6 +38,24 @@ export function fileClass(path: string, language: string): FileClass {
 }
 
 /**
+ * Code a project carries but did not write: a vendored copy (`vendor/`, `third_party/`,
+ * `node_modules/`) or a generated file (`*.pb.go`, `*_pb2.py`, `*.min.js`, `zz_generated*`). A
+ * literal search lists the project's own lines first (containerd's `TaskExit`: the first ten
+ * matches were methods of a generated `task.pb.go`, issue 35).
+ *
+ * @example
+ * ```ts
+ * isCarried("api/events/task.pb.go"); // true
+ * isCarried("runtime/v2/service.go"); // false
+ * ```
+ */
+export function isCarried(path: string): boolean {
+  return /(^|\/)(vendor|third_party|third-party|node_modules)\//.test(path) ||
+    /(\.pb(\.gw)?\.go|_pb2(_grpc)?\.pyi?|\.pb\.(cc|h)|\.min\.js)$|(^|\/)zz_generated|_generated\.go$/
+      .test(path);
+}
+
+/**
  * Score factor of docs in the default scope: a question about behaviour should meet the
  * code that implements it before the prose that describes it; docs still answer when no
  * code does. Measured on `got`'s package (see `bench/search_vs_bm25.ts --docs`).
@@ -74,4 +92,14 @@ const FILE_CLASSES = slot(
 /** The class (code, docs, tests…) of each file of the table, made once per table. */
 export function fileClasses(table: ChunkTable): FileClass[] {
   return table.memo.get(FILE_CLASSES);
+}
+
+const CARRIED = slot(
+  "carried files",
+  (table: ChunkTable) => table.files.map((f) => isCarried(f.path)),
+);
+
+/** Per file of the table, whether it is carried code ({@link isCarried}), made once per table. */
+export function carriedFiles(table: ChunkTable): boolean[] {
+  return table.memo.get(CARRIED);
 }

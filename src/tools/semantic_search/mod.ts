@@ -8,7 +8,7 @@
 import { searchProject } from "../../search/hybrid.ts";
 import { searchCall } from "../../search/search_pool.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
-import { input, output, TEST_COUNT_CAP } from "./schema.ts";
+import { input, MORE_PLACES, output, TEST_COUNT_CAP } from "./schema.ts";
 import { render } from "./render.ts";
 import { literalLines, withLiteralLines } from "./literal.ts";
 import { withSymbolRanges } from "./ranges.ts";
@@ -26,13 +26,29 @@ export const semanticSearchTool = defineTool({
     const { query, ...opts } = args;
     return await searchCall(async () => {
       const limits = { signal, deadline };
-      const ranked = await searchProject(project, query, opts, undefined, limits);
+      const topK = opts.top_k ?? DEFAULT_TOP_K;
+      const literalMode = opts.mode === "exact" || opts.mode === "regex";
+      // A literal search scans on past its cap to name where the next matches are: an
+      // assistant whose answer lay past the first ten (containerd's call sites of a setting,
+      // after its declarations and comments) asked again with a larger top_k (issue 35).
+      const scanned = await searchProject(
+        project,
+        query,
+        literalMode ? { ...opts, top_k: topK + MORE_PLACES } : opts,
+        undefined,
+        limits,
+      );
+      const past = scanned.snippets.slice(topK);
+      const ranked = literalMode
+        ? { ...scanned, snippets: scanned.snippets.slice(0, topK) }
+        : scanned;
       const lines = await literalLines(project, ranked, opts, limits);
       const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
       const literal = payload.mode === "exact" || payload.mode === "regex";
       if (!literal) return payload;
       // A literal search that filled its cap may have more matches: its text says so.
-      const capped = payload.snippets.length >= (opts.top_k ?? DEFAULT_TOP_K) || undefined;
+      const capped = payload.snippets.length >= topK || undefined;
+      const more = past.length ? past.map((h) => `${h.file}:${h.line}`) : undefined;
       // One of code only, as grep's would not be, counts the test files' matches it left out,
       // so a reader knows they are there (an importer in testing/ was missed without a word).
       const counted = opts.scope === undefined && !opts.include_tests
@@ -44,7 +60,7 @@ export const semanticSearchTool = defineTool({
           limits,
         )).snippets.length
         : 0;
-      return { ...payload, capped, test_matches: counted || undefined };
+      return { ...payload, capped, more_matches: more, test_matches: counted || undefined };
     });
   },
   render,

@@ -7,7 +7,7 @@
 
 import type { WireSearchItem } from "../schemas.ts";
 import { firstLine, join } from "../markdown.ts";
-import { type SemanticSearchPayload, TEST_COUNT_CAP } from "./schema.ts";
+import { MORE_PLACES, type SemanticSearchPayload, TEST_COUNT_CAP } from "./schema.ts";
 import { literalText } from "./literal.ts";
 import { isTestFile } from "../../util/test_files.ts";
 
@@ -228,13 +228,25 @@ function asked(p: Pick<SemanticSearchPayload, "query" | "snippets">): string {
  * out (`tests` says how to search them); "" when neither.
  */
 export function literalNotes(
-  p: Pick<SemanticSearchPayload, "snippets" | "capped" | "test_matches">,
+  p: Pick<SemanticSearchPayload, "snippets" | "capped" | "more_matches" | "test_matches">,
   raise: string,
   tests: string,
 ): string {
   const n = p.test_matches ?? 0;
+  const more = p.more_matches ?? [];
+  // The next matches' places, by file (`pull.go:212 unpacker.go:73,80`).
+  const places = [...Map.groupBy(more, (m) => m.slice(0, m.lastIndexOf(":")))].map(([file, ms]) =>
+    `${file}:${ms.map((m) => m.slice(m.lastIndexOf(":") + 1)).join(",")}`
+  ).join(" ");
+  const stopped = !p.capped
+    ? ""
+    : more.length === 0
+    ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})`
+    : `(stopped at ${p.snippets.length} matches; ${
+      more.length >= MORE_PLACES ? `the next ${more.length}` : `${more.length} more`
+    } at ${places}${more.length >= MORE_PLACES ? "; more may match" : ""}: ${raise})`;
   return join([
-    p.capped ? `(stopped at ${p.snippets.length} matches; more may match: ${raise})` : "",
+    stopped,
     n
       ? `(${
         n >= TEST_COUNT_CAP ? `${TEST_COUNT_CAP}+` : n

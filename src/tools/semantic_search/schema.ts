@@ -33,6 +33,7 @@ export const output = z.object({
   index_state: z.string().describe("ready, indexing or empty"),
   mode: z.enum(["hybrid", "lexical", "dense", "exact", "regex"]).describe("The mode used"),
   capped: z.boolean().optional(),
+  more_matches: z.array(z.string()).optional().describe("file:line of matches past top_k"),
   test_matches: z.number().int().optional(),
   vectors: z.object({
     embedder: z.string(),
@@ -47,6 +48,9 @@ export const output = z.object({
 
 /** What `semantic_search` answers. */
 export type SemanticSearchPayload = z.infer<typeof output>;
+
+/** Places of the matches past `top_k` a capped literal search names at most. */
+export const MORE_PLACES = 25;
 
 /** Test files' matches a literal search of code counts at most (`100+`). */
 export const TEST_COUNT_CAP = 100;
