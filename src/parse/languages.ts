@@ -85,6 +85,11 @@ export interface LanguageInfo {
   readonly extensions: readonly string[];
   /** Exact file names (no directory), e.g. `Rakefile`. */
   readonly filenames: readonly string[];
+  /**
+   * Interpreters a script without an extension names on its `#!` line (`node` for npm's
+   * `bin/terser`): such a file is read in this language, not as plain text.
+   */
+  readonly interpreters?: readonly string[];
   /** Set for languages parsed with tree-sitter. */
   readonly grammar?: GrammarInfo;
   /** Set for text formats read by a line scanner. */
@@ -154,6 +159,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     id: "python",
     extensions: [".py", ".pyi", ".pyw"],
     filenames: [],
+    interpreters: ["python", "python2", "python3"],
     grammar: grammar("python", {
       docStyle: "docstring",
       wrapperTypes: ["decorated_definition"],
@@ -165,6 +171,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     id: "javascript",
     extensions: [".js", ".mjs", ".cjs", ".jsx"],
     filenames: [],
+    interpreters: ["node", "nodejs"],
     grammar: grammar("javascript", JS_LIKE),
   },
   {
@@ -249,6 +256,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     id: "ruby",
     extensions: [".rb", ".rake", ".gemspec", ".ru"],
     filenames: ["Rakefile", "Gemfile", "Guardfile", "Podfile", "Vagrantfile"],
+    interpreters: ["ruby"],
     grammar: grammar("ruby", {
       constructorNames: ["initialize"],
       signatureFirstLine: true,
@@ -259,6 +267,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     id: "php",
     extensions: [".php", ".phtml"],
     filenames: [],
+    interpreters: ["php"],
     grammar: grammar("php", {
       attributeTypes: ["attribute_list"],
       constructorNames: ["__construct"],
@@ -302,6 +311,7 @@ export const LANGUAGES: readonly LanguageInfo[] = [
     id: "lua",
     extensions: [".lua"],
     filenames: [],
+    interpreters: ["lua"],
     grammar: grammar("lua"),
   },
   {
@@ -404,6 +414,9 @@ const NOT_TEXT = new Set(
 const BY_EXTENSION = new Map<string, LanguageInfo>(
   LANGUAGES.flatMap((l) => l.extensions.map((e) => [e, l] as const)),
 );
+const BY_INTERPRETER = new Map<string, LanguageInfo>(
+  LANGUAGES.flatMap((l) => (l.interpreters ?? []).map((i) => [i, l] as const)),
+);
 const BY_FILENAME = new Map<string, LanguageInfo>(
   LANGUAGES.flatMap((l) => l.filenames.map((f) => [f, l] as const)),
 );
@@ -431,6 +444,25 @@ export function languageForPath(path: string): LanguageInfo | undefined {
   // Hidden files and folders (`.gitignore`, `.github/CODEOWNERS`) stay out, as for `rg`.
   if (NOT_TEXT.has(extension) || /(?:^|[/\\])\.(?![./\\]|$)/.test(path)) return undefined;
   return PLAIN_TEXT;
+}
+
+/**
+ * The language a script's first line names (`#!/usr/bin/env node`, `#!/usr/bin/python3.11`),
+ * by its row's {@linkcode LanguageInfo.interpreters}; undefined for any other first line.
+ *
+ * @example
+ * ```ts
+ * languageForShebang("#!/usr/bin/env node\n'use strict'")?.id; // "javascript"
+ * languageForShebang("#!/usr/bin/python3.11 -u")?.id; // "python"
+ * languageForShebang("#!/bin/sh")?.id; // undefined
+ * ```
+ */
+export function languageForShebang(text: string): LanguageInfo | undefined {
+  const m = /^#!\s*(?:\S*\/)?(\S+)(?:[ \t]+(?:-\S+[ \t]+)*(\S+))?/.exec(text);
+  if (!m) return undefined;
+  // `env` runs the next word (`env -S node --flags` too).
+  const name = m[1] === "env" ? m[2] ?? "" : m[1];
+  return BY_INTERPRETER.get(name.replace(/(?<=\D)[\d.]+$/, "")) ?? BY_INTERPRETER.get(name);
 }
 
 /**

@@ -44,6 +44,7 @@ import { loadDefinitionGrammar, loadGrammar } from "./grammars.ts";
 import {
   languageById,
   languageForPath,
+  languageForShebang,
   type LanguageInfo,
   LANGUAGES,
   looksLikeCpp,
@@ -83,6 +84,10 @@ export function languageOfText(
   if (info?.id === "c" && relPath.endsWith(".h") && looksLikeCpp(source)) {
     return languageById("cpp") ?? info;
   }
+  // A script of no known extension whose `#!` line names an interpreter (npm's `bin/terser`).
+  if (
+    info?.id === "text" && source.startsWith("#!") && languageForPath(relPath)?.unnamed
+  ) return languageForShebang(source) ?? info;
   return info;
 }
 
