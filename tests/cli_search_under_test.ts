@@ -41,6 +41,24 @@ const FILES = {
     "}", // 11
     "",
   ].join("\n"),
+  "ssl/record.c": [
+    "int get_record(SSL *s, int v) {", // 1
+    "  if (v == 1)", // 2
+    "    SSLfatal(s, SSL_AD_PROTOCOL,", // 3
+    "             SSL_R_WRONG_VERSION);", // 4
+    "  if (v == 2)", // 5
+    "    SSLfatal(s, SSL_AD_PROTOCOL,", // 6
+    "             SSL_R_WRONG_VERSION);", // 7
+    "  if (v == 3)", // 8
+    "    SSLfatal(s, SSL_AD_PROTOCOL,", // 9
+    "             SSL_R_WRONG_VERSION);", // 10
+    "  if (v == 4)", // 11
+    "    SSLfatal(s, SSL_AD_PROTOCOL,", // 12
+    "             SSL_R_WRONG_VERSION);", // 13
+    "  return 0;", // 14
+    "}", // 15
+    "",
+  ].join("\n"),
   "pkg/request.py": [
     "class Request:", // 1
     "    def set_url(self, url):", // 2
@@ -100,6 +118,15 @@ Deno.test("codectx search --mode exact: a few hits in code come with the heads t
       /^pkg\/request\.py:17 in check: "Using --sql .*\n {2}statement 16: raise CommandError\(; under 14 if autogen:; 15 if sql:$/m,
       raised.stdout,
     );
+    // Four hits: no heads, but a hit on a call's second line names the call's first.
+    const four = await runCli(["search", "WRONG_VERSION", ...base]);
+    assert.doesNotMatch(four.stdout, /under/, four.stdout);
+    assert.match(
+      four.stdout,
+      /^ {2}4 in get_record: SSL_R_WRONG_VERSION\);\n {4}statement 3: SSLfatal\(s, SSL_AD_PROTOCOL,$/m,
+      four.stdout,
+    );
+    assert.equal(four.stdout.match(/statement/g)?.length, 4, four.stdout);
     // A line at a file's top level has nothing above it; four hits are a list, not read.
     const top = await runCli(["search", "NAMES = [", ...base]);
     assert.doesNotMatch(top.stdout, /under/, top.stdout);
