@@ -1126,3 +1126,244 @@ Deno.test("glue: a result from code between definitions points at the constant i
     assert.equal(hit.line, 21);
   }, GLUE);
 });
+
+/**
+ * A Java constructor is named after its class: its name held every part of any question that
+ * writes the class's name, and led the class's methods ("Starts this PortListener" answered by
+ * the constructor). Shaped like misses of a telnet server's listener, names changed.
+ */
+const CTOR: Record<string, string> = {
+  "net/GateListener.java": `package net;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+
+public class GateListener implements Runnable {
+  private final String name;
+  private final int port;
+  private final int floodProtection;
+  private ServerSocket serverSocket;
+  private Thread thread;
+  private boolean stopping = false;
+  private boolean available = true;
+
+  public GateListener(String name, int port, int floodProtection) {
+    this.name = name;
+    this.port = port;
+    this.floodProtection = floodProtection;
+  }
+
+  public void start() {
+    thread = new Thread(this);
+    thread.start();
+  }
+
+  public void stop() {
+    stopping = true;
+    available = false;
+    try {
+      if (serverSocket != null) serverSocket.close();
+    } catch (IOException ex) {
+      // nothing to do
+    }
+    try {
+      thread.join();
+    } catch (InterruptedException ex) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  public void run() {
+    try {
+      serverSocket = new ServerSocket(port, floodProtection);
+      while (!stopping) {
+        serverSocket.accept().close();
+      }
+    } catch (IOException ex) {
+      available = false;
+    }
+  }
+
+  public void setAvailable(boolean b) {
+    available = b;
+  }
+}
+`,
+};
+
+Deno.test("ctor: a Java constructor is judged as Type.new, not by its type's name written twice", async () => {
+  const { DEFAULT_EXACT, memberPreference } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const credit = memberPreference(queryForms("Starts this GateListener"), {
+    ...DEFAULT_EXACT,
+    member: 1,
+  })!;
+  assert.ok(
+    credit("net.GateListener.GateListener") < credit("net.GateListener.start"),
+    `${credit("net.GateListener.GateListener")} vs ${credit("net.GateListener.start")}`,
+  );
+  // A creating question still finds the constructor (`creates`).
+  const create = memberPreference(queryForms("Creates a new GateListener"), DEFAULT_EXACT)!;
+  assert.ok(create("GateListener.GateListener") > create("GateListener.start"));
+  await assertFirst(CTOR, [
+    ["Starts this GateListener", "GateListener.start"],
+    ["Sets the availability flag of this GateListener", "GateListener.setAvailable"],
+  ]);
+});
+
+/**
+ * A name the question says its answer works with ("previously added with setTag", "the
+ * results from queryTransport") is not the answer, even where it is the best match of the
+ * question's words and a member of the chunk the answer is in. Shaped like misses of an RPC
+ * library's metadata and of a logger's query helpers, names changed.
+ */
+const POINTED: Record<string, string> = {
+  "tags.ts": `export class Labels {
+  private internal = new Map<string, string[]>();
+  private opaque: unknown = undefined;
+
+  set(key: string, value: string): void {
+    this.internal.set(key, [value]);
+  }
+
+  setOpaqueTag(value: unknown): void {
+    this.opaque = value;
+  }
+
+  getOpaqueTag(): unknown {
+    return this.opaque;
+  }
+
+  clone(): Labels {
+    const copy = new Labels();
+    copy.internal = new Map(this.internal);
+    copy.opaque = this.opaque;
+    return copy;
+  }
+}
+`,
+  "journal.js": `class Journal {
+  constructor(sinks) {
+    this.sinks = sinks;
+  }
+
+  search(options, callback) {
+    const results = {};
+
+    function searchSink(sink, next) {
+      sink.search(options, (err, res) => {
+        if (err) return next(err);
+        next(null, res);
+      });
+    }
+
+    function gatherResults(sink, next) {
+      searchSink(sink, (err, result) => {
+        if (err) result = err;
+        if (result) results[sink.name] = result;
+        next();
+      });
+    }
+
+    let pending = this.sinks.length;
+    for (const sink of this.sinks) {
+      gatherResults(sink, () => {
+        if (--pending === 0) callback(null, results);
+      });
+    }
+  }
+}
+
+module.exports = Journal;
+`,
+};
+
+Deno.test("pointed: the name a question says its answer works with is not the answer", async () => {
+  const { DEFAULT_EXACT, memberPreference } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const f = queryForms(
+    "Helper function to accumulate the results from searchSink into the results",
+  );
+  const credit = memberPreference(f, DEFAULT_EXACT)!;
+  assert.ok(credit("Journal.search.searchSink") < credit("Journal.search.gatherResults"));
+  await assertFirst(POINTED, [
+    ["Retrieve data previously added with setOpaqueTag", "Labels.getOpaqueTag"],
+    [
+      "Helper function to accumulate the results from searchSink into the results",
+      "Journal.search.gatherResults",
+    ],
+  ]);
+});
+
+/**
+ * Names written as one word (`maxsize`, `typedkey`, `isoparse`): a part the question writes as
+ * several words counted as a part it does not hold, below a sibling that shares one word.
+ * Shaped like misses of a cache library and a date parser, names changed.
+ */
+const COMPOUND: Record<string, string> = {
+  "store/store.py": `class Store:
+    def __init__(self, maxsize, getsizeof=None):
+        self.__data = {}
+        self.__maxsize = maxsize
+        self.__currsize = 0
+        self.__getsizeof = getsizeof
+
+    def __setitem__(self, key, value):
+        size = self.__getsizeof(value) if self.__getsizeof else 1
+        if size > self.__maxsize:
+            raise ValueError("value too large")
+        while self.__currsize + size > self.__maxsize:
+            self.popitem()
+        self.__data[key] = (value, size)
+        self.__currsize += size
+
+    def __delitem__(self, key):
+        value, size = self.__data.pop(key)
+        self.__currsize -= size
+
+    def popitem(self):
+        key = next(iter(self.__data))
+        value = self[key]
+        del self[key]
+        return (key, value)
+
+    @property
+    def maxsize(self):
+        return self.__maxsize
+
+    @property
+    def currsize(self):
+        return self.__currsize
+
+
+def hashkey(*args, **kwargs):
+    if kwargs:
+        return tuple(args) + tuple(sorted(kwargs.items()))
+    return tuple(args)
+
+
+def typedkey(*args, **kwargs):
+    key = hashkey(*args, **kwargs)
+    key += tuple(type(v) for v in args)
+    key += tuple(type(v) for _, v in sorted(kwargs.items()))
+    return key
+`,
+};
+
+Deno.test("compound: a name's part the question writes as several words counts as written", async () => {
+  const { DEFAULT_EXACT, formEvidence } = await import("../src/search/exact.ts");
+  const { queryForms } = await import("../src/search/query.ts");
+  const w = DEFAULT_EXACT;
+  const iso = queryForms("Parse an ISO-8601 datetime string into a datetime");
+  assert.ok(
+    formEvidence(iso, "isoparse", 1, w.keywords, w.compound) >
+      formEvidence(iso, "parse_time", 1, w.keywords, w.compound),
+  );
+  // Pieces the question writes, not a word's own ending: "wraps" is no `wrapper`.
+  const wraps = queryForms("Wraps func() output in a list()");
+  assert.equal(formEvidence(wraps, "wrapper", 1, w.keywords, w.compound), -0.5);
+  await assertFirst(COMPOUND, [
+    ["The maximum size of the store", "Store.maxsize"],
+    ["Return a typed cache key for the given arguments", "typedkey"],
+  ]);
+});

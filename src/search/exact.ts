@@ -63,7 +63,19 @@
  *   "Constructs a new JSONObject") asks for the constructor of the type it names: such a
  *   constructor (`TagContext.__init__`, `Uuid.new`, `JSONObject.JSONObject`) counts 1, in a
  *   candidate's score and in member pointing (a small class is one chunk: `change_tags` of
- *   `TagContext` matches "tag" as well as `__init__` does).
+ *   `TagContext` matches "tag" as well as `__init__` does);
+ * - **ctor**: a constructor named after its owner (Java's `PortListener.PortListener`) is
+ *   judged as `PortListener.new` is — its owner's name once and a constructor's part: named
+ *   twice, it held every part of any question that writes the type ("Starts this
+ *   PortListener", "Stops this PortListener") and led the type's methods;
+ * - **pointed**: a candidate named after what the question says its answer works with
+ *   (`refers`, `relation`: "returned by Sum()", "previously added with setOpaque", "the results
+ *   from queryTransport") loses this much besides its name's evidence, and member pointing does
+ *   not land on a member named so (`queryTransport` nested in `Logger.query` beside the
+ *   `addResults` that is asked for);
+ * - **compound**: a name's part that is the question's words written as one (`isoparse` for
+ *   "Parse an ISO-8601 string", `maxsize` for "the maximum size", `valuestodict` for "values
+ *   to a dictionary") counts as written, not as a part the question does not hold.
  *
  * Each is added, weighted ({@link ExactWeights}), to the candidate's score on the logit scale
  * (a score stays in [0, 1]); member pointing (`members.ts`) adds the form and number
@@ -174,6 +186,26 @@ export interface ExactWeights {
    * name the question writes gains this much (in member pointing too, on the cosine's scale).
    */
   creates: number;
+  /**
+   * 1: a constructor named after its owner (Java's `PortListener.PortListener`) is judged as
+   * the constructors of other languages are (`PortListener.new`, `__init__`): its owner's name
+   * once and a constructor's part — not the owner's name twice, which any question writing the
+   * type's name ("Starts this PortListener") matched whole; 0: by its name as written.
+   */
+  ctor: number;
+  /**
+   * A candidate named after what the question says its answer works with ("returned by
+   * Sum()", "previously added with setOpaque", `referred`) loses this much on the logit scale,
+   * and member pointing does not land on a member named so (0: it only loses its name's
+   * evidence).
+   */
+  pointed: number;
+  /**
+   * What a name's part written as one word of the question's words counts (`isoparse` for
+   * "Parse an ISO-8601 string", `utcnow` for "now in UTC", `tempfile` for "a temporary
+   * file"): 1 as a part written; 0 not at all, −½ as any part the question does not hold.
+   */
+  compound: number;
 }
 
 /** Chosen by leave-packages-out folds on `bench/search_breadth.ts`'s packages. */
@@ -197,7 +229,22 @@ export const DEFAULT_EXACT: ExactWeights = {
   keywords: 1,
   short: 1.5,
   creates: 1,
+  ctor: 1,
+  pointed: 1,
+  compound: 1,
 };
+
+/**
+ * A constructor named after its owner (`a.PortListener.PortListener`) as the constructors of
+ * other languages are named (`a.PortListener.new`); other names as they are.
+ */
+function asConstructor(name: string): string {
+  const dot = name.lastIndexOf(".");
+  if (dot <= 0) return name;
+  const last = name.slice(dot + 1);
+  const before = name.lastIndexOf(".", dot - 1);
+  return name.slice(before + 1, dot) === last ? `${name.slice(0, dot)}.new` : name;
+}
 
 /** Opening verbs (folded) of a question that asks for a constructor. */
 const CREATING = new Set(["create", "construct", "instantiate", "initialize", "initialise"]);
@@ -349,8 +396,9 @@ export function formEvidence(
   name: string,
   minParts = 1,
   keywords = DEFAULT_EXACT.keywords,
+  compound = DEFAULT_EXACT.compound,
 ): number {
-  return formOfParts(f, nameParts(name), minParts, keywords);
+  return formOfParts(f, nameParts(name), minParts, keywords, compound);
 }
 
 /**
@@ -363,6 +411,7 @@ function formOfParts(
   all: readonly string[],
   minParts: number,
   keywords: number,
+  compound = DEFAULT_EXACT.compound,
 ): number {
   const parts = keywords || !all.some((p) => CODE_KEYWORDS.has(p))
     ? all
@@ -377,6 +426,8 @@ function formOfParts(
       ? NaN
       : f.folded.has(stems ? stems[i] : stem(p))
       ? 0
+      : compound && isCompound(f, p)
+      ? compound
       : -0.5
   );
   // Two parts the question writes joined (`gitignore` for `git_ignore`): joined only when the
@@ -396,6 +447,42 @@ function formOfParts(
   }
   return counted === 0 ? 0 : sum / Math.max(counted, minParts);
 }
+
+/**
+ * Whether a name's part (`isoparse`, `utcnow`, `valuestodict`) is the question's words written
+ * as one: two pieces or more, each a word the question writes (as written or its short form;
+ * a piece of three letters or more folded too), one of them three letters long or more — not
+ * a word's own ending (`wrapper` is no `wrap` and `per` the question does not write).
+ */
+function isCompound(f: QueryForms, part: string): boolean {
+  const n = part.length;
+  if (n < 5) return false;
+  let memo = COMPOUND.get(f);
+  if (!memo) COMPOUND.set(f, memo = new Map());
+  const known = memo.get(part);
+  if (known !== undefined) return known;
+  // reach[j]: the splits of part[0, j) found — bit 1: one piece or more, 2: two or more, 4:
+  // one of them a word of the question.
+  const reach = new Uint8Array(n + 1);
+  reach[0] = 0x80;
+  for (let i = 0; i < n; i++) {
+    if (!reach[i]) continue;
+    for (let j = i + 2; j <= n && j - i <= 16; j++) {
+      const w = part.slice(i, j);
+      const content = w.length >= 3 && (f.exact.has(w) || f.folded.has(stem(w)));
+      if (!content && !f.exact.has(w)) continue;
+      const from = reach[i];
+      const to = 1 | (from & 3 ? 2 : 0) | (from & 4 || content ? 4 : 0);
+      reach[j] |= to;
+    }
+  }
+  const out = (reach[n] & 6) === 6;
+  memo.set(part, out);
+  return out;
+}
+
+/** Per question, the parts read by {@link isCompound}. */
+const COMPOUND = new WeakMap<QueryForms, Map<string, boolean>>();
 
 /** The lengths of a question's words as written, made once per question. */
 const WORD_LENGTHS = new WeakMap<ReadonlySet<string>, ReadonlySet<number>>();
@@ -505,8 +592,8 @@ export function preferExact(
       // The name's parts are split once for the form and the object evidence.
       const nameEvidence = (name: string, params: ReadonlySet<string>) => {
         const object = w.object && f.rest.length > 0;
-        const parts = w.form || object ? nameParts(name) : [];
-        return (w.form ? w.form * formOfParts(f, parts, short, w.keywords) : 0) +
+        const parts = w.form || object ? nameParts(w.ctor ? asConstructor(name) : name) : [];
+        return (w.form ? w.form * formOfParts(f, parts, short, w.keywords, w.compound) : 0) +
           (w.number ? w.number * numberEvidence(f, name) : 0) +
           (object ? w.object * objectOfParts(f, parts, (t) => params.has(t), termWeight) : 0) +
           (w.owner ? w.owner * ownerEvidence(f, name) : 0);
@@ -526,6 +613,7 @@ export function preferExact(
       // As written: code is case-sensitive (`getEnv` is no `os.Getenv`).
       pointedAt = referred.length > 0 && isReferred(referred, c.symbol);
       if (!(pointedAt && w.referred)) z += best;
+      if (pointedAt && w.pointed) z -= w.pointed;
       if (w.creates) z += w.creates * createsEvidence(f, c.symbol);
       if (w.refers && referred.length > 0 && !pointedAt) {
         if (holdsReferred(c.text) || usedByReferred(c.symbol)) z += w.refers;
@@ -692,7 +780,11 @@ export function memberPreference(
   w: ExactWeights = DEFAULT_EXACT,
 ): ((qualifiedName: string) => number) | undefined {
   if (!w.member) return undefined;
+  const referred = w.pointed ? f.referred.filter((r) => w.relation || !r.relation) : [];
   return (name) =>
-    w.member * (formEvidence(f, name, w.short, w.keywords) + numberEvidence(f, name)) +
-    (w.creates ? w.creates * createsEvidence(f, name) : 0);
+    w.member *
+      (formEvidence(f, w.ctor ? asConstructor(name) : name, w.short, w.keywords, w.compound) +
+        numberEvidence(f, name)) +
+    (w.creates ? w.creates * createsEvidence(f, name) : 0) -
+    (referred.length > 0 && isReferred(referred, name) ? 1 : 0);
 }

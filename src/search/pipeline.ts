@@ -99,6 +99,7 @@ export function presentRanked(
       letters: 0,
       reverse: 0,
       creates: 0,
+      pointed: 0,
     }
     : fusion.exact;
   const classes = fileClasses(r.table);
