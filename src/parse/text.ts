@@ -20,6 +20,7 @@
 
 import type { SymbolKind, SymbolRecord } from "../types.ts";
 import type { TextFormat } from "./languages.ts";
+import { bracketBalance, type BracketRules } from "../util/brackets.ts";
 
 const SIGNATURE_MAX = 200;
 const DOC_MAX = 300;
@@ -405,11 +406,11 @@ function valueEnd(lines: string[], index: number, column: number): number {
     }
     return lines.length - 1;
   }
-  let depth = bracketBalance(text);
+  let depth = bracketBalance(text, TOML_BRACKETS);
   let j = index;
   while (depth > 0 && j + 1 < lines.length) {
     text = lines[++j];
-    depth += bracketBalance(text);
+    depth += bracketBalance(text, TOML_BRACKETS);
   }
   return j;
 }
@@ -420,24 +421,14 @@ function countOf(text: string, needle: string): number {
   return n;
 }
 
-/** Open minus closed brackets on a line, outside strings and comments. */
-function bracketBalance(text: string): number {
-  let depth = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\" && quote === '"') i++;
-      else if (c === quote) quote = "";
-      continue;
-    }
-    if (c === '"' || c === "'") quote = c;
-    else if (c === "#") break;
-    else if (c === "[" || c === "{") depth++;
-    else if (c === "]" || c === "}") depth--;
-  }
-  return depth;
-}
+/** Open minus closed brackets on a TOML line, outside strings and comments. */
+const TOML_BRACKETS: BracketRules = {
+  open: "[{",
+  close: "]}",
+  quotes: `"'`,
+  escapes: '"',
+  comment: (text, i) => text[i] === "#",
+};
 
 // ---------------------------------------------------------------- make
 

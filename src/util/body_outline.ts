@@ -9,6 +9,8 @@
  * @module
  */
 
+import { bracketBalance, type BracketRules } from "./brackets.ts";
+
 /**
  * A line of the outline: its file line, how deep it is among the lines shown, its code (a
  * statement over several lines joined) and the file lines it stands for (itself and the lines
@@ -304,25 +306,15 @@ function headAt(b: BodyLines, p: number): Head {
 /** Lines above a line that its statement may have begun on, at most. */
 const STATEMENT_LINES = 8;
 
-/**
- * Parentheses and square brackets a line opens less those it closes, outside strings and
- * comments (roughly); braces open blocks, not arguments.
- */
-function bracketBalance(text: string): number {
-  let n = 0;
-  let quote = "";
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quote) {
-      if (c === "\\") i++;
-      else if (c === quote) quote = "";
-    } else if (c === '"' || c === "'" || c === "`") quote = c;
-    else if (c === "#" || (c === "/" && (text[i + 1] === "/" || text[i + 1] === "*"))) break;
-    else if (c === "(" || c === "[") n++;
-    else if (c === ")" || c === "]") n--;
-  }
-  return n;
-}
+/** A call's arguments: parentheses and square brackets (braces open blocks, not arguments). */
+const ARGUMENTS: BracketRules = {
+  open: "([",
+  close: ")]",
+  quotes: "\"'`",
+  escapes: "\"'`",
+  comment: (text, i) =>
+    text[i] === "#" || (text[i] === "/" && (text[i + 1] === "/" || text[i + 1] === "*")),
+};
 
 /**
  * The file line the statement holding file line `line` of `b` begins on: a line above it
@@ -338,7 +330,7 @@ export function statementStart(b: BodyLines, line: number): number {
     let start = -1;
     for (let k = i - 1; k >= Math.max(0, i - STATEMENT_LINES); k--) {
       if (b.indent[k] < 0 && !b.lines[k].trim()) continue;
-      balance += bracketBalance(b.lines[k]);
+      balance += bracketBalance(b.lines[k], ARGUMENTS);
       if (balance > 0) {
         start = k;
         break;
