@@ -30,6 +30,8 @@ const ALLOWED_WEAK_MAPS: Record<string, string> = {
   "analysis/facts_python_strings.ts surroundings": "one parse's parent finder",
   "search/rerank_names.ts queries": "a query's term set (one query)",
   "search/exact.ts WORD_LENGTHS": "a question's set of words as written (one question)",
+  "search/exact.ts FOLDED": "a name's parts, folded once (the row's own array)",
+  "search/exact.ts COMPOUND": "a question's forms: which names its words compound (one question)",
   "search/vector_math.ts masks": "a file-weight array's row mask (made with the weights)",
   "search/search_pool.ts weightIds": "a file-weight array's id in the workers (sent once each)",
 };

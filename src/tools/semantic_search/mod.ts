@@ -34,7 +34,8 @@ export const semanticSearchTool = defineTool({
       const scanned = await searchProject(
         project,
         query,
-        literalMode ? { ...opts, top_k: topK + MORE_PLACES } : opts,
+        // (Within the 100 a search answers at most: a call that asks for 100 names no more.)
+        literalMode ? { ...opts, top_k: Math.min(100, topK + MORE_PLACES) } : opts,
         undefined,
         limits,
       );
