@@ -5,7 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { cleanup, makeProject, runCli, tempIndexDir } from "./helpers.ts";
+import { renderText } from "../src/mcp/render.ts";
+import { callTool, cleanup, makeProject, runCli, tempIndexDir, withExecutor } from "./helpers.ts";
 
 /** A file of `n` lines, line i saying `line i`. */
 const numbered = (n: number) =>
@@ -267,4 +268,28 @@ Deno.test("codectx summary FILE: the file's outline, as explain FILE; a folder i
   } finally {
     await cleanup(root, indexDir);
   }
+});
+
+Deno.test("explain_file with line: the line in its function, as codectx show FILE:N prints it; a line past the end is refused", async () => {
+  await withExecutor(NESTED, async (ex) => {
+    const p = await callTool(ex, "explain_file", { file_path: "src/done.c", line: 15 });
+    const text = renderText("explain_file", p);
+    assert.ok(
+      text.startsWith(
+        "# src/done.c — c, 19 lines\nin http_done (3-19)\n3: int http_done(int premature, int retry,\n…\n8:   if(!premature &&\n",
+      ),
+      text,
+    );
+    assert.match(text, /^15: {5}fprintf\(stderr, "Empty reply from server"\);$/m);
+    assert.doesNotMatch(text, /Symbols|Imports/);
+    // Outside a definition: the lines around it.
+    const top = await callTool(ex, "explain_file", { file_path: "src/done.c", line: 1 });
+    assert.deepEqual((top.line_context as string[]).slice(0, 2), ["1: #include <stdio.h>", "2:"]);
+    const past = await ex.execute({
+      tool_name: "explain_file",
+      arguments: { file_path: "src/done.c", line: 99 },
+    }, { source: "test" });
+    assert.equal(past.success, false);
+    assert.match(past.error ?? "", /^line: src\/done\.c has 19 lines; pass a line from 1 to 19/);
+  });
 });

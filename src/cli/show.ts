@@ -9,30 +9,24 @@
  */
 
 import type { ExplainFilePayload } from "../tools/explain_file/schema.ts";
-import type { WireSymbol } from "../tools/schemas.ts";
-import { bodyLines, headsOf } from "../util/body_outline.ts";
+import { lineInContext, numberedLine, OUTSIDE as AROUND } from "../util/line_context.ts";
 import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
 
 /** Most lines one call prints. */
 export const MAX_SHOW_LINES = 200;
 /** Ranges one call reads at most (`codectx show a.py:1-9 b.py:20-30 …`). */
 export const MAX_SHOW_RANGES = 8;
-/** Lines either side of N for `FILE:N`. */
-const AROUND = 5;
-/** Lines either side of N for `FILE:N` in a definition, whose heads above N are shown too. */
-const AROUND_IN = 3;
-/** A longer line is cut (a minified bundle's one line). */
-const MAX_LINE_CHARS = 400;
 
 const HELP = `Usage: codectx show FILE:A-B | FILE:N | FILE … [options]
 
 Lines of a project file, numbered (N: text): lines A to B, or the whole file when it has at
 most ${MAX_SHOW_LINES} lines. FILE:N is line N in its function: the function's line, the lines
-N sits under (if/else/case/loop heads, whole conditions) and the ${
-  AROUND_IN * 2 + 1
-} lines around N. At most ${MAX_SHOW_LINES} lines a call; the last line
-says how to see the rest. FILE is relative to the project root; up to ${MAX_SHOW_RANGES} ranges a call,
-each under its file's name.
+N sits under (if/else/case/loop heads, whole conditions) and the 7 lines around N (the ${
+  AROUND * 2 + 1
+}
+around N outside a function). At most ${MAX_SHOW_LINES} lines a call; the last line says how to see
+the rest. FILE is relative to the project root; up to ${MAX_SHOW_RANGES} ranges a call, each under
+its file's name.
 
 Options:
   --no-update       a file the index does not hold yet is not indexed first
@@ -100,61 +94,13 @@ export function numberedLines(
   to = Math.min(to, total);
   const last = Math.min(to, from + MAX_SHOW_LINES - 1);
   const out: string[] = [];
-  for (let n = from; n <= last; n++) {
-    const line = lines[n - 1];
-    const cut = line.length > MAX_LINE_CHARS
-      ? `${line.slice(0, MAX_LINE_CHARS)}… (${line.length - MAX_LINE_CHARS} more characters)`
-      : line;
-    out.push(cut ? `${n}: ${cut}` : `${n}:`);
-  }
+  for (let n = from; n <= last; n++) out.push(numberedLine(lines, n));
   if (last < to) {
     out.push(
       `(lines ${last + 1}-${to} not shown, ${MAX_SHOW_LINES} a call: codectx show ${file}:${
         last + 1
       }-${Math.min(to, last + MAX_SHOW_LINES)})`,
     );
-  }
-  return out;
-}
-
-/** The innermost definition of `symbols` that holds line `n` over more than one line. */
-function holder(symbols: WireSymbol[], n: number): WireSymbol | undefined {
-  let best: WireSymbol | undefined;
-  for (const s of symbols) {
-    if (s.line > n || s.end_line < n || s.end_line === s.line) continue;
-    if (!best || s.end_line - s.line < best.end_line - best.line) best = s;
-  }
-  return best;
-}
-
-/**
- * Line `n` in its definition: the definition's line, the heads `n` sits under (each whole)
- * and the lines around `n`, numbered, a gap marked `…` — where an error is raised and under
- * which conditions, in one call (the blind answerers of issue 35 read 30-120 lines with `sed`
- * to find the \`if\` above a hit). Undefined when no definition holds `n`.
- */
-export function lineInContext(
-  text: string,
-  symbols: WireSymbol[],
-  n: number,
-): string[] | undefined {
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
-  const def = holder(symbols, n);
-  if (!def || n > lines.length) return undefined;
-  const end = Math.min(def.end_line, lines.length);
-  const nested = symbols.filter((s) => s !== def && s.line > def.line && s.line <= end);
-  const body = bodyLines(lines.slice(def.line - 1, end), def.line, 1, nested.map((s) => s.line));
-  const shown = new Set<number>([def.line]);
-  for (const h of headsOf(body, n)) for (let l = h.line; l <= h.end; l++) shown.add(l);
-  for (let l = Math.max(def.line, n - AROUND_IN); l <= Math.min(end, n + AROUND_IN); l++) {
-    shown.add(l);
-  }
-  const out = [`in ${def.qualified_name} (${def.line}-${def.end_line})`];
-  let last = 0;
-  for (const l of [...shown].sort((a, b) => a - b)) {
-    if (last && l > last + 1) out.push("…");
-    out.push(...numberedLines("", text, { file: "", from: l, to: l }));
-    last = l;
   }
   return out;
 }

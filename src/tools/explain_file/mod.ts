@@ -15,6 +15,7 @@ import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { render } from "./render.ts";
 import { input, MAX_SOURCE_LINES, output } from "./schema.ts";
+import { lineView } from "../../util/line_context.ts";
 
 /** At most this many bytes of a file's text are answered (the index's file size limit). */
 export const MAX_SOURCE_BYTES = 1_048_576;
@@ -98,7 +99,7 @@ export const explainFileTool = defineTool({
   input,
   output,
   annotations: READ_ONLY,
-  handler: async ({ file_path, include_source, include_names }, { project }) => {
+  handler: async ({ file_path, include_source, include_names, line }, { project }) => {
     const rel = project.resolvePath(file_path);
     const index = await project.index();
     const entry = index.files.get(rel);
@@ -109,17 +110,39 @@ export const explainFileTool = defineTool({
     const graph = await loadGraph(project);
     const graphFile = graph.byPath.get(rel);
     const deps = graphFile ? fileDependencies(graph, graphFile) : null;
-    const text = include_source ? await readSource(project.root, rel) : null;
+    const text = include_source || line !== undefined ? await readSource(project.root, rel) : null;
+    const symbols = outlineOrder(index.symbolsByFile.get(rel) ?? []).map(toWireSymbol);
+    if (line !== undefined) {
+      // One line in its function (what `codectx show FILE:N` prints): not the whole outline.
+      const total = text!.source.replace(/\n$/, "").split("\n").length;
+      if (line < 1 || line > total) {
+        throw new CodectxError(
+          "invalid_argument",
+          `line: ${rel} has ${total} lines; pass a line from 1 to ${total}`,
+        );
+      }
+      return {
+        file: rel,
+        language: entry.language,
+        lines: entry.lines,
+        size: entry.size,
+        symbols: [],
+        imports: [],
+        imported_by: [],
+        parse_error: entry.error ?? null,
+        line_context: lineView(text!.source, symbols, line),
+      };
+    }
     return {
       file: rel,
       language: entry.language,
       lines: entry.lines,
       size: entry.size,
-      symbols: outlineOrder(index.symbolsByFile.get(rel) ?? []).map(toWireSymbol),
+      symbols,
       imports: deps?.imports ?? [],
       imported_by: deps?.importedBy ?? [],
       parse_error: entry.error ?? null,
-      ...(text
+      ...(text && include_source
         ? {
           source: text.source,
           source_truncated: text.truncated,

@@ -40,6 +40,10 @@ export function render(p: ExplainFilePayload): string {
     const head = s.signature || `${s.kind} ${s.name}`;
     return `${"  ".repeat(depth(s))}- ${s.line}: ${head}${doc ? ` — ${doc}` : ""}`;
   });
+  // One line asked for: that line in its function, nothing of the outline.
+  if (p.line_context) {
+    return join([`# ${p.file} — ${p.language}, ${p.lines} lines`, ...p.line_context]);
+  }
   return join([
     `# ${p.file} — ${p.language}, ${p.lines} lines`,
     p.parse_error ? `Parse error: ${p.parse_error}` : "",

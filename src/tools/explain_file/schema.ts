@@ -15,6 +15,7 @@ export const input = z.object({
   file_path: filePathArg,
   include_source: z.boolean().optional().describe("Also the text"),
   include_names: z.boolean().optional().describe("For viewers"),
+  line: z.number().int().optional().describe("Then only that line, under its if/loop lines"),
 });
 
 /** Its payload. */
@@ -35,6 +36,9 @@ export const output = z.object({
   imported_by: z.array(z.string()),
   parse_error: z.string().nullable(),
   source: z.string().optional().describe("The file's text, with include_source"),
+  line_context: z.array(z.string()).optional().describe(
+    "With line: its function's line, the heads it sits under and the lines around it, numbered",
+  ),
   source_truncated: z.boolean().optional().describe(
     `Whether source stops at ${MAX_SOURCE_LINES} lines`,
   ),
