@@ -458,15 +458,19 @@ function isCompound(f: QueryForms, part: string): boolean {
   const n = part.length;
   if (n < 5) return false;
   let memo = COMPOUND.get(f);
-  if (!memo) COMPOUND.set(f, memo = new Map());
-  const known = memo.get(part);
+  if (!memo) {
+    // A piece starts as a word of the question starts (folding keeps a word's first letters).
+    const starts = new Set([...f.exact, ...f.folded].map((w) => w.slice(0, 2)));
+    COMPOUND.set(f, memo = { starts, parts: new Map() });
+  }
+  const known = memo.parts.get(part);
   if (known !== undefined) return known;
   // reach[j]: the splits of part[0, j) found — bit 1: one piece or more, 2: two or more, 4:
   // one of them a word of the question.
   const reach = new Uint8Array(n + 1);
   reach[0] = 0x80;
   for (let i = 0; i < n; i++) {
-    if (!reach[i]) continue;
+    if (!reach[i] || !memo.starts.has(part.slice(i, i + 2))) continue;
     for (let j = i + 2; j <= n && j - i <= 16; j++) {
       const w = part.slice(i, j);
       const content = w.length >= 3 && (f.exact.has(w) || f.folded.has(stem(w)));
@@ -477,12 +481,15 @@ function isCompound(f: QueryForms, part: string): boolean {
     }
   }
   const out = (reach[n] & 6) === 6;
-  memo.set(part, out);
+  memo.parts.set(part, out);
   return out;
 }
 
-/** Per question, the parts read by {@link isCompound}. */
-const COMPOUND = new WeakMap<QueryForms, Map<string, boolean>>();
+/** Per question, the first two letters of its words and the parts read by {@link isCompound}. */
+const COMPOUND = new WeakMap<
+  QueryForms,
+  { starts: ReadonlySet<string>; parts: Map<string, boolean> }
+>();
 
 /** The lengths of a question's words as written, made once per question. */
 const WORD_LENGTHS = new WeakMap<ReadonlySet<string>, ReadonlySet<number>>();
