@@ -156,6 +156,17 @@ export const PROJECTS: BenchProject[] = [
     source: "deb:golang-github-minio-minio-go-v7-dev=7.0.46-1",
     root: "usr/share/gocode/src/github.com/minio/minio-go",
   },
+  // The eighth run's: OpenStack Cinder 21.3.1 (block storage) as Debian ships it, its tests in
+  // (1,417 files); nginx 1.22.1, the source package's upstream tarball (C, 403 files); nock
+  // 13.5.6 as npm ships it (an HTTP mocking library, lib/ JavaScript).
+  {
+    name: "cinder",
+    language: "python",
+    source: "deb:python3-cinder=2:21.3.1-1~deb12u1",
+    root: "usr/lib/python3/dist-packages",
+  },
+  { name: "nginx", language: "c", source: "deb-src:nginx", root: "nginx-1.22.1" },
+  { name: "nock", language: "javascript", source: "npm:nock@13.5.6", root: "." },
 ];
 
 /** A Debian package of one version (`NAME=VERSION`) unpacked under `cache`; its root folder. */
