@@ -33,6 +33,8 @@ export const EXPLAIN_TOKENS = 1000;
 const BODY_SHARE = 0.3;
 /** Share of the budget the call lines that stand in for a body may take. */
 const CALLS_SHARE = 0.6;
+/** The share of the budget a long body's outline may take, the lines deciding its flow too. */
+const OUTLINE_SHARE = 0.85;
 /** Tokens a listed line takes besides its code (`- name file:line: `). */
 const LINE_OVERHEAD = 10;
 /** Longest line of code quoted (a call line, a caller's line). */
@@ -97,6 +99,11 @@ export interface Explanation {
   /** Calls made in the body, in source order: all when the body is shown, within the budget else. */
   calls: CallLine[];
   callsTotal: number;
+  /**
+   * The last line of the body its outline reaches, when the lines that decide its flow alone
+   * are over the budget (a 421-line method's outline was 140 lines, 8.9 KB, at 1,000 tokens).
+   */
+  outlineTo?: number;
 }
 
 /**
@@ -231,6 +238,7 @@ export async function explainSymbol(
     ? "members"
     : "calls";
   let shownCalls = callLines;
+  let outlineTo: number | undefined;
   // What every text shows: its heading, the doc's first lines, the signature.
   budget -= tokens.count(symbol.doc.trim().split("\n").slice(0, DOC_LINES).join("\n")) +
     tokens.count(`${symbol.qualifiedName} ${symbol.file} ${symbol.signature}`) + LINE_OVERHEAD;
@@ -262,8 +270,10 @@ export async function explainSymbol(
         (n, l) => n + tokens.count(l.text) + LINE_OVERHEAD,
         0,
       );
+    const room = budget;
     const kept = new Set<number>();
-    // The lines that decide the flow are shown whatever they cost; call lines within the share.
+    // The lines that decide the flow are shown first (within the budget, below); call lines
+    // within the share.
     const flow = cost(kept);
     const share = budget * CALLS_SHARE + flow;
     let spent = flow;
@@ -278,6 +288,20 @@ export async function explainSymbol(
     }
     shownCalls = callLines.filter((c) => kept.has(c.line));
     budget -= spent - flow;
+    // The flow lines too are within the budget: past its share the outline stops and says
+    // where, and the callers have what is left.
+    if (spent > room * OUTLINE_SHARE) {
+      let cost = 0;
+      for (const l of bodyOutline(lines, kept, textOf, true)) {
+        cost += tokens.count(l.text) + LINE_OVERHEAD;
+        if (cost > room * OUTLINE_SHARE) {
+          outlineTo = l.line - 1;
+          break;
+        }
+      }
+      shownCalls = shownCalls.filter((c) => c.line <= outlineTo!);
+      budget = room * (1 - OUTLINE_SHARE);
+    }
   }
   // Callers in code (subclasses first) named while they fit, `name :line` under their file;
   // then, while the budget lasts, with their line of code. Test files' are one count.
@@ -328,6 +352,7 @@ export async function explainSymbol(
     body,
     calls: shownCalls,
     callsTotal: callLines.length,
+    ...(outlineTo === undefined ? {} : { outlineTo }),
   };
 }
 

@@ -70,6 +70,7 @@ export const explainSymbolTool = defineTool({
         resolution: c.resolution,
         external: c.external,
       })),
+      ...(e.outlineTo === undefined ? {} : { outline_to: e.outlineTo }),
     };
   },
   render,

@@ -108,13 +108,16 @@ export function callLines(
   calls: CallLine[],
   here = "",
   source: BodySource = { lines: [], first: 0, skip: 0, defs: [] },
+  /** The last file line outlined (the rest is over the budget). */
+  to = Infinity,
 ): string[] {
   const byLine = Map.groupBy(calls, (c) => c.line);
   const body = bodyLines(source.lines, source.first, source.skip, source.defs);
   const libc = C_FILE.test(here);
   const ours = !aside(here);
   const given = new Set<string>();
-  const outline = bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text, true);
+  const outline = bodyOutline(body, byLine.keys(), (l) => byLine.get(l)![0].text, true)
+    .filter((o) => o.line <= to);
   // A statement that only calls the C library (`free(per->outfile);`, `fflush(outs->stream);`)
   // and holds nothing, assigns nothing and is not its block's first line says nothing of the
   // flow: post_per_transfer listed 15 of them.
@@ -149,12 +152,17 @@ export function callLines(
   });
 }
 
-/** The outline of `p`'s body from its source. */
+/** The outline of `p`'s body from its source (to `outline_to`, and where the rest is). */
 function outline(p: ExplainSymbolPayload): string {
   const { lines, first } = sourceLines(p);
   const skip = p.symbol.line - first + 1;
   const defs = p.children.map((c) => c.line);
-  const out = callLines(p.calls ?? [], p.symbol.file, { lines, first, skip, defs });
+  const to = p.outline_to;
+  const out = callLines(p.calls ?? [], p.symbol.file, { lines, first, skip, defs }, to);
+  if (to !== undefined) {
+    const end = p.symbol.end_line ?? p.symbol.line;
+    out.push(`- … lines ${to + 1}-${end} not outlined: over the token budget`);
+  }
   return out.length ? `${callsHead(p)}:\n${out.join("\n")}` : "Calls: none";
 }
 

@@ -57,6 +57,9 @@ export const output = z.object({
   calls: z.array(callLine).optional().describe(
     "When the body is over max_tokens: its calls in order, within it (the text shows them)",
   ),
+  outline_to: z.number().int().optional().describe(
+    "The body's last line its outline reaches, when the rest is over max_tokens",
+  ),
 });
 
 /** What `explain_symbol` answers. */
