@@ -35,6 +35,11 @@ const BODY_SHARE = 0.3;
 const CALLS_SHARE = 0.6;
 /** The share of the budget a long body's outline may take, the lines deciding its flow too. */
 const OUTLINE_SHARE = 0.85;
+/**
+ * An outline up to this many times its share is shown whole: cut, its last lines were what
+ * two blind answerers asked about (nginx's TRACE check, 15 lines past the cut; issue 35).
+ */
+const WHOLE_PAST = 1.5;
 /** Tokens a listed line takes besides its code (`- name file:line: `). */
 const LINE_OVERHEAD = 10;
 /** Longest line of code quoted (a call line, a caller's line). */
@@ -290,7 +295,7 @@ export async function explainSymbol(
     budget -= spent - flow;
     // The flow lines too are within the budget: past its share the outline stops and says
     // where, and the callers have what is left.
-    if (spent > room * OUTLINE_SHARE) {
+    if (spent > room * OUTLINE_SHARE * WHOLE_PAST) {
       let cost = 0;
       for (const l of bodyOutline(lines, kept, textOf, true)) {
         cost += tokens.count(l.text) + LINE_OVERHEAD;
