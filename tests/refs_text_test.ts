@@ -168,3 +168,18 @@ Deno.test("refs: a line holding a call and a read of the name is listed once", a
     assert.match(eight[0], /\(also read\): return kit\.fail\(request, pre\.fail\);$/);
   });
 });
+
+Deno.test("refs in JavaScript: a name in module.exports = { … } is the export list, not a read", async () => {
+  await withExecutor({
+    "lib/common.js":
+      "function dataEqual(a, b) {\n  return a === b;\n}\n\nmodule.exports = {\n  dataEqual,\n};\n",
+    "lib/use.js":
+      'const common = require("./common");\n\nfunction m(q) {\n  return common.dataEqual(q, 2);\n}\n',
+  }, async (ex) => {
+    const p = await callTool(ex, "find_references", { symbol_name: "dataEqual" });
+    has(referenceLines(p), "lib/common.js:6 export_list exact", "lib/use.js:4 call exact");
+    const t = text(p);
+    assert.match(t, /^ {2}6 export_list$/m);
+    assert.doesNotMatch(t, /read/);
+  });
+});

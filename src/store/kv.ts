@@ -53,8 +53,9 @@ export type BlobWatcher = (hash: string, parts: Readonly<Record<string, Uint8Arr
  *     (`@local.injected`), a function without a return annotation what it returns.
  * 15: C/C++ file-scope tables and instances are symbols (`cmd_table`, `format_table`); a C
  *     prototype's name is a `declaration`, not a `read`.
- * 16: TypeScript's `import x = require("y")` is an import. */
-export const STORE_FORMAT = 16;
+ * 16: TypeScript's `import x = require("y")` is an import.
+ * 17: a name in JavaScript's `module.exports = { a, b }` is an `export_list` entry, not a `read`. */
+export const STORE_FORMAT = 17;
 
 /** How often a checked commit is tried while the database is locked (~3 s at most in all). */
 const LOCKED_TRIES = 100;

@@ -449,6 +449,13 @@
   property: (property_identifier) @reference.read
   (#eq? @_prototype "prototype"))
 (member_expression object: (_) @reference.receiver property: (property_identifier) @reference.read)
+; `module.exports = { a, b }`: the module's export list (as Python's `__all__`), not a use — a
+; blind answerer took `744 read: dataEqual,` for a call site (issue 35, nock).
+(assignment_expression
+  left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+  right: (object (shorthand_property_identifier) @reference.export_list)
+  (#eq? @_module "module")
+  (#eq? @_exports "exports"))
 (shorthand_property_identifier) @reference.read
 
 ; section: late-locals
