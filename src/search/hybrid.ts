@@ -41,6 +41,7 @@ export { DEFAULT_FUSION, fuse, presentRanked, rankQuery } from "./pipeline.ts";
 export { type RankedMode, SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
 import { SEARCH_MODES, type SearchMode, type SearchOptions } from "./options.ts";
 import { DEFAULT_TOP_K } from "../types.ts";
+import { Lru } from "../util/lru.ts";
 
 /** What `semantic_search` answers. */
 export interface SearchOutcome {
@@ -85,35 +86,28 @@ export function validateSearch(query: unknown, opts: SearchOptions): void {
 
 const QUERY_CACHE = 256;
 
-const queryVectors = new Map<string, Float32Array>();
+const queryVectors = new Lru<string, Float32Array>(QUERY_CACHE);
 
 /** Members' vectors kept across queries (a popular result's members are embedded once). */
 const MEMBER_VECTORS = 2048;
 /** Characters of member text their keys may hold in all (a long member is rarely presented). */
 const MEMBER_TEXT_CHARS = 2_000_000;
 
-const memberVectors = new Map<string, Float32Array>();
-let memberChars = 0;
+const memberVectors = new Lru<string, Float32Array>(MEMBER_VECTORS, MEMBER_TEXT_CHARS);
 
 /** Forgets the cached query and member vectors (benchmarks measure the embedding too). */
 export function clearQueryVectorCache(): void {
   queryVectors.clear();
   memberVectors.clear();
-  memberChars = 0;
 }
 
 async function embedQuery(choice: ResolvedEmbedder, query: string): Promise<Float32Array> {
   const key = `${choice.id}\0${query}`;
   const hit = queryVectors.get(key);
-  if (hit) {
-    queryVectors.delete(key);
-    queryVectors.set(key, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const embedder = await inProcessEmbedder(choice);
   const [v] = await embedder.embed([choice.provider.queryText?.(query) ?? query]);
   queryVectors.set(key, v);
-  if (queryVectors.size > QUERY_CACHE) queryVectors.delete(queryVectors.keys().next().value!);
   return v;
 }
 
@@ -199,7 +193,7 @@ export async function gather(
 /**
  * The query's cosine with a member's code, for embedders that embed one text synchronously
  * in microseconds (`codectx-code`); undefined for the others. A member's vector depends on
- * its text alone: the last {@link MEMBER_VECTORS} are kept (the load's queries presented the
+ * its text alone: the {@link MEMBER_VECTORS} most recently used are kept (the load's queries presented the
  * same member text again in 61 % of 7,595 look-ups; embedding one cost ~6 % of the server
  * thread's time under 50 hybrid clients).
  */
@@ -226,16 +220,7 @@ function memberSimilarity(
     let v = memberVectors.get(key);
     if (v === undefined) {
       v = one.call(embedder, text);
-      while (
-        memberVectors.size > 0 &&
-        (memberVectors.size >= MEMBER_VECTORS || memberChars + key.length > MEMBER_TEXT_CHARS)
-      ) {
-        const oldest = memberVectors.keys().next().value!;
-        memberVectors.delete(oldest);
-        memberChars -= oldest.length;
-      }
       memberVectors.set(key, v);
-      memberChars += key.length;
     }
     let s = 0;
     for (let i = 0; i < v.length; i++) s += v[i] * qv[i];
