@@ -9,7 +9,7 @@
  */
 
 import type { ExplainFilePayload } from "../tools/explain_file/schema.ts";
-import { lineInContext, numberedLine, OUTSIDE as AROUND } from "../util/line_context.ts";
+import { lineInContext, numberedLine, OUTSIDE as AROUND, textLines } from "../util/line_context.ts";
 import { openExecutor, parse, runTool, upToDate, UsageError } from "./args.ts";
 
 /** Most lines one call prints. */
@@ -72,7 +72,7 @@ export function numberedLines(
   spec: ShowSpec,
   truncated = false,
 ): string[] {
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+  const lines = textLines(text);
   const total = lines.length;
   if (truncated && (spec.from ?? 1) > total) {
     throw new UsageError(`${file}: lines past ${total} are not read (sed -n A,Bp ${file})`);
@@ -143,7 +143,7 @@ export async function cmdShow(argv: string[]): Promise<number> {
       const p = texts.get(spec.file)!;
       if (typeof p === "number") return p;
       const lines = (spec.around && !p.source_truncated &&
-        lineInContext(p.source ?? "", p.symbols, spec.from!)) ||
+        lineInContext(textLines(p.source ?? ""), p.symbols, spec.from!)) ||
         numberedLines(p.file, p.source ?? "", spec, p.source_truncated);
       // Each range under its file's name when there are several.
       parts.push([...(specs.length > 1 ? [`${p.file}:`] : []), ...lines].join("\n"));

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import type { Under } from "../tools/semantic_search/render.ts";
 import type { SemanticSearchPayload } from "../tools/semantic_search/schema.ts";
 import { type BodyLines, bodyLines, headsOf, statementStart } from "../util/body_outline.ts";
+import { textLines } from "../util/line_context.ts";
 import { isTestFile } from "../util/test_files.ts";
 
 /** Hits in code a literal search says the conditions of; more are a list to scan, not read. */
@@ -31,7 +32,7 @@ export function underOf(p: SemanticSearchPayload, root: string): Under | undefin
     if (!files.has(file)) {
       let lines: string[] = [];
       try {
-        lines = Deno.readTextFileSync(join(root, file)).split("\n");
+        lines = textLines(Deno.readTextFileSync(join(root, file)));
       } catch {
         // A file gone since the search: nothing is said of its lines.
       }

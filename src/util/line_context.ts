@@ -35,6 +35,14 @@ export function numberedLine(lines: readonly string[], n: number): string {
   return cut ? `${n}: ${cut}` : `${n}:`;
 }
 
+/**
+ * A file's text as its lines, the empty one after a final newline left out (a file of 19
+ * lines ending in `\n` is 19 lines, as an index counts it).
+ */
+export function textLines(text: string): string[] {
+  return text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
+}
+
 /** The innermost definition of `defs` that holds line `n` over more than one line. */
 function holder<D extends Definition>(defs: readonly D[], n: number): D | undefined {
   let best: D | undefined;
@@ -46,22 +54,21 @@ function holder<D extends Definition>(defs: readonly D[], n: number): D | undefi
 }
 
 /**
- * Line `n` of `text` in the innermost of `defs` that holds it: `in Name (a-b)`, the
+ * Line `n` of a file's `lines` in the innermost of `defs` that holds it: `in Name (a-b)`, the
  * definition's line, the heads `n` sits under and `n` ± {@link AROUND}, numbered, a gap
  * marked `…`; undefined when no definition holds `n`.
  *
  * @example
  * ```ts
- * lineInContext("def f(x):\n    if x:\n        raise E()\n", [{ qualified_name: "f", line: 1, end_line: 3 }], 3);
+ * lineInContext(["def f(x):", "    if x:", "        raise E()"], [{ qualified_name: "f", line: 1, end_line: 3 }], 3);
  * // ["in f (1-3)", "1: def f(x):", "2:     if x:", "3:         raise E()"]
  * ```
  */
 export function lineInContext(
-  text: string,
+  lines: readonly string[],
   defs: readonly Definition[],
   n: number,
 ): string[] | undefined {
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
   const def = holder(defs, n);
   if (!def || n > lines.length) return undefined;
   const end = Math.min(def.end_line, lines.length);
@@ -85,9 +92,9 @@ export function lineInContext(
  * lines within {@link OUTSIDE} of it, numbered.
  */
 export function lineView(text: string, defs: readonly Definition[], n: number): string[] {
-  const inside = lineInContext(text, defs, n);
+  const lines = textLines(text);
+  const inside = lineInContext(lines, defs, n);
   if (inside) return inside;
-  const lines = text.endsWith("\n") ? text.slice(0, -1).split("\n") : text.split("\n");
   const out: string[] = [];
   for (let l = Math.max(1, n - OUTSIDE); l <= Math.min(lines.length, n + OUTSIDE); l++) {
     out.push(numberedLine(lines, l));

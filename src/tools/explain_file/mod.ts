@@ -15,7 +15,7 @@ import { toWireSymbol } from "../schemas.ts";
 import { defineTool, READ_ONLY } from "../tool.ts";
 import { render } from "./render.ts";
 import { input, MAX_SOURCE_LINES, output } from "./schema.ts";
-import { lineView } from "../../util/line_context.ts";
+import { lineView, textLines } from "../../util/line_context.ts";
 
 /** At most this many bytes of a file's text are answered (the index's file size limit). */
 export const MAX_SOURCE_BYTES = 1_048_576;
@@ -114,7 +114,7 @@ export const explainFileTool = defineTool({
     const symbols = outlineOrder(index.symbolsByFile.get(rel) ?? []).map(toWireSymbol);
     if (line !== undefined) {
       // One line in its function (what `codectx show FILE:N` prints): not the whole outline.
-      const total = text!.source.replace(/\n$/, "").split("\n").length;
+      const total = textLines(text!.source).length;
       if (line < 1 || line > total) {
         throw new CodectxError(
           "invalid_argument",

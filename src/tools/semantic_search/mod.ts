@@ -26,27 +26,28 @@ export const semanticSearchTool = defineTool({
     const { query, ...opts } = args;
     return await searchCall(async () => {
       const limits = { signal, deadline };
+      if (opts.mode !== "exact" && opts.mode !== "regex") {
+        const ranked = await searchProject(project, query, opts, undefined, limits);
+        const lines = await literalLines(project, ranked, opts, limits);
+        return await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
+      }
       const topK = opts.top_k ?? DEFAULT_TOP_K;
-      const literalMode = opts.mode === "exact" || opts.mode === "regex";
       // A literal search scans on past its cap to name where the next matches are: an
       // assistant whose answer lay past the first ten (containerd's call sites of a setting,
       // after its declarations and comments) asked again with a larger top_k (issue 35).
+      // (Within the 100 a search answers at most: a call that asks for 100 names no more.)
       const scanned = await searchProject(
         project,
         query,
-        // (Within the 100 a search answers at most: a call that asks for 100 names no more.)
-        literalMode ? { ...opts, top_k: Math.min(100, topK + MORE_PLACES) } : opts,
+        { ...opts, top_k: Math.min(100, topK + MORE_PLACES) },
         undefined,
         limits,
       );
       const past = scanned.snippets.slice(topK);
-      const ranked = literalMode
-        ? { ...scanned, snippets: scanned.snippets.slice(0, topK) }
-        : scanned;
-      const lines = await literalLines(project, ranked, opts, limits);
-      const payload = await withSymbolRanges(project, withLiteralLines(ranked, lines, opts.top_k));
-      const literal = payload.mode === "exact" || payload.mode === "regex";
-      if (!literal) return payload;
+      const payload = await withSymbolRanges(project, {
+        ...scanned,
+        snippets: scanned.snippets.slice(0, topK),
+      });
       // A literal search that filled its cap may have more matches: its text says so.
       const capped = payload.snippets.length >= topK || undefined;
       const more = past.length ? past.map((h) => `${h.file}:${h.line}`) : undefined;
