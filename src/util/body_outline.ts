@@ -110,10 +110,7 @@ function joined(b: BodyLines, i: number, most = 5): { text: string; end: number 
   let j = i;
   for (; j < b.lines.length && j <= i + most; j++) {
     if (j > i) text += ` ${b.lines[j].trim()}`;
-    for (const ch of b.lines[j]) {
-      if (ch === "(" || ch === "[") open++;
-      else if (ch === ")" || ch === "]") open--;
-    }
+    open += bracketBalance(b.lines[j], ARGUMENTS);
     if (open <= 0) break;
   }
   return { text, end: Math.min(j, b.lines.length - 1) };
@@ -312,8 +309,11 @@ const ARGUMENTS: BracketRules = {
   close: ")]",
   quotes: "\"'`",
   escapes: "\"'`",
+  // `#` opens a comment after a space or at the line's start (`x = f(a)  # note`), not in
+  // JavaScript's `this.#field`.
   comment: (text, i) =>
-    text[i] === "#" || (text[i] === "/" && (text[i + 1] === "/" || text[i + 1] === "*")),
+    (text[i] === "#" && (i === 0 || text[i - 1] === " " || text[i - 1] === "\t")) ||
+    (text[i] === "/" && (text[i + 1] === "/" || text[i + 1] === "*")),
 };
 
 /**
